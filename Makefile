@@ -1,0 +1,47 @@
+# Great Game developer commands. `make run` and `make test` are all most people need.
+
+SHELL := bash
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+
+.PHONY: venv test run fmt clean
+
+venv: $(STAMP)
+
+# Reinstall only when the dependencies change.
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Uses DATABASE_URL / REDIS_URL from the environment when set; SQLite otherwise.
+test: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest
+
+# Web server, Celery worker and Celery beat in the foreground; Ctrl-C stops all three.
+# Each runs in its own process group (set -m); on exit each group gets SIGINT, as a
+# terminal would send, so the runserver reloader and the worker pool shut down cleanly.
+run: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@set -m; pids=(); \
+	stop() { trap - INT TERM EXIT; for p in "$${pids[@]}"; do kill -INT -- "-$$p" 2>/dev/null; done; wait; }; \
+	trap stop INT TERM EXIT; \
+	$(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 & pids+=($$!); \
+	$(BIN)/celery -A greatgame beat --loglevel=info & pids+=($$!); \
+	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
+	echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (admin: http://127.0.0.1:$(PORT)/admin/, demo/demo; Ctrl-C stops)"; echo; \
+	wait -n; stop
+
+fmt: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +

@@ -1,0 +1,160 @@
+"""Adjustment phases: builds, removals, waives, and removals by civil disorder."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .board import Board, Unit
+from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
+from .variant import Variant, province_of
+
+
+def centre_counts(variant: Variant, centres: dict[str, str]) -> dict[str, int]:
+    """Supply centres each power owns that count for it."""
+    counts = dict.fromkeys(variant.powers, 0)
+    for province, power in centres.items():
+        if variant.is_centre_for(province, power):
+            counts[power] += 1
+    return counts
+
+
+def build_sites(board: Board, power: str, occupied: set[str]) -> list[str]:
+    """Owned, empty home centres where the power may build."""
+    homes = board.variant.home_centres(power)
+    return [h for h in homes if board.centres.get(h) == power and h not in occupied]
+
+
+def needed(board: Board) -> dict[str, int]:
+    """Builds (positive) or removals (negative) each power must make."""
+    counts = centre_counts(board.variant, board.centres)
+    units = dict.fromkeys(board.variant.powers, 0)
+    for u in board.units:
+        units[u.power] += 1
+    return {p: counts[p] - units[p] for p in board.variant.powers}
+
+
+def anything_to_do(board: Board) -> bool:
+    occupied = {u.province for u in board.units}
+    for power, delta in needed(board).items():
+        if delta < 0 or (delta > 0 and build_sites(board, power, occupied)):
+            return True
+    return False
+
+
+def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Unit], list[Unit]]:
+    """Judge the orders; returns the units after the phase and those removed by civil disorder."""
+    variant = board.variant
+    delta = needed(board)
+    units = list(board.units)
+    occupied = {u.province for u in units}
+    removed: set[str] = set()
+    for index, (power, text) in enumerate(entries):
+        try:
+            order = parse(variant, text, "adjustments")
+            if order.kind == WAIVE:
+                if delta[power] <= 0:
+                    raise OrderError(f"{power} has no builds to waive")
+                delta[power] -= 1
+                answer(index, "succeeds", canonical="Waive")
+            elif order.kind == BUILD:
+                unit = _build(board, power, order, delta[power], occupied)
+                delta[power] -= 1
+                occupied.add(unit.province)
+                units.append(unit)
+                answer(index, "succeeds", canonical=f"Build {unit.kind} {unit.location}")
+            elif order.kind == REMOVE:
+                unit = _removal(units, power, order, delta[power], removed)
+                delta[power] += 1
+                removed.add(unit.province)
+                answer(index, "succeeds", canonical=f"Remove {unit.kind} {unit.location}")
+            else:
+                raise OrderError(f"a {order.kind} order is not allowed in an adjustment phase")
+        except OrderError as e:
+            answer(index, "invalid", str(e))
+    units = [u for u in units if u.province not in removed]
+    disorder: list[Unit] = []
+    for power, missing in delta.items():
+        if missing < 0:
+            disorder += civil_disorder(
+                board, power, [u for u in units if u.power == power], -missing
+            )
+    gone = {id(u) for u in disorder}
+    return [u for u in units if id(u) not in gone], disorder
+
+
+def _build(board: Board, power: str, order, remaining: int, occupied: set[str]) -> Unit:
+    variant = board.variant
+    province = province_of(order.location)
+    if remaining <= 0:
+        raise OrderError(f"{power} has no builds left this phase")
+    if province not in variant.home_centres(power):
+        raise OrderError(f"{province} is not a home centre of {power}")
+    if board.centres.get(province) != power:
+        raise OrderError(f"{power} does not own {province}")
+    if province in occupied:
+        raise OrderError(f"{province} is occupied")
+    kind = order.unit
+    if kind is None:
+        raise OrderError("say what to build: an army (A) or a fleet (F)")
+    location = order.location
+    p = variant.provinces[province]
+    if kind == "F":
+        if p.is_land:
+            raise OrderError(f"a fleet cannot be built in {province}: it is inland")
+        if p.coasts and "/" not in location:
+            coasts = " or ".join(variant.fleet_locations(province))
+            raise OrderError(f"say which coast to build the fleet on: {coasts}")
+    else:
+        location = province
+    if not variant.can_stand(kind, location):
+        raise OrderError(f"{'an army' if kind == 'A' else 'a fleet'} cannot stand in {location}")
+    return Unit(power, kind, location, province)
+
+
+def _removal(units: list[Unit], power: str, order, remaining: int, removed: set[str]) -> Unit:
+    province = province_of(order.location)
+    unit = next((u for u in units if u.province == province and u.power == power), None)
+    if unit is None:
+        raise OrderError(f"{power} has no unit in {province}")
+    if order.unit and order.unit != unit.kind:
+        raise OrderError(
+            f"the unit in {province} is {'an army' if unit.kind == 'A' else 'a fleet'}"
+        )
+    if province in removed:
+        raise OrderError(f"{unit.label()} is already being removed")
+    if remaining >= 0:
+        raise OrderError(f"{power} has no units to remove")
+    return unit
+
+
+def civil_disorder(board: Board, power: str, units: list[Unit], count: int) -> list[Unit]:
+    """Units removed for a power that ordered too few removals (DATC 2023 distance rule).
+
+    The farthest from any centre the power owns goes first, counting moves over land and sea
+    alike; on a tie fleets before armies, then by province name.
+    """
+    distance = _distances(board.variant, [c for c, p in board.centres.items() if p == power])
+    far = 1 << 20
+
+    def key(u: Unit) -> tuple:
+        return (-distance.get(u.province, far), 0 if u.kind == "F" else 1, u.province)
+
+    return sorted(units, key=key)[:count]
+
+
+def _distances(variant: Variant, sources: list[str]) -> dict[str, int]:
+    distance = dict.fromkeys(sources, 0)
+    queue = deque(sources)
+    while queue:
+        here = queue.popleft()
+        step = distance[here] + 1
+        for nxt in _neighbours(variant, here):
+            if nxt not in distance:
+                distance[nxt] = step
+                queue.append(nxt)
+    return distance
+
+
+def _neighbours(variant: Variant, province: str):
+    yield from variant.army_adj.get(province, ())
+    yield from variant.fleet_reach.get(province, ())

@@ -1,0 +1,192 @@
+"""``adjudicate(request) -> response``: the one entry point of the contract.
+
+It reads the request, judges the phase, settles centre ownership and victory, and works out
+the next phase, skipping retreat and adjustment phases that have nothing to do.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from . import adjustments, retreats
+from .board import Board, Dislodged, RequestError, Unit, read
+from .movement import Movement
+from .orders import OrderError, parse
+from .variant import Variant, province_of
+
+
+def error(message: str, details: list | None = None) -> dict:
+    return {"error": message, "details": details or []}
+
+
+def adjudicate(request: dict) -> dict:
+    """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``."""
+    try:
+        board, entries = read(request)
+        orders = _order_entries(board, entries)
+        return _judge(board, orders)
+    except RequestError as e:
+        return error(str(e), e.details)
+    except RecursionError:
+        return error("the position is too large to adjudicate")
+
+
+def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
+    out = []
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise RequestError(f"order {n + 1} must be an object with power and order")
+        power = (
+            board.variant.power(entry.get("power")) if isinstance(entry.get("power"), str) else None
+        )
+        if power is None:
+            raise RequestError(f"order {n + 1} names unknown power {entry.get('power')!r}", [entry])
+        text = entry.get("order")
+        if not isinstance(text, str):
+            raise RequestError(f'order {n + 1} must have its text in "order"', [entry])
+        out.append((power, text))
+    return out
+
+
+class _Replies:
+    """The ``orders`` part of the response, filled in as orders are judged."""
+
+    def __init__(self, entries: list[tuple[str, str]]) -> None:
+        self.items = [
+            {"power": p, "order": t, "canonical": None, "result": None} for p, t in entries
+        ]
+
+    def __call__(self, index: int, result: str, reason: str | None = None, canonical=None) -> None:
+        item = self.items[index]
+        item["result"] = result
+        if canonical is not None:
+            item["canonical"] = canonical
+        if reason:
+            item["reason"] = reason
+        elif "reason" in item and result != "invalid":
+            del item["reason"]
+
+
+def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
+    replies = _Replies(entries)
+    response: dict = {"orders": replies.items}
+    if board.phase_type == "movement":
+        units, dislodged, contested = _movement(board, entries, replies, response)
+        civil: list[Unit] = []
+    elif board.phase_type == "retreats":
+        units = retreats.adjudicate_retreats(board, entries, replies)
+        dislodged, contested, civil = [], set(), []
+    else:
+        units, civil = adjustments.adjudicate_adjustments(board, entries, replies)
+        dislodged, contested = [], set()
+    response["units"] = [u.as_json() for u in units]
+    pending = [d for d in dislodged if d["retreats"]]
+    response["dislodged"] = dislodged
+    response["contested"] = sorted(contested)
+    centres = dict(board.centres)
+    next_phase, winner = _advance(board, units, centres, bool(pending))
+    response["supply_centers"] = _centres_json(board.variant, centres)
+    response["civil_disorder"] = [u.as_json() for u in civil]
+    response["next_phase"] = next_phase
+    response["winner"] = winner
+    for plugin in board.variant.plugins:
+        finish = getattr(plugin, "finish_response", None)
+        if finish is not None:
+            finish(board, response)
+    return response
+
+
+def movement_class(variant: Variant) -> type[Movement]:
+    return _movement_class(variant)
+
+
+@cache
+def _movement_class(variant: Variant) -> type[Movement]:
+    mixins = tuple(p.Movement for p in variant.plugins if hasattr(p, "Movement"))
+    if not mixins:
+        return Movement
+    return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
+
+
+def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], list[dict], set[str]]:
+    m = movement_class(board.variant)(board)
+    given: list[tuple[int, int]] = []  # (entry index, unit index)
+    for index, (power, text) in enumerate(entries):
+        order = None
+        try:
+            order = parse(board.variant, text, "movement")
+            given.append((index, m.add_order(power, order)))
+        except OrderError as e:
+            replies(index, "invalid", str(e), canonical=order.text() if order else None)
+    m.run()
+    for index, i in given:
+        replies(index, *m.outcome(i), canonical=m.canonical(i))
+    units: list[Unit] = []
+    dislodged: list[Dislodged] = []
+    for i, unit in enumerate(m.units):
+        k = m.dislodger(i)
+        if k is None:
+            loc = m.final_location(i)
+            units.append(Unit(unit.power, unit.kind, loc, province_of(loc)))
+        else:
+            dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
+    occupied = {u.province for u in units}
+    contested = m.contested(occupied)
+    out = []
+    for d in dislodged:
+        entry = d.unit.as_json()
+        entry["attacker_from"] = d.attacker_from
+        if d.via_convoy:
+            entry["via_convoy"] = True
+        entry["retreats"] = retreats.retreat_options(board.variant, d, occupied, contested)
+        out.append(entry)
+    m.annotate(response)
+    return units, out, contested
+
+
+def _advance(board: Board, units: list[Unit], centres: dict[str, str], retreats_pending: bool):
+    """The next phase and the winner; updates ``centres`` when ownership changes."""
+    variant = board.variant
+    season, year, kind = board.season, board.year, board.phase_type
+    if kind == "movement" and retreats_pending:
+        return {"season": season, "year": year, "type": "retreats"}, None
+    winner = None
+    if kind != "adjustments" and season == variant.adjustments_after:
+        for u in units:
+            if variant.provinces[u.province].supply_center:
+                if variant.is_centre_for(u.province, u.power):
+                    centres[u.province] = u.power
+                else:
+                    centres.pop(u.province, None)
+        winner = _winner(board, centres)
+        after = Board(variant, "winter", year, "adjustments", units, centres)
+        if winner is None and adjustments.anything_to_do(after):
+            return {"season": "winter", "year": year, "type": "adjustments"}, None
+        return _next_movement(variant, season, year), winner
+    if kind == "adjustments":
+        return {"season": variant.seasons[0], "year": year + 1, "type": "movement"}, None
+    return _next_movement(variant, season, year), None
+
+
+def _next_movement(variant: Variant, season: str, year: int) -> dict:
+    seasons = variant.seasons
+    i = seasons.index(season) if season in seasons else len(seasons) - 1
+    if i + 1 < len(seasons):
+        return {"season": seasons[i + 1], "year": year, "type": "movement"}
+    return {"season": seasons[0], "year": year + 1, "type": "movement"}
+
+
+def _winner(board: Board, centres: dict[str, str]) -> str | None:
+    threshold = board.options.get("victory_centers", board.variant.victory_centers)
+    if not isinstance(threshold, int) or threshold <= 0:
+        return None
+    counts = adjustments.centre_counts(board.variant, centres)
+    best = max(counts.items(), key=lambda kv: kv[1], default=(None, 0))
+    return best[0] if best[1] >= threshold else None
+
+
+def _centres_json(variant: Variant, centres: dict[str, str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {p: [] for p in variant.powers}
+    for province, power in centres.items():
+        out[power].append(province)
+    return {p: sorted(v) for p, v in out.items()}

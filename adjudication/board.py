@@ -1,0 +1,235 @@
+"""The position a request describes: phase, units, centre ownership, pending retreats.
+
+Reading a request is where malformed input is caught. Anything wrong here is the caller's
+mistake (exit status 2), unlike an illegal order, which is a player's and gets a normal answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .variant import Variant, VariantError, available, load, province_of
+
+SEASONS = ("spring", "summer", "fall", "autumn", "winter", "year")
+PHASE_TYPES = ("movement", "retreats", "adjustments")
+
+
+class RequestError(ValueError):
+    """A malformed request. ``details`` lists the individual problems."""
+
+    def __init__(self, message: str, details: list | None = None) -> None:
+        super().__init__(message)
+        self.details = details or []
+
+
+@dataclass(slots=True)
+class Unit:
+    power: str
+    kind: str  # "A" or "F"
+    location: str  # canonical, with coast for fleets on split provinces
+    province: str
+
+    def label(self) -> str:
+        return f"{self.kind} {self.location}"
+
+    def as_json(self) -> dict:
+        return {"power": self.power, "unit": self.kind, "location": self.location}
+
+
+@dataclass(slots=True)
+class Dislodged:
+    unit: Unit
+    attacker_from: str | None
+    via_convoy: bool = False
+
+
+@dataclass
+class Board:
+    variant: Variant
+    season: str
+    year: int
+    phase_type: str
+    units: list[Unit]
+    centres: dict[str, str]  # province -> owning power
+    dislodged: list[Dislodged] = field(default_factory=list)
+    contested: set[str] = field(default_factory=set)
+    options: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)  # plug-in state carried in the request
+
+    @property
+    def phase(self) -> dict:
+        return {"season": self.season, "year": self.year, "type": self.phase_type}
+
+
+def read(request: object) -> tuple[Board, list]:
+    """Turn a request into a Board and its raw order entries, or raise RequestError."""
+    if not isinstance(request, dict):
+        raise RequestError("the request must be a JSON object")
+    variant_id = request.get("variant")
+    if not isinstance(variant_id, str):
+        raise RequestError('the request must name its variant, e.g. "variant": "standard"')
+    try:
+        variant = load(variant_id)
+    except VariantError as e:
+        known = ", ".join(available())
+        raise RequestError(f"{e}; known variants: {known}") from None
+    season, year, phase_type = _phase(variant, request.get("phase"))
+    units = _units(variant, request.get("units", []))
+    centres = _centres(variant, request.get("supply_centers"), units)
+    board = Board(variant, season, year, phase_type, units, centres)
+    options = request.get("options", {})
+    if not isinstance(options, dict):
+        raise RequestError("options must be a JSON object")
+    board.options = options
+    if phase_type == "retreats":
+        board.dislodged = _dislodged(variant, request.get("dislodged", []))
+        board.contested = {_province(variant, p, "contested") for p in _list(request, "contested")}
+    orders = request.get("orders", [])
+    if not isinstance(orders, list):
+        raise RequestError('orders must be a list of {"power": ..., "order": ...}')
+    for plugin in variant.plugins:
+        reader = getattr(plugin, "read_request", None)
+        if reader is not None:
+            reader(board, request)
+    return board, orders
+
+
+def _phase(variant: Variant, phase: object) -> tuple[str, int, str]:
+    if phase is None:
+        return variant.seasons[0], variant.start_year, "movement"
+    if not isinstance(phase, dict):
+        raise RequestError(
+            'phase must be an object like {"season": "spring", "year": 1901, "type": "movement"}'
+        )
+    season = str(phase.get("season", variant.seasons[0])).lower()
+    if season == "autumn":
+        season = "fall"
+    if season not in variant.seasons and season != "winter":
+        known = ", ".join([*variant.seasons, "winter"])
+        raise RequestError(f"unknown season {phase.get('season')!r}; this variant has {known}")
+    year = phase.get("year", variant.start_year)
+    if not isinstance(year, int) or isinstance(year, bool):
+        raise RequestError(f"the year must be a whole number, not {year!r}")
+    phase_type = str(phase.get("type", "movement")).lower()
+    if phase_type not in PHASE_TYPES:
+        raise RequestError(
+            f"unknown phase type {phase.get('type')!r}; use movement, retreats or adjustments"
+        )
+    return season, year, phase_type
+
+
+def _list(request: dict, key: str) -> list:
+    value = request.get(key, [])
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RequestError(f"{key} must be a list")
+    return value
+
+
+def location(variant: Variant, text: object, what: str = "unit") -> str:
+    """Canonical location for a name in a request, or RequestError."""
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError(f"a {what} has no location")
+    found = variant.lookup(text)
+    if found is None:
+        found = variant.lookup(text.replace("(", "/").replace(")", ""))
+    if found is None:
+        raise RequestError(f"unknown province {text!r} in {what}", [{"location": text}])
+    return found
+
+
+def _province(variant: Variant, text: object, what: str) -> str:
+    return province_of(location(variant, text, what))
+
+
+def _power(variant: Variant, text: object) -> str:
+    power = variant.power(text) if isinstance(text, str) else None
+    if power is None:
+        known = ", ".join(variant.powers)
+        raise RequestError(f"unknown power {text!r}; this variant has {known}", [{"power": text}])
+    return power
+
+
+def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
+    if not isinstance(entry, dict):
+        raise RequestError(f"each {what} must be an object with power, unit and location")
+    power = _power(variant, entry.get("power"))
+    kind = str(entry.get("unit", "")).upper()[:1]
+    if kind not in ("A", "F"):
+        raise RequestError(f"unit kind {entry.get('unit')!r} must be A (army) or F (fleet)")
+    loc = location(variant, entry.get("location"), what)
+    province = variant.provinces[province_of(loc)]
+    if kind == "F" and province.coasts and "/" not in loc:
+        coasts = " or ".join(f"{loc}/{c}" for c in province.coasts)
+        raise RequestError(f"a fleet in {loc} must name its coast: {coasts}")
+    if kind == "A" and "/" in loc:
+        loc = province_of(loc)
+    if not variant.can_stand(kind, loc):
+        terrain = "a sea" if province.is_sea else "inland"
+        noun = "an army" if kind == "A" else "a fleet"
+        raise RequestError(f"{noun} cannot stand in {loc} ({terrain})", [entry])
+    return Unit(power, kind, loc, province_of(loc))
+
+
+def _units(variant: Variant, entries: object) -> list[Unit]:
+    if not isinstance(entries, list):
+        raise RequestError("units must be a list")
+    units = [_unit(variant, e) for e in entries]
+    stack = _stacking(variant)
+    seen: dict[str, Unit] = {}
+    for u in units:
+        if u.province in seen and not stack(u.province):
+            other = seen[u.province]
+            both = f"{other.power} {other.label()} and {u.power} {u.label()}"
+            raise RequestError(
+                f"two units in {u.province}: {both}",
+                [other.as_json(), u.as_json()],
+            )
+        seen[u.province] = u
+    return units
+
+
+def _stacking(variant: Variant):
+    """Whether a province may hold several units (a plug-in may allow it)."""
+    for plugin in variant.plugins:
+        allows = getattr(plugin, "allows_stacking", None)
+        if allows is not None:
+            return lambda province: allows(variant, province)
+    return lambda province: False
+
+
+def _centres(variant: Variant, owners: object, units: list[Unit]) -> dict[str, str]:
+    if owners is None:
+        return {c: p for p, power in variant.powers.items() for c in power.home_centers}
+    if not isinstance(owners, dict):
+        raise RequestError("supply_centers must map each power to a list of centres")
+    centres: dict[str, str] = {}
+    for power_name, provinces in owners.items():
+        power = _power(variant, power_name)
+        if not isinstance(provinces, list):
+            raise RequestError(f"supply_centers of {power} must be a list")
+        for text in provinces:
+            province = _province(variant, text, "supply centre")
+            if not variant.provinces[province].supply_center:
+                raise RequestError(f"{province} is not a supply centre", [{"province": province}])
+            if province in centres and centres[province] != power:
+                raise RequestError(
+                    f"{province} is listed as owned by both {centres[province]} and {power}"
+                )
+            centres[province] = power
+    return centres
+
+
+def _dislodged(variant: Variant, entries: object) -> list[Dislodged]:
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise RequestError("dislodged must be a list")
+    result = []
+    for entry in entries:
+        unit = _unit(variant, entry, "dislodged unit")
+        attacker = entry.get("attacker_from")
+        attacker = _province(variant, attacker, "attacker_from") if attacker else None
+        result.append(Dislodged(unit, attacker, bool(entry.get("via_convoy", False))))
+    return result

@@ -1,0 +1,647 @@
+"""Movement phases: order legality and the dependency resolver.
+
+Every order carries one yes/no decision: a move succeeds, a support is given, a convoying
+fleet (or any unit that stays) is not dislodged. The strengths of the DATC "math of
+adjudication" are computed from those decisions. ``resolve`` is Kruijswijk's guess-and-check:
+a decision that depends on itself is tried both ways; one consistent answer is taken, and a
+true cycle falls to the backup rule (circular movement succeeds; a convoy paradox is settled by
+the Szykman rule).
+
+Rule plug-ins extend this class (see ``variants/rules``): they may add decisions of their own
+with ``add_decision`` and override the strength methods, always calling ``super()``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .board import Board, Unit
+from .orders import CONVOY, HOLD, MOVE, SUPPORT, Order, OrderError
+from .variant import Variant, province_of
+
+UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+
+class Movement:
+    """One movement phase being adjudicated."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.variant = board.variant
+        units = board.units
+        self.units: list[Unit] = units
+        n = len(units)
+        self.power = [u.power for u in units]
+        self.prov = [u.province for u in units]
+        self.order: list[Order | None] = [None] * n
+        self.kind = [HOLD] * n
+        self.dest: list[str | None] = [None] * n
+        self.convoyed = [False] * n
+        self.target: list[int | None] = [None] * n  # supported or convoyed unit
+        self.matches = [False] * n  # support/convoy matches what its target does
+        self.unit_at: dict[str, int] = {}
+        for i, u in enumerate(units):
+            self.unit_at.setdefault(u.province, i)
+        # Filled by prepare().
+        self.movers_into: dict[str, list[int]] = {}
+        self.supports_of: list[list[int]] = [[] for _ in range(n)]
+        self.convoys_of: list[list[int]] = [[] for _ in range(n)]
+        self.h2h: list[int | None] = [None] * n
+        self.paradox: set[int] = set()
+        self.by_intent: set[int] = set()  # adjacent moves convoyed because their power convoys
+        # Decisions: one per unit, then any a plug-in adds.
+        self.adjudicators: list = [None] * n
+        self.state = [UNRESOLVED] * n
+        self.result = [False] * n
+        self.deps: list[int] = []
+        self.guesses_read = 0
+
+    # -- orders ------------------------------------------------------------------------------
+
+    def unit_for(self, power: str, order: Order) -> int:
+        """The index of the unit an order is for, or OrderError saying why there is none."""
+        loc = order.location
+        province = province_of(loc)
+        i = self.unit_at.get(province)
+        if i is None:
+            raise OrderError(f"there is no unit in {province}")
+        unit = self.units[i]
+        if unit.power != power:
+            raise OrderError(f"the unit in {province} belongs to {unit.power}, not {power}")
+        if order.unit and order.unit != unit.kind:
+            have = "an army" if unit.kind == "A" else "a fleet"
+            raise OrderError(f"the unit in {province} is {have}")
+        return i  # a wrong coast on the ordered unit is ignored (DATC 6.B.10)
+
+    def add_order(self, power: str, order: Order) -> int:
+        """Check an order's legality and give it to its unit. Returns the unit index."""
+        if order.kind not in (HOLD, MOVE, SUPPORT, CONVOY):
+            raise OrderError(f"a {order.kind} order is not allowed in a movement phase")
+        i = self.unit_for(power, order)
+        if self.order[i] is not None:
+            raise OrderError(f"{self.units[i].label()} already has an order")
+        check = getattr(self, f"check_{order.kind}")
+        self.order[i] = check(i, order) or order
+        return i
+
+    def check_hold(self, i: int, order: Order) -> Order | None:
+        return None
+
+    def check_move(self, i: int, order: Order) -> Order | None:
+        unit = self.units[i]
+        v = self.variant
+        dest = order.destination
+        dprov = province_of(dest)
+        if dprov == unit.province:
+            raise OrderError(f"{unit.label()} cannot move to the province it is already in")
+        if order.via and order.via != "convoy":
+            raise OrderError(f"there is no route called {order.via!r} on this map")
+        if unit.kind == "F":
+            if order.via:
+                raise OrderError("only armies can be convoyed")
+            return order.__class__(MOVE, "F", unit.location, destination=self.fleet_target(i, dest))
+        target = v.provinces[dprov]
+        if target.is_sea:
+            raise OrderError(f"an army cannot move to {dprov}: it is a sea")
+        adjacent = dprov in v.army_adj[unit.province]
+        if order.via == "convoy" or not adjacent:
+            if not self.convoy_possible(unit.province, dprov):
+                raise OrderError(f"{unit.province} is not adjacent to {dprov}")
+            if not self.fleets_could_convoy(unit.province, dprov):
+                raise OrderError(
+                    f"no fleets stand at sea to convoy it from {unit.province} to {dprov}"
+                )
+            return order.__class__(MOVE, "A", unit.location, destination=dprov, via="convoy")
+        return order.__class__(MOVE, "A", unit.location, destination=dprov)
+
+    def fleet_target(self, i: int, dest: str) -> str:
+        """Where a fleet's move ends, choosing the coast when only one can be reached."""
+        unit = self.units[i]
+        v = self.variant
+        dprov = province_of(dest)
+        target = v.provinces[dprov]
+        if target.is_land:
+            raise OrderError(f"a fleet cannot move to {dprov}: it is inland")
+        neighbours = v.fleet_adj[unit.location]
+        if "/" in dest or not target.coasts:
+            if dest not in neighbours:
+                raise OrderError(f"{unit.location} is not adjacent to {dest}")
+            return dest
+        reachable = [loc for loc in v.fleet_locations(dprov) if loc in neighbours]
+        if not reachable:
+            raise OrderError(f"{unit.location} is not adjacent to {dprov}")
+        if len(reachable) > 1:
+            raise OrderError(f"say which coast of {dprov}: {' or '.join(reachable)}")
+        return reachable[0]
+
+    def convoy_possible(self, origin: str, dest: str) -> bool:
+        """Whether any chain of seas could carry an army between two coastal provinces."""
+        return bool(seas_between(self.variant, origin, dest))
+
+    def fleets_could_convoy(self, origin: str, dest: str, only: set[str] | None = None) -> bool:
+        """Whether fleets now at sea form a chain from origin to dest (DATC 6.D.8, 6.D.32)."""
+        seas = seas_between(self.variant, origin, dest)
+        fleets = {u.province for u in self.units if u.kind == "F" and u.province in seas}
+        if only is not None:
+            fleets &= only
+        reach = self.variant.fleet_reach
+        frontier = [origin]
+        seen: set[str] = set()
+        while frontier:
+            here = frontier.pop()
+            for sea in reach.get(here, ()):
+                if sea in fleets and sea not in seen:
+                    if dest in reach[sea]:
+                        return True
+                    seen.add(sea)
+                    frontier.append(sea)
+        return False
+
+    def can_reach(self, i: int, province: str) -> bool:
+        """Whether unit i could move to a province (any coast): the test for supporting."""
+        unit = self.units[i]
+        if unit.kind == "A":
+            return province in self.variant.army_adj.get(unit.province, ())
+        return any(province_of(n) == province for n in self.variant.fleet_adj[unit.location])
+
+    def check_support(self, i: int, order: Order) -> Order | None:
+        unit = self.units[i]
+        tprov = province_of(order.target)
+        if tprov == unit.province:
+            raise OrderError(f"{unit.label()} cannot support itself")
+        if tprov not in self.unit_at:
+            raise OrderError(f"there is no unit in {tprov} to support")
+        t = self.unit_at[tprov]
+        target = self.units[t]
+        if order.target_unit and order.target_unit != target.kind:
+            have = "an army" if target.kind == "A" else "a fleet"
+            raise OrderError(f"the unit in {tprov} is {have}")
+        if order.destination is None:
+            if not self.can_reach(i, tprov):
+                raise OrderError(
+                    f"{unit.label()} cannot support into {tprov}: it could not move there"
+                )
+            return Order(SUPPORT, unit.kind, unit.location, target.kind, target.location)
+        dprov = province_of(order.destination)
+        if dprov == unit.province:
+            raise OrderError(f"{unit.label()} cannot support a move into its own province")
+        if dprov == tprov:
+            raise OrderError(f"{target.label()} cannot move to the province it is in")
+        if not self.can_reach(i, dprov):
+            raise OrderError(f"{unit.label()} cannot support into {dprov}: it could not move there")
+        if not self.target_could_move(t, dprov):
+            raise OrderError(f"{target.label()} could not move to {dprov}")
+        # A named coast must match the move; without one the support is for the province.
+        dest = order.destination if "/" in order.destination else dprov
+        return Order(SUPPORT, unit.kind, unit.location, target.kind, target.location, dest)
+
+    def target_could_move(self, t: int, dprov: str) -> bool:
+        """Whether the supported unit could make the move at all (by land, sea or convoy)."""
+        target = self.units[t]
+        v = self.variant
+        if target.kind == "F":
+            return any(province_of(n) == dprov for n in v.fleet_adj[target.location])
+        if v.provinces[dprov].is_sea:
+            return False
+        return dprov in v.army_adj[target.province] or self.convoy_possible(target.province, dprov)
+
+    def check_convoy(self, i: int, order: Order) -> Order | None:
+        unit = self.units[i]
+        v = self.variant
+        if unit.kind != "F":
+            raise OrderError("only fleets can convoy")
+        if not v.provinces[unit.province].is_sea:
+            raise OrderError(f"a fleet in {unit.province} cannot convoy: only fleets at sea can")
+        tprov = province_of(order.target)
+        dprov = province_of(order.destination)
+        if tprov not in self.unit_at:
+            raise OrderError(f"there is no army in {tprov} to convoy")
+        target = self.units[self.unit_at[tprov]]
+        if target.kind != "A":
+            raise OrderError("only armies can be convoyed")
+        if dprov == tprov:
+            raise OrderError(f"an army cannot be convoyed to the province it is in ({tprov})")
+        if v.provinces[dprov].is_sea or dprov not in v.fleet_reach:
+            raise OrderError(f"an army cannot be convoyed to {dprov}: it has no coast")
+        if unit.province not in seas_between(v, tprov, dprov):
+            raise OrderError(f"{unit.label()} is not on any sea route from {tprov} to {dprov}")
+        return Order(CONVOY, "F", unit.location, "A", tprov, dprov)
+
+    # -- preparing the decisions --------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Index the legal orders: who moves where, which supports and convoys match."""
+        n = len(self.units)
+        movers = self.movers_into
+        orders = [(i, o) for i, o in enumerate(self.order) if o is not None]
+        for i, order in orders:
+            self.kind[i] = order.kind
+            if order.kind == MOVE:
+                d = province_of(order.destination)
+                self.dest[i] = d
+                self.convoyed[i] = order.via == "convoy"
+                movers.setdefault(d, []).append(i)
+        for i, order in orders:
+            if order.kind == CONVOY:
+                t = self.unit_at[order.target]
+                self.target[i] = t
+                if self.kind[t] == MOVE and self.dest[t] == order.destination:
+                    self.convoys_of[t].append(i)
+        for t in range(n):
+            fleets = self.convoys_of[t]
+            if fleets and not self.convoyed[t]:
+                # To an adjacent province an army goes by land unless its own power convoys it.
+                if any(self.power[f] == self.power[t] for f in fleets):
+                    self.convoyed[t] = True
+                    self.by_intent.add(t)
+                else:
+                    self.convoys_of[t] = []
+            for f in self.convoys_of[t]:
+                self.matches[f] = True
+        for i, order in orders:
+            if order.kind == SUPPORT:
+                t = self.unit_at[province_of(order.target)]
+                self.target[i] = t
+                if order.destination is None:
+                    ok = self.kind[t] != MOVE
+                elif "/" in order.destination:
+                    ok = self.kind[t] == MOVE and self.order[t].destination == order.destination
+                else:
+                    ok = self.kind[t] == MOVE and self.dest[t] == order.destination
+                self.matches[i] = ok
+                if ok:
+                    self.supports_of[t].append(i)
+        for i in range(n):
+            if self.kind[i] == MOVE:
+                j = self.unit_at.get(self.dest[i])
+                if j is not None and self.meets_head_on(i, j):
+                    self.h2h[i] = j
+        adjudicate = {
+            MOVE: self.adjudicate_move,
+            SUPPORT: self.adjudicate_support,
+            CONVOY: self.adjudicate_stays,
+            HOLD: self.adjudicate_stays,
+        }
+        for i in range(n):
+            self.adjudicators[i] = adjudicate[self.kind[i]]
+
+    def meets_head_on(self, i: int, j: int) -> bool:
+        """Two units moving into each other's province, neither by convoy."""
+        return (
+            self.kind[i] == MOVE
+            and self.kind[j] == MOVE
+            and not self.convoyed[i]
+            and not self.convoyed[j]
+            and self.dest[j] == self.prov[i]
+            and self.dest[i] == self.prov[j]
+            and self.is_head_to_head(i, j)
+        )
+
+    def is_head_to_head(self, i: int, j: int) -> bool:
+        """Two units ordered into each other's province meet head to head (plug-ins may veto)."""
+        return True
+
+    def add_decision(self, adjudicator) -> int:
+        """Register a plug-in decision; ``adjudicator(d) -> bool``. Returns its index."""
+        self.adjudicators.append(adjudicator)
+        self.state.append(UNRESOLVED)
+        self.result.append(False)
+        return len(self.adjudicators) - 1
+
+    # -- the resolver ---------------------------------------------------------------------
+
+    def resolve(self, d: int) -> bool:
+        state = self.state
+        s = state[d]
+        if s == RESOLVED:
+            return self.result[d]
+        deps = self.deps
+        if s == GUESSING:
+            self.guesses_read += 1
+            if d not in deps:
+                deps.append(d)
+            return self.result[d]
+        n0 = len(deps)
+        read0 = self.guesses_read
+        self.result[d] = False
+        state[d] = GUESSING
+        first = self.adjudicators[d](d)
+        if self.guesses_read == read0:
+            # Nothing guessed was read: the answer is final.
+            self.result[d] = first
+            state[d] = RESOLVED
+            return first
+        if len(deps) == n0 or deps[n0] != d:
+            # It rests on someone else's guess; that guesser will reset it.
+            deps.append(d)
+            self.result[d] = first
+            return first
+        for x in deps[n0:]:
+            state[x] = UNRESOLVED
+        del deps[n0:]
+        self.result[d] = True
+        state[d] = GUESSING
+        second = self.adjudicators[d](d)
+        if first == second:
+            for x in deps[n0:]:
+                state[x] = UNRESOLVED
+            del deps[n0:]
+            self.result[d] = first
+            state[d] = RESOLVED
+            return first
+        self.backup_rule(deps[n0:])
+        del deps[n0:]
+        return self.resolve(d)
+
+    def backup_rule(self, cycle: list[int]) -> None:
+        """Settle a cycle: a convoy paradox by Szykman, otherwise circular movement."""
+        n = len(self.units)
+        for x in cycle:
+            self.state[x] = UNRESOLVED
+        fleets = [x for x in cycle if x < n and self.kind[x] == CONVOY]
+        if fleets:
+            for f in fleets:
+                t = self.target[f]
+                if not self.matches[f]:
+                    continue
+                if t in self.by_intent:
+                    self.go_by_land(t)  # DATC 6.G.11: an intended convoy in a paradox is dropped
+                else:
+                    self.paradox.add(t)
+            return
+        for x in cycle:
+            if x < n and self.kind[x] == MOVE:
+                self.result[x] = True
+                self.state[x] = RESOLVED
+            else:
+                self.settle_cycle_member(x)
+
+    def go_by_land(self, t: int) -> None:
+        """Drop the convoy of an army that could also move over land."""
+        self.convoyed[t] = False
+        self.by_intent.discard(t)
+        for f in self.convoys_of[t]:
+            self.matches[f] = False
+        self.convoys_of[t] = []
+        j = self.unit_at.get(self.dest[t])
+        if j is not None and self.meets_head_on(t, j):
+            self.h2h[t], self.h2h[j] = j, t
+
+    def settle_cycle_member(self, d: int) -> None:
+        """Hook for plug-in decisions caught in a circular movement: they succeed with it."""
+        self.result[d] = True
+        self.state[d] = RESOLVED
+
+    # -- strengths ------------------------------------------------------------------------------
+
+    def static_path(self, i: int) -> bool:
+        """Whether the fleets ordered to convoy unit i form a chain, ignoring dislodgements."""
+        return self._path(i, lambda f: True)
+
+    def path_ok(self, i: int) -> bool:
+        if not self.convoyed[i]:
+            return True
+        if i in self.paradox:
+            return False
+        return self._path(i, self.resolve)
+
+    def _path(self, i: int, usable) -> bool:
+        fleets = self.convoys_of[i]
+        if not fleets:
+            return False
+        reach = self.variant.fleet_reach
+        start, end = self.prov[i], self.dest[i]
+        frontier = [start]
+        used: set[int] = set()
+        while frontier:
+            here = frontier.pop()
+            near = reach.get(here, ())
+            for f in fleets:
+                if f in used or self.prov[f] not in near:
+                    continue
+                used.add(f)
+                if not usable(f):
+                    continue
+                if end in reach.get(self.prov[f], ()):
+                    return True
+                frontier.append(self.prov[f])
+        return False
+
+    def occupant(self, province: str) -> int | None:
+        return self.unit_at.get(province)
+
+    def support_count(self, i: int, exclude_power: str | None = None) -> int:
+        count = 0
+        for s in self.supports_of[i]:
+            if self.power[s] != exclude_power and self.resolve(s):
+                count += 1
+        return count
+
+    def attack_strength(self, i: int) -> int:
+        if not self.path_ok(i):
+            return 0
+        j = self.occupant(self.dest[i])
+        if j is None or (self.kind[j] == MOVE and self.h2h[i] != j and self.resolve(j)):
+            return 1 + self.support_count(i)
+        if self.power[j] == self.power[i]:
+            return 0
+        return 1 + self.support_count(i, self.power[j])
+
+    def hold_strength(self, province: str) -> int:
+        j = self.occupant(province)
+        if j is None:
+            return 0
+        if self.kind[j] == MOVE:
+            return 0 if self.resolve(j) else 1
+        return 1 + self.support_count(j)
+
+    def defend_strength(self, j: int) -> int:
+        return 1 + self.support_count(j)
+
+    def prevent_strength(self, k: int) -> int:
+        if not self.path_ok(k):
+            return 0
+        j = self.h2h[k]
+        if j is not None and self.resolve(j):
+            return 0
+        return 1 + self.support_count(k)
+
+    def rivals(self, i: int) -> list[int]:
+        """Other units trying to enter unit i's destination."""
+        return [k for k in self.movers_into[self.dest[i]] if k != i]
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def adjudicate_move(self, i: int) -> bool:
+        attack = self.attack_strength(i)
+        if attack == 0:
+            return False
+        j = self.h2h[i]
+        if j is not None:
+            if attack <= self.defend_strength(j):
+                return False
+        elif attack <= self.hold_strength(self.dest[i]):
+            return False
+        for k in self.rivals(i):
+            if attack <= self.prevent_strength(k):
+                return False
+        return True
+
+    def cuts_support(self, k: int, s: int) -> bool:
+        """Whether a move k into supporter s's province cuts its support (before dislodging)."""
+        if self.power[k] == self.power[s]:
+            return False
+        if self.prov[k] == self.order[s].destination:
+            return False
+        return self.path_ok(k)
+
+    def adjudicate_support(self, s: int) -> bool:
+        attackers = self.movers_into.get(self.prov[s], ())
+        for k in attackers:
+            if self.cuts_support(k, s):
+                return False
+        for k in attackers:
+            if self.power[k] != self.power[s] and self.resolve(k):
+                return False
+        return True
+
+    def adjudicate_stays(self, j: int) -> bool:
+        """A unit that does not move keeps its province unless a move into it succeeds."""
+        for k in self.movers_into.get(self.prov[j], ()):
+            if self.resolve(k):
+                return False
+        return True
+
+    # -- running ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        self.prepare()
+        for d in range(len(self.adjudicators)):
+            self.resolve(d)
+
+    def moved(self, i: int) -> bool:
+        return self.kind[i] == MOVE and self.result[i]
+
+    def final_location(self, i: int) -> str:
+        """Where unit i stands after the phase, if it is not dislodged."""
+        return self.order[i].destination if self.moved(i) else self.units[i].location
+
+    def dislodger(self, j: int) -> int | None:
+        """The unit that dislodged unit j, if any."""
+        if self.moved(j):
+            return None
+        for k in self.movers_into.get(self.prov[j], ()):
+            if self.result[k] and self.can_be_dislodged(j):
+                return k
+        return None
+
+    def can_be_dislodged(self, j: int) -> bool:
+        return True
+
+    def contested(self, occupied: set[str]) -> set[str]:
+        """Empty provinces where a real standoff happened: no retreat may go there."""
+        out = set()
+        for province, movers in self.movers_into.items():
+            if province in occupied:
+                continue
+            for k in movers:
+                if self.result[k] or not self.path_ok(k):
+                    continue
+                j = self.h2h[k]
+                if j is not None and self.result[j]:
+                    continue  # lost a head-to-head: no standoff there
+                out.add(province)
+                break
+        return out
+
+    def move_reason(self, i: int) -> str:
+        """Why a legal move failed, in words a player understands."""
+        dest = self.dest[i]
+        if self.convoyed[i] and not self.path_ok(i):
+            if i in self.paradox and self.convoys_of[i]:
+                return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
+            return "the convoy failed: no unbroken chain of convoying fleets"
+        attack = self.attack_strength(i)
+        j = self.occupant(dest)
+        if attack == 0 and j is not None:
+            return f"cannot dislodge a unit of its own power in {dest}"
+        if self.h2h[i] is not None:
+            defend = self.defend_strength(j)
+            if attack <= defend:
+                other = self.units[j].label()
+                return f"lost a head-to-head battle with {other} ({attack} against {defend})"
+        elif j is not None:
+            hold = self.hold_strength(dest)
+            if attack <= hold:
+                return f"{self.units[j].label()} stays in {dest} (strength {attack} against {hold})"
+        for k in self.rivals(i):
+            prevent = self.prevent_strength(k)
+            if attack <= prevent:
+                return (
+                    f"bounced with {self.units[k].label()} in {dest} ({attack} against {prevent})"
+                )
+        return "failed"
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def canonical(self, i: int) -> str:
+        return self.order[i].text(self.units[i].kind)
+
+    def outcome(self, i: int) -> tuple[str, str | None]:
+        """The contract's result for unit i's order, and the reason when it did not work."""
+        kind = self.kind[i]
+        if kind == MOVE:
+            if self.result[i]:
+                return "succeeds", None
+            return "fails", self.move_reason(i)
+        if kind == SUPPORT:
+            if self.result[i]:
+                if not self.matches[i]:
+                    return "succeeds", self.void_reason(i)
+                return "succeeds", None
+            k = self.dislodger(i)
+            if k is not None:
+                return "fails", f"dislodged by {self.units[k].label()}"
+            return "fails", "support cut"
+        if kind == CONVOY and not self.matches[i]:
+            t = self.units[self.target[i]]
+            reason = f"{t.label()} was not ordered to {self.order[i].destination} via convoy"
+            if self.dislodger(i) is not None:
+                return "fails", reason
+            return "succeeds", reason
+        k = self.dislodger(i)
+        if k is None:
+            return "succeeds", None
+        return "fails", f"dislodged by {self.units[k].label()}"
+
+    def void_reason(self, i: int) -> str:
+        """Why a support that was not cut still had no effect."""
+        t = self.units[self.target[i]]
+        if self.order[i].destination is None:
+            return f"no effect: {t.label()} was ordered to move, not to hold"
+        return f"no effect: {t.label()} was not ordered to {self.order[i].destination}"
+
+    def annotate(self, response: dict) -> None:
+        """Hook for plug-ins to add fields to the response."""
+
+
+@lru_cache(maxsize=4096)
+def seas_between(variant: Variant, origin: str, dest: str) -> frozenset[str]:
+    """Seas that lie on some convoy route from origin to dest (reachable from both ends)."""
+    return _seas_from(variant, origin) & _seas_from(variant, dest)
+
+
+@lru_cache(maxsize=1024)
+def _seas_from(variant: Variant, start: str) -> frozenset[str]:
+    reach = variant.fleet_reach
+    provinces = variant.provinces
+    seen: set[str] = set()
+    frontier = [p for p in reach.get(start, ()) if provinces[p].is_sea]
+    seen.update(frontier)
+    while frontier:
+        here = frontier.pop()
+        for nxt in reach.get(here, ()):
+            if nxt not in seen and provinces[nxt].is_sea:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return frozenset(seen)

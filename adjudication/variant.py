@@ -1,0 +1,347 @@
+"""The board a variant is played on: provinces, coasts, borders, powers and calendar.
+
+Variants are data files under ``variants/<id>/variant.json``. Loading builds the lookup
+tables the adjudicator needs on every order (adjacency per unit kind, name matching) once, and
+rejects a broken file with a message that names the broken entry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+
+COAST_NAMES = {"nc": "North Coast", "sc": "South Coast", "ec": "East Coast", "wc": "West Coast"}
+PROVINCE_TYPES = ("land", "coast", "sea")
+_NORMALISE = re.compile(r"[^a-z0-9]+")
+
+
+class VariantError(ValueError):
+    """A variant file is inconsistent; the message names the entry at fault."""
+
+
+def normalise(name: str) -> str:
+    """Key for matching names: case, spaces, dots and hyphens do not matter."""
+    return _NORMALISE.sub("", name.lower())
+
+
+def province_of(location: str) -> str:
+    """``Spain/nc`` -> ``Spain``."""
+    return location.split("/", 1)[0]
+
+
+@dataclass(eq=False)
+class Province:
+    name: str
+    abbreviation: str
+    type: str
+    supply_center: bool = False
+    coasts: tuple[str, ...] = ()
+    not_a_center_for: frozenset[str] = frozenset()
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def is_sea(self) -> bool:
+        return self.type == "sea"
+
+    @property
+    def is_land(self) -> bool:
+        return self.type == "land"
+
+
+@dataclass(eq=False)
+class Power:
+    name: str
+    abbreviation: str
+    home_centers: tuple[str, ...]
+
+
+@dataclass(eq=False)
+class Variant:
+    """A loaded, validated variant with the tables the engine reads."""
+
+    id: str
+    name: str
+    powers: dict[str, Power]
+    provinces: dict[str, Province]
+    start_year: int
+    seasons: tuple[str, ...]
+    season_names: dict[str, str]
+    adjustments_after: str
+    victory_centers: int
+    starting_units: list[dict]
+    rules: tuple[str, ...]
+    rule_data: dict
+    raw: dict = field(repr=False)
+    # Derived tables.
+    army_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    fleet_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    fleet_reach: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    names: dict[str, str] = field(default_factory=dict, repr=False)
+    power_names: dict[str, str] = field(default_factory=dict, repr=False)
+    max_name_words: int = 1
+    plugins: tuple = ()
+
+    # -- names -------------------------------------------------------------------------
+
+    def lookup(self, text: str) -> str | None:
+        """The canonical province or coast a name refers to, or None."""
+        return self.names.get(normalise(text))
+
+    def power(self, text: str) -> str | None:
+        return self.power_names.get(normalise(text))
+
+    # -- geometry ------------------------------------------------------------------------
+
+    def is_location(self, location: str) -> bool:
+        return location in self.provinces or location in self.fleet_adj
+
+    def can_stand(self, kind: str, location: str) -> bool:
+        """Whether a unit of this kind may occupy this exact location."""
+        province = self.provinces.get(province_of(location))
+        if province is None:
+            return False
+        if kind == "A":
+            return "/" not in location and not province.is_sea
+        if province.is_land:
+            return False
+        if province.coasts:
+            return "/" in location and location.split("/", 1)[1] in province.coasts
+        return "/" not in location
+
+    def fleet_locations(self, province: str) -> list[str]:
+        """Where a fleet can stand in a province: its coasts, or the province itself."""
+        p = self.provinces[province]
+        if p.is_land:
+            return []
+        if p.coasts:
+            return [f"{province}/{c}" for c in p.coasts]
+        return [province]
+
+    def is_centre_for(self, province: str, power: str) -> bool:
+        p = self.provinces.get(province)
+        return bool(p and p.supply_center and power not in p.not_a_center_for)
+
+    @property
+    def centres(self) -> list[str]:
+        return [name for name, p in self.provinces.items() if p.supply_center]
+
+    def home_centres(self, power: str) -> tuple[str, ...]:
+        return self.powers[power].home_centers
+
+    def display_name(self, location: str) -> str:
+        return location
+
+    def describe(self) -> dict:
+        """A JSON-ready summary for the server and tools."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "powers": [
+                {
+                    "name": p.name,
+                    "abbreviation": p.abbreviation,
+                    "home_centers": list(p.home_centers),
+                }
+                for p in self.powers.values()
+            ],
+            "start": {"season": self.seasons[0], "year": self.start_year, "type": "movement"},
+            "seasons": list(self.seasons),
+            "season_names": dict(self.season_names),
+            "victory_centers": self.victory_centers,
+            "supply_centers": self.centres,
+            "provinces": [
+                {
+                    "name": p.name,
+                    "abbreviation": p.abbreviation,
+                    "type": p.type,
+                    "supply_center": p.supply_center,
+                    "coasts": list(p.coasts),
+                }
+                for p in self.provinces.values()
+            ],
+            "starting_units": [dict(u) for u in self.starting_units],
+            "rules": list(self.rules),
+        }
+
+
+def available() -> list[str]:
+    """Ids of every variant with a data file."""
+    return sorted(p.parent.name.replace("_", "-") for p in VARIANTS_DIR.glob("*/variant.json"))
+
+
+@cache
+def load(variant_id: str) -> Variant:
+    """Load and validate a variant by id (``standard``, ``colonial``, ``far-east``...)."""
+    path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
+    if not path.is_file():
+        raise VariantError(f"unknown variant {variant_id!r}")
+    with path.open(encoding="utf-8") as f:
+        data = json.load(f)
+    return build(data)
+
+
+def build(data: dict) -> Variant:
+    """Validate variant data and derive its lookup tables."""
+    try:
+        variant_id = data["id"]
+        provinces = _provinces(data["provinces"])
+        powers = _powers(data["powers"], provinces)
+        calendar = data["calendar"]
+    except KeyError as e:
+        raise VariantError(f"variant data is missing {e.args[0]!r}") from None
+    variant = Variant(
+        id=variant_id,
+        name=data.get("name", variant_id),
+        powers=powers,
+        provinces=provinces,
+        start_year=int(calendar["start_year"]),
+        seasons=tuple(calendar["seasons"]),
+        season_names=dict(calendar.get("season_names", {})),
+        adjustments_after=calendar.get("adjustments_after", calendar["seasons"][-1]),
+        victory_centers=int(data.get("victory_centers", 0)),
+        starting_units=list(data.get("starting_units", [])),
+        rules=tuple(data.get("rules", [])),
+        rule_data=dict(data.get("rule_data", {})),
+        raw=data,
+    )
+    _borders(variant, data.get("borders", []))
+    _names(variant, data["provinces"])
+    _check_units(variant)
+    variant.plugins = tuple(_plugin(name) for name in variant.rules)
+    return variant
+
+
+def _provinces(entries: list[dict]) -> dict[str, Province]:
+    provinces: dict[str, Province] = {}
+    for entry in entries:
+        name = entry["name"]
+        if name in provinces:
+            raise VariantError(f"province {name!r} is listed twice")
+        kind = entry.get("type")
+        if kind not in PROVINCE_TYPES:
+            raise VariantError(f"province {name!r} has unknown type {kind!r}")
+        coasts = tuple(entry.get("coasts", ()))
+        for c in coasts:
+            if c not in COAST_NAMES:
+                raise VariantError(f"province {name!r} has unknown coast {c!r}")
+        if coasts and kind != "coast":
+            raise VariantError(f"province {name!r} has coasts but is not a coastal province")
+        provinces[name] = Province(
+            name=name,
+            abbreviation=entry.get("abbreviation", name[:3].upper()),
+            type=kind,
+            supply_center=bool(entry.get("supply_center", False)),
+            coasts=coasts,
+            not_a_center_for=frozenset(entry.get("not_a_center_for", ())),
+            flags=frozenset(entry.get("flags", ())),
+        )
+    return provinces
+
+
+def _powers(entries: list[dict], provinces: dict[str, Province]) -> dict[str, Power]:
+    powers: dict[str, Power] = {}
+    for entry in entries:
+        name = entry["name"]
+        homes = tuple(entry.get("home_centers", ()))
+        for home in homes:
+            if home not in provinces:
+                raise VariantError(f"home centre {home!r} of {name} is not a province")
+            if not provinces[home].supply_center:
+                raise VariantError(f"home centre {home!r} of {name} is not a supply centre")
+        powers[name] = Power(
+            name=name, abbreviation=entry.get("abbreviation", ""), home_centers=homes
+        )
+    return powers
+
+
+def _borders(variant: Variant, borders: list) -> None:
+    provinces = variant.provinces
+    fleet_nodes = {loc for name in provinces for loc in variant.fleet_locations(name)}
+    army: dict[str, set[str]] = {name: set() for name, p in provinces.items() if not p.is_sea}
+    fleet: dict[str, set[str]] = {node: set() for node in fleet_nodes}
+    seen: set[tuple[frozenset[str], str]] = set()
+    for border in borders:
+        if len(border) != 3 or not border[2] or set(border[2]) - {"A", "F"}:
+            raise VariantError(f"border {border!r} must be [a, b, kinds] with kinds A, F or AF")
+        a, b, kinds = border
+        for end in (a, b):
+            if province_of(end) not in provinces:
+                raise VariantError(f"border {a} - {b} names unknown province {end!r}")
+        if a == b:
+            raise VariantError(f"border {a} - {b} joins a province to itself")
+        key = frozenset((a, b))
+        for kind in kinds:
+            if (key, kind) in seen:
+                raise VariantError(f"border {a} - {b} is listed twice")
+            seen.add((key, kind))
+            if kind == "A":
+                for end in (a, b):
+                    if end not in army:
+                        raise VariantError(f"army border {a} - {b}: {end!r} cannot hold an army")
+                army[a].add(b)
+                army[b].add(a)
+            else:
+                for end in (a, b):
+                    if end not in fleet:
+                        raise VariantError(f"fleet border {a} - {b}: {end!r} cannot hold a fleet")
+                fleet[a].add(b)
+                fleet[b].add(a)
+    variant.army_adj = {k: frozenset(v) for k, v in army.items()}
+    variant.fleet_adj = {k: frozenset(v) for k, v in fleet.items()}
+    reach: dict[str, set[str]] = {}
+    for node, neighbours in fleet.items():
+        reach.setdefault(province_of(node), set()).update(province_of(n) for n in neighbours)
+    variant.fleet_reach = {k: frozenset(v) for k, v in reach.items()}
+
+
+def _names(variant: Variant, entries: list[dict]) -> None:
+    names: dict[str, str] = {}
+
+    def add(alias: str, target: str) -> None:
+        key = normalise(alias)
+        if not key:
+            return
+        if names.get(key, target) != target:
+            raise VariantError(f"name {alias!r} would mean both {names[key]} and {target}")
+        names[key] = target
+
+    for entry in entries:
+        name = entry["name"]
+        spellings = [name, entry.get("abbreviation", ""), *entry.get("aliases", ())]
+        for spelling in spellings:
+            add(spelling, name)
+        for coast in entry.get("coasts", ()):
+            for spelling in spellings:
+                add(f"{spelling}/{coast}", f"{name}/{coast}")
+                add(f"{spelling} {COAST_NAMES[coast]}", f"{name}/{coast}")
+    variant.names = names
+    variant.max_name_words = max(len(re.split(r"[\s\-]+", e["name"])) for e in entries) + 1
+    power_names: dict[str, str] = {}
+    for power in variant.powers.values():
+        power_names[normalise(power.name)] = power.name
+        if power.abbreviation:
+            power_names[normalise(power.abbreviation)] = power.name
+    variant.power_names = power_names
+
+
+def _check_units(variant: Variant) -> None:
+    for unit in variant.starting_units:
+        power, kind, location = unit.get("power"), unit.get("unit"), unit.get("location", "")
+        if power not in variant.powers:
+            raise VariantError(f"starting unit {unit!r} belongs to unknown power {power!r}")
+        if not variant.can_stand(kind, location):
+            raise VariantError(f"starting unit {kind} {location} cannot stand there")
+
+
+def _plugin(name: str):
+    """Import a rule plug-in module from ``variants.rules``."""
+    try:
+        return importlib.import_module(f"variants.rules.{name}")
+    except ImportError as e:
+        raise VariantError(f"unknown rule plug-in {name!r}") from e

@@ -1,0 +1,1 @@
+"""Game models. None yet: games, powers and orders come with the server work."""

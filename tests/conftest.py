@@ -1,0 +1,1 @@
+"""Shared pytest fixtures. pytest-django reads its settings from pyproject.toml."""

@@ -11,7 +11,7 @@ from functools import cache
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, read
 from .movement import Movement
-from .orders import OrderError, parse
+from .orders import SPECIAL, Order, OrderError, parse
 from .variant import Variant, province_of
 
 
@@ -111,13 +111,19 @@ def _movement_class(variant: Variant) -> type[Movement]:
 def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], list[dict], set[str]]:
     m = movement_class(board.variant)(board)
     given: list[tuple[int, int]] = []  # (entry index, unit index)
+    parsed: list[tuple[int, str, Order]] = []
     for index, (power, text) in enumerate(entries):
-        order = None
         try:
-            order = parse(board.variant, text, "movement")
+            parsed.append((index, power, parse(board.variant, text, "movement")))
+        except OrderError as e:
+            replies(index, "invalid", str(e))
+    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
+    parsed.sort(key=lambda item: item[2].kind != SPECIAL)
+    for index, power, order in parsed:
+        try:
             given.append((index, m.add_order(power, order)))
         except OrderError as e:
-            replies(index, "invalid", str(e), canonical=order.text() if order else None)
+            replies(index, "invalid", str(e), canonical=order.text())
     m.run()
     for index, i in given:
         replies(index, *m.outcome(i), canonical=m.canonical(i))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .board import Board, Unit
-from .orders import CONVOY, HOLD, MOVE, SUPPORT, Order, OrderError
+from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
@@ -55,6 +55,7 @@ class Movement:
         self.result = [False] * n
         self.deps: list[int] = []
         self.guesses_read = 0
+        self.specials: list[tuple[str, Order]] = []
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -74,7 +75,14 @@ class Movement:
         return i  # a wrong coast on the ordered unit is ignored (DATC 6.B.10)
 
     def add_order(self, power: str, order: Order) -> int:
-        """Check an order's legality and give it to its unit. Returns the unit index."""
+        """Check an order's legality and give it to its unit. Returns the unit index.
+
+        Orders of a plug-in's own (``SPECIAL``) get a handle past the last unit instead.
+        """
+        if order.kind == SPECIAL:
+            handle = len(self.units) + len(self.specials)
+            self.specials.append((power, self.add_special(power, order)))
+            return handle
         if order.kind not in (HOLD, MOVE, SUPPORT, CONVOY):
             raise OrderError(f"a {order.kind} order is not allowed in a movement phase")
         i = self.unit_for(power, order)
@@ -83,6 +91,13 @@ class Movement:
         check = getattr(self, f"check_{order.kind}")
         self.order[i] = check(i, order) or order
         return i
+
+    def add_special(self, power: str, order: Order) -> Order:
+        """A plug-in's own order (e.g. a Suez permit); returns its canonical form."""
+        raise OrderError("this order is not used on this map")
+
+    def special_outcome(self, handle: int) -> tuple[str, str | None]:
+        return "succeeds", None
 
     def check_hold(self, i: int, order: Order) -> Order | None:
         return None
@@ -441,7 +456,7 @@ class Movement:
         if not self.path_ok(i):
             return 0
         j = self.occupant(self.dest[i])
-        if j is None or (self.kind[j] == MOVE and self.h2h[i] != j and self.resolve(j)):
+        if j is None or (self.h2h[i] != j and self.leaves(j)):
             return 1 + self.support_count(i)
         if self.power[j] == self.power[i]:
             return 0
@@ -451,9 +466,17 @@ class Movement:
         j = self.occupant(province)
         if j is None:
             return 0
-        if self.kind[j] == MOVE:
-            return 0 if self.resolve(j) else 1
+        if self.is_mover(j):
+            return 0 if self.leaves(j) else 1
         return 1 + self.support_count(j)
+
+    def is_mover(self, j: int) -> bool:
+        """Whether unit j was ordered to leave its province (so hold supports do not count)."""
+        return self.kind[j] == MOVE
+
+    def leaves(self, j: int) -> bool:
+        """Whether unit j ends the phase outside its province."""
+        return self.kind[j] == MOVE and self.resolve(j)
 
     def defend_strength(self, j: int) -> int:
         return 1 + self.support_count(j)
@@ -585,10 +608,14 @@ class Movement:
     # -- answers ----------------------------------------------------------------------------
 
     def canonical(self, i: int) -> str:
+        if i >= len(self.units):
+            return self.specials[i - len(self.units)][1].text()
         return self.order[i].text(self.units[i].kind)
 
     def outcome(self, i: int) -> tuple[str, str | None]:
         """The contract's result for unit i's order, and the reason when it did not work."""
+        if i >= len(self.units):
+            return self.special_outcome(i)
         kind = self.kind[i]
         if kind == MOVE:
             if self.result[i]:

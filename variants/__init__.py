@@ -1,0 +1,1 @@
+"""Variant data, rule plug-ins and board pictures, read by both the engine and the server."""

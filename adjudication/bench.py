@@ -286,7 +286,7 @@ def _load_all() -> tuple[list[str], list[str]]:
         try:
             load(variant_id)
             loaded.append(variant_id)
-        except Exception as e:  # noqa: BLE001 - report every broken variant, do not stop
+        except Exception as e:  # report every broken variant, do not stop
             failed.append(f"{variant_id} ({type(e).__name__}: {e})")
     return loaded, failed
 

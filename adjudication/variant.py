@@ -30,8 +30,9 @@ def normalise(name: str) -> str:
     return _NORMALISE.sub("", name.lower())
 
 
+@cache
 def province_of(location: str) -> str:
-    """``Spain/nc`` -> ``Spain``."""
+    """``Spain/nc`` -> ``Spain`` (cached: it is called a few hundred times a phase)."""
     return location.split("/", 1)[0]
 
 
@@ -91,9 +92,13 @@ class Variant:
 
     def lookup(self, text: str) -> str | None:
         """The canonical province or coast a name refers to, or None."""
+        if text in self.fleet_adj or text in self.provinces:
+            return text  # already canonical: the common case in requests
         return self.names.get(normalise(text))
 
     def power(self, text: str) -> str | None:
+        if text in self.powers:
+            return text
         return self.power_names.get(normalise(text))
 
     # -- geometry ------------------------------------------------------------------------

@@ -168,11 +168,15 @@ class Movement(_Core):
         )
 
     def free_at_end(self, space: str) -> bool:
-        """Nobody stands on the space once the turn is over (the army may stop there)."""
+        """Whether the army may stop here: nobody stays, and nobody else fought for the space.
+
+        The army passes a standoff between two other units, but stopping there would be a
+        third move into the space, which bounces like theirs.
+        """
         j = self.occupant(space)
         if j is not None and not self.leaves(j):
             return False
-        return not any(self.resolve(k) for k in self.movers_into.get(space, ()))
+        return not any(self.prevent_strength(k) for k in self.movers_into.get(space, ()))
 
     def stop(self) -> int:
         """Index in path where the army ends the turn (0: it never left)."""

@@ -123,7 +123,7 @@ def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], lis
         try:
             given.append((index, m.add_order(power, order)))
         except OrderError as e:
-            replies(index, "invalid", str(e), canonical=order.text())
+            replies(index, "invalid", str(e), canonical=order.text(m.kind_at(order.location)))
     m.run()
     for index, i in given:
         replies(index, *m.outcome(i), canonical=m.canonical(i))
@@ -187,8 +187,8 @@ def _winner(board: Board, centres: dict[str, str]) -> str | None:
     if not isinstance(threshold, int) or threshold <= 0:
         return None
     counts = adjustments.centre_counts(board.variant, centres)
-    best = max(counts.items(), key=lambda kv: kv[1], default=(None, 0))
-    return best[0] if best[1] >= threshold else None
+    leaders = [p for p, n in counts.items() if n >= threshold and n == max(counts.values())]
+    return leaders[0] if len(leaders) == 1 else None  # a tie at the top wins nobody
 
 
 def _centres_json(variant: Variant, centres: dict[str, str]) -> dict[str, list[str]]:

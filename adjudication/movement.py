@@ -74,6 +74,11 @@ class Movement:
             raise OrderError(f"the unit in {province} is {have}")
         return i  # a wrong coast on the ordered unit is ignored (DATC 6.B.10)
 
+    def kind_at(self, location: str | None) -> str | None:
+        """The kind of unit standing in a location's province, if any."""
+        i = self.unit_at.get(province_of(location)) if location else None
+        return None if i is None else self.units[i].kind
+
     def add_order(self, power: str, order: Order) -> int:
         """Check an order's legality and give it to its unit. Returns the unit index.
 

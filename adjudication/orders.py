@@ -71,7 +71,7 @@ def _via_word(via: str) -> str:
 
 # -- tokenising -------------------------------------------------------------------------------
 
-_ARROWS = re.compile(r"\s*(?:->|=>|→|–|—|-)\s*")
+_ARROWS = re.compile(r"=>|→|–|—")
 _TOKEN = re.compile(r"[a-z0-9.']+|[-/(),:]")
 
 UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
@@ -93,7 +93,7 @@ _FLEET_NUMBER = re.compile(r"^f(\d{1,2})$")
 
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens, with a hyphen kept as its own token."""
-    return _TOKEN.findall(text.lower())
+    return _TOKEN.findall(_ARROWS.sub(" - ", text.lower()))
 
 
 class _Reader:
@@ -207,7 +207,7 @@ class _Reader:
 
 def _original(text: str, token: str) -> str:
     """The token as the player typed it, for error messages."""
-    m = re.search(re.escape(token), text, re.IGNORECASE)
+    m = re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", text, re.IGNORECASE)
     return text[m.start() : m.end()] if m else token
 
 
@@ -244,6 +244,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _end(r)
         return Order(HOLD, unit, location, number=number)
     if word in MOVE_WORDS:
+        r.accept({"to"})
         destination = r.location("a destination")
         via = _via(r)
         _end(r)

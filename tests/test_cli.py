@@ -1,0 +1,344 @@
+"""``python -m adjudication``: one request, JSON Lines batches, the variant list, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "adjudication", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def adjudicate(request: dict) -> dict:
+    done = cli("adjudicate", stdin=json.dumps(request))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    return json.loads(done.stdout)
+
+
+def assert_error_object(response: dict) -> None:
+    assert set(response) == {"error", "details"}, response
+    assert isinstance(response["error"], str)
+    message = response["error"].strip()
+    assert message and "\n" not in message
+    assert "Traceback" not in message
+    assert isinstance(response["details"], list)
+
+
+START = {
+    "variant": "standard",
+    "phase": {"season": "spring", "year": 1901, "type": "movement"},
+    "units": [
+        {"power": "Germany", "unit": "F", "location": "Kiel"},
+        {"power": "Germany", "unit": "A", "location": "Munich"},
+        {"power": "Germany", "unit": "A", "location": "Berlin"},
+    ],
+    "orders": [
+        {"power": "Germany", "order": "F Kiel - Denmark"},
+        {"power": "Germany", "order": "A mun - ruh"},
+        {"power": "Germany", "order": "A Berlin H"},
+    ],
+}
+
+
+def test_adjudicate_one_request():
+    done = cli("adjudicate", stdin=json.dumps(START))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    response = json.loads(lines[0])
+    assert [o["result"] for o in response["orders"]] == ["succeeds", "succeeds", "succeeds"]
+    assert [o["canonical"] for o in response["orders"]] == [
+        "F Kiel - Denmark",
+        "A Munich - Ruhr",
+        "A Berlin H",
+    ]
+    assert {u["location"] for u in response["units"]} == {"Denmark", "Ruhr", "Berlin"}
+    assert response["next_phase"] == {"season": "fall", "year": 1901, "type": "movement"}
+    assert response["winner"] is None
+
+
+def test_invalid_orders_are_normal_answers():
+    request = dict(START, orders=[{"power": "Germany", "order": "A Munich - Moscow"}])
+    response = adjudicate(request)
+    assert response["orders"][0]["result"] == "invalid"
+    assert "Munich is not adjacent to Moscow" in response["orders"][0]["reason"]
+
+
+def test_unicode_survives_the_round_trip():
+    request = dict(START, orders=[{"power": "Germany", "order": "A München → Ruhr ✓"}])
+    response = adjudicate(request)
+    assert response["orders"][0]["order"] == "A München → Ruhr ✓"
+    assert response["orders"][0]["result"] == "invalid"
+
+
+MALFORMED = [
+    pytest.param("{not json", "JSON", id="bad-json"),
+    pytest.param("", "JSON", id="empty-input"),
+    pytest.param("[1, 2, 3]", "object", id="not-an-object"),
+    pytest.param(json.dumps({"variant": "atlantis"}), "atlantis", id="unknown-variant"),
+    pytest.param(
+        json.dumps(
+            {"variant": "standard", "units": [{"power": "France", "unit": "A", "location": "Oz"}]}
+        ),
+        "Oz",
+        id="unknown-province",
+    ),
+    pytest.param(
+        json.dumps(
+            {
+                "variant": "standard",
+                "units": [{"power": "England", "unit": "A", "location": "North Sea"}],
+            }
+        ),
+        "North Sea",
+        id="army-at-sea",
+    ),
+    pytest.param(
+        json.dumps(
+            {
+                "variant": "standard",
+                "units": [{"power": "France", "unit": "F", "location": "Paris"}],
+            }
+        ),
+        "Paris",
+        id="fleet-inland",
+    ),
+    pytest.param(
+        json.dumps(
+            {
+                "variant": "standard",
+                "units": [{"power": "France", "unit": "F", "location": "Spain"}],
+            }
+        ),
+        "coast",
+        id="fleet-without-coast",
+    ),
+    pytest.param(
+        json.dumps(
+            {
+                "variant": "colonial",
+                "units": [
+                    {"power": "Russia", "unit": "A", "location": "Omsk"},
+                    {"power": "China", "unit": "A", "location": "OMS"},
+                ],
+            }
+        ),
+        "Omsk",
+        id="two-units-one-province",
+    ),
+    pytest.param(
+        json.dumps({"variant": "standard", "units": [{"power": "Narnia", "unit": "A"}]}),
+        "Narnia",
+        id="unknown-power",
+    ),
+]
+
+
+@pytest.mark.parametrize(("stdin", "mentions"), MALFORMED)
+def test_malformed_request_exits_2(stdin, mentions):
+    done = cli("adjudicate", stdin=stdin)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1
+    response = json.loads(lines[0])
+    assert_error_object(response)
+    assert mentions in response["error"]
+
+
+def test_error_details_name_the_offending_units():
+    request = {
+        "variant": "standard",
+        "units": [
+            {"power": "France", "unit": "A", "location": "Paris"},
+            {"power": "Germany", "unit": "A", "location": "par"},
+        ],
+    }
+    done = cli("adjudicate", stdin=json.dumps(request))
+    assert done.returncode == 2
+    response = json.loads(done.stdout)
+    assert_error_object(response)
+    assert {d["power"] for d in response["details"]} == {"France", "Germany"}
+
+
+def test_batch_answers_every_line_in_order():
+    good_1 = START
+    bad = {"variant": "standard", "units": [{"power": "England", "unit": "A", "location": "NTH"}]}
+    good_2 = {
+        "variant": "colonial",
+        "units": [{"power": "Russia", "unit": "A", "location": "Moscow"}],
+        "orders": [{"power": "Russia", "order": "A Moscow - Perm"}],
+    }
+    lines = [
+        json.dumps(good_1),
+        "{this is not json",
+        json.dumps(bad),
+        "",
+        json.dumps(good_2),
+    ]
+    done = cli("adjudicate", "--batch", stdin="\n".join(lines) + "\n")
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 4  # the blank line is skipped
+    assert [o["result"] for o in out[0]["orders"]] == ["succeeds", "succeeds", "succeeds"]
+    assert_error_object(out[1])
+    assert "JSON" in out[1]["error"]
+    assert_error_object(out[2])
+    assert "North Sea" in out[2]["error"]
+    assert out[3]["units"] == [{"power": "Russia", "unit": "A", "location": "Perm"}]
+
+
+def test_batch_of_good_requests_exits_0():
+    lines = [json.dumps(START), json.dumps(dict(START, orders=[]))]
+    done = cli("adjudicate", "--batch", stdin="\n".join(lines))
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 2
+    assert {u["location"] for u in out[0]["units"]} == {"Denmark", "Ruhr", "Berlin"}
+    assert {u["location"] for u in out[1]["units"]} == {"Kiel", "Munich", "Berlin"}
+
+
+def test_variants_lists_one_id_per_line():
+    done = cli("variants")
+    assert done.returncode == 0
+    assert done.stderr == ""
+    ids = done.stdout.splitlines()
+    assert "standard" in ids
+    assert "colonial" in ids
+    assert all(i and i == i.strip() and " " not in i for i in ids)
+    assert len(ids) == len(set(ids))
+
+
+def test_no_command_is_a_usage_error():
+    done = cli()
+    assert done.returncode == 2
+    assert "usage" in done.stderr.lower()
+    assert "Traceback" not in done.stderr
+
+
+# -- a full game year through the command line ------------------------------------------------
+
+STANDARD_UNITS = [
+    ("Austria", "A", "Vienna"),
+    ("Austria", "A", "Budapest"),
+    ("Austria", "F", "Trieste"),
+    ("England", "F", "London"),
+    ("England", "F", "Edinburgh"),
+    ("England", "A", "Liverpool"),
+    ("France", "F", "Brest"),
+    ("France", "A", "Paris"),
+    ("France", "A", "Marseilles"),
+    ("Germany", "F", "Kiel"),
+    ("Germany", "A", "Berlin"),
+    ("Germany", "A", "Munich"),
+    ("Italy", "F", "Naples"),
+    ("Italy", "A", "Rome"),
+    ("Italy", "A", "Venice"),
+    ("Russia", "A", "Warsaw"),
+    ("Russia", "A", "Moscow"),
+    ("Russia", "F", "Sevastopol"),
+    ("Russia", "F", "St Petersburg/sc"),
+    ("Turkey", "F", "Ankara"),
+    ("Turkey", "A", "Constantinople"),
+    ("Turkey", "A", "Smyrna"),
+]
+
+HOME = {
+    "Austria": ["Budapest", "Trieste", "Vienna"],
+    "England": ["Edinburgh", "Liverpool", "London"],
+    "France": ["Brest", "Marseilles", "Paris"],
+    "Germany": ["Berlin", "Kiel", "Munich"],
+    "Italy": ["Naples", "Rome", "Venice"],
+    "Russia": ["Moscow", "Sevastopol", "St Petersburg", "Warsaw"],
+    "Turkey": ["Ankara", "Constantinople", "Smyrna"],
+}
+
+
+def test_a_full_year_following_next_phase():
+    request = {
+        "variant": "standard",
+        "phase": {"season": "spring", "year": 1901, "type": "movement"},
+        "units": [{"power": p, "unit": k, "location": loc} for p, k, loc in STANDARD_UNITS],
+        "orders": [
+            {"power": "Germany", "order": "F Kiel - Denmark"},
+            {"power": "Germany", "order": "A Munich - Ruhr"},
+            {"power": "Russia", "order": "A Warsaw - Galicia"},
+            {"power": "Austria", "order": "A Vienna - Galicia"},  # standoff: no retreats
+            {"power": "Turkey", "order": "A Constantinople - Bulgaria"},
+            {"power": "Italy", "order": "A Venice - Piedmont"},
+        ],
+    }
+    spring = adjudicate(request)
+    assert [o["result"] for o in spring["orders"]] == [
+        "succeeds",
+        "succeeds",
+        "fails",
+        "fails",
+        "succeeds",
+        "succeeds",
+    ]
+    assert spring["contested"] == ["Galicia"]
+    assert spring["dislodged"] == []
+    # No retreat phase: the standoff dislodged nobody.
+    assert spring["next_phase"] == {"season": "fall", "year": 1901, "type": "movement"}
+    assert spring["supply_centers"] == HOME  # nothing changes in spring
+
+    fall_request = {
+        "variant": "standard",
+        "phase": spring["next_phase"],
+        "units": spring["units"],
+        "supply_centers": spring["supply_centers"],
+        "orders": [
+            {"power": "Germany", "order": "A Ruhr - Holland"},
+            {"power": "Germany", "order": "F Denmark H"},
+            {"power": "Turkey", "order": "A Bulgaria H"},
+            {"power": "Russia", "order": "A Warsaw - Galicia"},
+        ],
+    }
+    fall = adjudicate(fall_request)
+    assert [o["result"] for o in fall["orders"]] == ["succeeds", "succeeds", "succeeds", "succeeds"]
+    assert fall["dislodged"] == []
+    assert fall["next_phase"] == {"season": "winter", "year": 1901, "type": "adjustments"}
+    expected = {p: list(v) for p, v in HOME.items()}
+    expected["Germany"] = sorted([*HOME["Germany"], "Denmark", "Holland"])
+    expected["Turkey"] = sorted([*HOME["Turkey"], "Bulgaria"])
+    assert fall["supply_centers"] == expected
+    assert fall["winner"] is None
+
+    winter_request = {
+        "variant": "standard",
+        "phase": fall["next_phase"],
+        "units": fall["units"],
+        "supply_centers": fall["supply_centers"],
+        "orders": [
+            {"power": "Germany", "order": "Build A Munich"},
+            {"power": "Germany", "order": "Build F Kiel"},
+            {"power": "Turkey", "order": "Waive"},
+        ],
+    }
+    winter = adjudicate(winter_request)
+    assert [o["result"] for o in winter["orders"]] == ["succeeds", "succeeds", "succeeds"]
+    assert [o["canonical"] for o in winter["orders"]] == ["Build A Munich", "Build F Kiel", "Waive"]
+    assert winter["next_phase"] == {"season": "spring", "year": 1902, "type": "movement"}
+    assert winter["supply_centers"] == expected
+    assert winter["civil_disorder"] == []
+    german = sorted(u["location"] for u in winter["units"] if u["power"] == "Germany")
+    assert german == ["Berlin", "Denmark", "Holland", "Kiel", "Munich"]
+    assert len(winter["units"]) == 24

@@ -1,0 +1,810 @@
+"""The order parser (``adjudication.orders.parse``) and the messages players see.
+
+Parsing is forgiving about spelling (case, spaces, abbreviations, coast notations, arrows) and
+strict about meaning: an illegal order comes back ``invalid`` with a precise reason, and the
+unit holds.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudication import adjudicate, load
+from adjudication.orders import (
+    BUILD,
+    CONVOY,
+    DISBAND,
+    HOLD,
+    MOVE,
+    REMOVE,
+    RETREAT,
+    SUPPORT,
+    WAIVE,
+    Order,
+    OrderError,
+    parse,
+)
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load("standard")
+
+
+@pytest.fixture(scope="module")
+def colonial():
+    return load("colonial")
+
+
+def request(variant, units, orders, phase=None, **extra):
+    req = {
+        "variant": variant,
+        "units": [{"power": p, "unit": k, "location": loc} for p, k, loc in units],
+        "orders": [{"power": p, "order": o} for p, o in orders],
+    }
+    if phase is not None:
+        req["phase"] = phase
+    req.update(extra)
+    return req
+
+
+def judge(variant, units, orders, phase=None, **extra):
+    response = adjudicate(request(variant, units, orders, phase, **extra))
+    assert "error" not in response, response
+    return response
+
+
+def unit_set(response):
+    return {(u["power"], u["unit"], u["location"]) for u in response["units"]}
+
+
+# -- movement orders: the forgiving notation ------------------------------------------------
+
+MOVE_SPELLINGS = [
+    "A Moscow - Perm",
+    "A Moscow -> Perm",
+    "A Moscow-Perm",
+    "a mos - prm",
+    "A MOS - PRM",
+    "army moscow - perm",
+    "Army Moscow Move Perm",
+    "A Moscow moves Perm",
+    "A Moscow to Perm",
+    "  A   Moscow    ->   Perm  ",
+    "A mOsCoW - pErM",
+    "A Moscow - Perm.",
+]
+
+
+@pytest.mark.parametrize("text", MOVE_SPELLINGS)
+def test_move_spellings(colonial, text):
+    order = parse(colonial, text, "movement")
+    assert order == Order(MOVE, "A", "Moscow", destination="Perm")
+    assert order.text() == "A Moscow - Perm"
+
+
+@pytest.mark.parametrize("text", ["A Moscow move to Perm", "A Moscow moves to Perm"])
+def test_move_to_spelling(colonial, text):
+    assert parse(colonial, text, "movement").text() == "A Moscow - Perm"
+
+
+@pytest.mark.parametrize("text", ["A Moscow => Perm", "A Moscow → Perm", "A Moscow – Perm"])
+def test_other_arrows(colonial, text):
+    assert parse(colonial, text, "movement").text() == "A Moscow - Perm"
+
+
+@pytest.mark.parametrize(
+    "text", ["A Moscow H", "A Moscow h", "A Moscow hold", "A Moscow HOLDS", "A Moscow", "a mos"]
+)
+def test_hold_spellings(colonial, text):
+    order = parse(colonial, text, "movement")
+    assert order.kind == HOLD
+    assert (order.unit, order.location) == ("A", "Moscow")
+    assert order.text() == "A Moscow H"
+
+
+def test_unit_word_may_be_left_out(colonial):
+    order = parse(colonial, "Moscow - Perm", "movement")
+    assert order.kind == MOVE
+    assert order.unit is None
+    assert (order.location, order.destination) == ("Moscow", "Perm")
+    assert order.text("A") == "A Moscow - Perm"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Perm S A Moscow - Omsk",
+        "A Perm supports A Moscow -> Omsk",
+        "a prm s a mos - oms",
+        "A PERM SUPPORT A MOSCOW MOVE OMSK",
+        "A Perm s A Moscow to Omsk",
+    ],
+)
+def test_support_move_spellings(colonial, text):
+    order = parse(colonial, text, "movement")
+    assert order == Order(SUPPORT, "A", "Perm", "A", "Moscow", "Omsk")
+    assert order.text() == "A Perm S A Moscow - Omsk"
+
+
+@pytest.mark.parametrize(
+    "text", ["A Perm S A Moscow", "A Perm supports A Moscow H", "a prm s a mos hold"]
+)
+def test_support_hold_spellings(colonial, text):
+    order = parse(colonial, text, "movement")
+    assert order == Order(SUPPORT, "A", "Perm", "A", "Moscow")
+    assert order.text() == "A Perm S A Moscow"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "F North Sea C A London - Belgium",
+        "F North Sea convoys A London -> Belgium",
+        "f nth c a lon - bel",
+        "F NTH CONVOYS A LON TO BEL",
+        "Fleet North Sea Convoy Army London Move Belgium",
+    ],
+)
+def test_convoy_spellings(standard, text):
+    order = parse(standard, text, "movement")
+    assert order == Order(CONVOY, "F", "North Sea", "A", "London", "Belgium")
+    assert order.text() == "F North Sea C A London - Belgium"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A London - Belgium via Convoy",
+        "A lon - bel via convoy",
+        "a lon -> bel VIA C",
+        "A London - Belgium by convoy",
+    ],
+)
+def test_via_convoy(standard, text):
+    order = parse(standard, text, "movement")
+    assert order == Order(MOVE, "A", "London", destination="Belgium", via="convoy")
+    assert order.text() == "A London - Belgium via Convoy"
+
+
+def test_convoy_without_the_move_is_an_error(standard):
+    with pytest.raises(OrderError, match="needs the army's move"):
+        parse(standard, "F North Sea C A London", "movement")
+
+
+def test_via_without_a_route_is_an_error(standard):
+    with pytest.raises(OrderError, match="'via' must be followed by Convoy"):
+        parse(standard, "A London - Belgium via", "movement")
+
+
+# -- coasts ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "F MAO - spa/nc",
+        "F mao - spa(nc)",
+        "F mao - spa (nc)",
+        "F Mid-Atlantic Ocean - Spain (North Coast)",
+        "F mid atlantic - Spain North Coast",
+        "f mao - SPA/NC",
+        "F mao - spa nc",
+        "F mao - Spain/north coast",
+    ],
+)
+def test_coast_notations(standard, text):
+    order = parse(standard, text, "movement")
+    assert order == Order(MOVE, "F", "Mid-Atlantic Ocean", destination="Spain/nc")
+    assert order.text() == "F Mid-Atlantic Ocean - Spain/nc"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "F Barents Sea - St Petersburg/nc",
+        "f bar - stp nc",
+        "F bar - stp(nc)",
+        "F bar - St. Petersburg (North Coast)",
+        "F bar - Saint Petersburg/nc",
+    ],
+)
+def test_st_petersburg_north_coast(standard, text):
+    assert parse(standard, text, "movement").destination == "St Petersburg/nc"
+
+
+def test_coast_on_the_ordered_unit(standard):
+    order = parse(standard, "F stp sc - bot", "movement")
+    assert order.location == "St Petersburg/sc"
+    assert order.text() == "F St Petersburg/sc - Gulf of Bothnia"
+
+
+def test_unknown_coast_word_is_an_error(standard):
+    with pytest.raises(OrderError, match="'xc' is not a coast"):
+        parse(standard, "F mao - spa/xc", "movement")
+
+
+def test_coast_a_province_does_not_have(standard):
+    with pytest.raises(OrderError, match="Spain has no east coast"):
+        parse(standard, "F mao - spa/ec", "movement")
+
+
+def test_colonial_coasts(colonial):
+    for text in ["F Seoul/ec H", "F seo(ec) H", "F Seoul (East Coast) H", "f seo ec h"]:
+        assert parse(colonial, text, "movement").text() == "F Seoul/ec H", text
+
+
+# -- Colonial names -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["AND.S", "and.s", "Andaman Sea", "andaman sea", "AND", "and", "ANDAMAN  SEA", "And. S."],
+)
+def test_andaman_sea_spellings(colonial, name):
+    order = parse(colonial, f"F {name} - Bay of Bengal", "movement")
+    assert order.location == "Andaman Sea"
+    assert order.text() == "F Andaman Sea - Bay of Bengal"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("F Sea of Japan - Vladivostok", "F Sea of Japan - Vladivostok"),
+        ("f soj - vla", "F Sea of Japan - Vladivostok"),
+        ("F SEA OF JAPAN - SEOUL/EC", "F Sea of Japan - Seoul/ec"),
+        ("A Port Arthur - Manchuria", "A Port Arthur - Manchuria"),
+        ("a port arthur-manchuria", "A Port Arthur - Manchuria"),
+        ("A POR - MAC", "A Port Arthur - Manchuria"),
+        ("F Bay of Bengal C A Bengal - Rangoon", "F Bay of Bengal C A Bengal - Rangoon"),
+        ("F east china sea s f yellow sea", "F East China Sea S F Yellow Sea"),
+        ("A Hong Kong S A Canton - Yunnan", "A Hong Kong S A Canton - Yunnan"),
+        ("F Southeast Indian Ocean H", "F Southeast Indian Ocean H"),
+    ],
+)
+def test_colonial_multi_word_names(colonial, text, canonical):
+    assert parse(colonial, text, "movement").text() == canonical
+
+
+# -- retreat and adjustment phases ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["A Irkutsk R Mongolia", "a irk r mon", "A Irkutsk - Mongolia", "A irk retreat mon"]
+)
+def test_retreat_spellings(colonial, text):
+    order = parse(colonial, text, "retreats")
+    assert order == Order(RETREAT, "A", "Irkutsk", destination="Mongolia")
+    assert order.text() == "A Irkutsk R Mongolia"
+
+
+@pytest.mark.parametrize("text", ["A Irkutsk D", "a irk d", "A Irkutsk disband", "A IRK DISBANDS"])
+def test_disband_spellings(colonial, text):
+    order = parse(colonial, text, "retreats")
+    assert order == Order(DISBAND, "A", "Irkutsk")
+    assert order.text() == "A Irkutsk D"
+
+
+def test_retreat_phase_hold_is_an_error(colonial):
+    with pytest.raises(OrderError, match="must retreat .R. or disband .D."):
+        parse(colonial, "A Irkutsk H", "retreats")
+
+
+def test_retreat_phase_support_is_an_error(colonial):
+    with pytest.raises(OrderError, match="no supports or convoys in a retreat phase"):
+        parse(colonial, "A Irkutsk S A Omsk", "retreats")
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "expected", "canonical"),
+    [
+        ("colonial", "Build A Moscow", Order(BUILD, "A", "Moscow"), "Build A Moscow"),
+        ("colonial", "build a mos", Order(BUILD, "A", "Moscow"), "Build A Moscow"),
+        ("standard", "A ber build", Order(BUILD, "A", "Berlin"), "Build A Berlin"),
+        ("standard", "A Berlin Builds", Order(BUILD, "A", "Berlin"), "Build A Berlin"),
+        (
+            "standard",
+            "Build F St Petersburg/nc",
+            Order(BUILD, "F", "St Petersburg/nc"),
+            "Build F St Petersburg/nc",
+        ),
+        (
+            "standard",
+            "build f stp(nc)",
+            Order(BUILD, "F", "St Petersburg/nc"),
+            "Build F St Petersburg/nc",
+        ),
+        (
+            "colonial",
+            "Build F Port Arthur",
+            Order(BUILD, "F", "Port Arthur"),
+            "Build F Port Arthur",
+        ),
+        ("colonial", "Remove A Omsk", Order(REMOVE, "A", "Omsk"), "Remove A Omsk"),
+        ("colonial", "remove a oms", Order(REMOVE, "A", "Omsk"), "Remove A Omsk"),
+        ("colonial", "Disband A Omsk", Order(REMOVE, "A", "Omsk"), "Remove A Omsk"),
+        ("colonial", "A Omsk disband", Order(REMOVE, "A", "Omsk"), "Remove A Omsk"),
+        ("colonial", "A omsk remove", Order(REMOVE, "A", "Omsk"), "Remove A Omsk"),
+        ("colonial", "Waive", Order(WAIVE), "Waive"),
+        ("colonial", "waive", Order(WAIVE), "Waive"),
+        ("colonial", "  WAIVE  ", Order(WAIVE), "Waive"),
+    ],
+)
+def test_adjustment_spellings(variant_id, text, expected, canonical):
+    order = parse(load(variant_id), text, "adjustments")
+    assert order == expected
+    assert order.text() == canonical
+
+
+def test_adjustment_gibberish_is_an_error(colonial):
+    with pytest.raises(OrderError, match="Build A Moscow"):
+        parse(colonial, "A Moscow - Perm", "adjustments")
+
+
+def test_build_in_a_movement_phase_is_an_error(colonial):
+    with pytest.raises(OrderError, match="adjustment phase"):
+        parse(colonial, "Build A Moscow", "movement")
+
+
+def test_retreat_in_a_movement_phase_is_an_error(colonial):
+    with pytest.raises(OrderError, match="retreat phase"):
+        parse(colonial, "A Irkutsk R Mongolia", "movement")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_empty_order(colonial, text):
+    with pytest.raises(OrderError, match="the order is empty"):
+        parse(colonial, text, "movement")
+
+
+def test_trailing_junk_is_an_error(standard):
+    with pytest.raises(OrderError, match="unexpected 'please' at the end"):
+        parse(standard, "A Paris - Burgundy please", "movement")
+
+
+# -- canonical text in responses --------------------------------------------------------------
+
+
+def test_response_canonical_uses_full_names(colonial):
+    r = judge(
+        "colonial",
+        [("Russia", "A", "Moscow"), ("Russia", "A", "Omsk"), ("Russia", "F", "Port Arthur")],
+        [
+            ("Russia", "a mos - prm"),
+            ("RUS", "a oms s a mos - prm"),
+            ("Russia", "f por - yel"),
+        ],
+    )
+    canon = [o["canonical"] for o in r["orders"]]
+    assert canon == [
+        "A Moscow - Perm",
+        "A Omsk S A Moscow - Perm",
+        "F Port Arthur - Yellow Sea",
+    ]
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "succeeds"]
+    assert [o["power"] for o in r["orders"]] == ["Russia", "Russia", "Russia"]
+    assert [o["order"] for o in r["orders"]] == [
+        "a mos - prm",
+        "a oms s a mos - prm",
+        "f por - yel",
+    ]
+
+
+def test_response_canonical_convoy(standard):
+    r = judge(
+        "standard",
+        [("England", "A", "London"), ("England", "F", "North Sea")],
+        [("England", "f nth c a lon - bel"), ("England", "a lon - bel")],
+    )
+    assert [o["canonical"] for o in r["orders"]] == [
+        "F North Sea C A London - Belgium",
+        "A London - Belgium via Convoy",
+    ]
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds"]
+    assert unit_set(r) == {("England", "A", "Belgium"), ("England", "F", "North Sea")}
+
+
+def test_response_canonical_fleet_gets_its_coast(standard):
+    r = judge("standard", [("France", "F", "Gascony")], [("France", "F gas - spa")])
+    assert r["orders"][0]["canonical"] == "F Gascony - Spain/nc"
+    assert unit_set(r) == {("France", "F", "Spain/nc")}
+
+
+def test_response_canonical_fills_in_the_unit_kind(colonial):
+    r = judge("colonial", [("Russia", "A", "Moscow")], [("Russia", "Moscow - Perm")])
+    assert r["orders"][0]["canonical"] == "A Moscow - Perm"
+    assert r["orders"][0]["result"] == "succeeds"
+
+
+def test_response_canonical_build(standard):
+    r = judge(
+        "standard",
+        [],
+        [("Russia", "build f stp nc")],
+        phase={"season": "winter", "year": 1901, "type": "adjustments"},
+    )
+    assert r["orders"][0]["canonical"] == "Build F St Petersburg/nc"
+    assert r["orders"][0]["result"] == "succeeds"
+    assert ("Russia", "F", "St Petersburg/nc") in unit_set(r)
+
+
+# -- precise reasons for illegal orders -------------------------------------------------------
+
+
+def assert_invalid(response, index, *fragments):
+    item = response["orders"][index]
+    assert item["result"] == "invalid", item
+    assert isinstance(item.get("reason"), str) and item["reason"], item
+    for fragment in fragments:
+        assert fragment in item["reason"], item["reason"]
+    return item
+
+
+INVALID_CASES = [
+    pytest.param(
+        "colonial",
+        [("Russia", "A", "Perm")],
+        ("Russia", "A Perm - Vladivostok"),
+        ["Perm is not adjacent to Vladivostok"],
+        id="not-adjacent",
+    ),
+    pytest.param(
+        "colonial",
+        [("Russia", "A", "Perm")],
+        ("Russia", "A Perm - Atlantis"),
+        ["'Atlantis'"],
+        id="unknown-province",
+    ),
+    pytest.param(
+        "colonial",
+        [("Russia", "A", "Perm")],
+        ("Russia", "A Perm - bOgUsLaNd"),
+        ["'bOgUsLaNd'"],
+        id="unknown-province-as-typed",
+    ),
+    pytest.param(
+        "colonial",
+        [("Russia", "A", "Perm")],
+        ("China", "A Perm - Omsk"),
+        ["belongs to Russia"],
+        id="another-powers-unit",
+    ),
+    pytest.param(
+        "colonial",
+        [("Russia", "A", "Perm")],
+        ("Russia", "F Perm - Omsk"),
+        ["the unit in Perm is an army"],
+        id="wrong-unit-type",
+    ),
+    pytest.param(
+        "standard",
+        [("France", "F", "Brest")],
+        ("France", "F Brest - Paris"),
+        ["a fleet cannot move to Paris", "inland"],
+        id="fleet-inland",
+    ),
+    pytest.param(
+        "standard",
+        [("England", "A", "London")],
+        ("England", "A London - North Sea"),
+        ["an army cannot move to North Sea", "sea"],
+        id="army-to-sea",
+    ),
+    pytest.param(
+        "standard",
+        [("Germany", "A", "Silesia"), ("Germany", "A", "Munich")],
+        ("Germany", "A Silesia S A Munich - Warsaw"),
+        ["A Munich could not move to Warsaw"],
+        id="support-impossible-move",
+    ),
+    pytest.param(
+        "standard",
+        [("Germany", "A", "Munich"), ("Germany", "A", "Berlin")],
+        ("Germany", "A Munich S A Berlin - Prussia"),
+        ["A Munich cannot support into Prussia"],
+        id="support-where-supporter-cannot-go",
+    ),
+    pytest.param(
+        "standard",
+        [("England", "A", "London"), ("England", "F", "Wales")],
+        ("England", "F Wales C A London - Belgium"),
+        ["a fleet in Wales cannot convoy"],
+        id="convoy-from-coast",
+    ),
+    pytest.param(
+        "standard",
+        [("England", "A", "London")],
+        ("England", "A Yorkshire - Wales"),
+        ["there is no unit in Yorkshire"],
+        id="no-unit",
+    ),
+    pytest.param(
+        "standard",
+        [("France", "F", "Mid-Atlantic Ocean")],
+        ("France", "F mao - spa/ec"),
+        ["Spain has no east coast"],
+        id="bad-coast",
+    ),
+    pytest.param(
+        "standard",
+        [("France", "A", "Paris")],
+        ("France", "A Paris - Paris"),
+        ["cannot move to the province it is already in"],
+        id="move-to-itself",
+    ),
+    pytest.param(
+        "standard",
+        [("France", "A", "Paris")],
+        ("France", "A Paris S A Paris"),
+        ["cannot support itself"],
+        id="support-itself",
+    ),
+    pytest.param(
+        "standard",
+        [("Italy", "F", "Rome")],
+        ("Italy", "F Rome - Venice"),
+        ["Rome is not adjacent to Venice"],
+        id="fleet-not-adjacent",
+    ),
+    pytest.param(
+        "standard",
+        [("Italy", "A", "Rome")],
+        ("Italy", "Build A Rome"),
+        ["adjustment phase"],
+        id="build-in-movement",
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant_id", "units", "order", "fragments"), INVALID_CASES)
+def test_invalid_movement_orders(variant_id, units, order, fragments):
+    r = judge(variant_id, units, [order])
+    assert_invalid(r, 0, *fragments)
+    # The unit holds: the board is unchanged and nothing is dislodged.
+    assert unit_set(r) == set(units)
+    assert r["dislodged"] == []
+    assert r["orders"][0]["power"] == order[0]
+    assert r["orders"][0]["order"] == order[1]
+
+
+def test_unknown_province_quotes_the_word_the_player_typed():
+    r = judge("colonial", [("Russia", "A", "Moscow")], [("Russia", "A MOSCOW - Os")])
+    assert_invalid(r, 0, "'Os'")
+
+
+def test_invalid_order_canonical_names_the_unit_kind():
+    r = judge("colonial", [("Russia", "A", "Perm")], [("Russia", "Perm - Vladivostok")])
+    item = assert_invalid(r, 0, "Perm is not adjacent to Vladivostok")
+    assert item["canonical"] == "A Perm - Vladivostok"
+
+
+def test_invalid_order_unit_holds_and_can_be_dislodged():
+    """An invalid order leaves a plain hold: the unit defends with strength 1."""
+    r = judge(
+        "standard",
+        [("Russia", "A", "Warsaw"), ("Germany", "A", "Prussia"), ("Germany", "A", "Silesia")],
+        [
+            ("Russia", "A Warsaw - Berlin"),  # not adjacent: holds
+            ("Germany", "A Prussia - Warsaw"),
+            ("Germany", "A Silesia S A Prussia - Warsaw"),
+        ],
+    )
+    assert_invalid(r, 0, "Warsaw is not adjacent to Berlin")
+    assert [o["result"] for o in r["orders"][1:]] == ["succeeds", "succeeds"]
+    assert r["dislodged"][0]["location"] == "Warsaw"
+    assert r["dislodged"][0]["attacker_from"] == "Prussia"
+
+
+def test_unknown_province_shows_the_typed_text():
+    r = judge("standard", [("France", "A", "Paris")], [("France", "A Paris - Narnia")])
+    item = assert_invalid(r, 0, "there is no province called 'Narnia'")
+    assert item["canonical"] is None
+    assert unit_set(r) == {("France", "A", "Paris")}
+
+
+def test_second_order_for_the_same_unit():
+    r = judge(
+        "standard",
+        [("Russia", "A", "Moscow")],
+        [("Russia", "A Moscow - Ukraine"), ("Russia", "A mos - sev")],
+    )
+    assert r["orders"][0]["result"] == "succeeds"
+    assert_invalid(r, 1, "A Moscow already has an order")
+    # The first order stands; the second changes nothing.
+    assert unit_set(r) == {("Russia", "A", "Ukraine")}
+
+
+def test_fleet_move_needs_a_coast_when_both_can_be_reached():
+    r = judge("standard", [("France", "F", "Mid-Atlantic Ocean")], [("France", "F mao - spa")])
+    assert_invalid(r, 0, "say which coast of Spain", "Spain/nc", "Spain/sc")
+    assert unit_set(r) == {("France", "F", "Mid-Atlantic Ocean")}
+
+
+def test_army_convoy_without_fleets():
+    r = judge("standard", [("England", "A", "London")], [("England", "A London - Belgium")])
+    assert_invalid(r, 0, "no fleets stand at sea")
+    assert unit_set(r) == {("England", "A", "London")}
+
+
+def test_convoy_by_an_army():
+    r = judge(
+        "standard",
+        [("England", "A", "London"), ("England", "A", "Wales")],
+        [("England", "A Wales C A London - Belgium")],
+    )
+    assert_invalid(r, 0, "only fleets can convoy")
+    assert unit_set(r) == {("England", "A", "London"), ("England", "A", "Wales")}
+
+
+def test_unknown_power_in_an_order_is_a_request_error():
+    r = adjudicate(request("standard", [], [("Narnia", "A Paris H")]))
+    assert set(r) == {"error", "details"}
+    assert "Narnia" in r["error"]
+
+
+# -- adjustment phase reasons ------------------------------------------------------------------
+
+WINTER = {"season": "winter", "year": 1901, "type": "adjustments"}
+RUSSIA_6 = {
+    "Russia": ["Moscow", "Warsaw", "Sevastopol", "St Petersburg", "Rumania", "Sweden"],
+    "Germany": ["Berlin", "Kiel", "Munich"],
+}
+
+
+def test_build_in_a_foreign_centre():
+    r = judge("standard", [], [("Russia", "Build A Berlin")], WINTER, supply_centers=RUSSIA_6)
+    assert_invalid(r, 0, "Berlin is not a home centre of Russia")
+    assert r["units"] == []
+
+
+def test_build_in_a_captured_neutral_centre():
+    r = judge("standard", [], [("Russia", "Build A Rumania")], WINTER, supply_centers=RUSSIA_6)
+    assert_invalid(r, 0, "Rumania is not a home centre of Russia")
+    assert r["units"] == []
+
+
+def test_build_in_an_occupied_centre():
+    units = [("Russia", "A", "Moscow")]
+    r = judge("standard", units, [("Russia", "Build A Moscow")], WINTER, supply_centers=RUSSIA_6)
+    assert_invalid(r, 0, "Moscow is occupied")
+    assert unit_set(r) == set(units)
+
+
+def test_build_in_a_home_centre_another_power_owns():
+    centres = {"Russia": ["Moscow", "Sevastopol"], "Germany": ["Warsaw", "Berlin"]}
+    r = judge("standard", [], [("Russia", "Build A Warsaw")], WINTER, supply_centers=centres)
+    assert_invalid(r, 0, "Russia does not own Warsaw")
+    assert r["units"] == []
+
+
+def test_fleet_build_needs_a_coast_on_a_two_coast_centre():
+    r = judge(
+        "standard", [], [("Russia", "Build F St Petersburg")], WINTER, supply_centers=RUSSIA_6
+    )
+    assert_invalid(r, 0, "say which coast", "St Petersburg/nc", "St Petersburg/sc")
+    assert r["units"] == []
+
+
+def test_fleet_build_inland():
+    r = judge("standard", [], [("Russia", "Build F Moscow")], WINTER, supply_centers=RUSSIA_6)
+    assert_invalid(r, 0, "a fleet cannot be built in Moscow")
+    assert r["units"] == []
+
+
+def test_build_without_a_unit_kind():
+    r = judge("standard", [], [("Russia", "Build Moscow")], WINTER, supply_centers=RUSSIA_6)
+    assert_invalid(r, 0, "say what to build")
+    assert r["units"] == []
+
+
+def test_too_many_builds():
+    centres = {"Russia": ["Moscow", "Warsaw", "Sevastopol"]}
+    units = [("Russia", "A", "Sevastopol")]
+    r = judge(
+        "standard",
+        units,
+        [
+            ("Russia", "Build A Moscow"),
+            ("Russia", "Build A Warsaw"),
+            ("Russia", "Build F St Petersburg/nc"),
+        ],
+        WINTER,
+        supply_centers=centres,
+    )
+    assert [o["result"] for o in r["orders"][:2]] == ["succeeds", "succeeds"]
+    assert_invalid(r, 2, "Russia has no builds left")
+    assert unit_set(r) == {
+        ("Russia", "A", "Sevastopol"),
+        ("Russia", "A", "Moscow"),
+        ("Russia", "A", "Warsaw"),
+    }
+
+
+def test_remove_a_unit_that_is_not_there():
+    units = [("Russia", "A", "Moscow"), ("Russia", "A", "Warsaw")]
+    centres = {"Russia": ["Moscow"]}
+    r = judge("standard", units, [("Russia", "Remove A Ukraine")], WINTER, supply_centers=centres)
+    assert_invalid(r, 0, "Russia has no unit in Ukraine")
+    # The missing removal falls to civil disorder.
+    assert len(r["units"]) == 1
+    assert len(r["civil_disorder"]) == 1
+
+
+def test_waive_without_builds():
+    units = [("Russia", "A", "Moscow")]
+    r = judge(
+        "standard", units, [("Russia", "Waive")], WINTER, supply_centers={"Russia": ["Moscow"]}
+    )
+    assert_invalid(r, 0, "Russia has no builds to waive")
+    assert unit_set(r) == set(units)
+
+
+# -- retreat phase reasons ---------------------------------------------------------------------
+
+RETREATS = {"season": "spring", "year": 1901, "type": "retreats"}
+WARSAW_DISLODGED = [
+    {"power": "Russia", "unit": "A", "location": "Warsaw", "attacker_from": "Silesia"}
+]
+
+
+def test_retreat_to_the_attackers_province():
+    units = [("Germany", "A", "Warsaw")]
+    r = judge(
+        "standard",
+        units,
+        [("Russia", "A Warsaw R Silesia")],
+        RETREATS,
+        dislodged=WARSAW_DISLODGED,
+    )
+    assert_invalid(r, 0, "cannot retreat to Silesia", "attacker")
+    assert unit_set(r) == set(units)  # the dislodged army is gone
+
+
+def test_retreat_into_a_contested_province():
+    r = judge(
+        "standard",
+        [("Germany", "A", "Warsaw")],
+        [("Russia", "A Warsaw R Galicia")],
+        RETREATS,
+        dislodged=WARSAW_DISLODGED,
+        contested=["Galicia"],
+    )
+    assert_invalid(r, 0, "Galicia is occupied or was left empty by a standoff")
+    assert unit_set(r) == {("Germany", "A", "Warsaw")}
+
+
+def test_retreat_of_another_powers_unit():
+    r = judge(
+        "standard",
+        [("Germany", "A", "Warsaw")],
+        [("Germany", "A Warsaw R Livonia")],
+        RETREATS,
+        dislodged=WARSAW_DISLODGED,
+    )
+    assert_invalid(r, 0, "belongs to Russia")
+    assert unit_set(r) == {("Germany", "A", "Warsaw")}
+
+
+def test_retreat_to_a_province_that_is_not_adjacent():
+    r = judge(
+        "standard",
+        [("Germany", "A", "Warsaw")],
+        [("Russia", "A Warsaw R Berlin")],
+        RETREATS,
+        dislodged=WARSAW_DISLODGED,
+    )
+    assert_invalid(r, 0, "Warsaw is not adjacent to Berlin")
+    assert unit_set(r) == {("Germany", "A", "Warsaw")}
+
+
+def test_second_retreat_order_for_a_unit():
+    r = judge(
+        "standard",
+        [("Germany", "A", "Warsaw")],
+        [("Russia", "A Warsaw R Livonia"), ("Russia", "A Warsaw R Ukraine")],
+        RETREATS,
+        dislodged=WARSAW_DISLODGED,
+    )
+    assert r["orders"][0]["result"] == "succeeds"
+    assert_invalid(r, 1, "already has an order")
+    assert unit_set(r) == {("Germany", "A", "Warsaw"), ("Russia", "A", "Livonia")}

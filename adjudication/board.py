@@ -176,10 +176,9 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
     if not isinstance(entries, list):
         raise RequestError("units must be a list")
     units = [_unit(variant, e) for e in entries]
-    stack = _stacking(variant)
     seen: dict[str, Unit] = {}
     for u in units:
-        if u.province in seen and not stack(u.province):
+        if u.province in seen and u.province not in variant.stacking:
             other = seen[u.province]
             both = f"{other.power} {other.label()} and {u.power} {u.label()}"
             raise RequestError(
@@ -188,15 +187,6 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
             )
         seen[u.province] = u
     return units
-
-
-def _stacking(variant: Variant):
-    """Whether a province may hold several units (a plug-in may allow it)."""
-    for plugin in variant.plugins:
-        allows = getattr(plugin, "allows_stacking", None)
-        if allows is not None:
-            return lambda province: allows(variant, province)
-    return lambda province: False
 
 
 def _centres(variant: Variant, owners: object, units: list[Unit]) -> dict[str, str]:

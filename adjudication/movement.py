@@ -280,7 +280,7 @@ class Movement:
                 self.matches[f] = True
         for i, order in orders:
             if order.kind == SUPPORT:
-                t = self.unit_at[province_of(order.target)]
+                t = self.support_target(i, order)
                 self.target[i] = t
                 if order.destination is None:
                     ok = self.kind[t] != MOVE
@@ -316,6 +316,10 @@ class Movement:
             and self.dest[i] == self.prov[j]
             and self.is_head_to_head(i, j)
         )
+
+    def support_target(self, s: int, order: Order) -> int:
+        """The unit a support order is for (a plug-in may choose among several in a space)."""
+        return self.unit_at[province_of(order.target)]
 
     def is_head_to_head(self, i: int, j: int) -> bool:
         """Two units ordered into each other's province meet head to head (plug-ins may veto)."""

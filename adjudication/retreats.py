@@ -19,7 +19,7 @@ def retreat_options(
     options = []
     for loc in sorted(near):
         province = province_of(loc)
-        if province in occupied or province in contested:
+        if province in contested or (province in occupied and province not in variant.stacking):
             continue
         if (
             province == d.attacker_from
@@ -93,6 +93,8 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
             answer(index, "succeeds", "disbanded")
             continue
         rivals = [p for p in arrivals[province_of(dest)] if p != province]
+        if province_of(dest) in variant.stacking:
+            rivals = []  # a space that holds any number of units takes them all
         if rivals:
             others = ", ".join(by_province[p].unit.label() for p in rivals)
             answer(index, "fails", f"bounced with {others} in {province_of(dest)}: both disband")

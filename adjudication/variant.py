@@ -87,6 +87,7 @@ class Variant:
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
     max_name_words: int = 1
     plugins: tuple = ()
+    stacking: frozenset[str] = frozenset()  # provinces that may hold several units
 
     # -- names -------------------------------------------------------------------------
 
@@ -219,6 +220,13 @@ def build(data: dict) -> Variant:
     _names(variant, data["provinces"])
     _check_units(variant)
     variant.plugins = tuple(_plugin(name) for name in variant.rules)
+    variant.stacking = frozenset(
+        name
+        for plugin in variant.plugins
+        if hasattr(plugin, "allows_stacking")
+        for name in variant.provinces
+        if plugin.allows_stacking(variant, name)
+    )
     return variant
 
 

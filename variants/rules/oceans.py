@@ -1,0 +1,104 @@
+"""Oceans (Far East I-R rules 6.1-6.7): sea spaces that hold any number of fleets.
+
+A province flagged ``ocean`` takes any number of fleets and none can be dislodged there. A move
+into an ocean always succeeds; fleets exchange places freely when either end is an ocean; a
+move out of an ocean is judged normally. A fleet in an ocean may convoy and may support units
+next to it or another fleet in the same ocean, and its support cannot be cut. A fleet dislodged
+next to an ocean may always retreat into it, even if its attacker came from there. Orders may
+number fleets in one ocean (F1, F2) to tell them apart; the numbers name no particular fleet.
+"""
+
+from __future__ import annotations
+
+from adjudication.board import Dislodged
+from adjudication.movement import Movement as _Core
+from adjudication.orders import MOVE, SUPPORT, Order, OrderError
+from adjudication.variant import Variant, province_of
+
+FLAG = "ocean"
+
+
+def allows_stacking(variant: Variant, province: str) -> bool:
+    return FLAG in variant.provinces[province].flags
+
+
+def may_retreat_to_attacker(variant: Variant, dislodged: Dislodged, province: str) -> bool:
+    return allows_stacking(variant, province)
+
+
+class Movement(_Core):
+    """Oceans in the resolver: stacking, sure moves in, uncut supports, no dislodging."""
+
+    def ocean(self, province: str | None) -> bool:
+        return province is not None and province in self.variant.stacking
+
+    def units_in(self, province: str) -> list[int]:
+        return [i for i, p in enumerate(self.prov) if p == province]
+
+    def unit_for(self, power: str, order: Order) -> int:
+        province = province_of(order.location)
+        if not self.ocean(province):
+            return super().unit_for(power, order)
+        mine = [i for i in self.units_in(province) if self.power[i] == power]
+        if not mine:
+            return super().unit_for(power, order)  # says whose units are there
+        free = [i for i in mine if self.order[i] is None]
+        if not free:
+            raise OrderError(f"every fleet of {power} in the {province} already has an order")
+        return free[0]
+
+    def check_support(self, i: int, order: Order) -> Order | None:
+        unit = self.units[i]
+        target = province_of(order.target)
+        if target != unit.province or not self.ocean(target):
+            return super().check_support(i, order)
+        if len(self.units_in(target)) < 2:
+            raise OrderError(f"there is no other fleet in the {target} to support")
+        if order.destination is None:
+            raise OrderError("a fleet in an ocean cannot be dislodged: it needs no hold support")
+        dest = province_of(order.destination)
+        if not self.can_reach(i, dest):
+            raise OrderError(f"the fleets in the {target} cannot move to {dest}")
+        dest = order.destination if "/" in order.destination else dest
+        return Order(SUPPORT, "F", unit.location, "F", target, dest)
+
+    def support_target(self, s: int, order: Order) -> int:
+        province = province_of(order.target)
+        if not self.ocean(province):
+            return super().support_target(s, order)
+        candidates = [i for i in self.units_in(province) if i != s]
+        for t in candidates:
+            if order.destination is None and self.kind[t] != MOVE:
+                return t
+            if self.kind[t] == MOVE and order.destination in (
+                self.dest[t],
+                self.order[t].destination,
+            ):
+                return t
+        return candidates[0]
+
+    def occupant(self, province: str) -> int | None:
+        return None if self.ocean(province) else super().occupant(province)
+
+    def is_head_to_head(self, i: int, j: int) -> bool:
+        if self.ocean(self.prov[i]) or self.ocean(self.prov[j]):
+            return False  # rule 6.3: fleets exchange freely through an ocean
+        return super().is_head_to_head(i, j)
+
+    def adjudicate_move(self, i: int) -> bool:
+        if self.ocean(self.dest[i]):
+            return True  # rule 6.2
+        return super().adjudicate_move(i)
+
+    def adjudicate_support(self, s: int) -> bool:
+        if self.ocean(self.prov[s]):
+            return True  # rule 6.5: never cut
+        return super().adjudicate_support(s)
+
+    def adjudicate_stays(self, j: int) -> bool:
+        if self.ocean(self.prov[j]):
+            return True  # rule 6.1: never dislodged
+        return super().adjudicate_stays(j)
+
+    def can_be_dislodged(self, j: int) -> bool:
+        return not self.ocean(self.prov[j]) and super().can_be_dislodged(j)

@@ -24,6 +24,10 @@ def adjudicate(request: dict) -> dict:
     try:
         board, entries = read(request)
         orders = _order_entries(board, entries)
+        for plugin in board.variant.plugins:
+            extra = getattr(plugin, "extra_orders", None)
+            if extra is not None:
+                orders += extra(board, orders)
         return _judge(board, orders)
     except RequestError as e:
         return error(str(e), e.details)

@@ -324,9 +324,11 @@ def _names(variant: Variant, entries: list[dict]) -> None:
             raise VariantError(f"name {alias!r} would mean both {names[key]} and {target}")
         names[key] = target
 
+    short = variant.raw.get("abbreviations_allowed", True)
     for entry in entries:
         name = entry["name"]
-        spellings = [name, entry.get("abbreviation", ""), *entry.get("aliases", ())]
+        abbreviation = entry.get("abbreviation", "") if short else ""
+        spellings = [s for s in (name, abbreviation, *entry.get("aliases", ())) if s]
         for spelling in spellings:
             add(spelling, name)
         for coast in entry.get("coasts", ()):
@@ -338,7 +340,7 @@ def _names(variant: Variant, entries: list[dict]) -> None:
     power_names: dict[str, str] = {}
     for power in variant.powers.values():
         power_names[normalise(power.name)] = power.name
-        if power.abbreviation:
+        if power.abbreviation and short:
             power_names[normalise(power.abbreviation)] = power.name
     variant.power_names = power_names
 

@@ -1,0 +1,288 @@
+"""Chinese Diplomacy (seed 003): faction sizes, the economy, entry spaces, the die table."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudication import adjudicate, load
+from adjudication.board import Unit
+from variants.rules import chinese
+
+# The seed's Tau Ceti table (years 1901-1950): Imperial, Kuomintang, Communist armies.
+# "6+" from 1929 means "adjusted to their centres", so those years are checked separately.
+TAU_CETI = {
+    **{y: (17, 0, 0) for y in range(1901, 1911)},
+    1911: (0, 1, 0), 1912: (0, 1, 0), 1913: (0, 1, 0), 1914: (0, 2, 0), 1915: (0, 2, 0),
+    1916: (0, 2, 0), 1917: (0, 3, 0), 1918: (0, 3, 0), 1919: (0, 3, 0), 1920: (0, 4, 0),
+    1921: (0, 4, 0), 1922: (0, 4, 0), 1923: (0, 5, 0), 1924: (0, 5, 0), 1925: (0, 5, 0),
+    1926: (0, 6, 0), 1927: (0, 6, 1), 1928: (0, 6, 1),
+}  # fmt: skip
+COMMUNISTS_FROM_1929 = [
+    2,
+    3,
+    4,
+    4,
+    5,
+    6,
+    7,
+    7,
+    8,
+    9,
+    10,
+    11,
+    11,
+    12,
+    13,
+    14,
+    14,
+    15,
+    16,
+    17,
+    17,
+    18,
+]
+
+
+def test_tau_ceti_table_from_the_formulas():
+    for year, (imperials, kuomintang, communists) in TAU_CETI.items():
+        assert chinese.imperial_armies(year, 17) == imperials, year
+        assert chinese.kuomintang_armies(year, 0) == kuomintang, year
+        assert chinese.communist_armies(year) == communists, year
+    for year, expected in zip(range(1929, 1951), COMMUNISTS_FROM_1929, strict=True):
+        assert chinese.communist_armies(year) == expected, year
+
+
+def test_kuomintang_follow_their_centres_from_1929():
+    assert chinese.kuomintang_armies(1929, 9) == 9
+    assert chinese.kuomintang_armies(1950, 2) == 2
+    assert chinese.imperial_armies(1905, 11) == 11  # shrink to the centres they still hold
+
+
+def request(units, orders=(), year=1900, **extra):
+    body = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": year, "type": "movement"},
+        "units": [{"power": p, "unit": "A", "location": loc} for p, loc in units],
+        "orders": [{"power": p, "order": o} for p, o in orders],
+        "random_seed": 11,
+        "faction_orders": [],
+    }
+    body.update(extra)
+    return body
+
+
+def ledger(response, power):
+    return {e["item"]: e["amount"] for e in response["economy"]["ledger"] if e["power"] == power}
+
+
+def test_entering_costs_entry_and_maintenance():
+    r = adjudicate(request([], [("England", "Enter A Pacific Ocean")]))
+    assert r["orders"][0]["result"] == "succeeds"
+    assert {"power": "England", "unit": "A", "location": "Pacific Ocean"} in r["units"]
+    assert ledger(r, "England") == {"maintenance": -10, "entry": -5}
+    assert r["economy"]["balances"]["England"] == -15
+
+
+def test_leaving_costs_exit_and_the_years_maintenance():
+    r = adjudicate(request([("Japan", "Pacific Ocean")], [("Japan", "A Pacific Ocean Leave")]))
+    assert r["orders"][0]["result"] == "succeeds"
+    assert not [u for u in r["units"] if u["power"] == "Japan"]
+    assert ledger(r, "Japan") == {"maintenance": -10, "exit": -5}
+
+
+def test_centre_pays_in_the_year_of_exit_not_of_entrance():
+    units = [("France", "Yunan"), ("France", "Indo-China")]
+    orders = [("France", "A Yunan - Szechan"), ("France", "A Indo-China - Kwangsi")]
+    r = adjudicate(request(units, orders))
+    # Held Yunan at the start (paid, though it left); took Szechan and Kwangsi (not paid yet).
+    assert ledger(r, "France") == {"profit": 20, "maintenance": -20}
+    assert set(r["supply_centers"]["France"]) == {"Szechan", "Kwangsi"}
+    # Possession is lost when the army leaves.
+    assert "Yunan" not in r["supply_centers"]["France"]
+    after = adjudicate(
+        request(
+            [("France", "Szechan"), ("France", "Kwangsi")],
+            year=1901,
+            supply_centers=r["supply_centers"],
+        )
+    )
+    assert ledger(after, "France")["profit"] == 40
+
+
+def test_payments_and_balances_carry_over():
+    r = adjudicate(
+        request(
+            [],
+            economy={
+                "balances": {"England": 100, "Russia": 3},
+                "payments": [{"from": "England", "to": "Russia", "amount": 30}],
+            },
+        )
+    )
+    assert r["economy"]["balances"]["England"] == 70
+    assert r["economy"]["balances"]["Russia"] == 33
+    assert r["economy"]["payments"] == [{"from": "England", "to": "Russia", "amount": 30}]
+
+
+def test_a_net_loss_over_1000_deposes_and_the_new_leader_starts_at_zero():
+    r = adjudicate(
+        request(
+            [("Germany", "Pacific Ocean")],
+            economy={"balances": {"Germany": -995, "Japan": -1000}},
+        )
+    )
+    assert r["economy"]["deposed"] == ["Germany"]
+    assert r["economy"]["balances"]["Germany"] == 0
+    assert r["economy"]["balances"]["Japan"] == -1000  # exactly 1000 is not "more than"
+
+
+def test_annihilation_costs_50():
+    # The Russian army in Kirin is dislodged with nowhere to go: Gungkiang, Idaopeh and
+    # Lioning are held and Siberia is where the attack came from.
+    units = [
+        ("Russia", "Kirin"),
+        ("Japan", "Lioning"),
+        ("Japan", "Idaopeh"),
+        ("Japan", "Gungkiang"),
+        ("Russia", "Siberia"),
+    ]
+    orders = [("Japan", "A Lioning - Kirin"), ("Japan", "A Idaopeh S A Lioning - Kirin")]
+    r = adjudicate(request(units, orders))
+    gone = [d for d in r["dislodged"] if d["power"] == "Russia"]
+    assert gone and gone[0]["retreated_to"] in (None, "Siberia")
+    if gone[0]["retreated_to"] is None:
+        assert ledger(r, "Russia")["annihilation"] == -50
+
+
+def test_entry_spaces_belong_to_their_powers():
+    r = adjudicate(
+        request(
+            [("Russia", "Gungkiang"), ("England", "Yunan"), ("Imperials", "Kwangsi")],
+            [
+                ("Russia", "Enter A Pacific Ocean"),
+                ("England", "Enter A Siberia"),
+                ("Russia", "A Gungkiang - Siberia"),
+                ("England", "A Yunan - Indo-China"),
+                ("Imperials", "A Kwangsi - Indo-China"),
+            ],
+            faction_orders=None,
+        )
+    )
+    results = {o["order"]: o["result"] for o in r["orders"]}
+    assert results["Enter A Pacific Ocean"] == "invalid"
+    assert results["Enter A Siberia"] == "invalid"
+    assert results["A Gungkiang - Siberia"] == "succeeds"
+    assert results["A Yunan - Indo-China"] == "succeeds"
+    assert results.get("A Kwangsi - Indo-China", "invalid") == "invalid"
+
+
+def test_entry_spaces_hold_any_number_and_never_cut_support():
+    units = [("Japan", "Pacific Ocean"), ("England", "Pacific Ocean"), ("Germany", "Kiangsu")]
+    units += [("Imperials", "Shamtung"), ("United States", "Hopeh")]
+    orders = [
+        ("Germany", "A Kiangsu - Shamtung"),
+        ("Japan", "A Pacific Ocean S A Kiangsu - Shamtung"),
+        ("United States", "A Hopeh - Pacific Ocean"),
+        ("France", "Enter A Pacific Ocean"),
+    ]
+    r = adjudicate(request(units, orders))
+    results = {o["order"]: o["result"] for o in r["orders"]}
+    assert results["A Hopeh - Pacific Ocean"] == "succeeds"
+    assert results["A Pacific Ocean S A Kiangsu - Shamtung"] == "succeeds"  # not cut
+    assert results["A Kiangsu - Shamtung"] == "succeeds"
+    in_ocean = sorted(u["power"] for u in r["units"] if u["location"] == "Pacific Ocean")
+    assert in_ocean == ["England", "France", "Japan", "United States"]
+    assert [d["power"] for d in r["dislodged"]] == ["Imperials"]
+
+
+def test_full_names_only():
+    r = adjudicate(request([("Japan", "Hopeh")], [("Japan", "A HOP - SHA")]))
+    assert r["orders"][0]["result"] == "invalid"
+    r = adjudicate(request([("Japan", "Hopeh")], [("Japan", "A Hopeh - Shansi")]))
+    assert r["orders"][0]["result"] == "succeeds"
+    r = adjudicate(request([("JAP", "Hopeh")]))
+    assert "error" in r
+
+
+class Fixed(chinese.Year):
+    """A generator whose die always shows the same face."""
+
+    def __init__(self, face: int) -> None:
+        super().__init__(0, 1900, "test")
+        self.face = face
+
+    def die(self) -> int:
+        return self.face
+
+
+@pytest.mark.parametrize(
+    "face, expected",
+    [(1, "Sta"), (4, "Mov"), (5, "Mov"), (6, "Mov"), (7, "Att"), (9, "Sup"), (10, "Sup")],
+)
+def test_imperial_column_with_a_foreign_army_two_spaces_away(face, expected):
+    variant = load("chinese")
+    # Hopeh's neighbour Shansi is empty; Shensi (two away) holds a foreign army: no modifier.
+    units = [Unit("Imperials", "A", "Hopeh", "Hopeh"), Unit("Japan", "A", "Shensi", "Shensi")]
+    assert chinese._action(variant, units[0], {u.province: u for u in units}, Fixed(face)) == (
+        expected
+    )
+
+
+def test_die_modifiers():
+    variant = load("chinese")
+    alone = Unit("Communists", "A", "Tibet", "Tibet")
+    at = {"Tibet": alone}
+    # Nobody within two spaces: -1, so a 5 (Att) reads as a 4 (Mov).
+    assert chinese._action(variant, alone, at, Fixed(5)) == "Mov"
+    # A foreign army and an opposing faction adjacent: +2, so a 10 reads as 12 (A&S).
+    at["Sikang"] = Unit("England", "A", "Sikang", "Sikang")
+    at["Yunan"] = Unit("Kuomintang", "A", "Yunan", "Yunan")
+    assert chinese._action(variant, alone, at, Fixed(10)) == "A&S"
+
+
+def test_factions_never_attack_their_own_and_never_enter_entry_spaces():
+    variant = load("chinese")
+    units = [Unit("Kuomintang", "A", p, p) for p in ("Hopeh", "Shansi", "Honan", "Shamtung")]
+    units.append(Unit("Kuomintang", "A", "Lioning", "Lioning"))
+    for seed in range(30):
+        for power, text, _ in chinese.faction_orders(variant, units, chinese.Year(seed, 1920, "o")):
+            assert "Pacific Ocean" not in text
+            if " - " in text and " S " not in text:
+                dest = text.split(" - ")[1]
+                assert dest not in {u.province for u in units}, text
+
+
+def test_seeded_replay_is_identical_and_the_seed_matters():
+    base = [dict(u) for u in load("chinese").starting_units]
+    body = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": base,
+        "orders": [{"power": "England", "order": "Enter A Pacific Ocean"}],
+        "random_seed": 1234,
+    }
+    first, second = adjudicate(body), adjudicate(dict(body))
+    assert first == second
+    assert first["draws"]["orders"]
+    other = adjudicate({**body, "random_seed": 99})
+    assert other["orders"] != first["orders"] or other["units"] != first["units"]
+
+
+def test_a_year_advances_to_the_next_and_publishes_faction_orders():
+    base = [dict(u) for u in load("chinese").starting_units]
+    r = adjudicate(
+        {
+            "variant": "chinese",
+            "phase": {"season": "year", "year": 1910, "type": "movement"},
+            "units": base,
+            "orders": [],
+            "random_seed": 5,
+        }
+    )
+    assert r["next_phase"] == {"season": "year", "year": 1911, "type": "movement"}
+    # 1911: the Imperials are removed and the first Kuomintang army is built.
+    powers = {u["power"] for u in r["units"]}
+    assert "Imperials" not in powers
+    assert sum(1 for u in r["units"] if u["power"] == "Kuomintang") == 1
+    published = {o["power"]: o["published"] for o in r["factions"]["next_orders"]}
+    assert set(published) == {"Kuomintang"}

@@ -1,0 +1,539 @@
+"""Chinese Diplomacy (T.A. McCloud, 1975): great powers buy armies with gold to milk China.
+
+One movement turn a year. The great powers' armies come on and off the board through the entry
+spaces (Siberia for Russia only; Indo-China and the Pacific Ocean for the others), which hold
+any number of armies and are never fought over. The Chinese factions (Imperials, Kuomintang,
+Communists) are moved by the server as gamesmaster, by the seed's die table. Retreats are made
+at random. Every year ends with a profit-and-loss statement.
+
+All chance comes from ``random.Random`` seeded with the game's seed and the year, and every
+draw is reported, so any year can be replayed and audited.
+"""
+
+from __future__ import annotations
+
+import random
+
+from adjudication.board import Board, Dislodged, RequestError, Unit
+from adjudication.orders import HOLD, SPECIAL, Order, OrderError
+from adjudication.variant import Variant, province_of
+from variants.rules.oceans import Movement as _Stacking
+
+ENTRY = "entry"
+IMPERIALS, KUOMINTANG, COMMUNISTS = "Imperials", "Kuomintang", "Communists"
+FACTIONS = (IMPERIALS, KUOMINTANG, COMMUNISTS)
+FIRST_YEAR, LAST_YEAR = 1900, 1950
+
+# Gold, in thousands of ounces (rule 3 and 4).
+ENTRY_COST = EXIT_COST = 5
+UPKEEP = 10
+ANNIHILATION = 50
+CENTRE_PROFIT = 20
+DEPOSED_BELOW = -1000
+
+# The seed's die table: a ten-sided die plus modifiers gives 1..12; columns per faction.
+STA, MOV, ATT, SUP, ATS = "Sta", "Mov", "Att", "Sup", "A&S"
+DIE_TABLE = {
+    COMMUNISTS: (STA, STA, STA, MOV, ATT, ATT, ATT, SUP, SUP, SUP, ATS, ATS),
+    KUOMINTANG: (STA, STA, STA, MOV, MOV, ATT, ATT, ATT, SUP, SUP, SUP, ATT),
+    IMPERIALS: (STA, STA, STA, MOV, MOV, MOV, ATT, ATT, SUP, SUP, SUP, ATT),
+}
+
+
+# -- the faction sizes of the seed's formulas -------------------------------------------------
+
+
+def imperial_armies(year: int, centres_held: int) -> int:
+    """Imperials start in every centre, shrink to the centres they hold, and go in 1911."""
+    return 0 if year >= 1911 else centres_held
+
+
+def kuomintang_armies(year: int, centres_held: int) -> int:
+    """K = (Y - 1911)/3 + 1 for 1911-1928, fraction ignored; then their centres."""
+    if year < 1911:
+        return 0
+    if year <= 1928:
+        return (year - 1911) // 3 + 1
+    return centres_held
+
+
+def communist_armies(year: int) -> int:
+    """C = (Y - 1927)/1.3 + 1, fraction ignored (exact: 10/13 of the years since 1927)."""
+    if year < 1927:
+        return 0
+    return (year - 1927) * 10 // 13 + 1
+
+
+# -- names and the map ------------------------------------------------------------------------
+
+
+def _entries(variant: Variant) -> dict[str, list[str]]:
+    return variant.rule_data["chinese"]["entry"]
+
+
+def allows_stacking(variant: Variant, province: str) -> bool:
+    return ENTRY in variant.provinces[province].flags
+
+
+def may_retreat_to_attacker(variant: Variant, dislodged: Dislodged, province: str) -> bool:
+    return False
+
+
+def is_faction(power: str) -> bool:
+    return power in FACTIONS
+
+
+def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
+    """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` takes one off."""
+    if not tokens:
+        return None
+    if tokens[0] in ("enter", "enters"):
+        rest = tokens[1:]
+        if rest and rest[0] in ("a", "army"):
+            rest = rest[1:]
+        where = variant.lookup(" ".join(rest)) if rest else None
+        if where is None:
+            raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
+        return Order(SPECIAL, "A", where, extra=("Enter A", where))
+    if tokens[-1] in ("leave", "leaves", "exit", "exits"):
+        rest = tokens[:-1]
+        if rest and rest[0] in ("a", "army"):
+            rest = rest[1:]
+        where = variant.lookup(" ".join(rest)) if rest else None
+        if where is None:
+            raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
+        return Order(SPECIAL, "A", where, extra=("A", where, "Leave"))
+    return None
+
+
+# -- the request ------------------------------------------------------------------------------
+
+
+def read_request(board: Board, request: dict) -> None:
+    economy = request.get("economy") or {}
+    if not isinstance(economy, dict):
+        raise RequestError("economy must be an object with balances and payments")
+    balances = economy.get("balances") or {}
+    if not isinstance(balances, dict):
+        raise RequestError("economy.balances must map each power to its gold (k oz)")
+    powers = [p for p in board.variant.powers if not is_faction(p)]
+    clean: dict[str, int] = dict.fromkeys(powers, 0)
+    for name, amount in balances.items():
+        power = board.variant.power(name) if isinstance(name, str) else None
+        if power is None or is_faction(power):
+            raise RequestError(f"economy.balances names unknown power {name!r}")
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise RequestError(f"the balance of {power} must be a whole number of k oz")
+        clean[power] = amount
+    payments = []
+    for entry in economy.get("payments") or []:
+        if not isinstance(entry, dict):
+            raise RequestError("each payment must be {from, to, amount}")
+        payer = board.variant.power(str(entry.get("from", "")))
+        payee = board.variant.power(str(entry.get("to", "")))
+        amount = entry.get("amount")
+        if payer is None or payee is None or is_faction(payer) or is_faction(payee):
+            raise RequestError(f"payment {entry!r} must be between great powers")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise RequestError(f"payment {entry!r} must be a positive whole number of k oz")
+        payments.append({"from": payer, "to": payee, "amount": amount})
+    seed = request.get("random_seed", board.options.get("seed", 0))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RequestError("random_seed must be a whole number")
+    board.extra["balances"] = clean
+    board.extra["payments"] = payments
+    board.extra["seed"] = seed
+    board.extra["given_faction_orders"] = request.get("faction_orders")
+
+
+def extra_orders(board: Board, orders: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The factions' orders: those the request carries (published earlier), else generated."""
+    if board.phase_type != "movement":
+        return []
+    given = board.extra.get("given_faction_orders")
+    if isinstance(given, list):
+        out = []
+        for entry in given:
+            if not isinstance(entry, dict) or not is_faction(str(entry.get("power"))):
+                raise RequestError("each faction order must be {power: faction, order: text}")
+            out.append((entry["power"], str(entry.get("order", ""))))
+        return out
+    rng = Year(board.extra["seed"], board.year, "orders")
+    board.extra["order_draws"] = rng.draws
+    return [(p, text) for p, text, _ in faction_orders(board.variant, board.units, rng)]
+
+
+class Year(random.Random):
+    """The year's generator: seeded from the game seed, the year and the purpose; logs draws."""
+
+    def __init__(self, seed: int, year: int, purpose: str) -> None:
+        super().__init__(f"{seed}:{year}:{purpose}")
+        self.draws: list = []
+
+    def die(self) -> int:
+        roll = self.randint(1, 10)
+        self.draws.append(["d10", roll])
+        return roll
+
+    def pick(self, what: str, options: list):
+        chosen = self.choice(options)
+        self.draws.append([what, chosen])
+        return chosen
+
+    def chit(self) -> int:
+        number = self.randint(1, 17)
+        self.draws.append(["chit", number])
+        return number
+
+
+# -- the gamesmaster's orders for the factions ------------------------------------------------
+
+
+def faction_orders(variant: Variant, units: list[Unit], rng: Year) -> list[tuple[str, str, str]]:
+    """(faction, order text, die-table action) for every Chinese army, by the seed's table."""
+    at = {u.province: u for u in units}
+    near = variant.army_adj
+    entry = {p for p in variant.provinces if allows_stacking(variant, p)}
+    plans: dict[str, tuple[str, str | None]] = {}  # province -> (action, target)
+    armies = sorted((u for u in units if is_faction(u.power)), key=lambda u: u.province)
+    for u in armies:
+        action = _action(variant, u, at, rng)
+        neighbours = sorted(p for p in near[u.province] if p not in entry)
+        empty = [p for p in neighbours if p not in at]
+        enemies = [p for p in neighbours if p in at and at[p].power != u.power]
+        if action in (ATT, ATS) and not any(p in at for p in neighbours):
+            action = MOV  # "Att with no adjacent army is taken as Mov"
+        if action == MOV and not empty:
+            action = ATT  # "Mov with every neighbour occupied is taken as Att"
+        if action in (ATT, ATS) and not enemies:
+            action = MOV if empty else STA  # never attacks its own faction
+        if action == SUP and not any(p in at for p in neighbours):
+            action = STA
+        if action == MOV:
+            plans[u.province] = (MOV, rng.pick("move", empty))
+        elif action in (ATT, ATS):
+            plans[u.province] = (action, rng.pick("attack", enemies))
+        else:
+            plans[u.province] = (action, None)
+    _assisting_supports(variant, at, plans, rng)
+    out = []
+    for u in armies:
+        action, target = plans[u.province]
+        out.append((u.power, _order_text(variant, u, action, target, at, plans), action))
+    return out
+
+
+def _action(variant: Variant, u: Unit, at: dict[str, Unit], rng: Year) -> str:
+    roll = rng.die()
+    adjacent = variant.army_adj[u.province]
+    foreign = [p for p in adjacent if p in at and not is_faction(at[p].power)]
+    rivals = [p for p in adjacent if p in at and is_faction(at[p].power) and at[p].power != u.power]
+    roll += bool(foreign) + bool(rivals)
+    two = set(adjacent) | {q for p in adjacent for q in variant.army_adj[p]}
+    if not any(p in at and at[p].power != u.power for p in two - {u.province}):
+        roll -= 1
+    roll = max(1, min(12, roll))
+    return DIE_TABLE[u.power][roll - 1]
+
+
+def _assisting_supports(variant: Variant, at, plans, rng: Year) -> None:
+    """A&S: a neighbouring army of the same faction supports the attack automatically."""
+    for province, (action, target) in list(plans.items()):
+        if action != ATS:
+            continue
+        helpers = sorted(
+            p
+            for p in variant.army_adj[province]
+            if p in plans
+            and at[p].power == at[province].power
+            and plans[p][0] != ATS
+            and target in variant.army_adj[p]
+        )
+        if helpers:
+            helper = rng.pick("assist", helpers)
+            plans[helper] = ("assist", province)
+
+
+def _order_text(variant: Variant, u: Unit, action: str, target, at, plans) -> str:
+    if action in (MOV, ATT, ATS):
+        return f"A {u.province} - {target}"
+    if action == "assist":
+        return f"A {u.province} S A {target} - {plans[target][1]}"
+    if action == SUP:
+        return _support_text(variant, u, at, plans)
+    return f"A {u.province} H"
+
+
+def _support_text(variant: Variant, u: Unit, at, plans) -> str:
+    """Support a neighbour's move where the supporter can reach it, otherwise its stand.
+
+    Chinese armies may support any army, their own faction's or not (the seed's note).
+    """
+    near = {p for p in variant.army_adj[u.province] if not allows_stacking(variant, p)}
+    neighbours = sorted(p for p in near if p in at)
+    for p in neighbours:
+        plan = plans.get(p)
+        if plan and plan[0] in (MOV, ATT, ATS) and plan[1] in near:
+            return f"A {u.province} S A {p} - {plan[1]}"
+    for p in neighbours:
+        plan = plans.get(p)
+        if plan is None or plan[0] not in (MOV, ATT, ATS):
+            return f"A {u.province} S A {p}"
+    return f"A {u.province} H"
+
+
+# -- the resolver ---------------------------------------------------------------------------
+
+
+class Movement(_Stacking):
+    """Entry spaces behave like Far East oceans (any number, no conflict, no cut supports)."""
+
+    def check_move(self, i: int, order: Order) -> Order | None:
+        dest = province_of(order.destination)
+        power = self.power[i]
+        if allows_stacking(self.variant, dest):
+            if is_faction(power):
+                raise OrderError(f"Chinese armies may not enter {dest}")
+            if power not in _entries(self.variant)[dest]:
+                raise OrderError(f"{power} may not use {dest}")
+        return super().check_move(i, order)
+
+    def add_special(self, power: str, order: Order) -> Order:
+        where = order.location
+        if order.extra[0] == "Enter A":
+            if not allows_stacking(self.variant, where):
+                spaces = ", ".join(_entries(self.variant))
+                raise OrderError(f"armies enter the board only at {spaces}")
+            if is_faction(power) or power not in _entries(self.variant)[where]:
+                raise OrderError(f"{power} may not enter the board at {where}")
+            return order
+        # Leave: the army in an entry space goes off the board this year (and holds till then).
+        if not allows_stacking(self.variant, where):
+            raise OrderError(f"armies leave the board only from an entry space, not {where}")
+        i = self.unit_for(power, Order(HOLD, "A", where))
+        self.order[i] = Order(HOLD, "A", where)
+        return order
+
+
+# -- the year's end ---------------------------------------------------------------------------
+
+
+def finish_response(board: Board, response: dict) -> None:
+    if board.phase_type != "movement":
+        return
+    variant = board.variant
+    rng = Year(board.extra["seed"], board.year, "year-end")
+    ledger: list[dict] = []
+    units = [_unit(u) for u in response["units"]]
+    entered, left = _arrivals_and_departures(response)
+    units = [u for u in units if (u.power, u.province) not in left] + entered
+    annihilated = _random_retreats(variant, response, units, rng)
+    _account(board, response, entered, left, annihilated, ledger)
+    year = board.year + 1
+    faction_events: list[dict] = []
+    held = _possession(variant, units, board.centres)
+    if year <= LAST_YEAR:
+        units = _faction_adjustments(variant, units, held, year, rng, faction_events, ledger)
+        held = _possession(variant, units, held)
+    response["units"] = [u.as_json() for u in units]
+    response["supply_centers"] = {
+        p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
+    }
+    balances = response["economy"]["balances"]
+    response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
+    response["next_phase"] = (
+        None if response["winner"] else {"season": "year", "year": year, "type": "movement"}
+    )
+    response["factions"] = {"events": faction_events}
+    if response["next_phase"]:
+        plan = Year(board.extra["seed"], year, "orders")
+        orders = faction_orders(variant, units, plan)
+        published = {IMPERIALS: True, COMMUNISTS: False}
+        published[KUOMINTANG] = Year(board.extra["seed"], year, "publish").random() < 0.5
+        response["factions"]["next_orders"] = [
+            {"power": p, "order": text, "action": action, "published": published[p]}
+            for p, text, action in orders
+        ]
+    response["draws"] = {
+        "orders": board.extra.get("order_draws", []),
+        "year_end": rng.draws,
+    }
+    response["economy"]["ledger"] = ledger
+
+
+def _unit(data: dict) -> Unit:
+    return Unit(data["power"], data["unit"], data["location"], province_of(data["location"]))
+
+
+def _arrivals_and_departures(response: dict) -> tuple[list[Unit], set[tuple[str, str]]]:
+    entered, left = [], set()
+    for item in response["orders"]:
+        canonical = item.get("canonical") or ""
+        if item.get("result") != "succeeds":
+            continue
+        if canonical.startswith("Enter A "):
+            where = canonical[len("Enter A ") :]
+            entered.append(Unit(item["power"], "A", where, where))
+        elif canonical.endswith(" Leave"):
+            where = canonical[len("A ") : -len(" Leave")]
+            left.add((item["power"], where))
+    return entered, left
+
+
+def _random_retreats(variant: Variant, response: dict, units: list[Unit], rng: Year) -> list[dict]:
+    """The gamesmaster retreats every dislodged army at random; no room means annihilation."""
+    annihilated = []
+    taken = {u.province for u in units}
+    for d in response["dislodged"]:
+        options = [
+            p for p in d["retreats"] if p not in taken and _may_stand(variant, d["power"], p)
+        ]
+        if options:
+            where = rng.pick("retreat", sorted(options))
+            units.append(Unit(d["power"], "A", where, where))
+            taken.add(where)
+            d["retreated_to"] = where
+        else:
+            d["retreated_to"] = None
+            annihilated.append(d)
+    response["contested"] = []
+    return annihilated
+
+
+def _may_stand(variant: Variant, power: str, province: str) -> bool:
+    """Entry spaces are only for the great powers allowed to use them."""
+    if not allows_stacking(variant, province):
+        return True
+    return not is_faction(power) and power in _entries(variant)[province]
+
+
+def _possession(variant: Variant, units: list[Unit], before: dict[str, str]) -> dict[str, str]:
+    """Who holds each centre now.
+
+    A great power holds a centre only while its army stands there (rule 4). A Chinese faction
+    keeps a centre until another army takes it: the Imperials start owning all seventeen and
+    shrink to "their remaining supply centers".
+    """
+    held = {c: owner for c, owner in before.items() if is_faction(owner)}
+    for u in units:
+        if variant.provinces[u.province].supply_center:
+            held[u.province] = u.power
+    return held
+
+
+def _account(board: Board, response, entered, left, annihilated, ledger) -> None:
+    """The year's profit and loss for every great power."""
+    powers = [p for p in board.variant.powers if not is_faction(p)]
+    balances = dict(board.extra["balances"])
+    start_centres = {p: 0 for p in powers}
+    for owner in _possession(board.variant, board.units, board.centres).values():
+        if owner in start_centres:
+            start_centres[owner] += 1
+    armies = {p: 0 for p in powers}
+    for u in board.units:
+        if u.power in armies:
+            armies[u.power] += 1
+
+    def entry(power: str, item: str, amount: int, detail: str) -> None:
+        if amount:
+            ledger.append({"power": power, "item": item, "amount": amount, "detail": detail})
+            balances[power] += amount
+
+    for p in powers:
+        n = start_centres[p]
+        entry(p, "profit", CENTRE_PROFIT * n, f"{n} centre(s) held at the start of the year")
+        on = armies[p] + sum(1 for u in entered if u.power == p)
+        entry(p, "maintenance", -UPKEEP * on, f"{on} army(ies) on the board this year")
+        n_in = sum(1 for u in entered if u.power == p)
+        entry(p, "entry", -ENTRY_COST * n_in, f"{n_in} army(ies) brought on")
+        n_out = sum(1 for power, _ in left if power == p)
+        entry(p, "exit", -EXIT_COST * n_out, f"{n_out} army(ies) taken off")
+        lost = sum(1 for d in annihilated if d["power"] == p)
+        entry(p, "annihilation", -ANNIHILATION * lost, f"{lost} army(ies) annihilated")
+    for pay in board.extra["payments"]:
+        entry(pay["from"], "payment", -pay["amount"], f"to {pay['to']}")
+        entry(pay["to"], "payment", pay["amount"], f"from {pay['from']}")
+    deposed = [p for p in powers if balances[p] < DEPOSED_BELOW]
+    for p in deposed:
+        ledger.append(
+            {"power": p, "item": "deposed", "amount": -balances[p], "detail": "new leader"}
+        )
+        balances[p] = 0
+    response["economy"] = {
+        "balances": balances,
+        "payments": board.extra["payments"],
+        "deposed": deposed,
+    }
+
+
+def _faction_adjustments(variant, units, owners, year, rng, events, ledger) -> list[Unit]:
+    """Bring each faction to its size for the new year: removals at random, builds by chit."""
+    chits = _chit_order(variant)
+    units = list(units)
+
+    def held(faction: str) -> int:
+        return sum(1 for owner in owners.values() if owner == faction)
+
+    imperials = sum(1 for u in units if u.power == IMPERIALS)
+    targets = {
+        # The Imperials never build: they only shrink to their remaining centres.
+        IMPERIALS: min(imperials, imperial_armies(year, held(IMPERIALS))),
+        KUOMINTANG: kuomintang_armies(year, held(KUOMINTANG)),
+        COMMUNISTS: communist_armies(year),
+    }
+    for faction in FACTIONS:
+        mine = [u for u in units if u.power == faction]
+        extra = len(mine) - targets[faction]
+        for _ in range(max(0, extra)):
+            gone = rng.pick(f"remove {faction}", sorted(u.province for u in mine))
+            mine = [u for u in mine if u.province != gone]
+            units = [u for u in units if not (u.power == faction and u.province == gone)]
+            events.append({"faction": faction, "event": "removed", "location": gone})
+        for _ in range(max(0, -extra)):
+            where = _draw_centre(chits, units, faction, rng)
+            if where is None:
+                break
+            for victim in [u for u in units if u.province == where]:
+                units.remove(victim)
+                events.append(
+                    {"faction": faction, "event": "annihilated", "location": where,
+                     "power": victim.power}
+                )  # fmt: skip
+                if not is_faction(victim.power):
+                    detail = f"army in {where} annihilated by the {faction}"
+                    ledger.append(
+                        {"power": victim.power, "item": "annihilation",
+                         "amount": -ANNIHILATION, "detail": detail}
+                    )  # fmt: skip
+            units.append(Unit(faction, "A", where, where))
+            events.append({"faction": faction, "event": "built", "location": where})
+    return units
+
+
+def _chit_order(variant: Variant) -> list[str]:
+    entries = variant.raw["provinces"]
+    numbered = [(e.get("chit"), e["name"]) for e in entries if e.get("supply_center")]
+    return [name for _, name in sorted(numbered, key=lambda x: (x[0] is None, x[0] or 0))]
+
+
+def _draw_centre(chits: list[str], units: list[Unit], faction: str, rng: Year) -> str | None:
+    """Draw chits until one names a centre the faction may build in."""
+    allowed = set(chits) - {u.province for u in units if u.power == faction}
+    if faction == KUOMINTANG:
+        allowed -= {u.province for u in units if u.power == COMMUNISTS}
+    if not allowed:
+        return None
+    while True:
+        where = chits[rng.chit() - 1]
+        if where in allowed:
+            return where
+
+
+def _winner(held: dict[str, str], balances: dict[str, int], year: int, centres: int):
+    """The game ends in 1950 or when the Communists hold every centre: the richest wins."""
+    communists_all = sum(1 for owner in held.values() if owner == COMMUNISTS) == centres
+    if year < LAST_YEAR and not communists_all:
+        return None
+    best = max(balances.values())
+    leaders = [p for p, gold in balances.items() if gold == best]
+    return leaders[0] if len(leaders) == 1 else None

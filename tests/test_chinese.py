@@ -245,7 +245,7 @@ def test_factions_never_attack_their_own_and_never_enter_entry_spaces():
     units = [Unit("Kuomintang", "A", p, p) for p in ("Hopeh", "Shansi", "Honan", "Shamtung")]
     units.append(Unit("Kuomintang", "A", "Lioning", "Lioning"))
     for seed in range(30):
-        for power, text, _ in chinese.faction_orders(variant, units, chinese.Year(seed, 1920, "o")):
+        for _, text, _ in chinese.faction_orders(variant, units, chinese.Year(seed, 1920, "o")):
             assert "Pacific Ocean" not in text
             if " - " in text and " S " not in text:
                 dest = text.split(" - ")[1]

@@ -1,0 +1,298 @@
+"""Far East I-R (seed 002): oceans (rules 6.1-6.7), land bridges (rule 8), calendar and builds."""
+
+from __future__ import annotations
+
+from adjudication import adjudicate, load
+
+
+def judge(units, orders, phase=None, **extra):
+    body = {
+        "variant": "far-east",
+        "phase": phase or {"season": "spring", "year": 1991, "type": "movement"},
+        "units": [{"power": p, "unit": u, "location": loc} for p, u, loc in units],
+        "orders": [{"power": p, "order": o} for p, o in orders],
+    }
+    body.update(extra)
+    response = adjudicate(body)
+    assert "error" not in response, response
+    return response
+
+
+def results(response):
+    return [(o["canonical"] or o["order"], o["result"]) for o in response["orders"]]
+
+
+def where(response, power):
+    return sorted(u["location"] for u in response["units"] if u["power"] == power)
+
+
+def test_variant_calendar_and_victory():
+    v = load("far-east")
+    assert (v.start_year, v.seasons, v.victory_centers) == (1991, ("spring", "fall"), 15)
+    assert len(v.centres) == 28
+    assert {p for p in v.provinces if "ocean" in v.provinces[p].flags} == {
+        "North Pacific Ocean",
+        "Mid-Pacific Ocean",
+        "South Pacific Ocean",
+        "Indian Ocean",
+    }
+
+
+def test_6_1_any_number_of_fleets_share_an_ocean_and_none_is_dislodged():
+    units = [("Japan", "F", "North Pacific Ocean"), ("Australia", "F", "North Pacific Ocean")]
+    units += [("China", "F", "North Pacific Ocean"), ("Japan", "F", "Tokyo")]
+    units += [("Japan", "F", "Sapporo")]
+    orders = [
+        ("Japan", "F Tokyo - North Pacific"),
+        ("Japan", "F Sapporo S F Tokyo - North Pacific"),
+    ]
+    r = judge(units, orders)
+    assert r["dislodged"] == []
+    in_ocean = [u["power"] for u in r["units"] if u["location"] == "North Pacific Ocean"]
+    assert sorted(in_ocean) == ["Australia", "China", "Japan", "Japan"]
+
+
+def test_6_2_a_move_into_an_ocean_always_succeeds():
+    # Three fleets from three sides into the Mid-Pacific: all arrive, no standoff.
+    units = [("Japan", "F", "Guam"), ("Australia", "F", "New Guinea")]
+    units += [("China", "F", "Philippine Sea")]
+    orders = [
+        ("Japan", "F Guam - Mid-Pacific"),
+        ("Australia", "F New Guinea - Mid-Pacific"),
+        ("China", "F Philippine Sea - Mid-Pacific"),
+    ]
+    r = judge(units, orders)
+    assert all(result == "succeeds" for _, result in results(r))
+    assert r["contested"] == []
+
+
+def test_6_3_fleets_exchange_through_oceans():
+    # Seed: JAPAN F North Pacific - Mid-Pacific, AUSTRALIA F Mid-Pacific - North Pacific.
+    r = judge(
+        [("Japan", "F", "North Pacific Ocean"), ("Australia", "F", "Mid-Pacific Ocean")],
+        [
+            ("Japan", "F North Pacific - Mid-Pacific"),
+            ("Australia", "F Mid-Pacific - North Pacific"),
+        ],
+    )
+    assert where(r, "Japan") == ["Mid-Pacific Ocean"]
+    assert where(r, "Australia") == ["North Pacific Ocean"]
+    # Seed: INDONESIA F New Guinea - South Pacific... New Guinea borders the Mid-Pacific here.
+    r = judge(
+        [("Indonesia", "F", "New Guinea"), ("Australia", "F", "Mid-Pacific Ocean")],
+        [("Indonesia", "F New Guinea - Mid-Pacific"), ("Australia", "F Mid-Pacific - New Guinea")],
+    )
+    assert where(r, "Indonesia") == ["Mid-Pacific Ocean"]
+    assert where(r, "Australia") == ["New Guinea"]
+
+
+def test_6_4_example_1():
+    """AUSTRALIA F (Mid-Pacific) - Guam; JAPAN F (Guam) - Mid-Pacific, F (North Pacific) - Guam.
+
+    Guam's fleet reaches the ocean; the two fleets entering Guam stand off.
+    """
+    r = judge(
+        [
+            ("Australia", "F", "Mid-Pacific Ocean"),
+            ("Japan", "F", "Guam"),
+            ("Japan", "F", "North Pacific Ocean"),
+        ],
+        [
+            ("Australia", "F Mid-Pacific - Guam"),
+            ("Japan", "F Guam - Mid-Pacific"),
+            ("Japan", "F North Pacific - Guam"),
+        ],
+    )
+    assert results(r) == [
+        ("F Mid-Pacific Ocean - Guam", "fails"),
+        ("F Guam - Mid-Pacific Ocean", "succeeds"),
+        ("F North Pacific Ocean - Guam", "fails"),
+    ]
+    assert where(r, "Japan") == ["Mid-Pacific Ocean", "North Pacific Ocean"]
+    assert where(r, "Australia") == ["Mid-Pacific Ocean"]
+    assert r["contested"] == ["Guam"]
+
+
+def test_6_4_example_2():
+    """AUSTRALIA F1 (Mid-Pacific) S F2 (Mid-Pacific) - Guam; F2 (Mid-Pacific) - Guam.
+
+    JAPAN F (Guam) - Mid-Pacific, F (North Pacific) - Guam. The supported fleet takes Guam.
+    """
+    r = judge(
+        [
+            ("Australia", "F", "Mid-Pacific Ocean"),
+            ("Australia", "F", "Mid-Pacific Ocean"),
+            ("Japan", "F", "Guam"),
+            ("Japan", "F", "North Pacific Ocean"),
+        ],
+        [
+            ("Australia", "F1 Mid-Pacific S F2 Mid-Pacific - Guam"),
+            ("Australia", "F2 Mid-Pacific - Guam"),
+            ("Japan", "F Guam - Mid-Pacific"),
+            ("Japan", "F North Pacific - Guam"),
+        ],
+    )
+    assert [result for _, result in results(r)] == ["succeeds", "succeeds", "succeeds", "fails"]
+    assert where(r, "Australia") == ["Guam", "Mid-Pacific Ocean"]
+    assert where(r, "Japan") == ["Mid-Pacific Ocean", "North Pacific Ocean"]
+
+
+def test_6_4_a_move_out_of_an_ocean_can_dislodge_with_support():
+    r = judge(
+        [
+            ("Australia", "F", "Mid-Pacific Ocean"),
+            ("Australia", "F", "Philippine Sea"),
+            ("Japan", "F", "Guam"),
+        ],
+        [
+            ("Australia", "F Mid-Pacific - Guam"),
+            ("Australia", "F Philippine Sea S F Mid-Pacific - Guam"),
+            ("Japan", "F Guam H"),
+        ],
+    )
+    assert where(r, "Australia") == ["Guam", "Philippine Sea"]
+    dislodged = r["dislodged"][0]
+    assert (dislodged["location"], dislodged["attacker_from"]) == ("Guam", "Mid-Pacific Ocean")
+    # 6.6: it may retreat into the ocean its attacker came from.
+    assert "Mid-Pacific Ocean" in dislodged["retreats"]
+
+
+def test_6_5_ocean_support_cannot_be_cut_and_ocean_fleets_convoy():
+    units = [
+        ("Australia", "F", "South Pacific Ocean"),
+        ("Australia", "F", "Tasman Sea"),
+        ("Japan", "F", "New Zealand"),
+        ("China", "F", "Coral Sea"),
+    ]
+    orders = [
+        ("Australia", "F Tasman Sea - New Zealand"),
+        ("Australia", "F South Pacific S F Tasman Sea - New Zealand"),
+        ("China", "F Coral Sea - South Pacific"),  # would cut an ordinary support
+        ("Japan", "F New Zealand H"),
+    ]
+    r = judge(units, orders)
+    assert r["orders"][1]["result"] == "succeeds"
+    assert where(r, "Australia") == ["New Zealand", "South Pacific Ocean"]
+    assert [d["location"] for d in r["dislodged"]] == ["New Zealand"]
+    # A fleet in the Indian Ocean convoys an army from Perth to Sumatra.
+    r = judge(
+        [("Australia", "A", "Perth"), ("Australia", "F", "Indian Ocean")],
+        [("Australia", "A Perth - Sumatra"), ("Australia", "F Indian Ocean C A Perth - Sumatra")],
+    )
+    assert where(r, "Australia") == ["Indian Ocean", "Sumatra"]
+
+
+def test_6_5_support_to_another_fleet_in_the_same_ocean():
+    r = judge(
+        [
+            ("Japan", "F", "North Pacific Ocean"),
+            ("Japan", "F", "North Pacific Ocean"),
+            ("China", "F", "Tokyo"),
+        ],
+        [
+            ("Japan", "F North Pacific S F North Pacific - Tokyo"),
+            ("Japan", "F North Pacific - Tokyo"),
+        ],
+    )
+    assert where(r, "Japan") == ["North Pacific Ocean", "Tokyo"]
+    assert r["dislodged"][0]["location"] == "Tokyo"
+
+
+def test_6_6_retreat_into_an_ocean_is_always_open():
+    phase = {"season": "spring", "year": 1991, "type": "retreats"}
+    r = judge(
+        [("Japan", "F", "North Pacific Ocean"), ("Australia", "F", "Guam")],
+        [("China", "F Guam R North Pacific")],
+        phase=phase,
+        dislodged=[
+            {
+                "power": "China",
+                "unit": "F",
+                "location": "Guam",
+                "attacker_from": "North Pacific Ocean",
+            }
+        ],
+    )
+    assert r["orders"][0]["result"] == "succeeds"
+    assert where(r, "China") == ["North Pacific Ocean"]
+
+
+def test_6_7_numbered_fleets_need_not_be_numbered():
+    r = judge(
+        [("Japan", "F", "North Pacific Ocean"), ("Japan", "F", "North Pacific Ocean")],
+        [("Japan", "F North Pacific - Guam"), ("Japan", "F North Pacific - Tokyo")],
+    )
+    assert where(r, "Japan") == ["Guam", "Tokyo"]
+    r = judge(
+        [("Japan", "F", "North Pacific Ocean")],
+        [("Japan", "F1 North Pacific - Guam"), ("Japan", "F2 North Pacific - Tokyo")],
+    )
+    assert r["orders"][1]["result"] == "invalid"  # only one Japanese fleet there
+
+
+def test_response_lists_every_fleet_in_an_ocean():
+    units = [("Japan", "F", "Indian Ocean")] * 3 + [("Indonesia", "F", "Indian Ocean")]
+    r = judge(units, [])
+    assert len([u for u in r["units"] if u["location"] == "Indian Ocean"]) == 4
+
+
+def test_land_bridges_take_armies_fleets_supports_and_retreats():
+    # Armies and fleets cross Java - Sumbawa.
+    r = judge([("Indonesia", "A", "Java")], [("Indonesia", "A Java - Sumbawa")])
+    assert where(r, "Indonesia") == ["Sumbawa"]
+    r = judge([("Indonesia", "F", "Java")], [("Indonesia", "F Java - Sumbawa")])
+    assert where(r, "Indonesia") == ["Sumbawa"]
+    # A support across the Sumatra - Malaysia bridge.
+    r = judge(
+        [("Indonesia", "A", "Sumatra"), ("Indonesia", "A", "Thailand"), ("China", "A", "Malaysia")],
+        [
+            ("Indonesia", "A Thailand - Malaysia"),
+            ("Indonesia", "A Sumatra S A Thailand - Malaysia"),
+        ],
+    )
+    assert where(r, "Indonesia") == ["Malaysia", "Sumatra"]
+    # A retreat across the Mindanao - Manila bridge.
+    phase = {"season": "fall", "year": 1991, "type": "retreats"}
+    r = judge(
+        [("China", "F", "Philippine Sea")],
+        [("Viet Nam", "A Manila R Mindanao")],
+        phase=phase,
+        dislodged=[
+            {
+                "power": "Viet Nam",
+                "unit": "A",
+                "location": "Manila",
+                "attacker_from": "Luzon Strait",
+            }
+        ],
+    )
+    assert where(r, "Viet Nam") == ["Mindanao"]
+
+
+def test_bridges_split_seas_but_flores_sea_lies_on_both_sides():
+    v = load("far-east")
+    reach = v.fleet_reach
+    assert "Philippine Sea" not in reach["South China Sea"]  # the Mindanao - Manila bridge
+    assert {"Java", "Sumbawa"} <= reach["Flores Sea"]
+
+
+def test_thailand_has_two_coasts():
+    r = judge(
+        [("Viet Nam", "F", "Gulf of Thailand")], [("Viet Nam", "F Gulf of Thailand - Thailand")]
+    )
+    assert r["orders"][0]["result"] == "succeeds"
+    assert where(r, "Viet Nam") == ["Thailand/ec"]
+    r = judge([("Viet Nam", "F", "Malaysia")], [("Viet Nam", "F Malaysia - Thailand")])
+    assert r["orders"][0]["result"] == "invalid"  # both coasts reachable: say which
+
+
+def test_builds_only_in_owned_empty_home_centres_in_winter():
+    centres = {"Japan": ["Sapporo", "Tokyo", "Nagasaki", "Korea"], "China": ["Peking"]}
+    r = judge(
+        [("Japan", "A", "Korea"), ("Japan", "F", "Tokyo"), ("Japan", "F", "Nagasaki")],
+        [("Japan", "Build A Korea"), ("Japan", "Build A Sapporo"), ("China", "Build A Shanghai")],
+        phase={"season": "winter", "year": 1991, "type": "adjustments"},
+        supply_centers=centres,
+    )
+    assert [o["result"] for o in r["orders"]] == ["invalid", "succeeds", "invalid"]
+    assert r["next_phase"] == {"season": "spring", "year": 1992, "type": "movement"}

@@ -100,12 +100,9 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     return response
 
 
-def movement_class(variant: Variant) -> type[Movement]:
-    return _movement_class(variant)
-
-
 @cache
-def _movement_class(variant: Variant) -> type[Movement]:
+def movement_class(variant: Variant) -> type[Movement]:
+    """The core resolver with the variant's plug-in mixins in front of it."""
     mixins = tuple(p.Movement for p in variant.plugins if hasattr(p, "Movement"))
     if not mixins:
         return Movement

@@ -307,7 +307,6 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
 
 
 def _adjustment(r: _Reader) -> Order:
-    first = r.peek()
     if r.accept(WAIVE_WORDS):
         _end(r)
         return Order(WAIVE)
@@ -322,8 +321,6 @@ def _adjustment(r: _Reader) -> Order:
         _end(r)
         return Order(REMOVE, unit, location)
     unit, _ = r.unit()
-    if unit is None and first not in UNIT_WORDS:
-        pass
     location = r.location("a province")
     word = r.take()
     if word in BUILD_WORDS:

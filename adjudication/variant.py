@@ -140,9 +140,6 @@ class Variant:
     def home_centres(self, power: str) -> tuple[str, ...]:
         return self.powers[power].home_centers
 
-    def display_name(self, location: str) -> str:
-        return location
-
     def describe(self) -> dict:
         """A JSON-ready summary for the server and tools."""
         return {

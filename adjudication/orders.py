@@ -1,7 +1,7 @@
 """Orders: reading the forgiving notation players type, and writing the canonical one.
 
 Parsing only understands the words; whether an order is legal on the current board is decided
-later (``legality``), so that a parse can be cached by its text and reused every phase.
+later (``movement.Movement.add_order``), so that a parse can be cached by its text and reused.
 """
 
 from __future__ import annotations

@@ -8,13 +8,14 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m variants.mapbuild", description=__doc__)
-    parser.add_argument("target", help="'fetch' to regenerate the land data, or a variant id")
+    parser.add_argument("target", help="'fetch' to remake the land derivatives, or a variant id")
     parser.add_argument("--png", help="also render the board to this PNG (needs cairosvg)")
     args = parser.parse_args(argv)
     if args.target == "fetch":
         from . import geodata
 
-        print(f"wrote {geodata.fetch()}")
+        for path in geodata.fetch():
+            print(f"wrote {path}")
         return 0
     from . import build
 

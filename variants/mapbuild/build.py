@@ -1,4 +1,11 @@
-"""Build a variant's board.svg and anchors.json from its geography.json seeds."""
+"""Build a variant's board.svg and anchors.json from its geography.json seeds.
+
+Besides the keys in variants/geodata/README.md, geography.json may give: ``land`` (which
+derivative in variants/geodata to read), ``add_land`` (an inland sea drawn inside its province,
+or small islands enlarged to hold a unit), ``draw_as`` (a land-type entry space drawn on the
+water, e.g. {"Pacific Ocean": "sea"}), ``impassable_sea`` (seed groups for unplayable open
+water, so that an entry band along a coast ends somewhere) and ``notes`` (text at a point).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +23,7 @@ from . import adjacency, geodata, geometry, svg
 VARIANTS = Path(__file__).resolve().parent.parent
 SIMPLIFY_KM = 2.5
 WIGGLE_KM = 7.0
+WATER = "water"  # open sea beyond the board: split like a sea, not playable
 
 
 @dataclass
@@ -35,6 +43,7 @@ class Board:
     bridges: list[tuple[tuple[float, float], tuple[float, float]]]
     straits: list[tuple[tuple[float, float], tuple[float, float]]]
     projection: geometry.Projection
+    notes: list[tuple[float, float, str]]
 
 
 def build(variant_id: str) -> Board:
@@ -51,13 +60,19 @@ def build(variant_id: str) -> Board:
     def to_svg(p: tuple[float, float]) -> tuple[float, float]:
         return (round((p[0] - x0) * scale, 1), round((y1 - p[1]) * scale, 1))
 
-    land = geometry.land_shape(geodata.read_land(), projection, frame)
+    land_file = geography.get("land", geodata.DEFAULT_LAND)
+    land = geometry.land_shape(geodata.read_land(land_file), projection, frame)
+    land = _add_land(land, geography.get("add_land", []), projection, frame)
     kinds = {p["name"]: p["type"] for p in variant["provinces"]}
+    # An entry space may be drawn on water (armies landing from the sea): split the sea for it.
+    kinds.update(geography.get("draw_as", {}))
     missing = set(kinds) - set(geography["provinces"])
     if missing:
         raise ValueError(f"no seeds for {sorted(missing)}")
+    open_water = geography.get("impassable_sea", {})
     seeds = []
-    for name, points in {**geography["provinces"], **geography["impassable"]}.items():
+    groups = {**geography["provinces"], **geography["impassable"], **open_water}
+    for name, points in groups.items():
         for lat, lon in points:
             seed = geometry.Seed(name, projection.point(lat, lon), (lat, lon))
             if not frame.contains(Point(seed.xy)):
@@ -66,11 +81,16 @@ def build(variant_id: str) -> Board:
             seeds.append(seed)
     for name in geography["impassable"]:
         kinds[name] = geometry.IMPASSABLE
+    for name in open_water:
+        kinds[name] = "sea"  # split the water like a sea, drawn as unplayable water below
     shapes = {
         name: projection.geometry(Polygon([(lon, lat) for lat, lon in outline]))
         for name, outline in geography.get("impassable_shapes", {}).items()
     }
     regions, arcs = geometry.partition(frame, land, shapes, seeds, kinds)
+    for name in open_water:
+        if name in regions:
+            regions[name].kind = WATER
 
     # Simplify and wiggle each arc once, then round: both neighbours reuse the same points.
     svg_arcs = []
@@ -116,6 +136,10 @@ def build(variant_id: str) -> Board:
             pa, pb = nearest_points(a, b)
         ends = (to_svg((pa.x, pa.y)), to_svg((pb.x, pb.y)))
         (bridges if link["kind"] == "bridge" else straits).append(ends)
+    notes = [
+        (*to_svg(projection.point(*note["at"])), note["text"])
+        for note in geography.get("notes", [])
+    ]
     return Board(
         geography["width"],
         height,
@@ -130,7 +154,25 @@ def build(variant_id: str) -> Board:
         bridges,
         straits,
         projection,
+        notes,
     )
+
+
+def _add_land(land, extra: list[dict], projection, frame):
+    """Land the data lacks on purpose: an inland sea drawn inside its province (``outline``),
+    or the hull of discs round islands too small to hold a unit (``points`` and ``km``)."""
+    if not extra:
+        return land
+    blobs = []
+    for item in extra:
+        if "outline" in item:
+            outline = Polygon([(lon, lat) for lat, lon in item["outline"]])
+            blobs.append(projection.geometry(outline))
+        else:
+            discs = [Point(projection.point(*p)).buffer(item["km"]) for p in item["points"]]
+            blobs.append(shapely.unary_union(discs).convex_hull)
+    grown = shapely.unary_union([land, *blobs]).intersection(frame)
+    return shapely.MultiPolygon(geometry._components(grown))
 
 
 LABEL_OFFSETS = [

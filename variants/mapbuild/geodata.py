@@ -1,7 +1,8 @@
-"""The committed, clipped land derivative: regenerate it from npm, read it without npm.
+"""The committed, clipped land derivatives: regenerate them from npm, read them without npm.
 
-The build reads only ``variants/geodata/land-50m-asia.json`` so that a board can be rebuilt
-offline and reviewed as a small diff; ``fetch`` remakes that file from the npm package.
+The build reads only a file in ``variants/geodata/`` (``land-50m-asia.json`` unless a
+variant's geography.json names another under ``land``) so that a board can be rebuilt offline
+and reviewed as a small diff; ``fetch`` remakes every derivative from the npm package.
 """
 
 from __future__ import annotations
@@ -18,9 +19,16 @@ PACKAGE = "world-atlas@2.0.2"
 MEMBER = "package/land-50m.json"
 GEODATA = Path(__file__).resolve().parent.parent / "geodata"
 LAND_FILE = GEODATA / "land-50m-asia.json"
+DEFAULT_LAND = LAND_FILE.name
 CREDIT = "Made with Natural Earth. Free vector and raster map data @ naturalearthdata.com."
 # lon_min, lat_min, lon_max, lat_max: Asia with the Europe/Africa edge the boards need.
 WINDOW = (10.0, -35.0, 180.0, 80.0)
+# Each derivative and its window. The Pacific one reaches New Zealand and all of Australia,
+# which the Asian window cuts off at 35°S; a separate file keeps the Asian one unchanged.
+WINDOWS = {
+    DEFAULT_LAND: WINDOW,
+    "land-50m-pacific.json": (60.0, -50.0, 180.0, 60.0),
+}
 PRECISION = 2  # decimals of a degree (about 1 km)
 
 
@@ -37,12 +45,14 @@ def download_topology() -> dict:
             return json.load(handle)
 
 
-def clip_topology(topology: dict) -> list[list[list[list[float]]]]:
-    """Land polygons clipped to WINDOW, as rounded [lon, lat] rings (outer first)."""
+def clip_topology(
+    topology: dict, window_bounds: tuple[float, float, float, float] = WINDOW
+) -> list[list[list[list[float]]]]:
+    """Land polygons clipped to a window, as rounded [lon, lat] rings (outer first)."""
     from shapely import make_valid
     from shapely.geometry import Polygon, box
 
-    window = box(*WINDOW)
+    window = box(*window_bounds)
     result = []
     for rings in topojson.polygons(topology, "land"):
         shape = Polygon(rings[0], rings[1:])
@@ -78,13 +88,13 @@ def _round_ring(coords) -> list[list[float]]:
     return out
 
 
-def write_land(polygons: list) -> None:
-    """Write the derivative with its credit line inside."""
+def write_land(polygons: list, name: str = DEFAULT_LAND) -> Path:
+    """Write one derivative with its credit line inside."""
     GEODATA.mkdir(parents=True, exist_ok=True)
     document = {
         "credit": CREDIT,
         "source": f"npm {PACKAGE}, {MEMBER} (Natural Earth 1:50m land, public domain)",
-        "window": list(WINDOW),
+        "window": list(WINDOWS[name]),
         "format": "polygons: list of polygons, each a list of rings [[lon, lat], ...], "
         "outer ring first",
         "polygons": polygons,
@@ -92,15 +102,17 @@ def write_land(polygons: list) -> None:
     text = json.dumps(document, separators=(",", ":"))
     # One polygon per line keeps diffs readable.
     text = text.replace("]]],[[[", "]]],\n[[[")
-    LAND_FILE.write_text(text + "\n")
+    path = GEODATA / name
+    path.write_text(text + "\n")
+    return path
 
 
-def read_land() -> list[list[list[list[float]]]]:
-    """The committed land polygons in lon/lat."""
-    return json.loads(LAND_FILE.read_text())["polygons"]
+def read_land(name: str = DEFAULT_LAND) -> list[list[list[list[float]]]]:
+    """The committed land polygons of one derivative, in lon/lat."""
+    return json.loads((GEODATA / name).read_text())["polygons"]
 
 
-def fetch() -> Path:
-    """Regenerate the committed derivative from npm."""
-    write_land(clip_topology(download_topology()))
-    return LAND_FILE
+def fetch() -> list[Path]:
+    """Regenerate every committed derivative from one download."""
+    topology = download_topology()
+    return [write_land(clip_topology(topology, window), name) for name, window in WINDOWS.items()]

@@ -48,7 +48,8 @@ class Arc:
 
 
 class Projection:
-    """Lambert conformal conic in km: conformal, so shapes in mid-latitude Asia stay true."""
+    """Any pyproj projection in km. Boards use conformal ones so shapes stay true: Lambert
+    conformal conic for mid-latitude Asia, stereographic for a region across the equator."""
 
     def __init__(self, params: dict) -> None:
         proj = " ".join(f"+{k}={v}" for k, v in params.items())

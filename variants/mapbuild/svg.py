@@ -32,6 +32,23 @@ text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;text-anchor:middle}
 .scdot{fill:#222}
 """.strip()
 
+# Only for boards that have oceans, entry spaces, open water or notes (keeps older boards as
+# they were).
+EXTRA_STYLE = """
+.ocean{fill:#5f8fbf}.water{fill:#c5d3dc}
+.hatch{fill:url(#hatch);stroke:none}
+.oceanname{font-size:13px;font-weight:bold;font-style:italic;fill:#f4f9ff}
+.oceannote{font-size:9px;font-weight:bold;fill:#f4f9ff}
+.oceanhalo{stroke:#234a72;stroke-width:3;stroke-linejoin:round;fill:#234a72}
+.entrynote{font-size:8.5px;font-style:italic;font-weight:bold;fill:#5a2d0c}
+""".strip()
+HATCH = (
+    '<defs><pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="7" '
+    'style="stroke:#8a5a2b;stroke-width:1.3;stroke-opacity:0.55"/></pattern></defs>'
+)
+OCEAN_NOTE = "OCEAN: any number of fleets"
+
 LAND_TINTS = ["#efe4c4", "#e8dcb5", "#f3e9cf", "#e4d8ae", "#ece0bc"]
 
 
@@ -77,9 +94,18 @@ def render(board: Board) -> str:
         f"<title>{escape(board.variant['name'])}</title>",
         f"<desc>Drawn by variants/mapbuild from real latitude and longitude. "
         f"{escape(board.geography.get('credit', 'Made with Natural Earth.'))}</desc>",
-        f"<style>{STYLE}</style>",
-        '<g id="provinces">',
     ]
+    flags = {p["name"]: set(p.get("flags", [])) for p in board.variant["provinces"]}
+    oceans = {name for name, f in flags.items() if "ocean" in f}
+    entries = [name for name, f in flags.items() if "entry" in f]
+    water = any(r.kind == "water" for r in board.regions.values())
+    if oceans or entries or water or board.notes:
+        out.append(f"<style>{STYLE}\n{EXTRA_STYLE}</style>")
+    else:
+        out.append(f"<style>{STYLE}</style>")
+    if entries:
+        out.append(HATCH)
+    out.append('<g id="provinces">')
     abbreviations = {p["name"]: p["abbreviation"] for p in board.variant["provinces"]}
     for i, province in enumerate(board.variant["provinces"]):
         name = province["name"]
@@ -87,12 +113,21 @@ def render(board: Board) -> str:
         style = ""
         if region.kind != "sea":
             style = f' style="fill:{LAND_TINTS[i % len(LAND_TINTS)]}"'
+        cls = f"{region.kind} ocean" if name in oceans else region.kind
         out.append(
             f'<path id="p-{abbreviations[name]}" data-province="{escape(name)}" '
-            f'class="{region.kind}"{style} fill-rule="evenodd" d="{_d(region.rings)}">'
+            f'class="{cls}"{style} fill-rule="evenodd" d="{_d(region.rings)}">'
             f"<title>{escape(name)}</title></path>"
         )
     out.append("</g>")
+    if entries:  # hatching over the entry spaces' own fill, under the borders
+        out.append('<g id="entry-spaces">')
+        for name in entries:
+            out.append(
+                f'<path class="hatch" fill-rule="evenodd" d="{_d(board.regions[name].rings)}">'
+                f"<title>{escape(name)}: entry space</title></path>"
+            )
+        out.append("</g>")
     out.append('<g id="impassable">')
     for i, region in enumerate(r for r in board.regions.values() if r.name not in abbreviations):
         out.append(
@@ -107,7 +142,7 @@ def render(board: Board) -> str:
         a, b = kinds.get(left, ""), kinds.get(right, "")
         if not right:
             continue  # the frame is drawn as a rectangle
-        if {a, b} & {"impassable", "lake", "islet"}:
+        if {a, b} & {"impassable", "lake", "islet", "water"}:
             groups["b-imp"].append(points)
         elif a == "sea" and b == "sea":
             groups["b-sea"].append(points)
@@ -160,9 +195,18 @@ def render(board: Board) -> str:
                 f'<line class="leader" x1="{_n(x)}" y1="{_n(y)}" x2="{_n(tx)}" y2="{_n(ty)}"/>'
             )
         sea = board.regions[name].kind == "sea"
+        if name in oceans:  # one large line, the note above it, clear of the unit spot below
+            out += _text(x, y, name, "oceanname", "oceanhalo")
+            out += _text(x, y - 14, OCEAN_NOTE, "oceannote", "oceanhalo")
+            continue
         text = name.replace(" ", "\n") if sea and len(name) > 12 else name
         out += _text(x, y, text, "seaname" if sea else "name", "seahalo" if sea else "halo")
     out.append("</g>")
+    if board.notes:
+        out.append('<g id="notes">')
+        for x, y, note in board.notes:
+            out += _text(x, y, note, "entrynote", "halo")
+        out.append("</g>")
     out.append(
         f'<rect x="0.5" y="0.5" width="{_n(w - 1)}" height="{_n(h - 1)}" '
         'style="fill:none;stroke:#333;stroke-width:1"/>'

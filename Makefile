@@ -28,14 +28,14 @@ test: venv
 # terminal would send, so the runserver reloader and the worker pool shut down cleanly.
 run: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --url http://127.0.0.1:$(PORT)
 	@set -m; pids=(); \
 	stop() { trap - INT TERM EXIT; for p in "$${pids[@]}"; do kill -INT -- "-$$p" 2>/dev/null; done; wait; }; \
 	trap stop INT TERM EXIT; \
 	$(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 & pids+=($$!); \
 	$(BIN)/celery -A greatgame beat --loglevel=info & pids+=($$!); \
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
-	echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (admin: http://127.0.0.1:$(PORT)/admin/, demo/demo; Ctrl-C stops)"; echo; \
+	echo; echo "Great Game: http://127.0.0.1:$(PORT)/api/  (admin: http://127.0.0.1:$(PORT)/admin/, demo/demo; players demo1..demo7/demo; Ctrl-C stops)"; echo; \
 	wait -n; stop
 
 fmt: venv

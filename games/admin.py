@@ -1,1 +1,171 @@
-"""Admin registrations for game models (none yet)."""
+"""Django admin: browse everything; moderator tools run through the services and are logged."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from . import services
+from .models import (
+    DrawVote,
+    Game,
+    Membership,
+    Message,
+    ModeratorAction,
+    NotificationSettings,
+    Order,
+    Phase,
+)
+
+
+def _each(modeladmin, request: HttpRequest, queryset: QuerySet, tool, *args) -> None:
+    """Run a moderator tool on each selected object, reporting rule violations as messages."""
+    for obj in queryset:
+        try:
+            tool(obj, request.user, *args)
+        except (services.GameError, PermissionError) as e:
+            modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
+
+
+@admin.action(description="Start (empty seats play as civil disorder)")
+def start(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.start_game)
+
+
+@admin.action(description="Extend the deadline by a day")
+def extend_day(modeladmin, request, queryset):
+    _each(
+        modeladmin,
+        request,
+        queryset,
+        lambda game, user: services.change_deadline(game, user, minutes=24 * 60),
+    )
+
+
+@admin.action(description="Shorten the deadline by an hour")
+def shorten_hour(modeladmin, request, queryset):
+    _each(
+        modeladmin,
+        request,
+        queryset,
+        lambda game, user: services.change_deadline(game, user, minutes=-60),
+    )
+
+
+@admin.action(description="Pause")
+def pause(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.pause)
+
+
+@admin.action(description="Resume")
+def resume(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.resume)
+
+
+@admin.action(description="Process the current phase now")
+def process_now(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.process_now)
+
+
+@admin.action(description="Declare a draw among the survivors")
+def declare_draw(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.declare_draw)
+
+
+@admin.action(description="End the game")
+def end_game(modeladmin, request, queryset):
+    _each(modeladmin, request, queryset, services.end_game)
+
+
+@admin.action(description="Roll the game back to this phase")
+def roll_back(modeladmin, request, queryset):
+    _each(
+        modeladmin,
+        request,
+        queryset,
+        lambda phase, user: services.rollback(phase.game, user, phase.index),
+    )
+
+
+@admin.action(description="Remove the player (their power goes into civil disorder)")
+def remove_player(modeladmin, request, queryset):
+    _each(
+        modeladmin,
+        request,
+        queryset,
+        lambda seat, user: services.remove_player(seat.game, user, seat.power),
+    )
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    readonly_fields = ["user", "power", "status", "ready", "missed_phases", "preferences"]
+    can_delete = False
+
+
+class ModeratorActionInline(admin.TabularInline):
+    model = ModeratorAction
+    extra = 0
+    readonly_fields = ["created", "user", "action", "details"]
+    can_delete = False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["name", "variant", "status", "creator", "current_phase", "created"]
+    list_filter = ["status", "variant"]
+    search_fields = ["name"]
+    # State changes go through the actions; only settings are edited directly.
+    readonly_fields = ["status", "current_phase", "paused_remaining", "result", "finished_at"]
+    inlines = [MembershipInline, ModeratorActionInline]
+    actions = [
+        start,
+        extend_day,
+        shorten_hour,
+        pause,
+        resume,
+        process_now,
+        declare_draw,
+        end_game,
+    ]
+
+
+@admin.register(Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ["game", "index", "season", "year", "type", "deadline", "processed_at"]
+    list_filter = ["type"]
+    readonly_fields = [f.name for f in Phase._meta.fields]
+    actions = [roll_back]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["game", "user", "power", "status", "ready", "missed_phases"]
+    list_filter = ["status"]
+    readonly_fields = ["game", "user", "power", "status", "ready", "missed_phases"]
+    actions = [remove_player]
+
+
+@admin.register(Order)
+class OrderAdmin(admin.ModelAdmin):
+    list_display = ["phase", "power", "canonical", "valid", "result"]
+    readonly_fields = [f.name for f in Order._meta.fields]
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["game", "sender_power", "recipients", "created"]
+    readonly_fields = [f.name for f in Message._meta.fields]
+
+
+@admin.register(ModeratorAction)
+class ModeratorActionAdmin(admin.ModelAdmin):
+    list_display = ["game", "action", "user", "created"]
+    list_filter = ["action"]
+    readonly_fields = ["game", "user", "action", "details", "created"]
+
+
+admin.site.register(DrawVote)
+admin.site.register(NotificationSettings)

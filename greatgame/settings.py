@@ -132,17 +132,27 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The sweep processes overdue phases (a lost message or a restarted worker strands nothing)
+# and sends deadline reminders; the digest collects a day's press.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-phases": {"task": "games.tasks.sweep", "schedule": 60.0},
+    "press-digest": {"task": "games.tasks.press_digest", "schedule": 24 * 60 * 60.0},
+}
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Great Game <noreply@localhost>")
 
 REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header turns "not signed in" into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
 SPECTACULAR_SETTINGS = {

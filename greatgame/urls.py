@@ -1,11 +1,25 @@
 """Top-level URL routes."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
 
+from games.api import GameViewSet, NotificationSettingsView, SignupView, VariantViewSet
 from games.views import healthz
+
+router = DefaultRouter()
+router.register("games", GameViewSet, basename="game")
+router.register("variants", VariantViewSet, basename="variant")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
+    path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/", include(router.urls)),
 ]

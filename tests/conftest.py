@@ -1,1 +1,121 @@
 """Shared pytest fixtures. pytest-django reads its settings from pyproject.toml."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CI = bool(os.environ.get("CI"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "broker: send Celery tasks to the real broker")
+
+
+# Locally these skip without the service; in CI they run, and fail if it is missing.
+@pytest.fixture
+def require_postgres() -> None:
+    if not DATABASE_URL.startswith("postgres") and not CI:
+        pytest.skip("DATABASE_URL is not PostgreSQL")
+
+
+@pytest.fixture
+def require_redis() -> None:
+    if not REDIS_URL and not CI:
+        pytest.skip("REDIS_URL is not set")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings) -> None:
+    """Real password hashing costs a fifth of a second per user; tests make hundreds."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def enqueued(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> list:
+    """Celery tasks the code under test sends, recorded as (name, args, options) instead.
+
+    Tests marked ``broker`` send them for real.
+    """
+    sent: list = []
+    if request.node.get_closest_marker("broker"):
+        return sent
+    from celery.app.task import Task
+
+    def apply_async(task, args=None, kwargs=None, **options):
+        sent.append((task.name, tuple(args or ()), options))
+
+    monkeypatch.setattr(Task, "apply_async", apply_async)
+    return sent
+
+
+@pytest.fixture
+def make_user(db):
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, **extra):
+        extra.setdefault("email", f"{username}@example.com")
+        return get_user_model().objects.create_user(username=username, password="pw", **extra)
+
+    return make
+
+
+@pytest.fixture
+def moderator(make_user):
+    return make_user("mod")
+
+
+@pytest.fixture
+def make_game(make_user, moderator):
+    """A started game whose players are named after their powers (``p_france``, ...).
+
+    Each player asks for a different power first, so the assignment is known.
+    """
+    from games import engine, services
+    from games.models import Game
+
+    def make(variant: str = "standard", players: int | None = None, **settings) -> Game:
+        game = services.create_game(moderator, name="Test game", variant=variant, **settings)
+        powers = engine.powers(game)
+        for power in powers[:players]:
+            user = make_user(f"p_{power.lower()}_{game.pk}")
+            services.join_game(game, user, [power])
+        game.refresh_from_db()
+        if game.status == Game.Status.FORMING:
+            services.start_game(game, moderator)
+            game.refresh_from_db()
+        return game
+
+    return make
+
+
+@pytest.fixture
+def game(make_game):
+    return make_game()
+
+
+@pytest.fixture
+def seat():
+    """The membership of the player of ``power`` in ``game``."""
+
+    def find(game, power: str):
+        return game.memberships.exclude(status="replaced").get(power=power)
+
+    return find
+
+
+@pytest.fixture
+def api():
+    """An API client signed in as ``user`` (anonymous when None)."""
+    from rest_framework.test import APIClient
+
+    def client(user=None) -> APIClient:
+        c = APIClient()
+        if user is not None:
+            c.force_authenticate(user)
+        return c
+
+    return client

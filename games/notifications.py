@@ -1,0 +1,116 @@
+"""E-mail to players: phase results, deadline reminders and a press digest.
+
+Each kind can be turned off per user (``NotificationSettings``). Sending never changes game
+state; the only thing written is which reminders and digests have gone out.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mass_mail
+from django.utils import timezone
+
+from . import engine, visibility
+from .models import Game, Membership, NotificationSettings, Phase
+
+REMINDER_HOURS = (24, 1)
+
+
+def _recipients(memberships, preference: str) -> list:
+    users = []
+    for m in memberships:
+        user = m.user
+        if user.email and getattr(NotificationSettings.of(user), preference):
+            users.append(user)
+    return users
+
+
+def _send(users, subject: str, body: str) -> int:
+    return send_mass_mail(
+        [(subject, body, settings.DEFAULT_FROM_EMAIL, [u.email]) for u in users],
+        fail_silently=True,
+    )
+
+
+def _seats(game: Game):
+    return game.memberships.exclude(status=Membership.Status.REPLACED).select_related("user")
+
+
+def phase_processed(phase: Phase) -> int:
+    game = phase.game
+    current = game.current_phase
+    lines = [f"{phase.name} has been processed in {game.name}."]
+    if game.is_over:
+        lines.append(f"The game is over: {game.result}.")
+    elif current is not None and current.deadline:
+        lines.append(f"Next: {current.name}, deadline {current.deadline:%Y-%m-%d %H:%M} UTC.")
+    users = _recipients(_seats(game), "phase_processed")
+    return _send(users, f"[{game.name}] {phase.name} processed", "\n".join(lines))
+
+
+def deadline_reminders() -> int:
+    """Remind players who have no orders in, 24 hours and 1 hour before the deadline."""
+    now = timezone.now()
+    sent = 0
+    phases = Phase.objects.filter(
+        game__status=Game.Status.ACTIVE,
+        processed_at__isnull=True,
+        deadline__gt=now,
+        deadline__lte=now + timedelta(hours=REMINDER_HOURS[0]),
+    ).select_related("game")
+    for phase in phases:
+        if phase.game.current_phase_id != phase.pk:
+            continue
+        due = [h for h in REMINDER_HOURS if phase.deadline - now <= timedelta(hours=h)]
+        length = timedelta(minutes=phase.game.minutes_for(phase.type))
+        hours = min(due)
+        if hours in phase.reminders_sent or length <= timedelta(hours=hours):
+            continue
+        sent += _remind(phase, hours)
+        phase.reminders_sent = sorted(set(phase.reminders_sent) | set(due))
+        phase.save(update_fields=["reminders_sent"])
+    return sent
+
+
+def _remind(phase: Phase, hours: int) -> int:
+    game = phase.game
+    ordered = set(phase.orders.values_list("power", flat=True))
+    to_act = engine.powers_to_act(phase) - ordered
+    seats = _seats(game).filter(status=Membership.Status.ACTIVE, power__in=to_act)
+    users = _recipients(seats, "deadline_reminders")
+    body = (
+        f"{phase.name} in {game.name} closes at {phase.deadline:%Y-%m-%d %H:%M} UTC "
+        f"and you have no orders in."
+    )
+    return _send(users, f"[{game.name}] {hours} h to the deadline", body)
+
+
+def press_digest() -> int:
+    """One mail per user with the press they could read and have not been sent yet."""
+    now = timezone.now()
+    sent = 0
+    players = get_user_model().objects.filter(memberships__isnull=False).distinct()
+    for user in players.exclude(email=""):
+        prefs = NotificationSettings.of(user)
+        if not prefs.press_digest:
+            continue
+        since = prefs.last_digest or now - timedelta(days=1)
+        parts = []
+        for membership in user.memberships.exclude(status=Membership.Status.REPLACED):
+            game = membership.game
+            new = [
+                m
+                for m in visibility.visible_messages(game, user)
+                if since < m.created <= now and m.sender_id != user.pk
+            ]
+            if new:
+                parts.append(f"== {game.name} ==")
+                parts += [f"{m.sender_power or 'Moderator'}: {m.body}" for m in new]
+        if parts:
+            sent += _send([user], "[Great Game] press digest", "\n".join(parts))
+        prefs.last_digest = now
+        prefs.save(update_fields=["last_digest"])
+    return sent

@@ -1,0 +1,251 @@
+"""The REST API end to end: sign-up, a game from creation to processed phases, visibility."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from games import engine
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(name: str) -> APIClient:
+    client = APIClient()
+    response = client.post(
+        "/api/auth/signup/",
+        {"username": name, "password": "a long pass phrase", "email": f"{name}@example.com"},
+    )
+    assert response.status_code == 201, response.data
+    token = client.post(
+        "/api/auth/token/", {"username": name, "password": "a long pass phrase"}
+    ).data["token"]
+    assert token == response.data["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return client
+
+
+def test_signup_rejects_weak_passwords_and_taken_names() -> None:
+    client = APIClient()
+    response = client.post("/api/auth/signup/", {"username": "bob", "password": "123"})
+    assert response.status_code == 400
+    assert "password" in response.data or "non_field_errors" in response.data
+    signup("bob")
+    response = client.post("/api/auth/signup/", {"username": "bob", "password": "x" * 20})
+    assert response.status_code == 400 and "username" in response.data
+
+
+def test_a_game_through_the_api() -> None:
+    moderator = signup("moderator")
+    response = moderator.post(
+        "/api/games/",
+        {"name": "Far East", "variant": "colonial", "movement_minutes": 60, "press": "full"},
+        format="json",
+    )
+    assert response.status_code == 201, response.data
+    game_id = response.data["id"]
+    assert response.data["status"] == "forming" and response.data["is_moderator"]
+
+    powers = engine.powers(Game.objects.get(pk=game_id))
+    players = {}
+    for power in powers:
+        client = signup(f"player_{power.lower()}")
+        response = client.post(f"/api/games/{game_id}/join/", {"preferences": [power]})
+        assert response.status_code == 200, response.data
+        players[power] = client
+
+    game = players["Japan"].get(f"/api/games/{game_id}/").data
+    assert game["status"] == "active"
+    assert game["my_power"] == "Japan"
+    assert game["current_phase"]["year"] == 1870
+    assert game["current_phase"]["deadline"]
+    assert {p["power"] for p in game["powers"]} == set(powers)
+    assert next(p for p in game["powers"] if p["power"] == "Japan")["supply_centers"] == 4
+
+    response = players["Japan"].put(
+        f"/api/games/{game_id}/orders/",
+        {"orders": ["A Kyoto - Akita", "A Moscow - Peking", "F Tokyo H"]},
+        format="json",
+    )
+    assert response.status_code == 200, response.data
+    assert [o["valid"] for o in response.data] == [True, False, True]
+    assert response.data[0]["canonical"] == "A Kyoto - Akita"
+    assert response.data[1]["reason"]
+
+    # Orders are private until the phase is processed.
+    assert players["Russia"].get(f"/api/games/{game_id}/orders/").data == []
+    assert len(players["Japan"].get(f"/api/games/{game_id}/orders/").data) == 3
+    assert len(moderator.get(f"/api/games/{game_id}/orders/").data) == 3
+    phase0 = players["Russia"].get(f"/api/games/{game_id}/phases/0/").data
+    assert phase0["orders"] == [] and phase0["results"] is None
+
+    assert players["Japan"].post(f"/api/games/{game_id}/ready/").data == {"ready": True}
+
+    response = moderator.post(f"/api/games/{game_id}/moderation/process/")
+    assert response.status_code == 200, response.data
+    assert response.data["current_phase"]["index"] == 1
+    assert response.data["current_phase"]["season"] == "fall"
+
+    phase0 = players["Russia"].get(f"/api/games/{game_id}/phases/0/").data
+    assert [o["canonical"] for o in phase0["orders"]] == [
+        "A Kyoto - Akita",
+        "A Moscow - Peking",
+        "F Tokyo H",
+    ]
+    assert phase0["orders"][0]["result"] == "succeeds"
+    assert phase0["results"]["next_phase"]["season"] == "fall"
+    phases = players["Russia"].get(f"/api/games/{game_id}/phases/").data
+    assert [p["index"] for p in phases] == [0, 1]
+    assert players["Russia"].get(f"/api/games/{game_id}/phases/7/").status_code == 404
+
+
+def test_bad_input_gets_field_errors(api, game, seat) -> None:
+    client = api(seat(game, "France").user)
+    url = f"/api/games/{game.pk}"
+    cases = [
+        ("post", "/api/games/", {"name": "", "variant": "atlantis", "movement_minutes": 0}),
+        ("post", "/api/games/", {"name": "x", "variant": "standard", "options": [1]}),
+        ("put", f"{url}/orders/", {"orders": "A Paris H"}),
+        ("put", f"{url}/orders/", {"orders": ["x" * 300]}),
+        ("put", f"{url}/orders/", {}),
+        ("post", f"{url}/messages/", {"body": ""}),
+        ("post", f"{url}/messages/", {"body": "hi", "recipients": ["Atlantis"]}),
+        ("post", f"{url}/draw/", {"draw": "perhaps"}),
+        ("post", f"{url}/draw/", {"concede_to": "Atlantis"}),
+        ("post", f"{url}/join/", {"preferences": "France"}),
+        ("post", f"{url}/join/", {}),
+    ]
+    for method, path, data in cases:
+        response = getattr(client, method)(path, data, format="json")
+        assert response.status_code == 400, (path, data, response.data)
+        assert response.data, (path, data)
+    response = client.post("/api/games/", {"name": "", "variant": "atlantis"}, format="json")
+    assert set(response.data) >= {"name", "variant"}
+
+
+def test_moderation_input_is_checked(api, game, moderator) -> None:
+    client = api(moderator)
+    url = f"/api/games/{game.pk}/moderation"
+    assert client.post(f"{url}/rollback/", {}).status_code == 400
+    assert client.post(f"{url}/rollback/", {"phase": 5}).status_code == 400
+    assert client.post(f"{url}/replace/", {"power": "France", "username": "nobody"}).status_code
+    assert client.post(f"{url}/deadline/", {}).status_code == 400
+    assert client.post(f"{url}/resume/").status_code == 400  # not paused
+    assert client.post(f"{url}/explode/").status_code == 404
+    response = client.post(f"{url}/deadline/", {"minutes": 30})
+    assert response.status_code == 200
+    assert client.post(f"{url}/pause/").data["status"] == "paused"
+    assert client.post(f"{url}/resume/").data["status"] == "active"
+    assert client.post(f"{url}/end/", {"winner": "France"}).data["result"]["powers"] == ["France"]
+
+
+def test_private_press_reaches_only_sender_and_recipients(api, game, seat, moderator) -> None:
+    france, england, germany = (api(seat(game, p).user) for p in ("France", "England", "Germany"))
+    url = f"/api/games/{game.pk}/messages/"
+    response = france.post(url, {"body": "Channel?", "recipients": ["England"]}, format="json")
+    assert response.status_code == 201, response.data
+    assert france.post(url, {"body": "Hello all"}, format="json").status_code == 201
+    assert [m["body"] for m in england.get(url).data] == ["Channel?", "Hello all"]
+    assert [m["body"] for m in france.get(url).data] == ["Channel?", "Hello all"]
+    assert [m["body"] for m in germany.get(url).data] == ["Hello all"]
+    assert len(api(moderator).get(url).data) == 2
+    assert england.get(url).data[0]["sender_power"] == "France"
+
+
+def test_press_modes(api, make_game, seat) -> None:
+    game = make_game(press="public")
+    client = api(seat(game, "France").user)
+    url = f"/api/games/{game.pk}/messages/"
+    assert (
+        client.post(url, {"body": "psst", "recipients": ["Italy"]}, format="json").status_code
+        == 400
+    )
+    assert client.post(url, {"body": "all"}, format="json").status_code == 201
+    game = make_game(press="none")
+    client = api(seat(game, "France").user)
+    assert client.post(f"/api/games/{game.pk}/messages/", {"body": "x"}).status_code == 400
+
+
+def test_anonymous_games_hide_players_until_the_end(api, make_game, seat, moderator) -> None:
+    game = make_game(anonymous=True)
+    france = api(seat(game, "France").user)
+    url = f"/api/games/{game.pk}/"
+    names = {p["power"]: p["player"] for p in france.get(url).data["powers"]}
+    assert names["France"] == seat(game, "France").user.username
+    assert names["England"] is None
+    france.post(f"{url}messages/", {"body": "hi"}, format="json")
+    assert api(seat(game, "Italy").user).get(f"{url}messages/").data[0]["sender"] is None
+    assert all(p["player"] for p in api(moderator).get(url).data["powers"])
+    api(moderator).post(f"{url}moderation/draw/")
+    assert all(p["player"] for p in france.get(url).data["powers"])
+
+
+def test_draw_votes_through_the_api(api, game, seat) -> None:
+    powers = engine.powers(game)
+    for power in powers:
+        response = api(seat(game, power).user).post(
+            f"/api/games/{game.pk}/draw/", {"draw": True}, format="json"
+        )
+        assert response.status_code == 200
+    assert response.data == {"game_over": True}
+    data = api(seat(game, "France").user).get(f"/api/games/{game.pk}/").data
+    assert data["status"] == "finished" and data["result"]["kind"] == "draw"
+
+
+def test_take_over_through_join(api, game, moderator, make_user) -> None:
+    api(moderator).post(f"/api/games/{game.pk}/moderation/remove/", {"power": "Turkey"})
+    newcomer = api(make_user("newcomer"))
+    response = newcomer.post(f"/api/games/{game.pk}/join/", {"power": "Turkey"})
+    assert response.status_code == 200, response.data
+    assert response.data["my_power"] == "Turkey"
+
+
+def test_variants_and_schema(api, make_user) -> None:
+    client = api()
+    variants = client.get("/api/variants/").data
+    assert {v["id"] for v in variants} >= {"standard", "colonial"}
+    colonial = client.get("/api/variants/colonial/").data
+    assert colonial["victory_centers"] == 30 or colonial["victory_centers"] > 0
+    assert client.get("/api/variants/atlantis/").status_code == 404
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert schema.status_code == 200
+    assert "/api/games/{id}/orders/" in schema.json()["paths"]
+    assert client.get("/api/docs/").status_code == 200
+
+
+def test_notification_settings(api, make_user) -> None:
+    client = api(make_user("u"))
+    assert client.get("/api/auth/notifications/").data["press_digest"] is True
+    response = client.put("/api/auth/notifications/", {"press_digest": False}, format="json")
+    assert response.status_code == 200 and response.data["press_digest"] is False
+
+
+def test_game_list_filters_by_status(api, game, moderator) -> None:
+    client = api(moderator)
+    assert [g["id"] for g in client.get("/api/games/?status=active").data] == [game.pk]
+    assert client.get("/api/games/?status=forming").data == []
+
+
+def test_odd_order_text_is_answered_not_crashed_on(api, game, seat) -> None:
+    client = api(seat(game, "France").user)
+    odd = [
+        "",
+        "   ",
+        "A",
+        "F Brest - - -",
+        "Build A Paris",
+        "A Paris S",
+        "ñ∑ Pàris → Bür",
+        "A " * 90,
+    ]
+    response = client.put(f"/api/games/{game.pk}/orders/", {"orders": odd})
+    assert response.status_code in (200, 400), response.content
+    response = client.put(f"/api/games/{game.pk}/orders/", {"orders": odd[2:]})
+    assert response.status_code == 200
+    assert not any(o["valid"] for o in response.data)
+
+
+def test_schema_has_no_warnings(tmp_path) -> None:
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))

@@ -1,0 +1,104 @@
+"""Every endpoint against every kind of caller: who gets in, and that nobody gets a 500.
+
+Roles: nobody signed in; another player in the same game (France's rival, England); a player of
+another game; the game's moderator, who does not play. France has orders in and has sent
+England private press before each request.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.api import MODERATOR_ACTIONS
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "other_player", "other_game_player", "moderator")
+
+# (method, path, data, {role: status}); {game} is the game's id.
+OPEN = {"anonymous": 401, "other_player": 200, "other_game_player": 200, "moderator": 200}
+PLAYERS = {"anonymous": 401, "other_player": 200, "other_game_player": 403, "moderator": 200}
+PLAYING = {"anonymous": 401, "other_player": 200, "other_game_player": 403, "moderator": 403}
+PUBLIC = dict.fromkeys(ROLES, 200)
+
+ENDPOINTS = [
+    ("get", "/api/games/", None, OPEN),
+    (
+        "post",
+        "/api/games/",
+        {"name": "n", "variant": "standard"},
+        {**OPEN, "other_player": 201, "other_game_player": 201, "moderator": 201},
+    ),
+    ("get", "/api/games/{game}/", None, OPEN),
+    (
+        "post",
+        "/api/games/{game}/join/",
+        {},
+        {**OPEN, "other_player": 400, "other_game_player": 400, "moderator": 400},
+    ),
+    ("get", "/api/games/{game}/orders/", None, PLAYERS),
+    ("put", "/api/games/{game}/orders/", {"orders": ["F London H"]}, PLAYING),
+    ("post", "/api/games/{game}/ready/", {}, PLAYING),
+    ("get", "/api/games/{game}/phases/", None, OPEN),
+    ("get", "/api/games/{game}/phases/0/", None, OPEN),
+    ("get", "/api/games/{game}/messages/", None, PLAYERS),
+    (
+        "post",
+        "/api/games/{game}/messages/",
+        {"body": "hi"},
+        {**PLAYERS, "other_player": 201, "moderator": 201},
+    ),
+    ("post", "/api/games/{game}/draw/", {"draw": True}, PLAYING),
+    ("get", "/api/variants/", None, PUBLIC),
+    ("get", "/api/variants/standard/", None, PUBLIC),
+    ("get", "/api/auth/notifications/", None, OPEN),
+    ("put", "/api/auth/notifications/", {"press_digest": False}, OPEN),
+    ("get", "/api/schema/", None, PUBLIC),
+] + [
+    (
+        "post",
+        f"/api/games/{{game}}/moderation/{name}/",
+        {"minutes": 10, "phase": 0, "power": "Italy", "username": "spare"},
+        {"anonymous": 401, "other_player": 403, "other_game_player": 403, "moderator": None},
+    )
+    for name in MODERATOR_ACTIONS
+]
+
+
+@pytest.fixture
+def world(make_game, seat, make_user, moderator):
+    game = make_game()
+    other_game = make_game()
+    make_user("spare")
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    services.send_message(game, seat(game, "France").user, "Psst, Italy", ["Italy"])
+    return {
+        "game": game,
+        "anonymous": None,
+        "other_player": seat(game, "England").user,
+        "other_game_player": seat(other_game, "England").user,
+        "moderator": moderator,
+    }
+
+
+def _id(endpoint) -> str:
+    return f"{endpoint[0].upper()} {endpoint[1]}"
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=_id)
+def test_permissions(api, world, endpoint, role) -> None:
+    method, path, data, expected = endpoint
+    client = api(world[role])
+    response = getattr(client, method)(path.format(game=world["game"].pk), data, format="json")
+    status = expected[role]
+    if status is None:  # the moderator may use the tool; the rules may still refuse it
+        assert response.status_code in (200, 400), response.content
+    else:
+        assert response.status_code == status, response.content
+    if method == "get" and response.status_code == 200 and role != "moderator":
+        # Nobody but France and the moderator sees France's orders or private press.
+        body = response.content.decode()
+        assert "A Paris - Burgundy" not in body
+        assert "Psst, Italy" not in body

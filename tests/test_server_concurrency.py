@@ -1,0 +1,74 @@
+"""Concurrent workers and players against a real database (PostgreSQL in CI).
+
+Each thread has its own database connection, so the row locks are the database's own.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.models import Order
+
+pytestmark = [pytest.mark.usefixtures("require_postgres"), pytest.mark.django_db(transaction=True)]
+
+
+def run_together(jobs: list[Callable[[], object]]) -> list[object]:
+    """Start every job at the same moment, each in its own thread and connection."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[object] = [None] * len(jobs)
+
+    def run(n: int) -> None:
+        try:
+            barrier.wait()
+            results[n] = jobs[n]()
+        except Exception as e:  # reported by the test
+            results[n] = e
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def test_two_workers_process_a_phase_exactly_once(game, seat) -> None:
+    assert connection.vendor == "postgresql"
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    phase_id = game.current_phase_id
+
+    def worker() -> bool:
+        return services.process_phase(game.pk, phase_id, force=True)
+
+    for _ in range(3):
+        results = run_together([worker, worker])
+        assert sorted(results) == [False, True], results
+        game.refresh_from_db()
+        phase_id = game.current_phase_id
+    assert [p.index for p in game.phases.all()] == [0, 1, 2, 3]
+    assert game.phases.get(index=0).orders.get().result == "succeeds"
+
+
+def test_fifty_concurrent_submissions_lose_nothing(make_game, seat) -> None:
+    games = [make_game() for _ in range(8)]
+    units = {}  # one unit of each power, as order text
+    for unit in games[0].current_phase.units:
+        units.setdefault(unit["power"], f"{unit['unit']} {unit['location']}")
+    seats = [(g, power) for g in games for power in units][:50]
+
+    def submit(g, power: str) -> Callable[[], object]:
+        membership = seat(g, power)
+        return lambda: services.submit_orders(membership, [f"{units[power]} H"])
+
+    results = run_together([submit(g, power) for g, power in seats])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    stored = set(Order.objects.values_list("phase__game_id", "power", "valid"))
+    assert stored == {(g.pk, power, True) for g, power in seats}
+    assert Order.objects.count() == 50

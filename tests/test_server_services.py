@@ -1,0 +1,422 @@
+"""Game lifecycle through games.services: forming, orders, processing, disorder, endings."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, time, timedelta
+from unittest import mock
+
+import pytest
+from django.utils import timezone
+
+from games import engine, services
+from games.models import DrawVote, Game, Membership, ModeratorAction, Order, Phase
+
+pytestmark = pytest.mark.django_db
+
+
+def current(game: Game) -> Phase:
+    game.refresh_from_db()
+    return game.current_phase
+
+
+def unit_at(phase: Phase, location: str) -> dict | None:
+    return next((u for u in phase.units if u["location"] == location), None)
+
+
+# -- forming ----------------------------------------------------------------------------
+
+
+def test_game_starts_when_the_last_seat_is_taken(game: Game, enqueued: list) -> None:
+    assert game.status == Game.Status.ACTIVE
+    assert sorted(game.memberships.values_list("power", flat=True)) == sorted(engine.powers(game))
+    phase = game.current_phase
+    assert (phase.index, phase.season, phase.year, phase.type) == (0, "spring", 1901, "movement")
+    assert len(phase.units) == 22
+    assert phase.supply_centers["Russia"] == ["Moscow", "Sevastopol", "St Petersburg", "Warsaw"]
+    assert phase.deadline > timezone.now() + timedelta(hours=23)
+    # The processing task is queued for the deadline (once the transaction commits).
+
+
+def test_phase_processing_is_scheduled_at_the_deadline(
+    moderator, make_user, django_capture_on_commit_callbacks, enqueued
+) -> None:
+    game = services.create_game(moderator, name="g", variant="standard", movement_minutes=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        for n in range(7):
+            services.join_game(game, make_user(f"u{n}"))
+    game.refresh_from_db()
+    assert enqueued == [
+        ("games.tasks.process_phase", (game.pk, game.current_phase_id), {"eta": mock.ANY})
+    ]
+    assert enqueued[0][2]["eta"] == game.current_phase.deadline
+
+
+def test_assignment_prefers_preferences_then_random(moderator, make_user) -> None:
+    game = services.create_game(moderator, name="g", variant="standard")
+    members = [
+        game.memberships.create(user=make_user(f"u{n}"), preferences=prefs)
+        for n, prefs in enumerate([["France"], ["England", "France"], [], ["France"]])
+    ]
+    seats = services.assign_powers(engine.powers(game), members, random.Random(3))
+    assert len(set(seats.values())) == 4
+    assert seats[members[1].pk] == "England"
+    assert "France" in (seats[members[0].pk], seats[members[3].pk])
+
+
+def test_unknown_variant_and_preferences_are_refused(moderator, make_user) -> None:
+    with pytest.raises(services.GameError):
+        services.create_game(moderator, name="g", variant="atlantis")
+    game = services.create_game(moderator, name="g", variant="colonial")
+    with pytest.raises(services.GameError, match="unknown powers"):
+        services.join_game(game, make_user("u"), ["Austria"])
+
+
+def test_joining_twice_or_after_the_start_is_refused(game: Game, make_user) -> None:
+    with pytest.raises(services.GameError):
+        services.join_game(game, make_user("late"))
+    with pytest.raises(services.GameError):
+        services.join_game(game, game.memberships.first().user)
+
+
+def test_moderator_can_start_early(moderator, make_user) -> None:
+    game = services.create_game(moderator, name="g", variant="colonial")
+    services.join_game(game, make_user("only"), ["Japan"])
+    services.start_game(game, moderator)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.memberships.get().power == "Japan"
+    assert game.current_phase.year == 1870
+    assert ModeratorAction.objects.filter(game=game, action="start").exists()
+
+
+def test_fixed_time_of_day_deadline() -> None:
+    game = Game(movement_minutes=60, deadline_time=time(20, 0))
+    now = datetime(2024, 5, 1, 19, 30, tzinfo=UTC)
+    assert services.deadline_after(game, "movement", now) == datetime(2024, 5, 2, 20, 0, tzinfo=UTC)
+    now = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    assert services.deadline_after(game, "movement", now) == datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
+
+
+# -- orders -----------------------------------------------------------------------------
+
+
+def test_orders_are_checked_by_the_engine_and_replaced(game: Game, seat) -> None:
+    france = seat(game, "France")
+    orders = services.submit_orders(
+        france, ["a par - bur", "A Vienna H", "nonsense", "F Brest - MAO"]
+    )
+    assert [(o.canonical, o.valid) for o in orders] == [
+        ("A Paris - Burgundy", True),
+        ("A Vienna H", False),
+        ("", False),
+        ("F Brest - Mid-Atlantic Ocean", True),
+    ]
+    assert "Austria" in orders[1].reason
+    assert orders[0].location == "Paris"
+    services.submit_orders(france, ["A Marseilles - Spain"])
+    assert list(Order.objects.values_list("canonical", flat=True)) == ["A Marseilles - Spain"]
+
+
+def test_a_second_order_for_a_unit_is_invalid(game: Game, seat) -> None:
+    orders = services.submit_orders(seat(game, "France"), ["A Paris H", "A Paris - Picardy"])
+    assert [o.valid for o in orders] == [True, False]
+
+
+def test_orders_for_a_finished_phase_are_refused(game: Game, seat, moderator) -> None:
+    france = seat(game, "France")
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    old = game.phases.get(index=0)
+    with (
+        mock.patch.object(services, "_current", return_value=old),
+        pytest.raises(services.GameError, match="just been processed"),
+    ):
+        services.submit_orders(france, ["A Paris H"])
+
+
+# -- processing -------------------------------------------------------------------------
+
+
+def test_processing_moves_units_and_opens_the_next_phase(game: Game, seat, moderator) -> None:
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    services.submit_orders(seat(game, "Germany"), ["A Munich - Burgundy"])
+    services.submit_orders(seat(game, "Italy"), ["A Venice - Tyrolia"])
+    phase = current(game)
+    services.process_now(game, moderator)
+    phase.refresh_from_db()
+    assert phase.processed_at is not None
+    assert phase.results["next_phase"] == {"season": "fall", "year": 1901, "type": "movement"}
+    results = dict(phase.orders.values_list("canonical", "result"))
+    assert results == {
+        "A Paris - Burgundy": "fails",
+        "A Munich - Burgundy": "fails",
+        "A Venice - Tyrolia": "succeeds",
+    }
+    nxt = current(game)
+    assert (nxt.index, nxt.season) == (1, "fall")
+    assert unit_at(nxt, "Tyrolia")["power"] == "Italy"
+    assert "Burgundy" in nxt.contested or unit_at(nxt, "Burgundy") is None
+
+
+def test_missing_orders_default_hold_disband_and_waive(game: Game, seat, moderator) -> None:
+    services.submit_orders(seat(game, "Germany"), ["A Munich - Tyrolia"])
+    services.process_now(game, moderator)
+    services.submit_orders(seat(game, "Germany"), ["A Tyrolia - Venice"])
+    services.submit_orders(seat(game, "Austria"), ["F Trieste S A Tyrolia - Venice"])
+    services.process_now(game, moderator)  # Italy sent nothing: A Venice held, dislodged
+
+    retreats = current(game)
+    assert (retreats.season, retreats.type) == ("fall", "retreats")
+    assert [(d["power"], d["location"]) for d in retreats.dislodged] == [("Italy", "Venice")]
+    services.process_now(game, moderator)  # no retreat order: the unit disbands
+
+    adjustments = current(game)
+    assert adjustments.type == "adjustments"
+    assert not [u for u in adjustments.units if u["location"] == "Venice" and u["power"] == "Italy"]
+    assert "Venice" in adjustments.supply_centers["Germany"]
+    services.process_now(game, moderator)  # Germany's build is waived
+
+    spring = current(game)
+    assert (spring.season, spring.year, spring.type) == ("spring", 1902, "movement")
+    assert sum(u["power"] == "Germany" for u in spring.units) == 3
+
+
+def test_processing_is_exactly_once(game: Game) -> None:
+    phase = current(game)
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert services.process_phase(game.pk, phase.pk) is True
+    assert services.process_phase(game.pk, phase.pk) is False
+    assert game.phases.count() == 2
+
+
+def test_a_phase_before_its_deadline_is_not_processed(game: Game) -> None:
+    phase = current(game)
+    assert services.process_phase(game.pk, phase.pk) is False
+    assert services.process_phase(game.pk, phase.pk, force=True) is True
+
+
+def test_a_crash_mid_processing_leaves_the_phase_intact(game: Game, seat) -> None:
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    phase = current(game)
+    crash = mock.patch.object(services, "_open_phase", side_effect=RuntimeError("power cut"))
+    with crash, pytest.raises(RuntimeError):
+        services.process_phase(game.pk, phase.pk, force=True)
+    phase.refresh_from_db()
+    assert phase.processed_at is None and phase.results is None
+    assert current(game).pk == phase.pk
+    assert game.phases.count() == 1
+    assert phase.orders.get().result == ""
+    assert services.process_phase(game.pk, phase.pk, force=True) is True
+
+
+def test_all_ready_processes_early_only_when_allowed(make_game, seat, enqueued) -> None:
+    game = make_game(process_when_ready=True)
+    phase = current(game)
+    for membership in game.memberships.all():
+        services.set_ready(membership)
+    assert services.process_phase(game.pk, phase.pk) is True
+
+    game = make_game(process_when_ready=False)
+    phase = current(game)
+    for membership in game.memberships.all():
+        services.set_ready(membership)
+    assert services.process_phase(game.pk, phase.pk) is False
+
+
+def test_ready_flags_reset_with_each_phase(game: Game, seat, moderator) -> None:
+    services.set_ready(seat(game, "France"))
+    services.process_now(game, moderator)
+    assert not seat(game, "France").ready
+
+
+def test_victory_finishes_the_game(make_game, moderator) -> None:
+    game = make_game(options={"victory_centers": 4})
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result == {"kind": "victory", "powers": ["Russia"]}
+    assert game.current_phase.deadline is None
+    assert services.process_phase(game.pk, game.current_phase_id, force=True) is False
+
+
+# -- civil disorder ---------------------------------------------------------------------
+
+
+def test_missed_movement_phases_lead_to_civil_disorder(make_game, seat, moderator) -> None:
+    game = make_game(civil_disorder_after=2)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    services.process_now(game, moderator)
+    assert seat(game, "England").missed_phases == 1
+    assert seat(game, "France").missed_phases == 0
+    services.process_now(game, moderator)
+    england = seat(game, "England")
+    assert england.status == Membership.Status.CIVIL_DISORDER
+    assert seat(game, "France").status == Membership.Status.ACTIVE
+    assert seat(game, "France").missed_phases == 1
+
+
+def test_a_power_in_civil_disorder_can_be_taken_over(make_game, seat, moderator, make_user):
+    game = make_game(civil_disorder_after=1)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    services.process_now(game, moderator)
+    old = seat(game, "Turkey")
+    assert old.status == Membership.Status.CIVIL_DISORDER
+    with pytest.raises(services.GameError, match="not in civil disorder"):
+        services.take_over(game, make_user("x"), "France")
+    newcomer = make_user("newcomer")
+    membership = services.take_over(game, newcomer, "Turkey")
+    old.refresh_from_db()
+    assert old.status == Membership.Status.REPLACED
+    assert membership.status == Membership.Status.ACTIVE
+    assert game.membership_of(newcomer) == membership
+    assert game.membership_of(old.user) is None
+
+
+def test_orders_from_a_player_in_disorder_bring_them_back(make_game, seat, moderator) -> None:
+    game = make_game(civil_disorder_after=1)
+    services.process_now(game, moderator)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    assert seat(game, "France").status == Membership.Status.ACTIVE
+
+
+def test_empty_seats_are_open_for_take_over(moderator, make_user) -> None:
+    game = services.create_game(moderator, name="g", variant="standard")
+    services.join_game(game, make_user("a"), ["France"])
+    services.start_game(game, moderator)
+    services.take_over(game, make_user("b"), "England")
+    assert game.memberships.filter(power="England").exists()
+
+
+# -- draws and endings ------------------------------------------------------------------
+
+
+def test_a_draw_needs_every_surviving_active_power(game: Game, seat) -> None:
+    powers = engine.powers(game)
+    for power in powers[:-1]:
+        assert services.vote(seat(game, power), draw=True) is False
+    services.vote(seat(game, powers[0]))  # withdrawn
+    assert DrawVote.objects.count() == len(powers) - 2
+    services.vote(seat(game, powers[0]), draw=True)
+    assert services.vote(seat(game, powers[-1]), draw=True) is True
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.result == {"kind": "draw", "powers": sorted(powers)}
+
+
+def test_players_in_civil_disorder_do_not_block_a_draw(game: Game, seat, moderator) -> None:
+    services.remove_player(game, moderator, "Turkey")
+    for power in engine.powers(game):
+        if power != "Turkey":
+            services.vote(seat(game, power), draw=True)
+    game.refresh_from_db()
+    assert game.result["kind"] == "draw"
+    assert "Turkey" in game.result["powers"]
+
+
+def test_concession(game: Game, seat) -> None:
+    with pytest.raises(services.GameError):
+        services.vote(seat(game, "France"), concede_to="France")
+    for power in engine.powers(game):
+        if power != "France":
+            services.vote(seat(game, power), concede_to="France")
+    game.refresh_from_db()
+    assert game.result == {"kind": "concession", "powers": ["France"]}
+
+
+def test_moderator_declares_a_draw_or_ends_the_game(make_game, moderator) -> None:
+    game = make_game()
+    services.declare_draw(game, moderator)
+    game.refresh_from_db()
+    assert game.result["kind"] == "draw" and len(game.result["powers"]) == 7
+    game = make_game()
+    services.end_game(game, moderator, "Italy")
+    game.refresh_from_db()
+    assert game.result == {"kind": "victory", "powers": ["Italy"]}
+    forming = services.create_game(moderator, name="g", variant="standard")
+    services.end_game(forming, moderator)
+    forming.refresh_from_db()
+    assert forming.status == Game.Status.CANCELLED
+
+
+# -- moderation -------------------------------------------------------------------------
+
+
+def test_only_the_moderator_moderates(game: Game, seat) -> None:
+    with pytest.raises(PermissionError):
+        services.pause(game, seat(game, "France").user)
+
+
+def test_pause_keeps_the_remaining_time(game: Game, moderator) -> None:
+    phase = current(game)
+    left = phase.deadline - timezone.now()
+    services.pause(game, moderator)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PAUSED
+    assert current(game).deadline is None
+    assert services.process_phase(game.pk, phase.pk, force=True) is False
+    services.resume(game, moderator)
+    phase.refresh_from_db()
+    assert abs((phase.deadline - timezone.now()) - left) < timedelta(seconds=5)
+    actions = list(ModeratorAction.objects.values_list("action", flat=True))
+    assert actions[:2] == ["resume", "pause"]
+
+
+def test_deadline_changes_are_rescheduled(
+    game: Game, moderator, django_capture_on_commit_callbacks, enqueued
+) -> None:
+    phase = current(game)
+    old = phase.deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        services.change_deadline(game, moderator, minutes=-60)
+    phase.refresh_from_db()
+    assert phase.deadline == old - timedelta(hours=1)
+    assert enqueued[-1][2]["eta"] == phase.deadline
+    services.change_deadline(game, moderator, minutes=-(10**6))
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()
+    log = ModeratorAction.objects.filter(action="deadline").first()
+    assert set(log.details) == {"old", "new"}
+
+
+def test_rollback_restores_an_earlier_phase(make_game, seat, moderator) -> None:
+    game = make_game(options={"victory_centers": 4})
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    phase = services.rollback(game, moderator, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.result is None
+    assert game.current_phase == phase
+    assert phase.processed_at is None and phase.results is None
+    assert game.phases.count() == 1
+    assert phase.orders.get().result == ""
+    with pytest.raises(services.GameError):
+        services.rollback(game, moderator, 0)
+    assert ModeratorAction.objects.filter(action="rollback", details={"phase": 0}).exists()
+
+
+def test_replace_and_remove_players(game: Game, seat, moderator, make_user) -> None:
+    old = seat(game, "Italy")
+    sub = make_user("sub")
+    services.replace_player(game, moderator, "Italy", sub)
+    assert seat(game, "Italy").user == sub
+    old.refresh_from_db()
+    assert old.status == Membership.Status.REPLACED
+    services.remove_player(game, moderator, "Italy")
+    assert seat(game, "Italy").status == Membership.Status.CIVIL_DISORDER
+    with pytest.raises(services.GameError):
+        services.remove_player(game, moderator, "Italy")
+    assert ModeratorAction.objects.filter(action__in=["replace", "remove"]).count() == 2
+
+
+def test_eliminated_powers_are_marked(game: Game, seat, moderator) -> None:
+    phase = current(game)
+    phase.units = [u for u in phase.units if u["power"] != "Turkey"]
+    phase.supply_centers["Turkey"] = []
+    phase.save()
+    services.process_now(game, moderator)
+    assert seat(game, "Turkey").status == Membership.Status.ELIMINATED

@@ -1,0 +1,119 @@
+"""Celery tasks and e-mail: the overdue sweep, scheduling, reminders and the press digest."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.core import mail
+from django.utils import timezone
+
+from games import notifications, services, tasks
+from games.models import Game, NotificationSettings, Phase
+
+pytestmark = pytest.mark.django_db
+
+
+def overdue(game: Game) -> Phase:
+    game.refresh_from_db()
+    phase = game.current_phase
+    phase.deadline = timezone.now() - timedelta(seconds=1)
+    phase.save()
+    return phase
+
+
+def test_beat_runs_the_sweep_every_minute() -> None:
+    schedule = settings.CELERY_BEAT_SCHEDULE
+    assert schedule["sweep-overdue-phases"] == {"task": "games.tasks.sweep", "schedule": 60.0}
+    assert schedule["press-digest"]["task"] == "games.tasks.press_digest"
+
+
+def test_sweep_processes_overdue_phases_only(make_game) -> None:
+    late, on_time, paused = make_game(), make_game(), make_game()
+    overdue(late)
+    overdue(paused)
+    services.pause(paused, paused.creator)
+    assert tasks.sweep() == 1
+    assert late.phases.count() == 2
+    assert on_time.phases.count() == 1
+    assert paused.phases.count() == 1
+    assert tasks.sweep() == 0
+
+
+def test_the_task_processes_a_due_phase_once(game: Game) -> None:
+    phase = overdue(game)
+    assert tasks.process_phase(game.pk, phase.pk) is True
+    assert tasks.process_phase(game.pk, phase.pk) is False
+    assert tasks.process_phase(0, phase.pk) is False
+
+
+def test_the_task_waits_for_a_deadline_that_was_extended(game: Game) -> None:
+    """A task queued for the old deadline arrives early after an extension: it does nothing."""
+    assert tasks.process_phase(game.pk, game.current_phase_id) is False
+    assert game.phases.count() == 1
+
+
+def test_ready_players_queue_early_processing(
+    game: Game, django_capture_on_commit_callbacks, enqueued
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        for membership in game.memberships.all():
+            services.set_ready(membership)
+    assert enqueued == [
+        ("games.tasks.process_phase", (game.pk, game.current_phase_id), {"eta": None})
+    ]
+
+
+def test_processing_queues_the_mail(game: Game, django_capture_on_commit_callbacks, enqueued):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.process_now(game, game.creator)
+    names = [name for name, _, _ in enqueued]
+    assert names == ["games.tasks.process_phase", "games.tasks.notify_phase_processed"]
+
+
+def test_phase_processed_mail_respects_preferences(game: Game, seat) -> None:
+    NotificationSettings.objects.create(user=seat(game, "France").user, phase_processed=False)
+    services.process_now(game, game.creator)
+    tasks.notify_phase_processed(game.phases.get(index=0).pk)
+    assert len(mail.outbox) == 6
+    assert "Spring 1901 movement" in mail.outbox[0].subject
+    assert "Fall 1901 movement" in mail.outbox[0].body
+
+
+def test_reminders_go_to_players_without_orders(make_game, seat) -> None:
+    game = make_game(movement_minutes=48 * 60)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    phase = game.current_phase
+    phase.deadline = timezone.now() + timedelta(hours=20)
+    phase.save()
+    assert notifications.deadline_reminders() == 6
+    assert "France" not in {m.to[0] for m in mail.outbox}
+    assert all("24 h" in m.subject for m in mail.outbox)
+    assert notifications.deadline_reminders() == 0
+    phase.deadline = timezone.now() + timedelta(minutes=30)
+    phase.save()
+    assert notifications.deadline_reminders() == 6
+    assert notifications.deadline_reminders() == 0
+
+
+def test_no_reminder_for_a_window_longer_than_the_phase(make_game) -> None:
+    game = make_game(movement_minutes=90)
+    assert notifications.deadline_reminders() == 0  # 90 minutes: no 24-hour reminder
+    Phase.objects.filter(pk=game.current_phase_id).update(
+        deadline=timezone.now() + timedelta(minutes=30)
+    )
+    assert notifications.deadline_reminders() == 7
+
+
+def test_press_digest_holds_only_readable_press(game: Game, seat) -> None:
+    france, italy = seat(game, "France").user, seat(game, "Italy").user
+    services.send_message(game, france, "To Italy only", ["Italy"])
+    services.send_message(game, france, "To all")
+    NotificationSettings.objects.create(user=seat(game, "Russia").user, press_digest=False)
+    assert notifications.press_digest() == 5  # France wrote them; Russia opted out
+    by_user = {m.to[0]: m.body for m in mail.outbox}
+    assert "To Italy only" in by_user[italy.email]
+    assert "To Italy only" not in by_user[seat(game, "England").user.email]
+    assert "To all" in by_user[seat(game, "England").user.email]
+    assert notifications.press_digest() == 0

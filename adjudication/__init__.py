@@ -4,7 +4,7 @@ Pure Python, standard library only. See ``../shared/CONTRACT.md`` for the reques
 response, and ``variants/`` for the maps it knows.
 """
 
-from .api import adjudicate
+from .api import adjudicate, opening
 from .variant import VariantError, available, load
 
-__all__ = ["adjudicate", "available", "load", "VariantError"]
+__all__ = ["adjudicate", "available", "load", "opening", "VariantError"]

@@ -12,7 +12,19 @@ from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, read
 from .movement import Movement
 from .orders import SPECIAL, Order, OrderError, parse
-from .variant import Variant, province_of
+from .variant import Variant, load, province_of
+
+
+def opening(variant_id: str, seed: int = 0) -> dict:
+    """State a new game carries besides its units (Chinese Diplomacy: gold and the factions'
+    first orders), so the server can publish it before the first deadline."""
+    variant = load(variant_id)
+    state: dict = {}
+    for plugin in variant.plugins:
+        hook = getattr(plugin, "opening", None)
+        if hook is not None:
+            state.update(hook(variant, seed))
+    return state
 
 
 def error(message: str, details: list | None = None) -> dict:

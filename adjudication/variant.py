@@ -60,6 +60,7 @@ class Power:
     name: str
     abbreviation: str
     home_centers: tuple[str, ...]
+    playable: bool = True  # False for sides the server moves itself (Chinese factions)
 
 
 @dataclass(eq=False)
@@ -137,6 +138,11 @@ class Variant:
     def centres(self) -> list[str]:
         return [name for name, p in self.provinces.items() if p.supply_center]
 
+    @property
+    def playable_powers(self) -> list[str]:
+        """Powers people play (a variant may have sides the gamesmaster moves)."""
+        return [name for name, power in self.powers.items() if power.playable]
+
     def home_centres(self, power: str) -> tuple[str, ...]:
         return self.powers[power].home_centers
 
@@ -150,6 +156,7 @@ class Variant:
                     "name": p.name,
                     "abbreviation": p.abbreviation,
                     "home_centers": list(p.home_centers),
+                    "playable": p.playable,
                 }
                 for p in self.powers.values()
             ],
@@ -265,7 +272,10 @@ def _powers(entries: list[dict], provinces: dict[str, Province]) -> dict[str, Po
             if not provinces[home].supply_center:
                 raise VariantError(f"home centre {home!r} of {name} is not a supply centre")
         powers[name] = Power(
-            name=name, abbreviation=entry.get("abbreviation", ""), home_centers=homes
+            name=name,
+            abbreviation=entry.get("abbreviation", ""),
+            home_centers=homes,
+            playable=not entry.get("faction", False),
         )
     return powers
 

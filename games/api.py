@@ -25,6 +25,7 @@ from .serializers import (
     NotificationSettingsSerializer,
     OrderSerializer,
     OrdersInputSerializer,
+    PaymentSerializer,
     PhaseSerializer,
     ReadySerializer,
     SignupSerializer,
@@ -235,6 +236,24 @@ class GameViewSet(
             serializer.validated_data.get("recipients", []),
         )
         return Response(MessageSerializer(message, context=context).data, status=201)
+
+    @extend_schema(methods=["GET"], responses=PaymentSerializer(many=True))
+    @extend_schema(methods=["POST"], request=PaymentSerializer, responses={201: PaymentSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def payments(self, request: Request, pk: str) -> Response:
+        """The gold ledger between great powers (Chinese Diplomacy); POST pays another power."""
+        game = self.get_object()
+        if request.method == "GET":
+            return Response(
+                PaymentSerializer(game.payments.select_related("phase"), many=True).data
+            )
+        membership = _seat(game, request.user)
+        serializer = PaymentSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        payment = services.pay(
+            membership, serializer.validated_data["payee"], serializer.validated_data["amount"]
+        )
+        return Response(PaymentSerializer(payment).data, status=201)
 
     @extend_schema(
         request=VoteSerializer,

@@ -48,10 +48,11 @@ def describe(variant_id: str) -> dict:
     return adjudication.load(variant_id).describe()
 
 
-def starting_phase(variant_id: str) -> dict:
+def starting_phase(variant_id: str, seed: int = 0) -> dict:
     """The board of a new game: the variant's starting units and home centres."""
     variant = adjudication.load(variant_id)
     return {
+        "carried": adjudication.opening(variant_id, seed),
         "season": variant.seasons[0],
         "year": variant.start_year,
         "type": "movement",
@@ -61,7 +62,7 @@ def starting_phase(variant_id: str) -> dict:
 
 
 def request(game: Game, phase: Phase, orders: list[dict]) -> dict:
-    return {
+    body = {
         "variant": game.variant,
         "phase": phase.as_engine_phase(),
         "units": phase.units,
@@ -70,7 +71,22 @@ def request(game: Game, phase: Phase, orders: list[dict]) -> dict:
         "contested": phase.contested,
         "orders": orders,
         "options": game.options,
+        **phase.carried,
     }
+    if "economy" in phase.carried:
+        payments = [p.as_engine() for p in phase.payments.all()]
+        body["economy"] = {**phase.carried["economy"], "payments": payments}
+    return body
+
+
+def carried(response: dict) -> dict:
+    """What the next phase's request must carry from this response (Chinese Diplomacy)."""
+    out = {}
+    if "economy" in response:
+        out["economy"] = {"balances": response["economy"]["balances"]}
+    if "factions" in response:
+        out["faction_orders"] = response["factions"].get("next_orders", [])
+    return out
 
 
 def adjudicate(payload: dict) -> dict:
@@ -83,7 +99,8 @@ def adjudicate(payload: dict) -> dict:
 def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list[Checked]:
     """Ask the engine about one power's orders alone, against the current board."""
     orders = [{"power": power, "order": text} for text in texts]
-    replies = adjudicate(request(game, phase, orders))["orders"]
+    # A variant may append orders of its own (the Chinese factions') after ours.
+    replies = adjudicate(request(game, phase, orders))["orders"][: len(texts)]
     out = []
     for text, reply in zip(texts, replies, strict=True):
         valid = reply["result"] != "invalid"
@@ -119,7 +136,8 @@ def unit_location(canonical: str) -> str | None:
 
 
 def powers(game: Game) -> list[str]:
-    return list(adjudication.load(game.variant).powers)
+    """The powers people play (not the sides the server moves, like the Chinese factions)."""
+    return adjudication.load(game.variant).playable_powers
 
 
 def survivors(phase: Phase) -> set[str]:

@@ -140,6 +140,11 @@ class Phase(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
     results = models.JSONField(null=True, blank=True, help_text="The engine's response.")
+    carried = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Variant state carried into the engine request (Chinese gold, faction orders).",
+    )
     reminders_sent = models.JSONField(
         default=list, blank=True, help_text="Deadline reminders already sent, in hours."
     )
@@ -264,3 +269,23 @@ class NotificationSettings(models.Model):
     @classmethod
     def of(cls, user) -> NotificationSettings:
         return cls.objects.get_or_create(user=user)[0]
+
+
+class Payment(models.Model):
+    """Gold paid from one great power to another (Chinese Diplomacy), kept in a ledger."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="payments")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="payments")
+    payer = models.CharField(max_length=50)
+    payee = models.CharField(max_length=50)
+    amount = models.PositiveIntegerField(help_text="Thousands of ounces of gold.")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.payer} pays {self.payee} {self.amount} k oz"
+
+    def as_engine(self) -> dict:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount}

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, visibility
-from .models import Game, Message, NotificationSettings, Order, Phase
+from .models import Game, Message, NotificationSettings, Order, Payment, Phase
 
 User = get_user_model()
 
@@ -86,6 +86,11 @@ class PowerSerializer(serializers.Serializer):
 
 
 class BoardSerializer(serializers.ModelSerializer):
+    balances = serializers.SerializerMethodField(help_text="Gold per power (Chinese Diplomacy).")
+    faction_orders = serializers.SerializerMethodField(
+        help_text="The Chinese factions' orders published before the deadline."
+    )
+
     class Meta:
         model = Phase
         fields = [
@@ -99,7 +104,32 @@ class BoardSerializer(serializers.ModelSerializer):
             "supply_centers",
             "dislodged",
             "contested",
+            "balances",
+            "faction_orders",
         ]
+
+    def get_balances(self, phase: Phase) -> dict[str, int] | None:
+        economy = phase.carried.get("economy")
+        return economy["balances"] if economy else None
+
+    @extend_schema_field(serializers.ListField(child=serializers.DictField()))
+    def get_faction_orders(self, phase: Phase) -> list[dict]:
+        """Published ones only, until the phase is processed; then its results show them all."""
+        return [
+            {"power": o["power"], "order": o["order"]}
+            for o in phase.carried.get("faction_orders", [])
+            if o.get("published")
+        ]
+
+
+class PaymentSerializer(serializers.ModelSerializer):
+    phase = serializers.IntegerField(source="phase.index", read_only=True)
+    to = serializers.CharField(source="payee", max_length=50)
+
+    class Meta:
+        model = Payment
+        fields = ["id", "phase", "payer", "to", "amount", "created"]
+        read_only_fields = ["id", "phase", "payer", "created"]
 
 
 class GameSerializer(serializers.ModelSerializer):

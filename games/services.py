@@ -18,7 +18,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from . import engine
-from .models import DrawVote, Game, Membership, Message, ModeratorAction, Order, Phase
+from .models import (
+    DrawVote,
+    Game,
+    Membership,
+    Message,
+    ModeratorAction,
+    Order,
+    Payment,
+    Phase,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +97,7 @@ def _open_phase(game: Game, index: int, board: dict, now: datetime) -> Phase:
         supply_centers=board["supply_centers"],
         dislodged=board.get("dislodged", []),
         contested=board.get("contested", []),
+        carried=board.get("carried", {}),
         deadline=None if game.is_over else deadline_after(game, board["type"], now),
     )
     game.current_phase = phase
@@ -115,7 +125,11 @@ def create_game(creator: AbstractBaseUser, *, name: str, variant: str, **setting
     """A new game in the forming state; its creator moderates it."""
     if variant not in engine.variant_ids():
         raise GameError(f"unknown variant {variant!r}")
-    game = Game.objects.create(name=name, variant=variant, creator=creator, **settings)
+    options = dict(settings.pop("options", None) or {})
+    options.setdefault("seed", random.randrange(2**31))  # the game's chance, replayable
+    game = Game.objects.create(
+        name=name, variant=variant, creator=creator, options=options, **settings
+    )
     _log(game, creator, "create", variant=variant)
     return game
 
@@ -185,7 +199,8 @@ def _start(game: Game) -> Phase:
         membership.power = seats[membership.pk]
         membership.save(update_fields=["power"])
     game.status = Status.ACTIVE
-    phase = _open_phase(game, 0, engine.starting_phase(game.variant), timezone.now())
+    board = engine.starting_phase(game.variant, game.options.get("seed", 0))
+    phase = _open_phase(game, 0, board, timezone.now())
     game.save()
     return phase
 
@@ -387,7 +402,8 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         game, phase, [{"power": o.power, "order": o.canonical} for o in orders]
     )
     response = engine.adjudicate(payload)
-    for order, reply in zip(orders, response["orders"], strict=True):
+    # Replies come in request order; a variant may append its own (Chinese factions) after.
+    for order, reply in zip(orders, response["orders"][: len(orders)], strict=True):
         order.result = reply["result"]
         order.result_reason = reply.get("reason", "")[:300]
     Order.objects.bulk_update(orders, ["result", "result_reason"])
@@ -410,7 +426,9 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
 
 def _board(response: dict) -> dict:
     keys = ("units", "supply_centers", "dislodged", "contested")
-    return {key: response.get(key) or ([] if key != "supply_centers" else {}) for key in keys}
+    board = {key: response.get(key) or ([] if key != "supply_centers" else {}) for key in keys}
+    board["carried"] = engine.carried(response)
+    return board
 
 
 def _count_missed(game: Game, phase: Phase, ordered: set[str]) -> None:
@@ -586,3 +604,20 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
         _finish(game, "victory" if winner else "ended", [winner] if winner else [])
     game.save()
     _log(game, by, "end", winner=winner)
+
+
+@transaction.atomic
+def pay(membership: Membership, payee: str, amount: int) -> Payment:
+    """Gold from one great power to another, in this year's ledger (Chinese Diplomacy)."""
+    game, phase = _playing(membership)
+    if "economy" not in phase.carried:
+        raise GameError("there is no gold in this variant")
+    if payee == membership.power or payee not in engine.powers(game):
+        raise GameError(f"{payee!r} is not another great power of this game")
+    if amount <= 0:
+        raise GameError("a payment must be a positive number of k oz")
+    payment = Payment.objects.create(
+        game=game, phase=phase, payer=membership.power, payee=payee, amount=amount
+    )
+    _log(game, membership.user, "pay", payee=payee, amount=amount)
+    return payment

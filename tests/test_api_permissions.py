@@ -50,6 +50,14 @@ ENDPOINTS = [
         {**PLAYERS, "other_player": 201, "moderator": 201},
     ),
     ("post", "/api/games/{game}/draw/", {"draw": True}, PLAYING),
+    ("get", "/api/games/{game}/payments/", None, OPEN),
+    # The standard map has no gold: a player's payment is refused (400), never a 500.
+    (
+        "post",
+        "/api/games/{game}/payments/",
+        {"to": "France", "amount": 5},
+        {**PLAYING, "other_player": 400},
+    ),
     ("get", "/api/variants/", None, PUBLIC),
     ("get", "/api/variants/standard/", None, PUBLIC),
     ("get", "/api/auth/notifications/", None, OPEN),

@@ -341,24 +341,36 @@ def finish_response(board: Board, response: dict) -> None:
     }
     balances = response["economy"]["balances"]
     response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
-    response["next_phase"] = (
-        None if response["winner"] else {"season": "year", "year": year, "type": "movement"}
-    )
-    response["factions"] = {"events": faction_events}
-    if response["next_phase"]:
-        plan = Year(board.extra["seed"], year, "orders")
-        orders = faction_orders(variant, units, plan)
-        published = {IMPERIALS: True, COMMUNISTS: False}
-        published[KUOMINTANG] = Year(board.extra["seed"], year, "publish").random() < 0.5
-        response["factions"]["next_orders"] = [
-            {"power": p, "order": text, "action": action, "published": published[p]}
-            for p, text, action in orders
-        ]
+    response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
+    response["factions"] = {"events": faction_events, "next_orders": []}
+    if not response["winner"]:
+        seed = board.extra["seed"]
+        response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
     response["draws"] = {
         "orders": board.extra.get("order_draws", []),
         "year_end": rng.draws,
     }
     response["economy"]["ledger"] = ledger
+
+
+def plan_orders(variant: Variant, units: list[Unit], seed: int, year: int) -> list[dict]:
+    """The factions' orders for a year, with whether each is shown to the players in advance."""
+    orders = faction_orders(variant, units, Year(seed, year, "orders"))
+    published = {IMPERIALS: True, COMMUNISTS: False}
+    published[KUOMINTANG] = Year(seed, year, "publish").random() < 0.5
+    return [
+        {"power": p, "order": text, "action": action, "published": published[p]}
+        for p, text, action in orders
+    ]
+
+
+def opening(variant: Variant, seed: int) -> dict:
+    """A new game: every great power at zero gold, and the Imperials' orders for 1900."""
+    units = [_unit(u) for u in variant.starting_units]
+    return {
+        "economy": {"balances": dict.fromkeys(variant.playable_powers, 0)},
+        "faction_orders": plan_orders(variant, units, seed, variant.start_year),
+    }
 
 
 def _unit(data: dict) -> Unit:

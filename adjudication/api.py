@@ -146,7 +146,10 @@ def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], lis
         k = m.dislodger(i)
         if k is None:
             loc = m.final_location(i)
-            units.append(Unit(unit.power, unit.kind, loc, province_of(loc)))
+            if loc == unit.location:
+                units.append(unit)
+            else:
+                units.append(Unit(unit.power, unit.kind, loc, province_of(loc)))
         else:
             dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
     occupied = {u.province for u in units}

@@ -7,6 +7,7 @@ mistake (exit status 2), unlike an illegal order, which is a player's and gets a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .variant import Variant, VariantError, available, load, province_of
 
@@ -154,7 +155,22 @@ def _power(variant: Variant, text: object) -> str:
 def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
     if not isinstance(entry, dict):
         raise RequestError(f"each {what} must be an object with power, unit and location")
-    power = _power(variant, entry.get("power"))
+    key = (entry.get("power"), entry.get("unit"), entry.get("location"))
+    try:
+        return Unit(*_checked_unit(variant, *key, what))
+    except TypeError:  # unhashable junk in the request: check it the long way
+        return Unit(*_check_unit(variant, *key, what))
+
+
+@lru_cache(maxsize=8192)
+def _checked_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, str, str, str]:
+    """Validated (power, kind, location, province); cached, as positions repeat every phase."""
+    return _check_unit(variant, power, kind, where, what)
+
+
+def _check_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, str, str, str]:
+    entry = {"power": power, "unit": kind, "location": where}
+    power = _power(variant, power)
     kind = str(entry.get("unit", "")).upper()[:1]
     if kind not in ("A", "F"):
         raise RequestError(f"unit kind {entry.get('unit')!r} must be A (army) or F (fleet)")
@@ -169,7 +185,7 @@ def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
         terrain = "a sea" if province.is_sea else "inland"
         noun = "an army" if kind == "A" else "a fleet"
         raise RequestError(f"{noun} cannot stand in {loc} ({terrain})", [entry])
-    return Unit(power, kind, loc, province_of(loc))
+    return power, kind, loc, province_of(loc)
 
 
 def _units(variant: Variant, entries: object) -> list[Unit]:

@@ -1,0 +1,351 @@
+"""The board renderer: valid SVG, units where the state says, every order kind drawn."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import adjudication
+from variants import render
+from variants.render import load_board, power_colours, render_board
+
+SVG = "{http://www.w3.org/2000/svg}"
+VARIANT = adjudication.load("colonial")
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg.encode("utf-8"))
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def group(root: ET.Element, gid: str) -> ET.Element:
+    found = root.find(f".//{SVG}g[@id='{gid}']")
+    assert found is not None, f"no <g id={gid!r}>"
+    return found
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set((element.get("class") or "").split())
+
+
+def orders_drawn(root: ET.Element) -> list[ET.Element]:
+    return [
+        g for gid in ("orders", "orders-over") for g in group(root, gid) if "order" in classes(g)
+    ]
+
+
+def drawn(root: ET.Element, kind: str, text: str) -> ET.Element:
+    for g in orders_drawn(root):
+        if kind in classes(g) and g.get("data-order") == text:
+            return g
+    raise AssertionError(f"no {kind} arrow for {text!r}")
+
+
+def unit_spot(location: str) -> tuple[float, float]:
+    return load_board("colonial").spots[location]
+
+
+def last_point(d: str) -> tuple[float, float]:
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return numbers[-2], numbers[-1]
+
+
+def first_point(d: str) -> tuple[float, float]:
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return numbers[0], numbers[1]
+
+
+def start_state() -> dict:
+    return {
+        "units": [dict(u) for u in VARIANT.starting_units],
+        "supply_centers": {p: list(VARIANT.home_centres(p)) for p in VARIANT.powers},
+        "dislodged": [],
+        "contested": [],
+    }
+
+
+def busy_turn() -> tuple[dict, list[dict]]:
+    """An Autumn turn with every order kind, judged by the engine, as one picture.
+
+    The movement orders are judged on the movement state; the retreat is judged on the state
+    the movement left, and the adjustments on a winter state, then all are drawn together.
+    """
+    units = [
+        dict(u) for u in VARIANT.starting_units if u["location"] not in ("Bombay", "Delhi", "Kyoto")
+    ]
+    units += [
+        {"power": "Britain", "unit": "A", "location": "Afghanistan"},
+        {"power": "Britain", "unit": "A", "location": "Punjab"},
+        {"power": "Britain", "unit": "A", "location": "Bombay"},
+        {"power": "Britain", "unit": "F", "location": "Arabian Sea"},
+        {"power": "Britain", "unit": "A", "location": "Hyderabad"},
+        {"power": "Britain", "unit": "A", "location": "Assam"},
+        {"power": "China", "unit": "A", "location": "Kashmir"},
+        {"power": "China", "unit": "A", "location": "Krasnoyarsk"},
+        {"power": "China", "unit": "A", "location": "Chungking"},
+        {"power": "Turkey", "unit": "A", "location": "Egypt"},
+        {"power": "Turkey", "unit": "F", "location": "Mediterranean Sea"},
+        {"power": "France", "unit": "F", "location": "Bangkok/ec"},
+    ]
+    centres = {p: list(VARIANT.home_centres(p)) for p in VARIANT.powers}
+    centres["Turkey"].append("Egypt")
+    centres["Britain"].append("Assam")
+    orders = [
+        ("Russia", "A Moscow - Vladivostok via TSR"),
+        ("China", "A Krasnoyarsk H"),
+        ("Turkey", "Suez permit F Mediterranean Sea"),
+        ("Turkey", "F Mediterranean Sea - Red Sea"),
+        ("Britain", "A Punjab - Kashmir"),
+        ("Britain", "A Afghanistan S A Punjab - Kashmir"),
+        ("Britain", "A Hyderabad S A Madras"),
+        ("Britain", "A Madras H"),
+        ("Britain", "F Arabian Sea C A Bombay - Oman"),
+        ("Britain", "A Bombay - Oman via Convoy"),
+        ("Britain", "A Assam - Yunnan"),
+        ("China", "A Chungking - Yunnan"),
+        ("China", "A Kashmir H"),
+        ("France", "F Bangkok/ec - Gulf of Siam"),
+        ("Britain", "A Madras - Moscow"),  # second order for Madras: invalid
+        ("Japan", "F Tokyo - Moscow"),  # not adjacent: invalid
+    ]
+    movement = adjudication.adjudicate(
+        {
+            "variant": "colonial",
+            "phase": {"season": "fall", "year": 1871, "type": "movement"},
+            "units": units,
+            "supply_centers": centres,
+            "orders": [{"power": p, "order": o} for p, o in orders],
+        }
+    )
+    assert movement["dislodged"] and movement["contested"] == ["Yunnan"]
+    retreat = adjudication.adjudicate(
+        {
+            "variant": "colonial",
+            "phase": {"season": "fall", "year": 1871, "type": "retreats"},
+            "units": movement["units"],
+            "supply_centers": centres,
+            "dislodged": movement["dislodged"],
+            "contested": movement["contested"],
+            "orders": [{"power": "China", "order": "A Kashmir R Tibet"}],
+        }
+    )
+    winter_centres = {p: list(VARIANT.home_centres(p)) for p in VARIANT.powers}
+    winter_centres["Britain"].append("Kashmir")
+    winter_centres["Russia"].remove("Omsk")
+    winter_centres["Turkey"].append("Omsk")
+    adjustments = adjudication.adjudicate(
+        {
+            "variant": "colonial",
+            "phase": {"season": "winter", "year": 1871, "type": "adjustments"},
+            "units": [dict(u) for u in VARIANT.starting_units if u["location"] != "Delhi"],
+            "supply_centers": winter_centres,
+            "orders": [
+                {"power": "Britain", "order": "Build A Delhi"},
+                {"power": "Russia", "order": "Remove A Omsk"},
+            ],
+        }
+    )
+    state = {
+        "units": units,
+        "supply_centers": centres,
+        "dislodged": movement["dislodged"],
+        "contested": movement["contested"],
+    }
+    return state, movement["orders"] + retreat["orders"] + adjustments["orders"]
+
+
+@pytest.fixture(scope="module")
+def busy() -> tuple[dict, list[dict], ET.Element]:
+    state, results = busy_turn()
+    return state, results, parse(render_board("colonial", state, results=results))
+
+
+def test_start_position_draws_each_unit_with_its_initial() -> None:
+    root = parse(render_board("colonial", start_state()))
+    units = [g for g in group(root, "units") if "unit" in classes(g)]
+    assert len(units) == len(VARIANT.starting_units)
+    drawn_units = {(g.get("data-location"), g.get("data-power"), g.get("data-unit")) for g in units}
+    expected = {(u["location"], u["power"], u["unit"]) for u in VARIANT.starting_units}
+    assert drawn_units == expected
+    for g in units:
+        letters = "".join(t.text or "" for t in g.iter(f"{SVG}text"))
+        assert letters == g.get("data-power")[0]
+        title = g.find(f"{SVG}title").text
+        assert title == f"{g.get('data-power')}: {g.get('data-unit')} {g.get('data-location')}"
+        shape = f"{SVG}polygon" if g.get("data-unit") == "F" else f"{SVG}circle"
+        assert g.find(shape) is not None
+
+
+def test_province_paths_keep_ids_and_get_owner_colours() -> None:
+    root = parse(render_board("colonial", start_state()))
+    colours = power_colours("colonial")
+    moscow = root.find(f".//{SVG}path[@id='p-MOS']")
+    assert moscow.get("data-owner") == "Russia"
+    fill = re.search(r"fill:(#[0-9a-f]{6})", moscow.get("style")).group(1)
+    assert fill == render._mix(colours["Russia"], "#ffffff", 0.55)
+    perm = root.find(f".//{SVG}path[@id='p-PER']")
+    assert perm.get("data-owner") is None
+    assert len(root.findall(f".//{SVG}path[@data-province]")) == len(VARIANT.provinces)
+    neutral = [c for c in group(root, "centres") if "neutral" in classes(c)]
+    owned = [c for c in group(root, "centres") if "owned" in classes(c)]
+    homes = sum(len(p.home_centers) for p in VARIANT.powers.values())
+    assert len(owned) == homes
+    assert len(neutral) == len(VARIANT.centres) - homes
+
+
+def test_cached_render_does_not_touch_the_base() -> None:
+    board = load_board("colonial")
+    before = board.static, board.slots
+    owned = render_board("colonial", start_state())
+    empty = render_board("colonial", {"units": []})
+    assert (board.static, board.slots) == before
+    base_part = empty.split('<g id="centres">')[0]
+    assert 'data-owner="Russia"' in owned and 'data-owner="Russia"' not in base_part
+    assert render_board("colonial", start_state()) is owned
+
+
+def test_every_order_kind_is_drawn(busy) -> None:
+    _, results, root = busy
+    expected = {
+        "move": "A Punjab - Kashmir",
+        "support": "A Afghanistan S A Punjab - Kashmir",
+        "convoy": "F Arabian Sea C A Bombay - Oman",
+        "hold": "A Madras H",
+        "retreat": "A Kashmir R Tibet",
+        "build": "Build A Delhi",
+        "remove": "Remove A Omsk",
+        "tsr": "A Moscow - Vladivostok via TSR",
+        "suez": "Suez permit F Mediterranean Sea",
+    }
+    for kind, text in expected.items():
+        g = drawn(root, kind, text)
+        result = next(r["result"] for r in results if r["canonical"] == text)
+        assert g.get("data-result") == result
+    assert drawn(root, "support", "A Hyderabad S A Madras").find(f".//{SVG}circle") is not None
+    assert drawn(root, "move", "A Bombay - Oman via Convoy").get("data-via") == "convoy"
+    bounced = drawn(root, "move", "A Assam - Yunnan")
+    assert "failed" in classes(bounced) and bounced.get("data-result") == "fails"
+    assert any(p.get("stroke-dasharray") for p in bounced.iter(f"{SVG}path"))
+    standoff = group(root, "standoffs").find(f"{SVG}polygon")
+    assert standoff.get("data-province") == "Yunnan"
+    dislodged = [g for g in group(root, "dislodged") if "unit" in classes(g)]
+    assert [g.get("data-location") for g in dislodged] == ["Kashmir"]
+
+
+def test_invalid_orders_are_not_drawn(busy) -> None:
+    _, results, root = busy
+    invalid = {r["canonical"] or r["order"] for r in results if r["result"] == "invalid"}
+    assert invalid >= {"A Madras - Moscow", "F Tokyo - Moscow"}
+    texts = {g.get("data-order") for g in orders_drawn(root)}
+    assert not invalid & texts
+    # Plain orders: one that does not parse is skipped, the rest drawn without a result.
+    root = parse(render_board("colonial", start_state(), orders=["A Moscow - Perm", "nonsense"]))
+    assert [g.get("data-order") for g in orders_drawn(root)] == ["A Moscow - Perm"]
+    assert orders_drawn(root)[0].get("data-result") == ""
+
+
+def test_railroad_arrow_is_orange_with_stop_and_target(busy) -> None:
+    _, results, root = busy
+    ride = next(r for r in results if r["canonical"].endswith("via TSR"))
+    assert ride["result"] == "stopped" and ride["stopped_at"] == "Perm"
+    g = drawn(root, "tsr", ride["canonical"])
+    assert g.get("data-stopped-at") == "Perm" and g.get("data-target") == "Vladivostok"
+    coloured = [p for p in g.iter(f"{SVG}path") if p.get("stroke") == render.TSR_COLOUR]
+    assert render.TSR_COLOUR == "#ff8c00" and len(coloured) == 2
+    solid, dashed = coloured
+    assert not solid.get("stroke-dasharray") and dashed.get("stroke-dasharray")
+    perm = unit_spot("Perm")
+    assert math.dist(last_point(solid.get("d")), perm) < 1
+    assert math.dist(first_point(dashed.get("d")), perm) < 1
+    # The dashed part rides the route's spaces to the target.
+    vlad = unit_spot("Vladivostok")
+    assert math.dist(last_point(dashed.get("d")), vlad) < 12
+    for space in ("Omsk", "Krasnoyarsk", "Irkutsk"):
+        x, y = unit_spot(space)
+        assert f"{x:g},{y:g}" in dashed.get("d")
+    stop = g.find(f".//{SVG}g[@class='tsr-stop']/{SVG}circle")
+    assert math.dist((float(stop.get("cx")), float(stop.get("cy"))), perm) < 1
+    tip = g.find(f"{SVG}polygon[@class='head']").get("points").split()[0]
+    assert math.dist(tuple(map(float, tip.split(","))), vlad) < 12
+
+
+def test_suez_arrow_is_blue_and_points_the_permitted_way(busy) -> None:
+    _, _, root = busy
+    g = drawn(root, "suez", "Suez permit F Mediterranean Sea")
+    assert g.get("data-from") == "Mediterranean Sea" and g.get("data-to") == "Red Sea"
+    blue = [p for p in g.iter(f"{SVG}path") if p.get("stroke") == render.SUEZ_COLOUR]
+    assert blue and render.SUEZ_COLOUR.startswith("#0d47a1")
+    start = first_point(blue[0].get("d"))
+    tip = tuple(map(float, g.find(f"{SVG}polygon").get("points").split()[0].split(",")))
+    med, red = unit_spot("Mediterranean Sea"), unit_spot("Red Sea")
+    way = (red[0] - med[0], red[1] - med[1])
+    assert (tip[0] - start[0]) * way[0] + (tip[1] - start[1]) * way[1] > 0
+    # The other permit points the other way.
+    state = {
+        "units": [
+            {"power": "Turkey", "unit": "A", "location": "Egypt"},
+            {"power": "Turkey", "unit": "F", "location": "Red Sea"},
+        ]
+    }
+    back = parse(render_board("colonial", state, orders=["Suez permit F Red Sea"]))
+    g = drawn(back, "suez", "Suez permit F Red Sea")
+    assert g.get("data-to") == "Mediterranean Sea"
+    start = first_point(next(g.iter(f"{SVG}path")).get("d"))
+    tip = tuple(map(float, g.find(f"{SVG}polygon").get("points").split()[0].split(",")))
+    assert (tip[0] - start[0]) * way[0] + (tip[1] - start[1]) * way[1] < 0
+
+
+def test_colour_blind_palette_differs(busy) -> None:
+    state, results, _ = busy
+    default = power_colours("colonial")
+    safe = power_colours("colonial", "colour-blind")
+    assert set(default.values()).isdisjoint(safe.values())
+    assert len(set(safe.values())) == len(VARIANT.powers)
+    svg = render_board("colonial", state, results=results, palette="colour-blind")
+    root = parse(svg)
+    madras = next(g for g in group(root, "units") if g.get("data-location") == "Madras")
+    assert madras.find(f"{SVG}circle").get("fill") == safe["Britain"]
+    assert svg != render_board("colonial", state, results=results)
+    with pytest.raises(ValueError):
+        render_board("colonial", state, palette="sepia")
+
+
+def test_plain_orders_and_coast_spots() -> None:
+    state = {"units": [{"power": "France", "unit": "F", "location": "Bangkok/ec"}]}
+    root = parse(render_board("colonial", state, orders=[{"order": "F Bangkok/ec - Gulf of Siam"}]))
+    unit = group(root, "units").find(f"{SVG}g")
+    assert unit.get("data-location") == "Bangkok/ec"
+    x, y = unit_spot("Bangkok/ec")
+    hull = unit.find(f"{SVG}polygon").get("points")
+    assert f"{x - 10.5:g}" in hull or f"{round(x - 10.5, 1):g}" in hull
+    move = drawn(root, "move", "F Bangkok/ec - Gulf of Siam")
+    assert move.get("data-power") == "France" and move.get("data-result") == ""
+
+
+def test_variant_without_a_board_raises() -> None:
+    with pytest.raises(ValueError, match="no board"):
+        render_board("standard", {"units": []})
+    with pytest.raises(ValueError):
+        render_board("no-such-variant", {"units": []})
+
+
+def test_fleets_in_one_ocean_stack_into_one_icon_per_power():
+    state = {
+        "units": [{"power": "Japan", "unit": "F", "location": "North Pacific Ocean"}] * 3
+        + [{"power": "China", "unit": "F", "location": "North Pacific Ocean"}],
+        "supply_centers": {},
+    }
+    root = ET.fromstring(render_board("far-east", state))
+    stacks = [
+        g
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-location") == "North Pacific Ocean" and "unit" in g.get("class", "")
+    ]
+    assert sorted((g.get("data-power"), g.get("data-count")) for g in stacks) == [
+        ("China", "1"),
+        ("Japan", "3"),
+    ]

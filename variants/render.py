@@ -1,0 +1,930 @@
+"""Draw a game position, its orders and their results on a variant's SVG board.
+
+The board comes from the build tool (``variants/<id>/board.svg`` and ``anchors.json``); positions
+and orders follow the engine's JSON contract (``shared/CONTRACT.md``). Standard library only, like
+the engine. The base drawing is read and split once per variant, and finished drawings are kept in
+a small LRU keyed on a hash of the arguments, because the same phase is drawn again and again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from pathlib import Path
+
+import adjudication
+from adjudication import orders as order_parser
+
+VARIANTS_DIR = Path(__file__).resolve().parent
+
+# Power colours by the variant's power order. The default set avoids orange and light blue,
+# which the railroad and canal arrows use; the colour-blind set is Okabe and Ito's.
+PALETTES: dict[str, tuple[str, ...]] = {
+    "default": (
+        "#e0303a",  # red (Britain)
+        "#f2c12e",  # gold (China)
+        "#8e5bb5",  # purple (Russia)
+        "#2f6bd8",  # blue (France)
+        "#14a39a",  # teal (Holland)
+        "#e377c2",  # pink (Japan)
+        "#4c9a2a",  # green (Turkey)
+        "#8b5a2b",
+        "#6b7a8f",
+        "#333333",
+    ),
+    "colour-blind": (
+        "#d55e00",  # vermillion
+        "#f0e442",  # yellow
+        "#cc79a7",  # reddish purple
+        "#0072b2",  # blue
+        "#e69f00",  # orange
+        "#56b4e9",  # sky blue
+        "#009e73",  # bluish green
+        "#000000",
+        "#999999",
+        "#ffffff",
+    ),
+}
+PALETTES["colour_blind"] = PALETTES["colorblind"] = PALETTES["color-blind"] = PALETTES[
+    "colour-blind"
+]
+
+UNKNOWN_POWER = "#9e9e9e"
+TSR_COLOUR = "#ff8c00"
+SUEZ_COLOUR = "#0d47a1"
+DISLODGED_COLOUR = "#d50000"
+STANDOFF_COLOUR = "#c62828"
+REMOVE_COLOUR = "#d50000"
+CASING = "#1b1b1b"
+
+CACHE_SIZE = 64
+
+
+class _Cache:
+    """A thread-safe LRU of finished drawings (the web workers render from several threads)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self.lock:
+            svg = self.items.get(key)
+            if svg is not None:
+                self.items.move_to_end(key)
+            return svg
+
+    def put(self, key: str, svg: str) -> None:
+        with self.lock:
+            self.items[key] = svg
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_rendered = _Cache(CACHE_SIZE)
+
+
+# -- the base board ---------------------------------------------------------------------------
+
+_PROVINCE_TAG = re.compile(r'<path\b[^>]*\bid="p-[^"]*"[^>]*>')
+_STYLE_ATTR = re.compile(r'\s+style="([^"]*)"')
+_ATTR = re.compile(r'\b([\w:-]+)="([^"]*)"')
+_CANAL = re.compile(r'<path\b[^>]*class="canal"[^>]*\bd="([^"]*)"')
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" class="([^"]*)">([^<]*)</text>')
+_FONT_SIZES = {"name": 9.5, "seaname": 10.0, "note": 8.0}
+
+
+@dataclass(frozen=True)
+class Board:
+    """A variant's base drawing split around its province shapes, plus the spots to draw on."""
+
+    variant: str
+    static: tuple[str, ...]  # len(slots) + 1 pieces of the base drawing around the slots
+    slots: tuple[tuple[str, str, str], ...]  # (province, tag without style, default style)
+    anchors: dict[str, dict[str, list[float]]]
+    spots: dict[str, tuple[float, float]]  # unit spots, nudged off the printed names
+    labels: tuple[tuple[float, float, float, float], ...]  # boxes of the printed names
+    width: float
+    height: float
+    scale: float  # sizes of units and arrows relative to the 1600-wide Colonial board
+    canal: tuple[tuple[float, float], tuple[float, float]] | None
+
+
+def board_dir(variant: str) -> Path:
+    return VARIANTS_DIR / variant.replace("-", "_")
+
+
+@lru_cache(maxsize=16)
+def load_board(variant: str) -> Board:
+    """Read and split a variant's board once; raise ValueError when it has none."""
+    folder = board_dir(variant)
+    svg_path, anchors_path = folder / "board.svg", folder / "anchors.json"
+    if not svg_path.is_file() or not anchors_path.is_file():
+        raise ValueError(
+            f"variant {variant!r} has no board drawing "
+            f"(expected {svg_path.name} and {anchors_path.name} in variants/{folder.name}/)"
+        )
+    text = svg_path.read_text(encoding="utf-8")
+    with anchors_path.open(encoding="utf-8") as f:
+        anchor_data = json.load(f)
+    end = text.rfind("</svg>")
+    if end < 0:
+        raise ValueError(f"variants/{folder.name}/board.svg is not an SVG document")
+    static: list[str] = []
+    slots: list[tuple[str, str, str]] = []
+    pos = 0
+    for match in _PROVINCE_TAG.finditer(text, 0, end):
+        tag = match.group(0)
+        attrs = dict(_ATTR.findall(tag))
+        name = attrs.get("data-province") or attrs["id"][2:]
+        style = _STYLE_ATTR.search(tag)
+        default = style.group(1) if style else ""
+        bare = _STYLE_ATTR.sub("", tag, count=1)
+        static.append(text[pos : match.start()])
+        slots.append((name, bare[:-2] if bare.endswith("/>") else bare[:-1], default))
+        pos = match.end()
+    static.append(text[pos:end])
+    width = float(anchor_data.get("width") or 1600)
+    height = float(anchor_data.get("height") or 1125)
+    canal = None
+    found = _CANAL.search(text)
+    if found:
+        numbers = [float(n) for n in _NUMBER.findall(found.group(1))]
+        if len(numbers) >= 4:
+            canal = ((numbers[0], numbers[1]), (numbers[-2], numbers[-1]))
+    anchors = anchor_data.get("provinces", {})
+    scale = max(width, height) / 1600
+    labels = _label_boxes(text)
+    return Board(
+        variant=variant,
+        static=tuple(static),
+        slots=tuple(slots),
+        anchors=anchors,
+        spots=_unit_spots(anchors, labels, scale),
+        labels=tuple(labels),
+        width=width,
+        height=height,
+        scale=scale,
+        canal=canal,
+    )
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _label_boxes(text: str) -> list[Box]:
+    """Rough boxes of the names printed on the board (halos skipped)."""
+    boxes = []
+    for x, y, classes, words in _TEXT.findall(text):
+        names = classes.split()
+        if "halo" in names or "seahalo" in names:
+            continue
+        size = next((_FONT_SIZES[c] for c in names if c in _FONT_SIZES), 10.0)
+        half = 0.31 * size * len(words.strip())
+        bx, by = float(x), float(y)
+        boxes.append((bx - half, by - 0.78 * size, bx + half, by + 0.22 * size))
+    return boxes
+
+
+def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tuple[float, float]]:
+    """Unit spots moved up or down just enough that a unit does not hide a name."""
+    hw, hh = 10.5 * scale, 8.5 * scale
+    spots = {}
+    for name, spot in anchors.items():
+        if "unit" not in spot:
+            continue
+        x, y = float(spot["unit"][0]), float(spot["unit"][1])
+        for _ in range(3):
+            hit = next(
+                (
+                    b
+                    for b in boxes
+                    if x + hw > b[0] and x - hw < b[2] and y + hh > b[1] and y - hh < b[3]
+                ),
+                None,
+            )
+            if hit is None:
+                break
+            y = hit[3] + hh + 0.5 if y >= (hit[1] + hit[3]) / 2 else hit[1] - hh - 0.5
+        spots[name] = (x, y)
+    return spots
+
+
+def clear_caches() -> None:
+    """Forget loaded boards and finished drawings (for benchmarks and tests)."""
+    _rendered.clear()
+    load_board.cache_clear()
+    _parse.cache_clear()
+
+
+# -- colours ----------------------------------------------------------------------------------
+
+
+def _mix(colour: str, other: str, share: float) -> str:
+    """``share`` of colour over ``other``: tints for province fills."""
+    a = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    b = [int(other[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(
+        f"{round(x * share + y * (1 - share)):02x}" for x, y in zip(a, b, strict=True)
+    )
+
+
+def _ink(colour: str) -> str:
+    """Black or white, whichever reads better on the colour."""
+    r, g, b = (int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 0.55 else "#ffffff"
+
+
+def power_colours(variant: str, palette: str = "default") -> dict[str, str]:
+    """Each power's colour in a palette, by the variant's power order."""
+    if palette not in PALETTES:
+        raise ValueError(f"unknown palette {palette!r}; known: {', '.join(sorted(PALETTES))}")
+    colours = PALETTES[palette]
+    return {p: colours[i % len(colours)] for i, p in enumerate(adjudication.load(variant).powers)}
+
+
+def initials(powers: list[str]) -> dict[str, str]:
+    """The shortest prefix that tells each power from the others (at most three letters)."""
+    out = {}
+    for name in powers:
+        n = 1
+        while n < min(3, len(name)) and any(
+            o != name and o[:n].lower() == name[:n].lower() for o in powers
+        ):
+            n += 1
+        out[name] = name[:n].capitalize()
+    return out
+
+
+# -- orders -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _parse(variant: str, text: str) -> order_parser.Order | None:
+    """The engine's reading of an order in whichever phase type accepts it, or None."""
+    v = adjudication.load(variant)
+    for phase_type in ("movement", "retreats", "adjustments"):
+        try:
+            return order_parser.parse(v, text, phase_type)
+        except (order_parser.OrderError, ValueError):
+            continue
+    return None
+
+
+def _entries(orders: list | None, results: list | None) -> list[dict]:
+    """Orders to draw: processed results when given, else the plain orders."""
+    source = results if results is not None else (orders or [])
+    out = []
+    for entry in source:
+        if isinstance(entry, str):
+            out.append({"order": entry})
+        elif isinstance(entry, dict):
+            out.append(entry)
+    return out
+
+
+# -- geometry ---------------------------------------------------------------------------------
+
+Point = tuple[float, float]
+
+
+def _f(x: float) -> str:
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def _p(p: Point) -> str:
+    return f"{_f(p[0])},{_f(p[1])}"
+
+
+def _toward(a: Point, b: Point, distance: float) -> Point:
+    """The point ``distance`` from a on the way to b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy) or 1.0
+    return (a[0] + dx / length * distance, a[1] + dy / length * distance)
+
+
+def _head(tip: Point, back: Point, size: float) -> str:
+    """Points of an arrowhead at tip, pointing away from back."""
+    dx, dy = tip[0] - back[0], tip[1] - back[1]
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    bx, by = tip[0] - ux * size, tip[1] - uy * size
+    w = size * 0.55
+    return f"{_p(tip)} {_p((bx - uy * w, by + ux * w))} {_p((bx + uy * w, by - ux * w))}"
+
+
+# -- the drawing ------------------------------------------------------------------------------
+
+
+class _Drawing:
+    """One render: the board, the variant, colours and the pieces drawn so far."""
+
+    def __init__(self, variant: str, state: dict, palette: str) -> None:
+        self.board = load_board(variant)
+        self.variant = adjudication.load(variant)
+        self.variant_id = variant
+        self.colours = power_colours(variant, palette)
+        self.initials = initials(list(self.variant.powers))
+        self.state = state
+        self.s = self.board.scale
+        self.unit_at: dict[str, dict] = {}
+        self.spot_of: dict[str, Point] = {}
+        self.dislodged_at: dict[str, Point] = {}
+
+    # -- places
+
+    def canonical(self, location: str) -> str:
+        return self.variant.lookup(location) or location
+
+    def anchor(self, location: str, key: str = "unit") -> Point | None:
+        if key == "unit":
+            spot = self.board.spots.get(location) or self.board.spots.get(location.split("/", 1)[0])
+            return spot
+        spots = self.board.anchors.get(location)
+        if spots is None or key not in spots:
+            spots = self.board.anchors.get(location.split("/", 1)[0])
+        if spots is None or key not in spots:
+            return None
+        x, y = spots[key]
+        return (float(x), float(y))
+
+    def where(self, location: str | None) -> Point | None:
+        """Where the unit ordered from a location is drawn."""
+        if location is None:
+            return None
+        return (
+            self.spot_of.get(location)
+            or self.spot_of.get(location.split("/", 1)[0])
+            or self.anchor(location)
+        )
+
+    def colour(self, power: str | None) -> str:
+        return self.colours.get(power or "", UNKNOWN_POWER)
+
+    # -- board and centres
+
+    def province_fills(self) -> dict[str, tuple[str, str]]:
+        owners = {}
+        for power, centres in (self.state.get("supply_centers") or {}).items():
+            for centre in centres:
+                owners[self.canonical(centre)] = power
+        self.owner_of = owners
+        return {
+            name: (power, _mix(self.colour(power), "#ffffff", 0.55))
+            for name, power in owners.items()
+        }
+
+    def base(self) -> list[str]:
+        fills = self.province_fills()
+        board = self.board
+        out = [board.static[0]]
+        for (name, tag, default), static in zip(board.slots, board.static[1:], strict=True):
+            owned = fills.get(name)
+            if owned:
+                power, fill = owned
+                out.append(f'{tag} style="fill:{fill}" data-owner="{escape(power)}">')
+            else:
+                out.append(f'{tag} style="{default}">' if default else f"{tag}>")
+            out.append(static)
+        return out
+
+    def centres(self) -> str:
+        r = 3.6 * self.s
+        out = ['<g id="centres">']
+        for name, province in self.variant.provinces.items():
+            if not province.supply_center:
+                continue
+            spot = self.anchor(name, "sc")
+            if spot is None:
+                continue
+            owner = self.owner_of.get(name)
+            title = f"{name}: {owner}" if owner else f"{name}: neutral"
+            if owner:
+                out.append(
+                    f'<circle class="sc owned" data-province="{escape(name)}" '
+                    f'data-owner="{escape(owner)}" cx="{_f(spot[0])}" cy="{_f(spot[1])}" '
+                    f'r="{_f(r)}" fill="{self.colour(owner)}" stroke="{CASING}" '
+                    f'stroke-width="1.2"><title>{escape(title)}</title></circle>'
+                )
+            else:
+                out.append(
+                    f'<circle class="sc neutral" data-province="{escape(name)}" data-owner="" '
+                    f'cx="{_f(spot[0])}" cy="{_f(spot[1])}" r="{_f(r)}" fill="#ffffff" '
+                    f'stroke="#555555" stroke-width="1.2" stroke-dasharray="1.6 1.2">'
+                    f"<title>{escape(title)}</title></circle>"
+                )
+        out.append("</g>")
+        return "".join(out)
+
+    # -- units
+
+    def unit_shape(self, kind: str, power: str | None, at: Point, extra: str = "") -> str:
+        """An army (disc) or fleet (hull) in the power's colour, carrying its initials."""
+        s = self.s
+        colour = self.colour(power)
+        letters = self.initials.get(power or "", "?")
+        size = (8.6 if len(letters) == 1 else 6.8) * s
+        x, y = at
+        if kind == "F":
+            shape = (
+                f'<polygon points="{_p((x - 10.5 * s, y - 5.5 * s))} '
+                f"{_p((x + 10.5 * s, y - 5.5 * s))} {_p((x + 6.5 * s, y + 5.5 * s))} "
+                f'{_p((x - 6.5 * s, y + 5.5 * s))}" fill="{colour}" stroke="{CASING}" '
+                f'stroke-width="{_f(1.3 * s)}" stroke-linejoin="round"{extra}/>'
+            )
+            ty = y + size * 0.36
+        else:
+            shape = (
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(7.5 * s)}" fill="{colour}" '
+                f'stroke="{CASING}" stroke-width="{_f(1.3 * s)}"{extra}/>'
+            )
+            ty = y + size * 0.36
+        text = (
+            f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(size)}" font-weight="bold" '
+            f'fill="{_ink(colour)}" style="text-anchor:middle" '
+            f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">{escape(letters)}</text>"
+        )
+        return shape + text
+
+    def units(self) -> str:
+        """One icon per unit; several of one power in one space (a Far East ocean) stack into
+        one icon with a count, one stack per power side by side."""
+        out = ['<g id="units">']
+        stacks: dict[tuple[str, str | None, str], list[dict]] = {}
+        for unit in self.state.get("units") or []:
+            location = self.canonical(unit["location"])
+            key = (location, unit.get("power"), unit.get("unit", "A"))
+            stacks.setdefault(key, []).append(unit)
+        placed: dict[str, int] = {}
+        for (location, power, kind), units in stacks.items():
+            spot = self.anchor(location)
+            if spot is None:
+                continue
+            n = placed.get(location, 0)
+            placed[location] = n + 1
+            spot = (spot[0] + 17 * self.s * n, spot[1])  # other powers in the same space
+            self.spot_of.setdefault(location, spot)
+            self.unit_at.setdefault(location, units[0])
+            self.unit_at.setdefault(location.split("/", 1)[0], units[0])
+            count = len(units)
+            label = f"{power}: {kind} {location}" + (f" ×{count}" if count > 1 else "")
+            badge = self.count_badge(spot, count) if count > 1 else ""
+            out.append(
+                f'<g class="unit {"fleet" if kind == "F" else "army"}" '
+                f'data-power="{escape(power or "")}" data-unit="{escape(kind)}" '
+                f'data-location="{escape(location)}" data-count="{count}">'
+                f"<title>{escape(label)}</title>{self.unit_shape(kind, power, spot)}{badge}</g>"
+            )
+        out.append("</g>")
+        return "".join(out)
+
+    def count_badge(self, at: Point, count: int) -> str:
+        s = self.s
+        x, y = at[0] + 9 * s, at[1] - 8 * s
+        return (
+            f'<circle class="count" cx="{_f(x)}" cy="{_f(y)}" r="{_f(5.5 * s)}" fill="#ffffff" '
+            f'stroke="{CASING}" stroke-width="{_f(0.9 * s)}"/>'
+            f'<text x="{_f(x)}" y="{_f(y + 2.6 * s)}" font-size="{_f(7.5 * s)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{CASING}">{count}</text>'
+        )
+
+    def beside(self, spot: Point) -> Point:
+        """Where a dislodged unit is drawn: off its spot diagonally, clear of names if possible."""
+        s = self.s
+        hw, hh = 12 * s, 12 * s
+        candidates = [(13 * s, -11 * s), (13 * s, 11 * s), (-13 * s, 11 * s), (-13 * s, -11 * s)]
+        for dx, dy in candidates:
+            x, y = spot[0] + dx, spot[1] + dy
+            if not any(
+                x + hw > b[0] and x - hw < b[2] and y + hh > b[1] and y - hh < b[3]
+                for b in self.board.labels
+            ):
+                return (x, y)
+        return (spot[0] + candidates[0][0], spot[1] + candidates[0][1])
+
+    def dislodged(self) -> str:
+        out = ['<g id="dislodged">']
+        s = self.s
+        for unit in self.state.get("dislodged") or []:
+            location = self.canonical(unit["location"])
+            spot = self.anchor(location)
+            if spot is None:
+                continue
+            spot = self.beside(spot)
+            self.dislodged_at[location] = spot
+            self.dislodged_at.setdefault(location.split("/", 1)[0], spot)
+            power, kind = unit.get("power"), unit.get("unit", "A")
+            label = f"{power}: {kind} {location} (dislodged"
+            if unit.get("attacker_from"):
+                label += f" from {unit['attacker_from']}"
+            label += ")"
+            out.append(
+                f'<g class="unit dislodged" data-power="{escape(power or "")}" '
+                f'data-unit="{escape(kind)}" data-location="{escape(location)}">'
+                f"<title>{escape(label)}</title>"
+                f'<circle cx="{_f(spot[0])}" cy="{_f(spot[1])}" r="{_f(11.5 * s)}" '
+                f'fill="#ffffff" fill-opacity="0.6" stroke="{DISLODGED_COLOUR}" '
+                f'stroke-width="{_f(2.2 * s)}"/>{self.unit_shape(kind, power, spot)}</g>'
+            )
+        out.append("</g>")
+        return "".join(out)
+
+    def standoffs(self) -> str:
+        out = ['<g id="standoffs">']
+        s = self.s
+        for name in self.state.get("contested") or []:
+            name = self.canonical(name)
+            spot = self.anchor(name)
+            if spot is None:
+                continue
+            points = []
+            for i in range(16):
+                radius = (9.5 if i % 2 == 0 else 4.5) * s
+                angle = math.pi * i / 8
+                points.append(
+                    _p((spot[0] + radius * math.cos(angle), spot[1] + radius * math.sin(angle)))
+                )
+            out.append(
+                f'<polygon class="standoff" data-province="{escape(name)}" '
+                f'points="{" ".join(points)}" fill="{STANDOFF_COLOUR}" stroke="#ffffff" '
+                f'stroke-width="{_f(1.2 * s)}"><title>Standoff in {escape(name)}</title></polygon>'
+            )
+        out.append("</g>")
+        return "".join(out)
+
+    # -- orders
+
+    def stroke(
+        self, d: str, colour: str, width: float, dash: str | None = None, cap: str = "round"
+    ) -> str:
+        """A line in a colour over a dark casing, readable on land and sea."""
+        s = self.s
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        return (
+            f'<path d="{d}" fill="none" stroke="{CASING}" stroke-opacity="0.75" '
+            f'stroke-width="{_f((width + 2) * s)}" stroke-linecap="{cap}" '
+            f'stroke-linejoin="round"{dash_attr}/>'
+            f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{_f(width * s)}" '
+            f'stroke-linecap="{cap}" stroke-linejoin="round"{dash_attr}/>'
+        )
+
+    def arrowhead(self, tip: Point, back: Point, colour: str, size: float = 9.0) -> str:
+        return (
+            f'<polygon class="head" points="{_head(tip, back, size * self.s)}" fill="{colour}" '
+            f'stroke="{CASING}" stroke-width="{_f(0.9 * self.s)}" stroke-linejoin="round"/>'
+        )
+
+    def curve(self, a: Point, b: Point, gap_a: float, gap_b: float) -> tuple[str, Point, Point]:
+        """A gently bent path from a to b, cut short at both ends; bends keep swaps apart."""
+        s = self.s
+        mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        bend = min(0.12 * length, 25 * s)
+        ctrl = (mx - dy / length * bend, my + dx / length * bend)
+        start = _toward(a, ctrl, gap_a * s)
+        end = _toward(b, ctrl, gap_b * s)
+        return f"M{_p(start)} Q{_p(ctrl)} {_p(end)}", end, ctrl
+
+    def order_group(self, kind: str, entry: dict, text: str, body: str, extra: str = "") -> str:
+        result = entry.get("result") or ""
+        failed = result in ("fails", "bounced", "cut", "dislodged")
+        classes = f"order {kind}" + (" failed" if failed else "")
+        title = text
+        if result:
+            title += f" ({result}"
+            if entry.get("stopped_at"):
+                title += f" at {entry['stopped_at']}"
+            if entry.get("reason"):
+                title += f": {entry['reason']}"
+            title += ")"
+        opacity = ' opacity="0.5"' if failed else ""
+        return (
+            f'<g class="{classes}" data-order="{escape(text)}" data-result="{escape(result)}" '
+            f'data-power="{escape(entry.get("power") or "")}"{extra}{opacity}>'
+            f"<title>{escape(title)}</title>{body}</g>"
+        )
+
+    def orders(self, entries: list[dict]) -> tuple[str, str]:
+        """Order marks under the units, and removal crosses over them."""
+        under, over = ['<g id="orders">'], ['<g id="orders-over">']
+        for entry in entries:
+            if entry.get("result") == "invalid":
+                continue
+            text = entry.get("canonical") or entry.get("order")
+            if not isinstance(text, str):
+                continue
+            order = _parse(self.variant_id, text)
+            if order is None:
+                continue
+            drawn = self.order(order, entry, text)
+            if drawn:
+                on_top = order.kind in (order_parser.REMOVE, order_parser.DISBAND)
+                (over if on_top else under).append(drawn)
+        under.append("</g>")
+        over.append("</g>")
+        return "".join(under), "".join(over)
+
+    def order(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
+        kind = order.kind
+        result = entry.get("result") or ""
+        failed = result == "fails"
+        power = entry.get("power")
+        if power is None and order.location:
+            unit = self.unit_at.get(order.location) or self.unit_at.get(
+                order.location.split("/", 1)[0]
+            )
+            power = unit.get("power") if unit else self.owner_of.get(order.location)
+            entry = {**entry, "power": power}
+        colour = self.colour(power)
+        s = self.s
+        if kind == order_parser.SPECIAL:
+            if order.extra[:1] == ("Suez permit F",):
+                return self.suez(order, entry, text)
+            return None
+        if kind == order_parser.WAIVE:
+            return None
+        if kind == order_parser.MOVE and order.via == "TSR":
+            return self.railroad(order, entry, text)
+        if kind in (order_parser.MOVE, order_parser.RETREAT):
+            origin = (
+                self.dislodged_at.get(order.location) if kind == order_parser.RETREAT else None
+            ) or self.where(order.location)
+            target = self.anchor(order.destination)
+            if origin is None or target is None:
+                return None
+            d, end, ctrl = self.curve(origin, target, 9, 8)
+            body = self.stroke(d, colour, 2.4, "5 3" if failed else None)
+            body += self.arrowhead(end, ctrl, colour)
+            name = "move" if kind == order_parser.MOVE else "retreat"
+            extra = f' data-target="{escape(order.destination)}"'
+            if order.via:
+                extra += f' data-via="{escape(order.via.lower())}"'
+            return self.order_group(name, entry, text, body, extra)
+        if kind == order_parser.SUPPORT:
+            origin, held = self.where(order.location), self.where(order.target)
+            if origin is None or held is None:
+                return None
+            dash = "2 4" if failed else "6 3"
+            if order.destination is None:
+                start = _toward(origin, held, 9 * s)
+                end = _toward(held, origin, 12 * s)
+                body = self.stroke(f"M{_p(start)} L{_p(end)}", colour, 1.8, dash)
+                body += (
+                    f'<circle cx="{_f(held[0])}" cy="{_f(held[1])}" r="{_f(12 * s)}" '
+                    f'fill="none" stroke="{colour}" stroke-width="{_f(1.8 * s)}" '
+                    f'stroke-dasharray="{dash}"/>'
+                )
+                return self.order_group("support", entry, text, body)
+            target = self.anchor(order.destination)
+            if target is None:
+                return None
+            # A curve through the supported unit (drawn over it) on to the destination.
+            ctrl = (
+                2 * held[0] - (origin[0] + target[0]) / 2,
+                2 * held[1] - (origin[1] + target[1]) / 2,
+            )
+            start = _toward(origin, ctrl, 9 * s)
+            end = _toward(target, ctrl, 13 * s)
+            d = f"M{_p(start)} Q{_p(ctrl)} {_p(end)}"
+            body = self.stroke(d, colour, 1.8, dash) + self.arrowhead(end, ctrl, colour, 7.5)
+            extra = f' data-target="{escape(order.destination)}"'
+            return self.order_group("support", entry, text, body, extra)
+        if kind == order_parser.CONVOY:
+            fleet, army = self.where(order.location), self.where(order.target)
+            target = self.anchor(order.destination)
+            if fleet is None or army is None or target is None:
+                return None
+            start = _toward(army, fleet, 9 * s)
+            end = _toward(target, fleet, 9 * s)
+            d = f"M{_p(start)} L{_p(fleet)} L{_p(end)}"
+            dash = "0.1 4.5" if not failed else "0.1 8"
+            body = self.stroke(d, colour, 2.2, dash) + self.arrowhead(end, fleet, colour, 7.5)
+            extra = f' data-target="{escape(order.destination)}"'
+            return self.order_group("convoy", entry, text, body, extra)
+        if kind == order_parser.HOLD:
+            at = self.where(order.location)
+            if at is None:
+                return None
+            r = 12.5 * s
+            ring = f"M{_f(at[0] - r)},{_f(at[1])} a{_f(r)},{_f(r)} 0 1,0 {_f(2 * r)},0 "
+            ring += f"a{_f(r)},{_f(r)} 0 1,0 {_f(-2 * r)},0 Z"
+            body = self.stroke(ring, colour, 2.2, "4 3" if failed else None)
+            return self.order_group("hold", entry, text, body)
+        if kind == order_parser.DISBAND:
+            at = self.dislodged_at.get(order.location) or self.where(order.location)
+            if at is None:
+                return None
+            return self.order_group("disband", entry, text, self.cross(at))
+        if kind == order_parser.REMOVE:
+            at = self.where(order.location)
+            if at is None:
+                return None
+            return self.order_group("remove", entry, text, self.cross(at))
+        if kind == order_parser.BUILD:
+            at = self.anchor(order.location)
+            if at is None:
+                return None
+            r = 12.5 * s
+            body = (
+                f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="#ffffff" '
+                f'fill-opacity="0.7" stroke="{colour}" stroke-width="{_f(2.2 * s)}" '
+                f'stroke-dasharray="3 2"/>'
+                + self.unit_shape(order.unit or "A", power, at, ' opacity="0.9"')
+                + self.plus((at[0] + 10 * s, at[1] - 10 * s), colour)
+            )
+            extra = (
+                f' data-unit="{escape(order.unit or "")}" data-target="{escape(order.location)}"'
+            )
+            return self.order_group("build", entry, text, body, extra)
+        return None
+
+    def cross(self, at: Point) -> str:
+        r = 9 * self.s
+        d = (
+            f"M{_p((at[0] - r, at[1] - r))} L{_p((at[0] + r, at[1] + r))} "
+            f"M{_p((at[0] - r, at[1] + r))} L{_p((at[0] + r, at[1] - r))}"
+        )
+        return self.stroke(d, REMOVE_COLOUR, 3.0)
+
+    def plus(self, at: Point, colour: str) -> str:
+        s = self.s
+        r = 5.5 * s
+        return (
+            f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="#ffffff" '
+            f'stroke="{CASING}" stroke-width="{_f(1 * s)}"/>'
+            f'<path d="M{_p((at[0] - r * 0.6, at[1]))} L{_p((at[0] + r * 0.6, at[1]))} '
+            f'M{_p((at[0], at[1] - r * 0.6))} L{_p((at[0], at[1] + r * 0.6))}" '
+            f'stroke="{CASING}" stroke-width="{_f(1.8 * s)}"/>'
+        )
+
+    def railroad(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
+        """Orange line along the railroad's spaces; solid to the stop, dashed beyond it."""
+        data = self.variant.rule_data.get("trans_siberian_railroad") or {}
+        route = list(data.get("route") or [])
+        origin = order.location.split("/", 1)[0] if order.location else None
+        target = order.destination.split("/", 1)[0] if order.destination else None
+        if origin not in route or target not in route:
+            return None
+        i, j = route.index(origin), route.index(target)
+        step = 1 if j >= i else -1
+        spaces = route[i : j + step : step] if j + step >= 0 else route[i::-1]
+        points = [self.where(origin)] + [self.anchor(p) for p in spaces[1:]]
+        if any(p is None for p in points):
+            return None
+        result = entry.get("result") or ""
+        stopped = entry.get("stopped_at") if result == "stopped" else None
+        stop = spaces.index(stopped) if stopped in spaces else None
+        s = self.s
+        points[0] = _toward(points[0], points[1], 9 * s)
+        points[-1] = _toward(points[-1], points[-2], 8 * s)
+        body = ""
+        if result == "fails":
+            body += self.stroke(_polyline(points), TSR_COLOUR, 3.0, "6 4")
+        elif stop is not None:
+            ridden, blocked = points[: stop + 1], points[stop:]
+            if len(ridden) > 1:
+                body += self.stroke(_polyline(ridden), TSR_COLOUR, 3.2)
+            body += self.stroke(_polyline(blocked), TSR_COLOUR, 2.2, "6 4")
+        else:
+            body += self.stroke(_polyline(points), TSR_COLOUR, 3.2)
+        body += self.arrowhead(points[-1], points[-2], TSR_COLOUR, 10)
+        extra = f' data-target="{escape(target)}"'
+        if stop is not None:
+            at = self.anchor(spaces[stop]) if stop else points[0]
+            r = 6.5 * s
+            body += (
+                f'<g class="tsr-stop" data-province="{escape(spaces[stop])}">'
+                f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="{TSR_COLOUR}" '
+                f'stroke="{CASING}" stroke-width="{_f(1.4 * s)}"/>'
+                f'<path d="M{_p((at[0] - r * 0.55, at[1]))} L{_p((at[0] + r * 0.55, at[1]))}" '
+                f'stroke="#ffffff" stroke-width="{_f(2.2 * s)}"/></g>'
+            )
+            extra += f' data-stopped-at="{escape(spaces[stop])}"'
+        return self.order_group("tsr", entry, text, body, f' data-colour="{TSR_COLOUR}"' + extra)
+
+    def suez(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
+        """Blue bent arrow beside the canal, from the permitted fleet's sea to the other."""
+        data = self.variant.rule_data.get("suez_canal") or {}
+        ends = list(data.get("connects") or [])
+        sea = order.location
+        if sea not in ends or len(ends) != 2:
+            return None
+        other = ends[1] if sea == ends[0] else ends[0]
+        sea_spot, other_spot = self.anchor(sea), self.anchor(other)
+        if sea_spot is None or other_spot is None:
+            return None
+        s = self.s
+        if self.board.canal:
+            a, b = self.board.canal
+            if math.dist(a, sea_spot) > math.dist(b, sea_spot):
+                a, b = b, a
+        else:
+            a, b = _toward(sea_spot, other_spot, 12 * s), _toward(other_spot, sea_spot, 12 * s)
+        a, b = _toward(a, b, -14 * s), _toward(b, a, -14 * s)
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length, dx / length
+        keeper = self.anchor(data.get("controlled_from", "")) if data else None
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        if keeper and (keeper[0] - mid[0]) * nx + (keeper[1] - mid[1]) * ny > 0:
+            nx, ny = -nx, -ny  # bow away from the unit in Egypt
+        bow = 16 * s
+        c1 = (a[0] + nx * bow, a[1] + ny * bow)
+        c2 = (b[0] + nx * bow, b[1] + ny * bow)
+        d = f"M{_p(a)} C{_p(c1)} {_p(c2)} {_p(b)}"
+        body = self.stroke(d, SUEZ_COLOUR, 2.6) + self.arrowhead(b, c2, SUEZ_COLOUR, 9)
+        extra = f' data-colour="{SUEZ_COLOUR}" data-from="{escape(sea)}" data-to="{escape(other)}"'
+        return self.order_group("suez", entry, text, body, extra)
+
+    # -- legend
+
+    def legend(self) -> str:
+        s = self.s
+        powers = list(self.variant.powers)
+        centres = {p: len(c) for p, c in (self.state.get("supply_centers") or {}).items()}
+        units: dict[str, int] = {}
+        for unit in self.state.get("units") or []:
+            units[unit.get("power")] = units.get(unit.get("power"), 0) + 1
+        row = 17 * s
+        w, h = 170 * s, row * (len(powers) + 1) + 8 * s
+        x0, y0 = 12 * s, self.board.height - h - 12 * s
+        out = [
+            f'<g id="legend"><rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(w)}" height="{_f(h)}" '
+            f'rx="{_f(4 * s)}" fill="#ffffff" fill-opacity="0.85" stroke="#555555" '
+            f'stroke-width="{_f(0.8 * s)}"/>'
+            f'<text x="{_f(x0 + w - 8 * s)}" y="{_f(y0 + 14 * s)}" font-size="{_f(9 * s)}" '
+            f'style="text-anchor:end" fill="#333333" '
+            f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">centres / units</text>"
+        ]
+        for n, power in enumerate(powers):
+            cy = y0 + row * (n + 1) + 8 * s
+            out.append(
+                f'<g class="legend-power" data-power="{escape(power)}">'
+                + self.unit_shape("A", power, (x0 + 14 * s, cy))
+                + f'<text x="{_f(x0 + 28 * s)}" y="{_f(cy + 3.5 * s)}" font-size="{_f(10 * s)}" '
+                f'style="text-anchor:start" fill="#222222" '
+                f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">{escape(power)}</text>"
+                f'<text x="{_f(x0 + w - 8 * s)}" y="{_f(cy + 3.5 * s)}" font-size="{_f(10 * s)}" '
+                f'style="text-anchor:end" fill="#222222" '
+                f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">"
+                f"{centres.get(power, 0)} / {units.get(power, 0)}</text></g>"
+            )
+        out.append("</g>")
+        return "".join(out)
+
+
+def _polyline(points: list[Point]) -> str:
+    return "M" + " L".join(_p(p) for p in points)
+
+
+def _key(variant: str, state: dict, orders: list | None, results: list | None, palette: str):
+    blob = json.dumps(
+        [variant, state, orders, results, palette], sort_keys=True, separators=(",", ":")
+    )
+    return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
+
+
+def render_board(
+    variant: str,
+    state: dict,
+    orders: list | None = None,
+    results: list | None = None,
+    palette: str = "default",
+) -> str:
+    """The SVG document for a position with its orders; results win over plain orders.
+
+    ``state`` is the contract's position ({"units", "supply_centers", "dislodged",
+    "contested"}); ``orders`` are order texts or dicts with "order"/"canonical"; ``results`` are
+    the response's ``orders`` entries. Raises ValueError for a variant without a board drawing
+    or an unknown palette.
+    """
+    key = _key(variant, state, orders, results, palette)
+    cached = _rendered.get(key)
+    if cached is not None:
+        return cached
+    drawing = _Drawing(variant, state, palette)
+    parts = drawing.base()
+    centres, standoffs = drawing.centres(), drawing.standoffs()
+    units, dislodged = drawing.units(), drawing.dislodged()  # places the orders start from
+    under, over = drawing.orders(_entries(orders, results))
+    overlay = [centres, standoffs, under, units, dislodged, over, drawing.legend()]
+    parts.extend(overlay)
+    parts.append("</svg>\n")
+    svg = "".join(parts)
+    _rendered.put(key, svg)
+    return svg

@@ -3,11 +3,18 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from games.api import GameViewSet, NotificationSettingsView, SignupView, VariantViewSet
+from games.api import (
+    GameViewSet,
+    NotificationSettingsView,
+    SignupView,
+    TokenView,
+    VariantViewSet,
+)
 from games.views import healthz
+
+handler404 = "games.api.not_found"
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -16,10 +23,11 @@ router.register("variants", VariantViewSet, basename="variant")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),
+    path("", include("games.urls_web")),
 ]

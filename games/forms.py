@@ -1,0 +1,174 @@
+"""Forms of the browser pages. They only clean input; ``games.services`` acts on it."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
+
+from . import engine
+from .models import Game
+
+User = get_user_model()
+
+PALETTES = [
+    ("default", "Default colours"),
+    ("colour-blind", "Colour-blind safe (Okabe and Ito)"),
+]
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(required=False, help_text="For deadline reminders; optional.")
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ["username", "email"]
+
+
+class GameForm(forms.Form):
+    """A new game. The defaults are the model's, explained in the help texts."""
+
+    name = forms.CharField(max_length=100)
+    variant = forms.ChoiceField(choices=[])
+    movement_minutes = forms.IntegerField(
+        min_value=1, initial=24 * 60, help_text="Time for each movement phase; 1440 is a day."
+    )
+    retreats_minutes = forms.IntegerField(
+        min_value=1, initial=12 * 60, help_text="Time for a retreat phase."
+    )
+    adjustments_minutes = forms.IntegerField(
+        min_value=1, initial=12 * 60, help_text="Time for a build or removal phase."
+    )
+    deadline_time = forms.TimeField(
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}),
+        help_text="Optional: deadlines then fall at this time of day (UTC), at least the "
+        "phase's minutes away.",
+    )
+    press = forms.ChoiceField(
+        choices=Game.Press.choices,
+        initial=Game.Press.FULL,
+        help_text="Full press allows private messages; public press only open ones.",
+    )
+    anonymous = forms.BooleanField(
+        required=False, help_text="Hide who plays which power until the game ends."
+    )
+    process_when_ready = forms.BooleanField(
+        required=False,
+        initial=True,
+        help_text="Process a phase early once every active power has pressed Ready.",
+    )
+    civil_disorder_after = forms.IntegerField(
+        min_value=0,
+        initial=2,
+        help_text="Movement phases a power may miss in a row before it falls into civil "
+        "disorder; 0 never.",
+    )
+    victory_centers = forms.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="Supply centres needed to win; empty keeps the variant's own figure "
+        "(29 in Colonial).",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [
+            (v, engine.describe(v)["name"]) for v in engine.variant_ids()
+        ]
+        self.fields["variant"].initial = "colonial"
+
+    def settings(self) -> dict:
+        """Keyword arguments for ``services.create_game``."""
+        data = dict(self.cleaned_data)
+        threshold = data.pop("victory_centers")
+        data["options"] = {"victory_centers": threshold} if threshold else {}
+        return data
+
+
+class JoinForm(forms.Form):
+    first = forms.ChoiceField(label="First choice", required=False)
+    second = forms.ChoiceField(label="Second choice", required=False)
+
+    def __init__(self, *args, powers: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "any power"), *((p, p) for p in powers)]
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def preferences(self) -> list[str]:
+        return [p for p in (self.cleaned_data["first"], self.cleaned_data["second"]) if p]
+
+
+class OrdersForm(forms.Form):
+    orders = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),
+        help_text="One order a line, e.g. “A Moscow - Vladivostok via TSR”.",
+    )
+
+    def lines(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["orders"].splitlines() if line.strip()]
+
+
+class MessageForm(forms.Form):
+    recipients = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Tick nobody for a public message.",
+    )
+    body = forms.CharField(max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args, powers: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["recipients"].choices = [(p, p) for p in powers]
+
+
+class ModerationForm(forms.Form):
+    """The arguments of every moderator action; each action reads the ones it needs."""
+
+    minutes = forms.IntegerField(required=False, help_text="Negative shortens the deadline.")
+    phase = forms.IntegerField(required=False, min_value=0)
+    power = forms.CharField(required=False, max_length=50)
+    username = forms.CharField(required=False, max_length=150)
+    winner = forms.CharField(required=False, max_length=50)
+
+    REQUIRED = {
+        "deadline": ["minutes"],
+        "rollback": ["phase"],
+        "replace": ["power", "username"],
+        "remove": ["power"],
+    }
+
+    def __init__(self, *args, action: str, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.action = action
+
+    def clean(self) -> dict:
+        data = super().clean()
+        for name in self.REQUIRED.get(self.action, []):
+            if data.get(name) in (None, ""):
+                self.add_error(name, "This field is required.")
+        username = data.get("username")
+        if username:
+            data["user"] = User.objects.filter(username=username).first()
+            if data["user"] is None:
+                self.add_error("username", "No such user.")
+        return data
+
+
+class SettingsForm(forms.Form):
+    phase_processed = forms.BooleanField(required=False, label="Mail me when a phase is processed")
+    deadline_reminders = forms.BooleanField(
+        required=False, label="Remind me 24 hours and 1 hour before a deadline without orders"
+    )
+    press_digest = forms.BooleanField(required=False, label="Send a daily digest of press")
+    time_zone = forms.ChoiceField(choices=[], help_text="Deadlines are shown in this time zone.")
+    palette = forms.ChoiceField(choices=PALETTES, help_text="Colours of the powers on the board.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        zones = sorted(zoneinfo.available_timezones() - {"localtime"})
+        self.fields["time_zone"].choices = [(z, z) for z in zones]

@@ -1,0 +1,30 @@
+"""Routes of the browser pages; the API lives under /api/."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import web
+
+urlpatterns = [
+    path("", web.lobby, name="lobby"),
+    path("accounts/signup/", web.signup, name="signup"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(next_page="lobby", redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
+    path("accounts/settings/", web.account_settings, name="account-settings"),
+    path("games/new/", web.create_game, name="create-game"),
+    path("games/<int:pk>/", web.game_page, name="game"),
+    path("games/<int:pk>/board.svg", web.board, name="board"),
+    path("games/<int:pk>/join/", web.join_game, name="join"),
+    path("games/<int:pk>/leave/", web.leave_game, name="leave"),
+    path("games/<int:pk>/orders/", web.submit_orders, name="submit-orders"),
+    path("games/<int:pk>/ready/", web.ready, name="ready"),
+    path("games/<int:pk>/press/", web.send_press, name="send-press"),
+    path("games/<int:pk>/vote/", web.vote, name="vote"),
+    path("games/<int:pk>/moderate/", web.moderate, name="moderate"),
+    path("games/<int:pk>/moderate/<str:action>/", web.moderate_action, name="moderate-action"),
+    path("variants/<str:variant_id>/", web.variant_page, name="variant"),
+]

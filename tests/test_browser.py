@@ -1,0 +1,241 @@
+"""A whole Colonial turn in a real browser: two players sign up, one creates a game and the
+other joins, both order by clicking the map and by typing (a Russian railroad ride among them),
+both press Ready, the phase is processed, both boards show it, and press goes both ways.
+
+Runs Debian's Chromium through Playwright. It skips only when Chromium is missing and CI is
+unset; in CI `.ci/run` installs Chromium and the test must run. Screenshots go to
+var/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from games import services
+from games.models import Game
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).resolve().parent.parent / "var" / "screenshots"
+
+if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    # Playwright's sync API keeps an event loop in this thread; the test's own database
+    # calls are still plain synchronous ones.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", "a long passphrase")
+    page.fill("#id_password2", "a long passphrase")
+    page.click("button[type=submit] >> text=Create account")
+    page.wait_for_url(f"{base}/")
+
+
+def settle(page) -> None:
+    """Wait until the orders box has been checked through the API and the board redrawn."""
+    page.wait_for_function("document.getElementById('orders-form').dataset.checking === ''")
+
+
+def click_unit(page, location: str) -> None:
+    page.locator(f'#board g.unit[data-location="{location}"]').first.click()
+
+
+def click_centre(page, province: str) -> None:
+    page.locator(f'#board circle.sc[data-province="{province}"]').click()
+
+
+def type_order(page, text: str) -> None:
+    box = page.locator("#id_orders")
+    box.press("Control+End")
+    box.press_sequentially("\n" + text)
+    page.wait_for_timeout(1000)  # the box is checked 0.8 s after typing stops
+    settle(page)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_colonial_turn_in_two_browsers(browser, live_server):
+    base = live_server.url
+    ada_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    bob_context = browser.new_context(viewport={"width": 1280, "height": 900})
+    ada, bob = ada_context.new_page(), bob_context.new_page()
+    for page in (ada, bob):
+        page.set_default_timeout(10_000)
+    sign_up(ada, base, "ada")
+    sign_up(bob, base, "bob")
+
+    # Ada creates a Colonial game and asks for Russia; Bob joins asking for China.
+    ada.click("text=New game")
+    shot(ada, "00-create-game")
+    ada.fill("#id_name", "Railways of Asia")
+    ada.select_option("#id_variant", "colonial")
+    ada.click("button >> text=Create game")
+    ada.wait_for_url(re.compile(r"/games/\d+/$"))
+    game_url = ada.url
+    game = Game.objects.get(name="Railways of Asia")
+    ada.select_option("#id_first", "Russia")
+    ada.click("button >> text=Join")
+    bob.goto(f"{base}/")
+    bob.click("text=Railways of Asia")
+    bob.select_option("#id_first", "China")
+    bob.click("button >> text=Join")
+    shot(bob, "01-forming")
+
+    # The moderator starts the game before it is full, after confirming.
+    ada.goto(f"{game_url}moderate/")
+    ada.click("form[action$='/moderate/start/'] button")
+    ada.click("text=Yes, start")
+    assert "Done: start" in ada.content()
+    assert "start" in ada.locator("#audit + .table-wrap").inner_text()
+    shot(ada, "01-moderator-console")
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert {m.user.username: m.power for m in game.memberships.all()} == {
+        "ada": "Russia",
+        "bob": "China",
+    }
+
+    # Ada (Russia): the army in Moscow rides the railroad, entered by clicking the map.
+    ada.goto(game_url)
+    assert ada.locator("#board g.unit.unordered").count() == 5
+    click_unit(ada, "Moscow")
+    ada.click("#order-choices >> text=Move via TSR…")
+    click_unit(ada, "Vladivostok")
+    settle(ada)
+    click_unit(ada, "Omsk")
+    ada.click("#order-choices >> text=Hold")
+    settle(ada)
+    # ... and the rest typed, in the forgiving notation, checked as typed.
+    type_order(ada, "A vla - seo")
+    type_order(ada, "F Odessa H")
+    type_order(ada, "F Port Arthur - Vladivostok")  # not adjacent: the API says why
+    status = ada.locator("#order-status")
+    assert "A Moscow - Vladivostok via TSR — valid" in status.inner_text()
+    assert "A Vladivostok - Seoul — valid" in status.inner_text()
+    assert "invalid" in status.inner_text()
+    assert ada.locator('#board g.order.tsr[data-power="Russia"]').count() == 1
+    shot(ada, "02-russia-orders")
+    box = ada.locator("#id_orders")
+    box.fill(box.input_value().replace("F Port Arthur - Vladivostok", "F Port Arthur H"))
+    ada.wait_for_timeout(1000)
+    settle(ada)
+    assert "invalid" not in status.inner_text()
+    assert ada.locator("#board g.unit.unordered").count() == 0
+
+    # Bob (China): a move by clicking the unit, then the destination's centre; one typed.
+    bob.goto(game_url)
+    click_unit(bob, "Peking")
+    bob.click("#order-choices >> text=Move…")
+    click_centre(bob, "Mongolia")
+    settle(bob)
+    click_unit(bob, "Canton")
+    bob.click("#order-choices >> text=Support…")
+    click_unit(bob, "Shanghai")  # not a unit Canton can reach: nothing happens
+    bob.click("#order-choices >> text=Cancel")
+    type_order(bob, "A Sinkiang - Kashgar")
+    # The keyboard alone: choose the unit from the menu, then the order.
+    bob.focus("#order-choices >> text=A Shanghai")
+    bob.keyboard.press("Enter")
+    bob.focus("#order-choices >> text=Hold")
+    bob.keyboard.press("Enter")
+    settle(bob)
+    assert "A Shanghai H — valid" in bob.locator("#order-status").inner_text()
+    assert "A Peking - Mongolia — valid" in bob.locator("#order-status").inner_text()
+    # Bob cannot see Russia's orders before the phase is processed.
+    assert "A Vladivostok - Seoul" not in bob.content()
+    assert bob.locator('#board g.order[data-power="Russia"]').count() == 0
+
+    # Press goes both ways.
+    ada.check("input[name=recipients][value=China]")
+    ada.fill("#id_body", "Shall we share Manchuria?")
+    ada.click("#press button >> text=Send")
+    bob.goto(game_url)
+    assert bob.locator("#press .unread").first.inner_text() == "1"
+    bob.click("#press .threads >> text=China, Russia")
+    assert "Shall we share Manchuria?" in bob.locator("#press").inner_text()
+    bob.fill("#id_body", "Only if you stay north.")
+    bob.click("#press button >> text=Send")
+    ada.goto(game_url + "?thread=China|Russia")
+    assert "Only if you stay north." in ada.locator("#press").inner_text()
+
+    # Both press Ready; with every power ready the phase processes early.
+    for page in (ada, bob):
+        page.goto(game_url)
+        page.click("#ready-button")
+        assert "You are ready." in page.content()
+    phase = game.phases.get(index=0)
+    assert services.process_phase(game.pk, phase.pk)
+
+    for page, name in ((ada, "03-russia-after"), (bob, "04-china-after")):
+        page.goto(game_url + "?phase=0")
+        text = page.locator("#order-status").inner_text()
+        assert "A Moscow - Vladivostok via TSR — succeeds" in text
+        assert "A Peking - Mongolia — succeeds" in text
+        tsr = page.locator('#board g.order.tsr[data-result="succeeds"]')
+        assert tsr.count() == 1 and tsr.get_attribute("data-colour") == "#ff8c00"
+        shot(page, name)
+        page.goto(game_url)
+        vladivostok = page.locator('#board g.unit[data-location="Vladivostok"]')
+        assert vladivostok.get_attribute("data-power") == "Russia"
+        assert page.locator('#board g.unit[data-location="Seoul"]').count() == 1
+        assert page.locator('#board g.unit[data-location="Mongolia"]').count() == 1
+        assert page.locator('#board g.unit[data-location="Moscow"]').count() == 0
+        assert "Autumn 1870 movement" in page.locator("#board-title").inner_text()
+
+    # A phone: no sideways page scroll, and the board pans and zooms.
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        storage_state=ada_context.storage_state(),
+        has_touch=True,
+        is_mobile=True,
+    ).new_page()
+    phone.goto(game_url)
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    board = phone.locator("#board")
+    inner = phone.locator("#board .board-inner")
+    phone.click("button[data-zoom=in]")
+    assert float(board.get_attribute("data-scale")) > 1
+    before = inner.evaluate("e => e.style.transform")
+    box = board.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    phone.mouse.move(x, y)
+    phone.mouse.down()
+    phone.mouse.move(x - 80, y - 40, steps=5)
+    phone.mouse.up()
+    assert inner.evaluate("e => e.style.transform") != before
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(phone, "05-phone")
+    phone.goto(f"{base}/")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(phone, "06-phone-lobby")
+    phone.goto(f"{base}/variants/colonial/")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(phone, "07-phone-variant")

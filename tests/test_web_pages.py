@@ -1,0 +1,283 @@
+"""The browser pages through Django's test client: who sees what, and that forms reach the
+services. Every page's HTML must also be well formed."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Message, ModeratorAction, NotificationSettings, Order
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+VOID |= {"track", "wbr"}
+
+
+class Balance(HTMLParser):
+    """Fails on a closing tag that does not match the open one; SVG may self-close."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, tuple]] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag not in VOID:
+            self.stack.append((tag, self.getpos()))
+
+    def handle_startendtag(self, tag, attrs) -> None:
+        pass
+
+    def handle_endtag(self, tag) -> None:
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1][0] != tag:
+            opened = self.stack[-1] if self.stack else None
+            self.errors.append(f"</{tag}> at {self.getpos()} closes {opened}")
+            return
+        self.stack.pop()
+
+
+def assert_html(response) -> str:
+    html = response.content.decode()
+    assert html.startswith("<!DOCTYPE html>")
+    parser = Balance()
+    parser.feed(html)
+    parser.close()
+    assert not parser.errors, parser.errors[:5]
+    assert not parser.stack, f"unclosed: {parser.stack[:5]}"
+    return html
+
+
+def client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+@pytest.fixture
+def colonial(make_game):
+    return make_game("colonial")
+
+
+@pytest.fixture
+def russia(colonial, seat):
+    return seat(colonial, "Russia")
+
+
+def test_anonymous_is_sent_to_sign_in(client, colonial):
+    for url in [
+        reverse("lobby"),
+        reverse("create-game"),
+        reverse("game", args=[colonial.pk]),
+        reverse("moderate", args=[colonial.pk]),
+        reverse("account-settings"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("login"))
+
+
+def test_sign_up_and_sign_in(client, db):
+    response = client.get(reverse("signup"))
+    assert "csrfmiddlewaretoken" in assert_html(response)
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "ada",
+            "email": "",
+            "password1": "a long passphrase",
+            "password2": "a long passphrase",
+        },
+    )
+    assert response.status_code == 302
+    assert_html(client.get(reverse("lobby")))
+    client.logout()
+    assert "csrfmiddlewaretoken" in assert_html(client.get(reverse("login")))
+    response = client.post(reverse("login"), {"username": "ada", "password": "a long passphrase"})
+    assert response.status_code == 302 and response.url == reverse("lobby")
+
+
+def test_create_join_and_start(make_user):
+    ada, bob = make_user("ada"), make_user("bob")
+    a, b = client_for(ada), client_for(bob)
+    assert "csrfmiddlewaretoken" in assert_html(a.get(reverse("create-game")))
+    response = a.post(
+        reverse("create-game"),
+        {
+            "name": "Tea and railways",
+            "variant": "colonial",
+            "movement_minutes": 60,
+            "retreats_minutes": 30,
+            "adjustments_minutes": 30,
+            "press": "full",
+            "process_when_ready": "on",
+            "civil_disorder_after": 2,
+            "victory_centers": 20,
+        },
+    )
+    game = Game.objects.get(name="Tea and railways")
+    assert response.url == reverse("game", args=[game.pk])
+    assert game.creator == ada and game.options["victory_centers"] == 20
+    assert "Join" in assert_html(a.get(response.url))
+    a.post(reverse("join", args=[game.pk]), {"first": "Russia"})
+    assert "Tea and railways" in assert_html(b.get(reverse("lobby")))
+    b.post(reverse("join", args=[game.pk]), {"first": "China", "second": "Japan"})
+    assert game.memberships.count() == 2
+    # Starting asks once more before it acts.
+    url = reverse("moderate-action", args=[game.pk, "start"])
+    assert "Yes, start" in assert_html(a.post(url))
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FORMING
+    a.post(url, {"confirm": "yes"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert {m.user.username: m.power for m in game.memberships.all()} == {
+        "ada": "Russia",
+        "bob": "China",
+    }
+    html = assert_html(a.get(reverse("lobby")))
+    assert "missing" in html  # Russia has not ordered yet
+
+
+def test_game_page_for_player(colonial, russia):
+    html = assert_html(client_for(russia.user).get(reverse("game", args=[colonial.pk])))
+    assert 'id="board-svg"' in html and "<title>Moscow" in html
+    assert 'id="board-data"' in html and "Without orders" in html
+    assert 'name="orders"' in html and "Victory at" in html
+
+
+def test_no_js_order_form_calls_the_service(colonial, russia):
+    c = client_for(russia.user)
+    url = reverse("submit-orders", args=[colonial.pk])
+    response = c.post(
+        url, {"orders": "A Moscow - Vladivostok via TSR\nA vla - seo\nA Omsk - Peking"}
+    )
+    assert response.status_code == 302
+    orders = Order.objects.filter(phase=colonial.current_phase, power="Russia")
+    assert [(o.canonical, o.valid) for o in orders] == [
+        ("A Moscow - Vladivostok via TSR", True),
+        ("A Vladivostok - Seoul", True),
+        ("A Omsk - Peking", False),
+    ]
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "invalid" in html and "A Vladivostok - Seoul" in html
+
+
+def test_other_players_cannot_see_your_orders(colonial, russia, seat):
+    services.submit_orders(russia, ["A Moscow - Perm"])
+    china = seat(colonial, "China")
+    html = assert_html(client_for(china.user).get(reverse("game", args=[colonial.pk])))
+    assert "A Moscow - Perm" not in html
+    board = client_for(china.user).get(reverse("board", args=[colonial.pk])).content.decode()
+    assert "A Moscow - Perm" not in board
+    assert (
+        "A Moscow - Perm"
+        in client_for(russia.user).get(reverse("board", args=[colonial.pk])).content.decode()
+    )
+    # A stranger sees the board but no orders and no post forms.
+    assert (
+        client_for(china.user)
+        .post(reverse("submit-orders", args=[colonial.pk]), {"orders": ""})
+        .status_code
+        == 302
+    )
+
+
+def test_outsiders_cannot_order_or_moderate(colonial, make_user):
+    stranger = client_for(make_user("stranger"))
+    html = assert_html(stranger.get(reverse("game", args=[colonial.pk])))
+    assert 'id="board-svg"' in html and 'name="orders"' not in html and "board-data" not in html
+    assert (
+        stranger.post(
+            reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H"}
+        ).status_code
+        == 403
+    )
+    assert stranger.get(reverse("moderate", args=[colonial.pk])).status_code == 403
+    assert (
+        stranger.post(
+            reverse("moderate-action", args=[colonial.pk, "pause"]), {"confirm": "yes"}
+        ).status_code
+        == 403
+    )
+    assert Game.objects.get(pk=colonial.pk).status == Game.Status.ACTIVE
+
+
+def test_ready_and_history(colonial, russia, moderator):
+    c = client_for(russia.user)
+    services.submit_orders(russia, ["A Vladivostok - Seoul", "A Moscow - Vladivostok via TSR"])
+    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1"})
+    russia.refresh_from_db()
+    assert russia.ready
+    services.process_now(colonial, moderator)
+    html = assert_html(c.get(reverse("game", args=[colonial.pk]) + "?phase=0"))
+    assert "succeeds" in html and "history" in html
+    assert 'class="order move railroad' in html or "railroad" in html
+    assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert c.get(reverse("game", args=[colonial.pk]) + "?phase=9").status_code == 404
+
+
+def test_press_threads_and_unread(colonial, russia, seat):
+    china = seat(colonial, "China")
+    r, ch = client_for(russia.user), client_for(china.user)
+    r.post(
+        reverse("send-press", args=[colonial.pk]),
+        {"body": "Peace in Manchuria?", "recipients": ["China"]},
+    )
+    r.post(reverse("send-press", args=[colonial.pk]), {"body": "Hello all"})
+    assert Message.objects.filter(game=colonial).count() == 2
+    html = assert_html(ch.get(reverse("game", args=[colonial.pk]) + "?thread=public"))
+    assert 'class="unread"' in html and "China, Russia" in html
+    html = assert_html(ch.get(reverse("game", args=[colonial.pk]) + "?thread=China|Russia"))
+    assert "Peace in Manchuria?" in html
+    britain = seat(colonial, "Britain")
+    html = assert_html(client_for(britain.user).get(reverse("game", args=[colonial.pk])))
+    assert "Peace in Manchuria?" not in html and "Hello all" in html
+
+
+def test_moderator_console(colonial, moderator):
+    c = client_for(moderator)
+    html = assert_html(c.get(reverse("moderate", args=[colonial.pk])))
+    for action in ("start", "deadline", "pause", "resume", "process", "rollback", "end"):
+        assert reverse("moderate-action", args=[colonial.pk, action]) in html
+    url = reverse("moderate-action", args=[colonial.pk, "deadline"])
+    assert "Yes, deadline" in assert_html(c.post(url, {"minutes": "30"}))
+    c.post(url, {"minutes": "30", "confirm": "yes"})
+    c.post(reverse("moderate-action", args=[colonial.pk, "pause"]), {"confirm": "yes"})
+    assert Game.objects.get(pk=colonial.pk).status == Game.Status.PAUSED
+    c.post(reverse("moderate-action", args=[colonial.pk, "remove"]), {"confirm": "yes"})  # no power
+    html = assert_html(c.get(reverse("moderate", args=[colonial.pk])))
+    assert (
+        "pause" in html
+        and ModeratorAction.objects.filter(game=colonial, action="deadline").exists()
+    )
+
+
+def test_variant_page(client, db):
+    html = assert_html(client.get(reverse("variant", args=["colonial"])))
+    assert "Trans-Siberian" in html and 'id="board-svg"' in html and "Britain" in html
+    assert client.get(reverse("variant", args=["nowhere"])).status_code == 404
+
+
+def test_settings_palette_and_time_zone(colonial, russia):
+    c = client_for(russia.user)
+    assert "csrfmiddlewaretoken" in assert_html(c.get(reverse("account-settings")))
+    c.post(
+        reverse("account-settings"),
+        {"phase_processed": "on", "time_zone": "Asia/Tokyo", "palette": "colour-blind"},
+    )
+    prefs = NotificationSettings.of(russia.user)
+    assert prefs.phase_processed and not prefs.deadline_reminders and not prefs.press_digest
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "JST" in html  # the deadline in the viewer's time zone
+    assert "#cc79a7" in html  # Russia in the colour-blind palette
+
+
+def test_cancelled_game_page(make_user, moderator):
+    game = services.create_game(moderator, name="Never played", variant="colonial")
+    services.end_game(game, moderator)
+    html = assert_html(client_for(make_user("ada")).get(reverse("game", args=[game.pk])))
+    assert "Cancelled before it started" in html and 'name="first"' not in html

@@ -27,6 +27,19 @@ ALLOWED_HOSTS = env.list(
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+# HTTPS in production (all off with DEBUG, so `make run` serves plain HTTP). The server sits
+# behind NUM_PROXIES reverse proxies: it trusts their X-Forwarded-Proto for "is this HTTPS?"
+# and their X-Forwarded-For for the client address that rate limits count (never the client's).
+NUM_PROXIES = env.int("NUM_PROXIES", default=0 if DEBUG else 1)
+if NUM_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 60 * 60)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -41,12 +54,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "games.middleware.DatabaseUnavailableMiddleware",  # PostgreSQL down: 503, not 500
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "greatgame.ratelimit.FormRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -152,6 +167,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.exception_handler",
+    # Scopes of games.api's throttles, counted in the Django cache (Redis when REDIS_URL is set):
+    # sign-in and sign-up per client address, order submissions per user. Empty: no limit.
+    "DEFAULT_THROTTLE_RATES": {
+        "auth": env.str("THROTTLE_AUTH", default="10/min") or None,
+        "orders": env.str("THROTTLE_ORDERS", default="60/min") or None,
+    },
+    "NUM_PROXIES": NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -159,4 +181,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Great Game API",
     "DESCRIPTION": "Play Diplomacy variants set in Asia.",
     "VERSION": "0.1.0",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.document_errors",
+    ],
 }

@@ -35,6 +35,15 @@ def fast_passwords(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_rate_limits(settings) -> None:
+    """Rate limits count across tests (one client address, one cache); tests of them set rates."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"auth": None, "orders": None},
+    }
+
+
+@pytest.fixture(autouse=True)
 def enqueued(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> list:
     """Celery tasks the code under test sends, recorded as (name, args, options) instead.
 

@@ -1,8 +1,10 @@
 """Every endpoint against every kind of caller: who gets in, and that nobody gets a 500.
 
 Roles: nobody signed in; another player in the same game (France's rival, England); a player of
-another game; the game's moderator, who does not play. France has orders in and has sent
-England private press before each request.
+another game; the game's moderator, who does not play; and a site admin (a staff superuser) who
+neither created nor plays the game. ``Game.is_moderator`` makes staff moderators of every game,
+so an admin may do and see everything a non-playing moderator may. France has orders in and has
+sent Italy private press before each request.
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ from games.api import MODERATOR_ACTIONS
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "other_player", "other_game_player", "moderator")
+ROLES = ("anonymous", "other_player", "other_game_player", "moderator", "admin")
+# Who may see France's orders and private press before the phase is processed.
+SEES_ALL = ("moderator", "admin")
 
 # (method, path, data, {role: status}); {game} is the game's id.
 OPEN = {"anonymous": 401, "other_player": 200, "other_game_player": 200, "moderator": 200}
 PLAYERS = {"anonymous": 401, "other_player": 200, "other_game_player": 403, "moderator": 200}
 PLAYING = {"anonymous": 401, "other_player": 200, "other_game_player": 403, "moderator": 403}
+# Admins fare as the moderator does.
+for _expected in (OPEN, PLAYERS, PLAYING):
+    _expected["admin"] = _expected["moderator"]
 PUBLIC = dict.fromkeys(ROLES, 200)
 
 ENDPOINTS = [
@@ -28,14 +35,14 @@ ENDPOINTS = [
         "post",
         "/api/games/",
         {"name": "n", "variant": "standard"},
-        {**OPEN, "other_player": 201, "other_game_player": 201, "moderator": 201},
+        {**OPEN, "other_player": 201, "other_game_player": 201, "moderator": 201, "admin": 201},
     ),
     ("get", "/api/games/{game}/", None, OPEN),
     (
         "post",
         "/api/games/{game}/join/",
         {},
-        {**OPEN, "other_player": 400, "other_game_player": 400, "moderator": 400},
+        {**OPEN, "other_player": 400, "other_game_player": 400, "moderator": 400, "admin": 400},
     ),
     ("get", "/api/games/{game}/orders/", None, PLAYERS),
     ("put", "/api/games/{game}/orders/", {"orders": ["F London H"]}, PLAYING),
@@ -47,7 +54,7 @@ ENDPOINTS = [
         "post",
         "/api/games/{game}/messages/",
         {"body": "hi"},
-        {**PLAYERS, "other_player": 201, "moderator": 201},
+        {**PLAYERS, "other_player": 201, "moderator": 201, "admin": 201},
     ),
     ("post", "/api/games/{game}/draw/", {"draw": True}, PLAYING),
     ("get", "/api/games/{game}/payments/", None, OPEN),
@@ -68,7 +75,13 @@ ENDPOINTS = [
         "post",
         f"/api/games/{{game}}/moderation/{name}/",
         {"minutes": 10, "phase": 0, "power": "Italy", "username": "spare"},
-        {"anonymous": 401, "other_player": 403, "other_game_player": 403, "moderator": None},
+        {
+            "anonymous": 401,
+            "other_player": 403,
+            "other_game_player": 403,
+            "moderator": None,
+            "admin": None,
+        },
     )
     for name in MODERATOR_ACTIONS
 ]
@@ -87,6 +100,7 @@ def world(make_game, seat, make_user, moderator):
         "other_player": seat(game, "England").user,
         "other_game_player": seat(other_game, "England").user,
         "moderator": moderator,
+        "admin": make_user("admin", is_staff=True, is_superuser=True),
     }
 
 
@@ -101,12 +115,42 @@ def test_permissions(api, world, endpoint, role) -> None:
     client = api(world[role])
     response = getattr(client, method)(path.format(game=world["game"].pk), data, format="json")
     status = expected[role]
-    if status is None:  # the moderator may use the tool; the rules may still refuse it
+    if status is None:  # moderators may use the tool; the rules may still refuse it
         assert response.status_code in (200, 400), response.content
     else:
         assert response.status_code == status, response.content
-    if method == "get" and response.status_code == 200 and role != "moderator":
-        # Nobody but France and the moderator sees France's orders or private press.
+    if method == "get" and response.status_code == 200 and role not in SEES_ALL:
+        # Nobody but France, Italy, the moderator and admins sees France's orders or press.
         body = response.content.decode()
         assert "A Paris - Burgundy" not in body
         assert "Psst, Italy" not in body
+
+
+@pytest.mark.parametrize("role", SEES_ALL)
+def test_moderator_and_admin_see_everything(api, world, role) -> None:
+    """A non-playing moderator, and so an admin, sees orders and private press at once."""
+    client = api(world[role])
+    game = world["game"].pk
+    assert "A Paris - Burgundy" in client.get(f"/api/games/{game}/orders/").content.decode()
+    assert "Psst, Italy" in client.get(f"/api/games/{game}/messages/").content.decode()
+    detail = client.get(f"/api/games/{game}/").json()
+    assert detail["is_moderator"] is True
+    assert detail["my_power"] is None
+
+
+def test_a_playing_admin_sees_only_their_own(api, make_game, seat, make_user) -> None:
+    """Staff who play are players first: no peeking at the other powers' orders or press."""
+    game = make_game(players=6)  # the seventh power, Turkey, is left for the admin
+    admin = make_user("admin", is_staff=True, is_superuser=True)
+    services.take_over(game, admin, "Turkey")
+    services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
+    services.send_message(game, seat(game, "France").user, "Psst, Italy", ["Italy"])
+    client = api(admin)
+    assert (
+        client.put(f"/api/games/{game.pk}/orders/", {"orders": ["F Ankara H"]}).status_code == 200
+    )
+    orders = client.get(f"/api/games/{game.pk}/orders/").json()
+    assert [o["power"] for o in orders] == ["Turkey"]
+    assert "Psst" not in client.get(f"/api/games/{game.pk}/messages/").content.decode()
+    phase = client.get(f"/api/games/{game.pk}/phases/0/").content.decode()
+    assert "A Paris - Burgundy" not in phase

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: venv test run fmt clean
+.PHONY: venv test run fmt clean proof
 
 venv: $(STAMP)
 
@@ -37,6 +37,16 @@ run: venv
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
 	echo; echo "Great Game: http://127.0.0.1:$(PORT)/api/  (admin: http://127.0.0.1:$(PORT)/admin/, demo/demo; players demo1..demo7/demo; Ctrl-C stops)"; echo; \
 	wait -n; stop
+
+# Long fault trials and load benchmarks (docs/benchmarks.md), about 12 minutes, against the
+# local PostgreSQL and Redis (database greatgame_bench, Redis db 7). They restart both.
+proof: venv
+	@status=0; \
+	$(BIN)/python -m bench.faults --all || status=1; \
+	$(BIN)/python -m bench.deadline_storm --games 1000 --workers 2 || status=1; \
+	$(BIN)/python -m bench.api_load --games 100 --workers 2 --connections 50 --seconds 30 \
+		--persistent 60 || status=1; \
+	exit $$status
 
 fmt: venv
 	$(BIN)/ruff format .

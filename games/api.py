@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.views.defaults import page_not_found
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -47,17 +53,118 @@ MODERATOR_ACTIONS = (
 )
 
 
+class OrdersChanged(exceptions.APIException):
+    status_code = status.HTTP_412_PRECONDITION_FAILED
+    default_detail = "your orders were changed elsewhere; reload them and try again"
+
+
+# The answers other than success that an operation can give, and why.
+ERRORS = {
+    "400": "The request is invalid or breaks a rule of the game; the body says which field.",
+    "401": "Not signed in, or the token is wrong.",
+    "403": "Not allowed to you, or a signed-in browser session sent no CSRF token.",
+    "404": "No such game, phase or variant.",
+    "415": "The body is not JSON, form data or multipart.",
+    "429": "Too many requests; the Retry-After header says when to try again.",
+}
+THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
+THROTTLED |= {("/api/games/{id}/orders/", "put")}
+
+
+def document_errors(result: dict, generator, request, public: bool) -> dict:
+    """drf-spectacular hook: add the error answers to every operation, so that a client (and
+    schemathesis) finds every status the API can give in its schema."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = {
+        "type": "object",
+        "properties": {"detail": {"type": "string"}},
+        "required": ["detail"],
+    }
+    schemas["ValidationError"] = {
+        "type": "object",
+        "description": "What is wrong, by field name (or detail).",
+        "additionalProperties": {},
+    }
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            unsafe = method in ("post", "put", "patch", "delete")
+            security = operation.get("security", [])
+            codes = []
+            if unsafe:
+                codes += ["400", "415"]
+            if security:  # a wrong token is refused even where signing in is optional
+                codes.append("401")
+            if security and (unsafe or {} not in security):
+                codes.append("403")
+            if "{" in path:
+                codes.append("404")
+            if (path, method) in THROTTLED:
+                codes.append("429")
+            for code in codes:
+                schema = "ValidationError" if code == "400" else "Error"
+                operation["responses"].setdefault(
+                    code,
+                    {
+                        "description": ERRORS[code],
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": f"#/components/schemas/{schema}"}
+                            }
+                        },
+                    },
+                )
+    return result
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 404 for a URL no route matches: JSON under /api/ as the API's own 404s are, so that
+    API clients never get an HTML page; Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception)
+
+
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Rule violations from the services are the client's mistake: 400, never 500."""
-    if isinstance(exc, services.GameError):
+    if isinstance(exc, services.OrdersChanged):
+        exc = OrdersChanged(str(exc))
+    elif isinstance(exc, services.GameError):
         exc = exceptions.ValidationError({"detail": str(exc)})
     elif isinstance(exc, PermissionError):
         exc = exceptions.PermissionDenied(str(exc))
     return drf_exception_handler(exc, context)
 
 
+class ScopedThrottle(ScopedRateThrottle):
+    """DRF's scoped throttle, reading its rate on every request rather than once at import, so
+    that settings overridden later (in tests) apply. Signed-in callers count per user."""
+
+    def get_rate(self) -> str | None:
+        try:
+            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
+        except KeyError:
+            raise ImproperlyConfigured(f"no throttle rate for scope {self.scope!r}") from None
+
+
+class SignInThrottle(ScopedThrottle):
+    """Sign-in and sign-up count per client address, signed in or not: the address is what a
+    password guesser cannot cheaply change."""
+
+    def get_cache_key(self, request, view) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class TokenView(ObtainAuthToken):
+    """DRF's token view (username and password for a token), rate limited."""
+
+    throttle_classes = [SignInThrottle]
+    throttle_scope = "auth"
+
+
 class SignupView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [SignInThrottle]
+    throttle_scope = "auth"
 
     @extend_schema(
         request=SignupSerializer,
@@ -136,6 +243,14 @@ class GameViewSet(
 
     queryset = Game.objects.select_related("creator", "current_phase")
     permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedThrottle]
+
+    @property
+    def throttle_scope(self) -> str | None:
+        """Only order submissions are rate limited (per user); nothing else here is."""
+        if self.action == "orders" and self.request.method == "PUT":
+            return "orders"
+        return None
 
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
@@ -178,19 +293,38 @@ class GameViewSet(
     )
     @action(detail=True, methods=["get", "put"])
     def orders(self, request: Request, pk: str) -> Response:
-        """Your orders for the current phase; PUT replaces them all and answers each one."""
+        """Your orders for the current phase; PUT replaces them all and answers each one.
+
+        A player's answers carry an ``ETag``; a PUT with ``If-Match: <that ETag>`` is refused
+        with 412 if the orders were changed since (in another tab), instead of overwriting them.
+        """
         game = self.get_object()
         if request.method == "GET":
             _player_or_moderator(game, request.user)
             if game.current_phase is None:
                 return Response([])
-            orders = visibility.visible_orders(game.current_phase, request.user)
-            return Response(OrderSerializer(orders, many=True).data)
+            orders = list(visibility.visible_orders(game.current_phase, request.user))
+            return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
         membership = _seat(game, request.user)
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        orders = services.submit_orders(membership, serializer.validated_data["orders"])
-        return Response(OrderSerializer(orders, many=True).data)
+        match = request.headers.get("If-Match", "").removeprefix("W/").strip('" ')
+        orders = services.submit_orders(
+            membership, serializer.validated_data["orders"], version=match.strip("*") or None
+        )
+        data = OrderSerializer(orders, many=True).data
+        return self._versioned(Response(data), game, orders, membership)
+
+    def _versioned(
+        self, response: Response, game: Game, orders: list, membership: Membership | None = None
+    ) -> Response:
+        """The ETag of the player's own orders as answered (none for a moderator who isn't)."""
+        membership = membership or game.membership_of(self.request.user)
+        if membership is not None and membership.power and game.current_phase_id:
+            own = [o for o in orders if o.power == membership.power]
+            version = services.orders_version(game.current_phase_id, membership.power, own)
+            response["ETag"] = f'"{version}"'
+        return response
 
     @extend_schema(request=ReadySerializer, responses=ReadySerializer)
     @action(detail=True, methods=["post"])
@@ -269,7 +403,13 @@ class GameViewSet(
         over = services.vote(membership, **serializer.validated_data)
         return Response({"game_over": over})
 
-    @extend_schema(request=ModerationSerializer, responses=GameSerializer)
+    @extend_schema(
+        request=ModerationSerializer,
+        responses=GameSerializer,
+        parameters=[
+            OpenApiParameter("action_name", str, OpenApiParameter.PATH, enum=MODERATOR_ACTIONS)
+        ],
+    )
     @action(
         detail=True,
         methods=["post"],

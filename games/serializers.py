@@ -38,8 +38,22 @@ class NotificationSettingsSerializer(serializers.ModelSerializer):
         fields = ["phase_processed", "deadline_reminders", "press_digest"]
 
 
+@extend_schema_field(
+    {"type": "string", "pattern": r"^\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$", "example": "18:00:00"}
+)
+class TimeOfDayField(serializers.TimeField):
+    """A time of day in UTC. Not OpenAPI's "time" format, which demands an offset ("Z")
+    that these neither need nor carry."""
+
+
 class GameCreateSerializer(serializers.ModelSerializer):
     variant = serializers.ChoiceField(choices=[])
+    deadline_time = TimeOfDayField(
+        required=False,
+        allow_null=True,
+        help_text="When set, deadlines fall at this time of day (UTC), at least the phase's "
+        "minutes away.",
+    )
 
     class Meta:
         model = Game
@@ -134,7 +148,8 @@ class PaymentSerializer(serializers.ModelSerializer):
 
 class GameSerializer(serializers.ModelSerializer):
     creator = serializers.CharField(source="creator.username", read_only=True)
-    current_phase = BoardSerializer(read_only=True)
+    current_phase = BoardSerializer(read_only=True, allow_null=True)
+    deadline_time = TimeOfDayField(read_only=True, allow_null=True)
     powers = serializers.SerializerMethodField()
     my_power = serializers.SerializerMethodField()
     is_moderator = serializers.SerializerMethodField()

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from . import engine
@@ -37,6 +38,10 @@ Seat = Membership.Status
 
 class GameError(Exception):
     """A request that the rules of the game do not allow; the message says why."""
+
+
+class OrdersChanged(GameError):
+    """The power's orders changed since the client read them (another tab or device)."""
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -248,12 +253,32 @@ def _playing(membership: Membership) -> tuple[Game, Phase]:
     return game, _current(game)
 
 
-def submit_orders(membership: Membership, texts: list[str]) -> list[Order]:
+def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:
+    """A version of the power's orders in the phase: any replacement changes it (the new rows
+    get new ids), so a client can say which version it edited (the API's ETag / If-Match).
+
+    ``orders``: the power's orders as just read or stored, so the version is theirs exactly.
+    """
+    if orders is None:
+        stored = Order.objects.filter(phase_id=phase_id, power=power).aggregate(
+            count=Count("pk"), last=Max("pk")
+        )
+        count, last = stored["count"], stored["last"] or 0
+    else:
+        count, last = len(orders), max((o.pk for o in orders), default=0)
+    return f"{phase_id}.{count}.{last}"
+
+
+def submit_orders(
+    membership: Membership, texts: list[str], *, version: str | None = None
+) -> list[Order]:
     """Replace the power's orders for the current phase; each is checked by the engine.
 
     Invalid orders are stored too, with the engine's reason, so the player sees what was
     wrong; only valid ones are adjudicated. A player in civil disorder who sends orders is
-    back in play.
+    back in play. With ``version`` (from ``orders_version``), nothing is replaced unless the
+    stored orders are still that version: two tabs of one player cannot silently overwrite
+    each other's orders.
     """
     game = Game.objects.get(pk=membership.game_id)
     phase = _current(game)
@@ -263,6 +288,8 @@ def submit_orders(membership: Membership, texts: list[str]) -> list[Order]:
         game, _ = _playing(membership)
         if game.current_phase_id != phase.pk:
             raise GameError("the phase has just been processed; send your orders again")
+        if version is not None and version != orders_version(phase.pk, membership.power):
+            raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         Order.objects.filter(phase=phase, power=membership.power).delete()
         orders = Order.objects.bulk_create(
             Order(

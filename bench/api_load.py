@@ -1,0 +1,333 @@
+"""Order submission through the API under load: gunicorn, PostgreSQL, Redis, wrk on loopback.
+
+    python -m bench.api_load --games 50 --workers 3 --connections 50 --seconds 30
+
+Sets up ``--games`` started standard games (seven players each, token auth) in the bench
+database with ``games.services``, starts gunicorn with ``--workers`` sync workers, and runs
+wrk from a second process: ``--connections`` concurrent players, each PUTting a full, realistic
+set of orders to ``/api/games/{id}/orders/`` (alternating between two openings, so every PUT
+really replaces the stored orders). ``--think-ms`` adds an exponential think time between a
+player's requests (0: closed loop, each connection sends its next PUT as soon as it has the
+answer). Afterwards every power's stored orders are checked: exactly its latest opening, each
+order valid, none duplicated.
+
+Targets (issue 9): p95 < 100 ms and at least 300 submissions a second at 50 players.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+from bench import common
+
+TARGET_P95_MS = 100.0
+TARGET_RATE = 300.0
+
+
+def write_requests(games: list[dict], path: Path) -> int:
+    """One line per player and opening: the first openings of all players, then the second."""
+    lines = []
+    for which in (0, 1):
+        for game in games:
+            for power, seat in game["powers"].items():
+                body = json.dumps({"orders": common.OPENINGS[power][which]})
+                lines.append(f"/api/games/{game['id']}/orders/\t{seat['token']}\t{body}")
+    path.write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def start_gunicorn(
+    workers: int, port: int, database_url: str, log: Path, threads: int = 1
+) -> subprocess.Popen:
+    """gunicorn on loopback: sync workers, or gthread workers (keep-alive) with ``threads``."""
+    env = common.child_env(DATABASE_URL=database_url)
+    args = [sys.executable, "-m", "gunicorn", "greatgame.wsgi", f"--workers={workers}"]
+    args += [f"--bind=127.0.0.1:{port}", "--backlog=2048", "--timeout=60"]
+    if threads > 1:
+        args += ["--worker-class=gthread", f"--threads={threads}", "--keep-alive=75"]
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            args,
+            cwd=common.ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def up() -> bool:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                return r.status == 200
+        except OSError:
+            return process.poll() is not None
+
+    common.wait_for(up, 30, "gunicorn")
+    if process.poll() is not None:
+        raise RuntimeError(log.read_text())
+    return process
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time used so far by these processes (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def server_pids(master: int) -> list[int]:
+    """gunicorn's master and workers, and the PostgreSQL backends serving the bench database."""
+    from django.db import connection
+
+    pids = [master]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == master:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError):
+            continue
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        backends = [row[0] for row in cursor.fetchall()]
+    connection.close()
+    return pids + backends
+
+
+def run_wrk(
+    port: int, data: Path, connections: int, seconds: int, think_ms: float, threads: int
+) -> dict:
+    script = Path(__file__).with_name("api_load.lua")
+    args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout=10s"]
+    args += ["-s", str(script), f"http://127.0.0.1:{port}", "--", str(data), str(think_ms)]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 60)
+    if out.returncode:
+        raise RuntimeError(f"wrk failed: {out.stdout}{out.stderr}")
+    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT "))
+    return json.loads(line.removeprefix("RESULT "))
+
+
+def run_threads(
+    port: int, games: list[dict], connections: int, seconds: int, think_ms: float
+) -> dict:
+    """The same load from Python threads: one keep-alive connection per player, reopened when
+    the server closes it, an exponential think time before each PUT. Answers like run_wrk."""
+    seats = [(g["id"], power, s["token"]) for g in games for power, s in g["powers"].items()]
+    latencies: list[float] = []
+    codes: Counter = Counter()
+    errors = Counter()
+    lock = threading.Lock()
+    started = time.monotonic()
+    end = started + seconds
+
+    def player(n: int) -> None:
+        rng = random.Random(n)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        for _ in range(100_000):
+            if think_ms:
+                time.sleep(rng.expovariate(1000 / think_ms))
+            if time.monotonic() >= end:
+                break
+            game, power, token = rng.choice(seats)
+            body = json.dumps({"orders": common.OPENINGS[power][rng.randrange(2)]})
+            headers = {
+                "Authorization": f"Token {token}",
+                "Content-Type": "application/json",
+                "X-Forwarded-Proto": "https",
+            }
+            t0 = time.perf_counter()
+            try:
+                conn.request("PUT", f"/api/games/{game}/orders/", body, headers)
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+                if response.getheader("Connection", "").lower() == "close":
+                    conn.close()
+            except OSError as error:
+                conn.close()
+                with lock:
+                    errors[type(error).__name__] += 1
+                continue
+            with lock:
+                latencies.append(time.perf_counter() - t0)
+                codes[str(status)] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=player, args=(n,)) for n in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    duration = time.monotonic() - started
+    latencies.sort()
+
+    def at(q: float) -> int:
+        return int(1e6 * latencies[min(int(q * len(latencies)), len(latencies) - 1)])
+
+    return {
+        "requests": len(latencies),
+        "duration_us": int(duration * 1e6),
+        "codes": dict(codes),
+        "errors": {
+            "connect": sum(errors.values()),
+            "read": 0,
+            "write": 0,
+            "status": 0,
+            "timeout": 0,
+        },
+        "p50_us": at(0.5),
+        "p90_us": at(0.9),
+        "p95_us": at(0.95),
+        "p99_us": at(0.99),
+        "max_us": int(1e6 * latencies[-1]),
+        "mean_us": 1e6 * sum(latencies) / len(latencies),
+    }
+
+
+def check_orders(games: list[dict]) -> tuple[int, list[str]]:
+    """Every power's stored orders: one of its openings exactly, all valid, one per unit."""
+    from games.models import Order
+
+    problems = []
+    stored: dict[tuple[int, str], list[Order]] = {}
+    ids = [g["id"] for g in games]
+    phases = {g["id"]: g["phase"] for g in games}
+    games_of = {phase: game for game, phase in phases.items()}
+    for order in Order.objects.filter(phase__game_id__in=ids).order_by("position"):
+        stored.setdefault((games_of.get(order.phase_id, 0), order.power), []).append(order)
+    for game in games:
+        for power in game["powers"]:
+            orders = stored.get((game["id"], power), [])
+            texts = [o.text for o in orders]
+            if texts and texts not in common.OPENINGS[power]:
+                problems.append(f"game {game['id']} {power}: {texts}")
+            if any(not o.valid or o.phase_id != phases[game["id"]] for o in orders):
+                problems.append(f"game {game['id']} {power}: invalid or wrong phase")
+    return sum(len(v) for v in stored.values()), problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
+    parser.add_argument(
+        "--gthreads", type=int, default=1, help="threads per gunicorn worker (gthread; 1: sync)"
+    )
+    parser.add_argument("--connections", type=int, default=50, help="concurrent players")
+    parser.add_argument("--seconds", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=5, help="seconds of load not counted")
+    parser.add_argument("--think-ms", type=float, default=0, help="mean think time per player")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument(
+        "--client",
+        choices=["wrk", "python"],
+        default="wrk",
+        help="load generator: wrk, or Python threads (use for think time: wrk's delay() "
+        "latencies showed a multi-second tail that gunicorn's own timings did not)",
+    )
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--persistent",
+        type=int,
+        default=0,
+        metavar="SECONDS",
+        help="CONN_MAX_AGE via DATABASE_URL ?conn_max_age= (0: a connection per request)",
+    )
+    args = parser.parse_args()
+
+    common.configure()
+    common.migrate()
+    tag = f"api{int(time.time())}"
+    started = time.monotonic()
+    games = common.make_games(args.games, tag)
+    setup_s = time.monotonic() - started
+    database_url = common.DATABASE_URL
+    if args.persistent:
+        database_url += f"?conn_max_age={args.persistent}&conn_health_checks=True"
+
+    work = Path(tempfile.mkdtemp(prefix="gg-api-load-"))
+    data = work / "requests.tsv"
+    players = write_requests(games, data) // 2
+    server = start_gunicorn(
+        args.workers, args.port, database_url, work / "gunicorn.log", args.gthreads
+    )
+    try:
+
+        def load(seconds: int) -> dict:
+            if args.client == "python":
+                return run_threads(args.port, games, args.connections, seconds, args.think_ms)
+            return run_wrk(args.port, data, args.connections, seconds, args.think_ms, args.threads)
+
+        if args.warmup:
+            load(args.warmup)
+        pids = server_pids(server.pid)
+        cpu_before = cpu_seconds(pids)
+        result = load(args.seconds)
+        cpu = cpu_seconds(pids) - cpu_before
+    finally:
+        common.stop(server)
+    stored, problems = check_orders(games)
+
+    seconds = result["duration_us"] / 1e6
+    ok = result["codes"].get("200", 0)
+    rate = ok / seconds
+    p95 = result["p95_us"] / 1000
+    errors = sum(result["errors"].values()) - result["errors"]["status"]
+    bad = {k: v for k, v in result["codes"].items() if k != "200"}
+    print(f"api load: {tag}, {common.machine()}")
+    print(f"set-up:            {args.games} games, {players} players, {setup_s:.1f} s")
+    print(
+        f"server:            gunicorn {args.workers} "
+        f"{'gthread workers x ' + str(args.gthreads) + ' threads' if args.gthreads > 1 else 'sync workers'}"  # noqa: E501
+        f", DEBUG=0, PostgreSQL "
+        f"{'persistent connections ' + str(args.persistent) + ' s' if args.persistent else 'a connection per request'}"  # noqa: E501
+    )
+    print(
+        f"load:              "
+        f"{'wrk ' + str(args.threads) + ' threads' if args.client == 'wrk' else 'Python threads'}"
+        f", {args.connections} connections, "
+        f"{args.seconds} s after {args.warmup} s warm-up, think time {args.think_ms:g} ms"
+    )
+    print(f"requests:          {result['requests']}, 200: {ok}, other statuses: {bad or 'none'}")
+    print(f"socket errors:     {errors}")
+    print(f"submissions/s:     {rate:.0f}   (target >= {TARGET_RATE:.0f})")
+    print(
+        f"latency:           p50 {result['p50_us'] / 1000:.1f} ms, "
+        f"p90 {result['p90_us'] / 1000:.1f} ms, p95 {p95:.1f} ms, "
+        f"p99 {result['p99_us'] / 1000:.1f} ms, max {result['max_us'] / 1000:.1f} ms"
+        f"   (target p95 < {TARGET_P95_MS:.0f} ms)"
+    )
+    print(
+        f"server CPU:        {1000 * cpu / max(result['requests'], 1):.1f} ms per request "
+        f"(gunicorn workers{' + PostgreSQL backends' if args.persistent else ''}; "
+        f"{cpu / seconds:.2f} of {os.cpu_count()} cores)"
+    )
+    print(f"stored orders:     {stored}, problems: {len(problems)}")
+    for problem in problems[:10]:
+        print(f"  {problem}")
+    met = rate >= TARGET_RATE and p95 < TARGET_P95_MS and not bad and not errors and not problems
+    print(f"targets: {'met' if met else 'NOT met'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""Shared set-up for the server benchmarks and fault trials: a separate database and Redis
+database, games made through ``games.services``, and Celery workers as child processes.
+
+Defaults keep clear of other people's work: PostgreSQL database ``greatgame_bench`` and Redis
+database 7. Override with ``BENCH_DATABASE_URL`` / ``BENCH_REDIS_URL``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE_URL = os.environ.get(
+    "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/greatgame_bench"
+)
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+PG_VERSION = os.environ.get("BENCH_PG_VERSION") or (
+    sorted(os.listdir("/etc/postgresql"))[0] if Path("/etc/postgresql").is_dir() else "15"
+)
+
+# Production-like settings: DEBUG off (no query log), a throwaway key, loopback hosts only.
+SERVER_ENV = {
+    "DATABASE_URL": DATABASE_URL,
+    "REDIS_URL": REDIS_URL,
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-only-" + "x" * 40,
+    "ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "DJANGO_SETTINGS_MODULE": "greatgame.settings",
+    "EMAIL_URL": "dummymail://",
+}
+
+# Realistic spring 1901 orders for every power of the standard map, two sets each; clients
+# alternate between them so that every PUT really changes the stored orders.
+OPENINGS: dict[str, list[list[str]]] = {
+    "Austria": [
+        ["A Vienna - Galicia", "A Budapest - Serbia", "F Trieste - Albania"],
+        ["A Vienna - Trieste", "A Budapest - Serbia", "F Trieste - Albania"],
+    ],
+    "England": [
+        ["F London - North Sea", "F Edinburgh - Norwegian Sea", "A Liverpool - Yorkshire"],
+        ["F London - English Channel", "F Edinburgh - North Sea", "A Liverpool - Yorkshire"],
+    ],
+    "France": [
+        ["A Paris - Burgundy", "A Marseilles S A Paris - Burgundy", "F Brest - Mid-Atlantic Ocean"],
+        ["A Paris - Picardy", "A Marseilles - Spain", "F Brest - Mid-Atlantic Ocean"],
+    ],
+    "Germany": [
+        ["A Berlin - Kiel", "F Kiel - Denmark", "A Munich - Ruhr"],
+        ["A Berlin - Kiel", "F Kiel - Holland", "A Munich - Burgundy"],
+    ],
+    "Italy": [
+        ["A Venice H", "A Rome - Apulia", "F Naples - Ionian Sea"],
+        ["A Venice - Tyrolia", "A Rome - Venice", "F Naples - Ionian Sea"],
+    ],
+    "Russia": [
+        [
+            "A Moscow - Ukraine",
+            "A Warsaw - Galicia",
+            "F Sevastopol - Black Sea",
+            "F St Petersburg/sc - Gulf of Bothnia",
+        ],
+        [
+            "A Moscow - St Petersburg",
+            "A Warsaw - Ukraine",
+            "F Sevastopol - Rumania",
+            "F St Petersburg/sc - Gulf of Bothnia",
+        ],
+    ],
+    "Turkey": [
+        ["A Constantinople - Bulgaria", "A Smyrna - Armenia", "F Ankara - Black Sea"],
+        ["A Constantinople - Bulgaria", "A Smyrna - Constantinople", "F Ankara - Black Sea"],
+    ],
+}
+
+
+def ensure_database() -> None:
+    """Create the bench database if it is missing (PostgreSQL only)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    url = urlsplit(os.environ["DATABASE_URL"])
+    if not url.scheme.startswith("postgres"):
+        return
+    name = url.path.lstrip("/")
+    admin = urlunsplit(url._replace(scheme="postgresql", path="/postgres", query=""))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if found.fetchone() is None:
+            connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def configure() -> None:
+    """Point Django at the bench database (unless already set) and set it up."""
+    for key, value in SERVER_ENV.items():
+        os.environ.setdefault(key, value)
+    ensure_database()
+    import django
+
+    django.setup()
+
+
+def migrate() -> None:
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def make_games(count: int, tag: str, **settings: Any) -> list[dict]:
+    """``count`` started standard games, every seat filled by a player with an API token.
+
+    Users and tokens are bulk-created (no password hashing); games are created, joined and
+    started through ``games.services`` exactly as the API would. Returns, per game, its id and
+    ``{power: {"user": id, "membership": id, "token": key}}``.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from games import engine, services
+    from games.models import Game
+
+    user_model = get_user_model()
+    moderator, _ = user_model.objects.get_or_create(username=f"{tag}-moderator")
+    powers = list(OPENINGS)
+    unusable = make_password(None)
+    users = user_model.objects.bulk_create(
+        user_model(username=f"{tag}-{n}-{power.lower()}", password=unusable)
+        for n in range(count)
+        for power in powers
+    )
+    Token.objects.bulk_create(Token(user=u, key=secrets.token_hex(20)) for u in users)
+    tokens = dict(Token.objects.filter(user__in=users).values_list("user_id", "key"))
+    games = []
+    for n in range(count):
+        game = services.create_game(moderator, name=f"{tag} {n}", variant="standard", **settings)
+        assert engine.powers(game) == powers, engine.powers(game)
+        seats = users[n * len(powers) : (n + 1) * len(powers)]
+        for user, power in zip(seats, powers, strict=True):
+            services.join_game(game, user, [power])
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE
+        members = {m.power: m for m in game.memberships.all()}
+        games.append(
+            {
+                "id": game.pk,
+                "phase": game.current_phase_id,
+                "powers": {
+                    power: {
+                        "user": user.pk,
+                        "membership": members[power].pk,
+                        "token": tokens[user.pk],
+                    }
+                    for user, power in zip(seats, powers, strict=True)
+                },
+            }
+        )
+    return games
+
+
+def retire_old_games() -> int:
+    """End every running game left in the bench database by earlier runs, so that the sweep
+    (which takes every overdue game) only finds this run's games."""
+    from games.models import Game
+
+    return Game.objects.filter(status=Game.Status.ACTIVE).update(status=Game.Status.FINISHED)
+
+
+def submit_openings(game_ids: list[int], which: int = 0) -> None:
+    """Every power of each game sends its opening, through ``services.submit_orders``."""
+    from games import services
+    from games.models import Membership
+
+    seats = Membership.objects.filter(game_id__in=game_ids).select_related("game")
+    for membership in seats:
+        services.submit_orders(membership, OPENINGS[membership.power][which])
+
+
+def wait_for(check: Callable[[], Any], seconds: float, what: str, every: float = 0.1) -> Any:
+    """Poll ``check`` until it returns something true; raise after ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(every)
+    raise TimeoutError(f"timed out after {seconds} s waiting for {what}")
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    return {**os.environ, **SERVER_ENV, **extra}
+
+
+def start_worker(
+    log: Path,
+    *,
+    name: str,
+    module: str = "celery",
+    pool: str = "solo",
+    concurrency: int = 1,
+    purge: bool = False,
+    env: dict[str, str] | None = None,
+    wait: bool = True,
+) -> subprocess.Popen:
+    """A ``celery worker`` child process logging to ``log``; waits until it is ready."""
+    args = [sys.executable, "-m", module]
+    if module == "celery":
+        args += ["-A", "greatgame"]
+    args += ["worker", f"--pool={pool}", f"--concurrency={concurrency}", "--loglevel=info"]
+    args += ["-n", f"{name}@%h", "--without-heartbeat", "--without-gossip", "--without-mingle"]
+    if purge:
+        args.append("--purge")
+    out = log.open("w")
+    process = subprocess.Popen(
+        args,
+        cwd=ROOT,
+        env=env or child_env(),
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    out.close()
+    if wait:
+        wait_for(
+            lambda: " ready." in log.read_text() or process.poll() is not None, 60, f"{name} ready"
+        )
+        if process.poll() is not None:
+            raise RuntimeError(f"worker {name} exited:\n{log.read_text()[-3000:]}")
+    return process
+
+
+def stop(process: subprocess.Popen | None, sig: int = signal.SIGTERM, timeout: float = 30) -> None:
+    """Stop a child we started (its own session: the whole group), killing it if it lingers."""
+    if process is None or process.poll() is not None:
+        return
+    try:
+        os.killpg(process.pid, sig)
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass
+
+
+def purge_queue() -> None:
+    """Drop every message waiting in the bench's Redis database (only that database)."""
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def pg_ctl(action: str) -> None:
+    subprocess.run(
+        ["pg_ctlcluster", "--skip-systemctl-redirect", PG_VERSION, "main", action], check=True
+    )
+
+
+def pg_ready() -> bool:
+    return subprocess.run(["pg_isready", "-h", "127.0.0.1", "-q"]).returncode == 0
+
+
+def redis_up() -> bool:
+    answer = subprocess.run(["redis-cli", "-h", "127.0.0.1", "ping"], capture_output=True)
+    return answer.stdout.strip() == b"PONG"
+
+
+def redis_stop() -> None:
+    """Stop Redis without saving: every queued message is lost, as in a crash."""
+    subprocess.run(["redis-cli", "-h", "127.0.0.1", "shutdown", "nosave"], capture_output=True)
+    wait_for(lambda: not redis_up(), 30, "redis to stop")
+
+
+def redis_start() -> None:
+    subprocess.run(
+        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", "6379"]
+        + ["--save", "", "--appendonly", "no"],
+        check=True,
+        capture_output=True,
+    )
+    wait_for(redis_up, 30, "redis to start")
+
+
+def machine() -> str:
+    load = os.getloadavg()
+    return f"{os.cpu_count()} cpus, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from . import engine
-from .models import Game
+from .models import Game, NotificationSettings, Palette, time_zones
 
 User = get_user_model()
 
-PALETTES = [
-    ("default", "Default colours"),
-    ("colour-blind", "Colour-blind safe (Okabe and Ito)"),
-]
+PALETTES = Palette.choices
 
 
 class SignUpForm(UserCreationForm):
@@ -159,16 +154,20 @@ class ModerationForm(forms.Form):
         return data
 
 
-class SettingsForm(forms.Form):
-    phase_processed = forms.BooleanField(required=False, label="Mail me when a phase is processed")
-    deadline_reminders = forms.BooleanField(
-        required=False, label="Remind me 24 hours and 1 hour before a deadline without orders"
-    )
-    press_digest = forms.BooleanField(required=False, label="Send a daily digest of press")
+class SettingsForm(forms.ModelForm):
+    """The account's settings: mail preferences, and how the pages show deadlines and colours."""
+
     time_zone = forms.ChoiceField(choices=[], help_text="Deadlines are shown in this time zone.")
-    palette = forms.ChoiceField(choices=PALETTES, help_text="Colours of the powers on the board.")
+
+    class Meta:
+        model = NotificationSettings
+        fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
+        labels = {
+            "phase_processed": "Mail me when a phase is processed",
+            "deadline_reminders": "Remind me 24 hours and 1 hour before a deadline without orders",
+            "press_digest": "Send a daily digest of press",
+        }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        zones = sorted(zoneinfo.available_timezones() - {"localtime"})
-        self.fields["time_zone"].choices = [(z, z) for z in zones]
+        self.fields["time_zone"].choices = [(z, z) for z in time_zones()]

@@ -6,7 +6,10 @@ Models hold data and answer questions about it; every change of game state goes 
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
@@ -254,6 +257,21 @@ class ModeratorAction(models.Model):
         return f"{self.game}: {self.action} by {self.user}"
 
 
+def time_zones() -> list[str]:
+    """The IANA time zones a player may choose from, sorted."""
+    return sorted(zoneinfo.available_timezones() - {"localtime"})
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones() or value == "localtime":
+        raise ValidationError(f"{value!r} is not a known time zone.")
+
+
+class Palette(models.TextChoices):
+    DEFAULT = "default", "Default colours"
+    COLOUR_BLIND = "colour-blind", "Colour-blind safe (Okabe and Ito)"
+
+
 class NotificationSettings(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
@@ -262,6 +280,19 @@ class NotificationSettings(models.Model):
     deadline_reminders = models.BooleanField(default=True)
     press_digest = models.BooleanField(default=True)
     last_digest = models.DateTimeField(null=True, blank=True)
+    # Display choices, kept on the account so that they follow the player to any browser.
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text="Deadlines are shown in this time zone (an IANA name, e.g. Europe/Paris).",
+    )
+    palette = models.CharField(
+        max_length=20,
+        choices=Palette.choices,
+        default=Palette.DEFAULT,
+        help_text="Colours of the powers on the board.",
+    )
 
     def __str__(self) -> str:
         return f"notifications for {self.user}"

@@ -35,7 +35,7 @@ class SignupSerializer(serializers.ModelSerializer):
 class NotificationSettingsSerializer(serializers.ModelSerializer):
     class Meta:
         model = NotificationSettings
-        fields = ["phase_processed", "deadline_reminders", "press_digest"]
+        fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
 
 
 @extend_schema_field(

@@ -32,12 +32,6 @@ from .forms import (
 )
 from .models import Game, Membership, ModeratorAction, NotificationSettings, Order, Phase
 
-# Time zone and palette live in cookies: they are per-browser display choices, and the
-# account model has no place for them yet.
-TZ_COOKIE = "gg_tz"
-PALETTE_COOKIE = "gg_palette"
-YEAR = 365 * 24 * 60 * 60
-
 MODERATOR_ACTIONS = {
     "start": "Start the game now; empty seats play as civil disorder.",
     "deadline": "Move the current deadline by some minutes (negative shortens it).",
@@ -85,13 +79,26 @@ RULES = {
 # -- helpers -------------------------------------------------------------------------------
 
 
+def _display_settings(request: HttpRequest) -> NotificationSettings | None:
+    """The signed-in viewer's settings, read once per request; None for anonymous visitors."""
+    if not request.user.is_authenticated:
+        return None
+    if not hasattr(request, "_display_settings"):
+        request._display_settings = NotificationSettings.objects.filter(user=request.user).first()
+    return request._display_settings
+
+
 def palette_of(request: HttpRequest) -> str:
-    palette = request.COOKIES.get(PALETTE_COOKIE, "default")
+    """The viewer's palette, stored on the account; the default colours for anonymous ones."""
+    prefs = _display_settings(request)
+    palette = prefs.palette if prefs else "default"
     return palette if palette in dict(PALETTES) else "default"
 
 
 def time_zone_of(request: HttpRequest) -> str:
-    name = request.COOKIES.get(TZ_COOKIE, "UTC")
+    """The viewer's time zone, stored on the account; UTC for anonymous visitors."""
+    prefs = _display_settings(request)
+    name = prefs.time_zone if prefs else "UTC"
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -215,25 +222,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def account_settings(request: HttpRequest) -> HttpResponse:
-    """Mail preferences are stored on the account; time zone and palette in this browser."""
+    """Mail preferences, time zone and palette, all stored on the account."""
     prefs = NotificationSettings.of(request.user)
-    initial = {
-        "phase_processed": prefs.phase_processed,
-        "deadline_reminders": prefs.deadline_reminders,
-        "press_digest": prefs.press_digest,
-        "time_zone": time_zone_of(request),
-        "palette": palette_of(request),
-    }
-    form = SettingsForm(request.POST or None, initial=initial)
+    form = SettingsForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
-        for name in ("phase_processed", "deadline_reminders", "press_digest"):
-            setattr(prefs, name, form.cleaned_data[name])
-        prefs.save()
-        response = redirect("account-settings")
-        response.set_cookie(TZ_COOKIE, form.cleaned_data["time_zone"], max_age=YEAR)
-        response.set_cookie(PALETTE_COOKIE, form.cleaned_data["palette"], max_age=YEAR)
+        form.save()
         messages.success(request, "Settings saved.")
-        return response
+        return redirect("account-settings")
     return render(request, "games/settings.html", {"form": form})
 
 

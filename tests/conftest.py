@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CI = bool(os.environ.get("CI"))
+# A real Celery worker can serve a test only with a database it can share (PostgreSQL; the
+# test's SQLite database may be in memory) and a broker outside this process (Redis).
+LIVE_WORKER = DATABASE_URL.startswith("postgres") and bool(REDIS_URL)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,6 +68,54 @@ def enqueued(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(Task, "apply_async", apply_async)
     return sent
+
+
+def wait_for(check, seconds: float, what: str):
+    """Poll ``check`` until it returns something true, and return that."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def worker(transactional_db, tmp_path: Path):
+    """A `celery worker` subprocess pointed at this test's database; yields its log file.
+
+    Needs PostgreSQL and Redis, and tests that use it must be marked ``broker`` (so that
+    tasks reach Redis) and ``django_db(transaction=True)`` (so that the worker sees the data).
+    """
+    from django.conf import settings as django_settings
+    from django.db import connection
+
+    url = urlsplit(os.environ["DATABASE_URL"])
+    database_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": django_settings.REDIS_URL}
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "greatgame", "worker"]
+            + ["--pool=solo", "--loglevel=info", "--purge", "--without-heartbeat"]
+            + ["--without-gossip", "--without-mingle"],
+            cwd=django_settings.BASE_DIR,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 60, "worker")
+        assert process.poll() is None, log.read_text()
+        yield log
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 @pytest.fixture

@@ -220,6 +220,15 @@ def test_notification_settings(api, make_user) -> None:
     assert client.get("/api/auth/notifications/").data["press_digest"] is True
     response = client.put("/api/auth/notifications/", {"press_digest": False}, format="json")
     assert response.status_code == 200 and response.data["press_digest"] is False
+    assert (response.data["time_zone"], response.data["palette"]) == ("UTC", "default")
+    response = client.put(
+        "/api/auth/notifications/",
+        {"time_zone": "Asia/Tokyo", "palette": "colour-blind"},
+        format="json",
+    )
+    assert response.status_code == 200 and response.data["time_zone"] == "Asia/Tokyo"
+    bad = client.put("/api/auth/notifications/", {"time_zone": "Mars/Olympus"}, format="json")
+    assert bad.status_code == 400 and "time_zone" in bad.data
 
 
 def test_game_list_filters_by_status(api, game, moderator) -> None:

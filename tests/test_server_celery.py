@@ -8,18 +8,11 @@ Redis; locally the test skips without them.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.conf import settings
-from django.db import connection
+from conftest import wait_for
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -28,46 +21,6 @@ pytestmark = [
     pytest.mark.broker,
     pytest.mark.django_db(transaction=True),
 ]
-
-
-def wait_for(check, seconds: float, what: str):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        result = check()
-        if result:
-            return result
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def worker(transactional_db, tmp_path: Path):
-    """A `celery worker` subprocess pointed at this test's database."""
-    url = urlsplit(os.environ["DATABASE_URL"])
-    database_url = urlunsplit(url._replace(path="/" + connection.settings_dict["NAME"]))
-    log = tmp_path / "worker.log"
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": settings.REDIS_URL}
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "greatgame", "worker"]
-            + ["--pool=solo", "--loglevel=info", "--purge", "--without-heartbeat"]
-            + ["--without-gossip", "--without-mingle"],
-            cwd=settings.BASE_DIR,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        wait_for(lambda: " ready." in log.read_text() or process.poll() is not None, 60, "worker")
-        assert process.poll() is None, log.read_text()
-        yield log
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def signed_in(name: str) -> APIClient:

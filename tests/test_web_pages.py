@@ -265,15 +265,41 @@ def test_variant_page(client, db):
 def test_settings_palette_and_time_zone(colonial, russia):
     c = client_for(russia.user)
     assert "csrfmiddlewaretoken" in assert_html(c.get(reverse("account-settings")))
-    c.post(
+    response = c.post(
         reverse("account-settings"),
         {"phase_processed": "on", "time_zone": "Asia/Tokyo", "palette": "colour-blind"},
     )
+    assert response.status_code == 302
+    assert not response.cookies.keys() & {"gg_tz", "gg_palette"}  # nothing kept in the browser
     prefs = NotificationSettings.of(russia.user)
     assert prefs.phase_processed and not prefs.deadline_reminders and not prefs.press_digest
-    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert (prefs.time_zone, prefs.palette) == ("Asia/Tokyo", "colour-blind")
+    # Another browser: a fresh client with no cookies but the session's sees the same choices.
+    other = client_for(russia.user)
+    html = assert_html(other.get(reverse("game", args=[colonial.pk])))
     assert "JST" in html  # the deadline in the viewer's time zone
     assert "#cc79a7" in html  # Russia in the colour-blind palette
+    form = assert_html(other.get(reverse("account-settings")))
+    assert '<option value="Asia/Tokyo" selected>' in form
+    assert '<option value="colour-blind" selected>' in form
+
+
+def test_settings_reject_an_unknown_time_zone(russia):
+    c = client_for(russia.user)
+    response = c.post(
+        reverse("account-settings"), {"time_zone": "Mars/Olympus", "palette": "default"}
+    )
+    assert response.status_code == 200 and "Mars/Olympus" in response.content.decode()
+    assert NotificationSettings.of(russia.user).time_zone == "UTC"
+
+
+def test_anonymous_visitors_get_the_default_palette(colonial, russia, client):
+    """Display settings belong to an account; a visitor who is not signed in gets defaults."""
+    prefs = NotificationSettings.of(russia.user)
+    prefs.time_zone, prefs.palette = "Asia/Tokyo", "colour-blind"
+    prefs.save()
+    html = assert_html(client.get(reverse("variant", args=["colonial"])))
+    assert "#cc79a7" not in html
 
 
 def test_cancelled_game_page(make_user, moderator):

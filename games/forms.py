@@ -121,6 +121,19 @@ class MessageForm(forms.Form):
         self.fields["recipients"].choices = [(p, p) for p in powers]
 
 
+class PaymentForm(forms.Form):
+    """Gold for another great power (Chinese Diplomacy); the service checks the rules."""
+
+    to = forms.ChoiceField(label="To")
+    amount = forms.IntegerField(
+        label="Amount (k oz)", min_value=1, help_text="Thousands of ounces of gold."
+    )
+
+    def __init__(self, *args, powers: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [(p, p) for p in powers]
+
+
 class ModerationForm(forms.Form):
     """The arguments of every moderator action; each action reads the ones it needs."""
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path("games/<int:pk>/orders/", web.submit_orders, name="submit-orders"),
     path("games/<int:pk>/ready/", web.ready, name="ready"),
     path("games/<int:pk>/press/", web.send_press, name="send-press"),
+    path("games/<int:pk>/pay/", web.pay, name="pay"),
     path("games/<int:pk>/vote/", web.vote, name="vote"),
     path("games/<int:pk>/moderate/", web.moderate, name="moderate"),
     path("games/<int:pk>/moderate/<str:action>/", web.moderate_action, name="moderate-action"),

@@ -27,10 +27,19 @@ from .forms import (
     MessageForm,
     ModerationForm,
     OrdersForm,
+    PaymentForm,
     SettingsForm,
     SignUpForm,
 )
-from .models import Game, Membership, ModeratorAction, NotificationSettings, Order, Phase
+from .models import (
+    Game,
+    Membership,
+    ModeratorAction,
+    NotificationSettings,
+    Order,
+    Payment,
+    Phase,
+)
 
 MODERATOR_ACTIONS = {
     "start": "Start the game now; empty seats play as civil disorder.",
@@ -153,7 +162,10 @@ def board_svg(game: Game, phase: Phase, user, palette: str) -> str:
     else:
         visible = visibility.visible_orders(phase, user).filter(valid=True)
         orders = [{"power": o.power, "order": o.canonical} for o in visible]
-    svg = render_board(game.variant, state, orders=orders, results=results, palette=palette)
+    try:
+        svg = render_board(game.variant, state, orders=orders, results=results, palette=palette)
+    except ValueError:  # a variant without a board drawing (the standard map): text play only
+        return '<p class="no-board">This map has no board drawing; use the orders box.</p>'
     return _inline(svg, f"The board, {phase_name(game, phase)}")
 
 
@@ -350,6 +362,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "games/game.html", context)
     context.update(_phase_context(request, game, phase, power))
     context.update(_press_context(request, game, power))
+    context.update(_gold_context(game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request))
     if not power and not game.is_over:
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
@@ -426,6 +439,47 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             u["location"] for u in own if u["location"] not in ordered
         ]
     return context
+
+
+def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool) -> dict:
+    """Chinese Diplomacy's gold: balances, payments, published faction orders, the statement."""
+    economy = phase.carried.get("economy")
+    if economy is None:
+        return {}
+    powers = engine.powers(game)
+    gold = {
+        "balances": [(p, economy.get("balances", {}).get(p, 0)) for p in powers],
+        "payments": list(Payment.objects.filter(phase=phase)),
+        "faction_orders": [],
+        "statement": [],
+    }
+    if is_current:
+        gold["faction_orders"] = [
+            o
+            for o in phase.carried.get("faction_orders", [])
+            if o.get("published") and o.get("power") != "Communists"
+        ]
+        if power and not game.is_over:
+            gold["payment_form"] = PaymentForm(powers=[p for p in powers if p != power])
+    results = (phase.results or {}).get("economy") if phase.processed_at else None
+    if results:
+        deposed = set(results.get("deposed") or [])
+        lines: dict[str, list[dict]] = {}
+        for entry in results.get("ledger", []):
+            lines.setdefault(entry["power"], []).append(entry)
+        names = [p for p in powers if p in lines or p in deposed]
+        names += sorted((set(lines) | deposed) - set(names))
+        gold["statement"] = [
+            {
+                "power": name,
+                "lines": lines.get(name, []),
+                "total": sum(e["amount"] for e in lines.get(name, [])),
+                "deposed": name in deposed,
+            }
+            for name in names
+        ]
+        gold["statement_processed"] = True
+    return {"gold": gold}
 
 
 def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
@@ -524,6 +578,27 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "A message needs some text.")
     url = reverse("game", args=[pk])
     return redirect(f"{url}?thread={thread}#press" if thread else f"{url}#press")
+
+
+@login_required
+@require_POST
+def pay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Gold for another great power, without JavaScript; the service checks the rules."""
+    game = _game_or_404(pk)
+    membership = game.membership_of(request.user)
+    if membership is None or not membership.power:
+        return HttpResponseForbidden("You do not play a power in this game.")
+    others = [p for p in engine.powers(game) if p != membership.power]
+    form = PaymentForm(request.POST, powers=others)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else "Payment"
+            messages.error(request, f"{label}: {' '.join(errors)}")
+    else:
+        data = form.cleaned_data
+        if _act(request, services.pay, membership, data["to"], data["amount"]):
+            messages.success(request, f"Paid {data['to']} {data['amount']} k oz.")
+    return redirect(reverse("game", args=[pk]) + "#gold")
 
 
 @login_required

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Message, ModeratorAction, NotificationSettings, Order
+from games.models import Game, Message, ModeratorAction, NotificationSettings, Order, Payment
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
 VOID |= {"track", "wbr"}
@@ -307,3 +307,95 @@ def test_cancelled_game_page(make_user, moderator):
     services.end_game(game, moderator)
     html = assert_html(client_for(make_user("ada")).get(reverse("game", args=[game.pk])))
     assert "Cancelled before it started" in html and 'name="first"' not in html
+
+
+# -- Chinese Diplomacy's gold --------------------------------------------------------------
+
+
+@pytest.fixture
+def chinese(make_game):
+    return make_game("chinese")
+
+
+def test_chinese_page_shows_gold_and_published_faction_orders(chinese, seat):
+    assert "Imperials" not in services.engine.powers(chinese)
+    england = seat(chinese, "England")
+    phase = chinese.current_phase
+    carried = dict(phase.carried)
+    carried["faction_orders"] = [
+        *carried["faction_orders"],
+        {"power": "Kuomintang", "order": "A Kweichow H", "action": "Sta", "published": True},
+        {"power": "Kuomintang", "order": "A Hunan H", "action": "Sta", "published": False},
+        {"power": "Communists", "order": "A Kiangsi H", "action": "Sta", "published": True},
+    ]
+    phase.carried = carried
+    phase.save(update_fields=["carried"])
+    imperial = next(o["order"] for o in carried["faction_orders"] if o["power"] == "Imperials")
+    html = assert_html(client_for(england.user).get(reverse("game", args=[chinese.pk])))
+    assert 'id="gold"' in html and "Balances, 1900" in html
+    assert imperial in html  # the Imperials' published orders
+    assert "A Kweichow H" in html  # the Kuomintang's, once published
+    assert "A Hunan H" not in html and "A Kiangsi H" not in html
+    assert reverse("pay", args=[chinese.pk]) in html and 'name="amount"' in html
+
+
+def test_payment_through_the_page(chinese, seat, make_user):
+    england = seat(chinese, "England")
+    c = client_for(england.user)
+    url = reverse("pay", args=[chinese.pk])
+    assert c.get(url).status_code == 405
+    response = c.post(url, {"to": "Russia", "amount": "30"})
+    assert response.status_code == 302
+    payment = Payment.objects.get(game=chinese)
+    assert (payment.payer, payment.payee, payment.amount) == ("England", "Russia", 30)
+    russia = client_for(seat(chinese, "Russia").user)
+    html = assert_html(russia.get(reverse("game", args=[chinese.pk])))
+    assert "England pays Russia <strong>30</strong> k oz" in html
+    # Invalid amounts and payees are refused with a message; nothing is recorded.
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "0"}, follow=True))
+    assert "Amount (k oz): Ensure this value is greater than or equal to 1." in html
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "many"}, follow=True))
+    assert "Amount (k oz): Enter a whole number." in html
+    html = assert_html(c.post(url, {"to": "England", "amount": "5"}, follow=True))
+    assert "England is not one of the available choices" in html
+    assert Payment.objects.filter(game=chinese).count() == 1
+    # Only players may pay.
+    stranger = client_for(make_user("stranger"))
+    assert stranger.post(url, {"to": "Russia", "amount": "5"}).status_code == 403
+    assert "pay-form" not in assert_html(stranger.get(reverse("game", args=[chinese.pk])))
+
+
+def test_statement_after_processing(chinese, seat):
+    england = seat(chinese, "England")
+    services.submit_orders(england, ["Enter A Pacific Ocean"])
+    services.pay(england, "Russia", 30)
+    phase = chinese.current_phase
+    assert services.process_phase(chinese.pk, phase.pk, force=True)
+    c = client_for(england.user)
+    html = assert_html(c.get(reverse("game", args=[chinese.pk]) + "?phase=0"))
+    assert "Statement for 1900" in html
+    assert "entry" in html and "maintenance" in html and "to Russia" in html
+    html = assert_html(c.get(reverse("game", args=[chinese.pk])))
+    assert "Balances, 1901" in html and "Statement for" not in html
+
+
+def test_a_game_without_gold_shows_none_of_it(colonial, russia):
+    """Colonial stands in for a standard game: the standard map has no board drawing."""
+    c = client_for(russia.user)
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert 'id="gold"' not in html and "k oz" not in html and "pay-form" not in html
+    response = c.post(reverse("pay", args=[colonial.pk]), {"to": "China", "amount": "5"})
+    html = assert_html(c.get(response.url))
+    assert "there is no gold in this variant" in html
+    assert not Payment.objects.filter(game=colonial).exists()
+
+
+def test_a_map_without_a_board_drawing_is_played_by_text(client, make_game, seat):
+    """The standard map has no board drawing: the page says so and keeps the orders box."""
+    game = make_game("standard")
+    client.force_login(seat(game, "France").user)
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "no board drawing" in page
+    assert 'name="orders"' in page

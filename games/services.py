@@ -438,6 +438,12 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.processed_at = now
     phase.save(update_fields=["results", "processed_at"])
     _count_missed(game, phase, {o.power for o in phase.orders.all()})
+    deposed = (response.get("economy") or {}).get("deposed") or []
+    if deposed:
+        # A leader more than 1,000 k oz in the red is deposed: the seat opens to a new player.
+        game.memberships.filter(power__in=deposed, status=Seat.ACTIVE).update(
+            status=Seat.CIVIL_DISORDER
+        )
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
     next_phase = _open_phase(

@@ -118,3 +118,15 @@ def test_chinese_from_1900_to_a_processed_1901():
     ]
     assert engine.adjudicate(engine.request(first.game, first, mine)) == first.results
     assert players["Russia"].get(f"/api/games/{game_id}/payments/").data[0]["amount"] == 30
+
+
+def test_a_deposed_chinese_leader_opens_the_seat():
+    game_id, moderator, players = new_game("chinese")
+    phase = Game.objects.get(pk=game_id).current_phase
+    phase.carried["economy"]["balances"]["Germany"] = -995
+    phase.save(update_fields=["carried"])
+    order(players["Germany"], game_id, ["Enter A Pacific Ocean"])
+    after = process(moderator, game_id)
+    assert after["balances"]["Germany"] == 0  # the new leader starts at net zero
+    seat = Game.objects.get(pk=game_id).memberships.get(power="Germany")
+    assert seat.status == "civil_disorder"  # open to another player

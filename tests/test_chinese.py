@@ -286,3 +286,96 @@ def test_a_year_advances_to_the_next_and_publishes_faction_orders():
     assert sum(1 for u in r["units"] if u["power"] == "Kuomintang") == 1
     published = {o["power"]: o["published"] for o in r["factions"]["next_orders"]}
     assert set(published) == {"Kuomintang"}
+
+
+# The seed's table, rows 1..12, per faction.
+TABLE = {
+    "Communists": [
+        "Sta",
+        "Sta",
+        "Sta",
+        "Mov",
+        "Att",
+        "Att",
+        "Att",
+        "Sup",
+        "Sup",
+        "Sup",
+        "A&S",
+        "A&S",
+    ],
+    "Kuomintang": [
+        "Sta",
+        "Sta",
+        "Sta",
+        "Mov",
+        "Mov",
+        "Att",
+        "Att",
+        "Att",
+        "Sup",
+        "Sup",
+        "Sup",
+        "Att",
+    ],
+    "Imperials": [
+        "Sta",
+        "Sta",
+        "Sta",
+        "Mov",
+        "Mov",
+        "Mov",
+        "Att",
+        "Att",
+        "Sup",
+        "Sup",
+        "Sup",
+        "Att",
+    ],
+}
+
+
+@pytest.mark.parametrize("faction", sorted(TABLE))
+@pytest.mark.parametrize("face", range(1, 11))
+def test_every_row_of_the_die_table_without_modifiers(faction, face):
+    variant = load("chinese")
+    # A foreign army two spaces away (no +1, no -1): the die reads as thrown.
+    army = Unit(faction, "A", "Hopeh", "Hopeh")
+    at = {"Hopeh": army, "Shensi": Unit("Japan", "A", "Shensi", "Shensi")}
+    assert chinese._action(variant, army, at, Fixed(face)) == TABLE[faction][face - 1]
+
+
+@pytest.mark.parametrize("faction", sorted(TABLE))
+def test_rows_11_and_12_need_the_modifiers(faction):
+    variant = load("chinese")
+    army = Unit(faction, "A", "Hopeh", "Hopeh")
+    other = "Kuomintang" if faction != "Kuomintang" else "Communists"
+    at = {"Hopeh": army, "Shansi": Unit("Japan", "A", "Shansi", "Shansi")}
+    assert chinese._action(variant, army, at, Fixed(10)) == TABLE[faction][10]  # +1: row 11
+    at["Honan"] = Unit(other, "A", "Honan", "Honan")
+    assert chinese._action(variant, army, at, Fixed(10)) == TABLE[faction][11]  # +2: row 12
+
+
+def test_the_notes_of_the_table():
+    variant = load("chinese")
+    # Att with no adjacent army is taken as Mov.
+    alone = Unit("Imperials", "A", "Tibet", "Tibet")
+    orders = chinese.faction_orders(variant, [alone], Fixed(8))  # 8 - 1 = 7: Att
+    assert orders[0][1].startswith("A Tibet - ")
+    # Mov with every neighbour occupied is taken as Att (on a foreign army, never its own).
+    centre = Unit("Kuomintang", "A", "Kweichow", "Kweichow")
+    ring = [Unit("Japan", "A", p, p) for p in variant.army_adj["Kweichow"]]
+    orders = chinese.faction_orders(variant, [centre, *ring], Fixed(4))  # +1: 5 = Mov
+    assert orders[0][1].split(" - ")[1] in variant.army_adj["Kweichow"]
+    # Chinese armies support any army, a foreign one included.
+    helper = Unit("Imperials", "A", "Shansi", "Shansi")
+    foreign = Unit("Japan", "A", "Hopeh", "Hopeh")
+    supports = chinese.faction_orders(variant, [helper, foreign], Fixed(8))  # +1: 9 = Sup
+    assert supports[0][1] == "A Shansi S A Hopeh"
+
+
+def test_the_game_ends_in_1950_and_the_richest_wins():
+    r = adjudicate(request([], year=1950, economy={"balances": {"England": 300, "Japan": 120}}))
+    assert r["winner"] == "England"
+    r = adjudicate(request([], year=1920, economy={"balances": {"England": 300}}))
+    assert r["winner"] is None

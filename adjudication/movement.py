@@ -418,18 +418,12 @@ class Movement:
 
     # -- strengths ------------------------------------------------------------------------------
 
-    def static_path(self, i: int) -> bool:
-        """Whether the fleets ordered to convoy unit i form a chain, ignoring dislodgements."""
-        return self._path(i, lambda f: True)
-
     def path_ok(self, i: int) -> bool:
+        """Whether unit i's move has its route: by land, or an unbroken chain of convoys."""
         if not self.convoyed[i]:
             return True
         if i in self.paradox:
             return False
-        return self._path(i, self.resolve)
-
-    def _path(self, i: int, usable) -> bool:
         fleets = self.convoys_of[i]
         if not fleets:
             return False
@@ -444,7 +438,7 @@ class Movement:
                 if f in used or self.prov[f] not in near:
                     continue
                 used.add(f)
-                if not usable(f):
+                if not self.resolve(f):  # the fleet was dislodged
                     continue
                 if end in reach.get(self.prov[f], ()):
                     return True

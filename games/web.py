@@ -11,6 +11,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -117,6 +118,15 @@ def time_zone_of(request: HttpRequest) -> str:
 
 def _game_or_404(pk: int) -> Game:
     return get_object_or_404(Game.objects.select_related("creator", "current_phase"), pk=pk)
+
+
+def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
+    """The game and the viewer's seat in it; 403 for anyone without a power there."""
+    game = _game_or_404(pk)
+    membership = game.membership_of(request.user)
+    if membership is None or not membership.power:
+        raise PermissionDenied("You do not play a power in this game.")
+    return game, membership
 
 
 def moderator_only(view):
@@ -528,10 +538,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     """The orders box without JavaScript: replace the orders, then show how each fared."""
-    game = _game_or_404(pk)
-    membership = game.membership_of(request.user)
-    if membership is None or not membership.power:
-        return HttpResponseForbidden("You do not play a power in this game.")
+    game, membership = _playing(request, pk)
     form = OrdersForm(request.POST)
     if form.is_valid() and _act(request, services.submit_orders, membership, form.lines()):
         invalid = membership.orders.filter(phase_id=game.current_phase_id, valid=False)
@@ -545,10 +552,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def ready(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
-    membership = game.membership_of(request.user)
-    if membership is None or not membership.power:
-        return HttpResponseForbidden("You do not play a power in this game.")
+    game, membership = _playing(request, pk)
     _act(request, services.set_ready, membership, request.POST.get("ready") != "0")
     return redirect(reverse("game", args=[pk]) + "#orders")
 
@@ -584,10 +588,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def pay(request: HttpRequest, pk: int) -> HttpResponse:
     """Gold for another great power, without JavaScript; the service checks the rules."""
-    game = _game_or_404(pk)
-    membership = game.membership_of(request.user)
-    if membership is None or not membership.power:
-        return HttpResponseForbidden("You do not play a power in this game.")
+    game, membership = _playing(request, pk)
     others = [p for p in engine.powers(game) if p != membership.power]
     form = PaymentForm(request.POST, powers=others)
     if not form.is_valid():
@@ -604,10 +605,7 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def vote(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
-    membership = game.membership_of(request.user)
-    if membership is None or not membership.power:
-        return HttpResponseForbidden("You do not play a power in this game.")
+    game, membership = _playing(request, pk)
     choice = request.POST.get("vote", "")
     if choice == "draw":
         _act(request, services.vote, membership, draw=True)

@@ -298,19 +298,35 @@ class GameViewSet(
         A player's answers carry an ``ETag``; a PUT with ``If-Match: <that ETag>`` is refused
         with 412 if the orders were changed since (in another tab), instead of overwriting them.
         """
+        if request.method == "PUT":
+            return self._submit(request, pk)
         game = self.get_object()
-        if request.method == "GET":
-            _player_or_moderator(game, request.user)
-            if game.current_phase is None:
-                return Response([])
-            orders = list(visibility.visible_orders(game.current_phase, request.user))
-            return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
-        membership = _seat(game, request.user)
+        _player_or_moderator(game, request.user)
+        if game.current_phase is None:
+            return Response([])
+        orders = list(visibility.visible_orders(game.current_phase, request.user))
+        return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
+
+    def _submit(self, request: Request, pk: str) -> Response:
+        """PUT orders: the busiest request of all, so the seat, its game and the current phase
+        are read in one query; only when there is no seat is the game looked up, to say why."""
+        membership = (
+            Membership.objects.select_related("game__current_phase")
+            .exclude(status=Membership.Status.REPLACED)
+            .filter(game_id=pk if pk.isdigit() else None, user=request.user)
+            .first()
+        )
+        if membership is None:
+            membership = _seat(self.get_object(), request.user)
+        game = membership.game
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         match = request.headers.get("If-Match", "").removeprefix("W/").strip('" ')
         orders = services.submit_orders(
-            membership, serializer.validated_data["orders"], version=match.strip("*") or None
+            membership,
+            serializer.validated_data["orders"],
+            version=match.strip("*") or None,
+            phase=game.current_phase,
         )
         data = OrderSerializer(orders, many=True).data
         return self._versioned(Response(data), game, orders, membership)

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, visibility
-from .models import Game, Message, NotificationSettings, Order, Payment, Phase
+from .models import Game, Message, NotificationSettings, Payment, Phase
 
 User = get_user_model()
 
@@ -208,10 +208,18 @@ class GameSerializer(serializers.ModelSerializer):
         return out
 
 
-class OrderSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = Order
-        fields = ["power", "text", "canonical", "valid", "reason", "result", "result_reason"]
+class OrderSerializer(serializers.Serializer):
+    """An order as stored and, once processed, judged. Declared by hand rather than from the
+    model: every order submission answers with it, and a model serializer rebuilds its fields
+    from the model each time."""
+
+    power = serializers.CharField(read_only=True)
+    text = serializers.CharField(read_only=True)
+    canonical = serializers.CharField(read_only=True)
+    valid = serializers.BooleanField(read_only=True)
+    reason = serializers.CharField(read_only=True)
+    result = serializers.CharField(read_only=True, help_text="Filled in when processed.")
+    result_reason = serializers.CharField(read_only=True)
 
 
 class OrdersInputSerializer(serializers.Serializer):

@@ -54,9 +54,10 @@ def _locked(game: Game | int) -> Game:
 
 
 def _current(game: Game) -> Phase:
+    """The game's current phase; ``game`` is freshly read (or locked), so this is too."""
     if game.current_phase_id is None:
         raise GameError("the game has not started")
-    return Phase.objects.get(pk=game.current_phase_id)
+    return game.current_phase
 
 
 def _log(game: Game, user: AbstractBaseUser | None, action: str, **details) -> ModeratorAction:
@@ -244,13 +245,27 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
 
 
 def _playing(membership: Membership) -> tuple[Game, Phase]:
-    game = _locked(membership.game)
+    game = _locked_seat(membership).game
     membership.refresh_from_db()
-    if game.status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("the game is not running")
-    if membership.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
-        raise GameError(f"you no longer play {membership.power}")
     return game, _current(game)
+
+
+def _locked_seat(membership: Membership) -> Membership:
+    """The seat re-read, it and its game row locked in one query; refused unless both play.
+
+    Locking the game row keeps a submission from landing in a phase being processed; locking
+    the seat keeps two submissions of one power from interleaving their delete and insert.
+    """
+    seat = (
+        Membership.objects.select_for_update(of=("self", "game"))
+        .select_related("game")
+        .get(pk=membership.pk)
+    )
+    if seat.game.status not in (Status.ACTIVE, Status.PAUSED):
+        raise GameError("the game is not running")
+    if seat.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+        raise GameError(f"you no longer play {membership.power}")
+    return seat
 
 
 def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:
@@ -270,7 +285,11 @@ def orders_version(phase_id: int, power: str, orders: list[Order] | None = None)
 
 
 def submit_orders(
-    membership: Membership, texts: list[str], *, version: str | None = None
+    membership: Membership,
+    texts: list[str],
+    *,
+    version: str | None = None,
+    phase: Phase | None = None,
 ) -> list[Order]:
     """Replace the power's orders for the current phase; each is checked by the engine.
 
@@ -278,15 +297,20 @@ def submit_orders(
     wrong; only valid ones are adjudicated. A player in civil disorder who sends orders is
     back in play. With ``version`` (from ``orders_version``), nothing is replaced unless the
     stored orders are still that version: two tabs of one player cannot silently overwrite
-    each other's orders.
+    each other's orders. ``phase``: the current phase as the caller read it, with
+    ``membership.game`` (the API reads all three in one query); if it has been processed
+    since, the orders are refused rather than stored in the next phase.
     """
-    game = Game.objects.get(pk=membership.game_id)
-    phase = _current(game)
-    # The engine runs outside the lock; the phase is re-checked under it below.
+    if phase is None:
+        game = Game.objects.select_related("current_phase").get(pk=membership.game_id)
+        phase = _current(game)
+    else:
+        game = membership.game
+    # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
     with transaction.atomic():
-        game, _ = _playing(membership)
-        if game.current_phase_id != phase.pk:
+        seat = _locked_seat(membership)
+        if seat.game.current_phase_id != phase.pk:
             raise GameError("the phase has just been processed; send your orders again")
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
@@ -305,9 +329,11 @@ def submit_orders(
             )
             for n, c in enumerate(checked)
         )
-        membership.missed_phases = 0
-        membership.status = Seat.ACTIVE
-        membership.save(update_fields=["missed_phases", "status"])
+        if seat.missed_phases or seat.status != Seat.ACTIVE:
+            seat.missed_phases = 0
+            seat.status = Seat.ACTIVE
+            seat.save(update_fields=["missed_phases", "status"])
+        membership.missed_phases, membership.status = seat.missed_phases, seat.status
     return orders
 
 

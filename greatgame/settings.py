@@ -89,6 +89,10 @@ ASGI_APPLICATION = "greatgame.asgi.application"
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
 }
+# Keep each worker's connection open between requests: a new PostgreSQL connection costs
+# more than a whole order submission. A URL's own ?conn_max_age= wins; 0 turns it off.
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -124,15 +124,15 @@ def test_a_second_order_for_a_unit_is_invalid(game: Game, seat) -> None:
 
 
 def test_orders_for_a_finished_phase_are_refused(game: Game, seat, moderator) -> None:
-    france = seat(game, "France")
+    # Read as the API reads it (the seat with its game and current phase), and then the phase
+    # is processed before the submission takes its lock.
+    france = Membership.objects.select_related("game__current_phase").get(
+        pk=seat(game, "France").pk
+    )
     services.process_now(game, moderator)
-    game.refresh_from_db()
-    old = game.phases.get(index=0)
-    with (
-        mock.patch.object(services, "_current", return_value=old),
-        pytest.raises(services.GameError, match="just been processed"),
-    ):
-        services.submit_orders(france, ["A Paris H"])
+    with pytest.raises(services.GameError, match="just been processed"):
+        services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
+    assert not Order.objects.filter(power="France", text="A Paris H").exists()
 
 
 # -- processing -------------------------------------------------------------------------

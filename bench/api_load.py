@@ -114,11 +114,19 @@ def server_pids(master: int) -> list[int]:
 
 
 def run_wrk(
-    port: int, data: Path, connections: int, seconds: int, think_ms: float, threads: int
+    port: int,
+    data: Path,
+    connections: int,
+    seconds: int,
+    think_ms: float,
+    threads: int,
+    rate: float = 0,
 ) -> dict:
+    """wrk's figures; with ``rate``, an open load of that many requests a second in all."""
     script = Path(__file__).with_name("api_load.lua")
     args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout=10s"]
     args += ["-s", str(script), f"http://127.0.0.1:{port}", "--", str(data), str(think_ms)]
+    args.append(str(rate / threads))
     out = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 60)
     if out.returncode:
         raise RuntimeError(f"wrk failed: {out.stdout}{out.stderr}")
@@ -236,6 +244,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5, help="seconds of load not counted")
     parser.add_argument("--think-ms", type=float, default=0, help="mean think time per player")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0,
+        help="submissions a second offered in all, an open load (wrk only; 0: closed loop)",
+    )
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument(
         "--client",
@@ -246,11 +260,12 @@ def main() -> int:
     )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
-        "--persistent",
+        "--conn-max-age",
         type=int,
-        default=0,
+        default=60,
         metavar="SECONDS",
-        help="CONN_MAX_AGE via DATABASE_URL ?conn_max_age= (0: a connection per request)",
+        help="how long gunicorn keeps a PostgreSQL connection (the settings' CONN_MAX_AGE; "
+        "0: a new connection per request)",
     )
     args = parser.parse_args()
 
@@ -260,9 +275,7 @@ def main() -> int:
     started = time.monotonic()
     games = common.make_games(args.games, tag)
     setup_s = time.monotonic() - started
-    database_url = common.DATABASE_URL
-    if args.persistent:
-        database_url += f"?conn_max_age={args.persistent}&conn_health_checks=True"
+    database_url = f"{common.DATABASE_URL}?conn_max_age={args.conn_max_age}"
 
     work = Path(tempfile.mkdtemp(prefix="gg-api-load-"))
     data = work / "requests.tsv"
@@ -275,7 +288,9 @@ def main() -> int:
         def load(seconds: int) -> dict:
             if args.client == "python":
                 return run_threads(args.port, games, args.connections, seconds, args.think_ms)
-            return run_wrk(args.port, data, args.connections, seconds, args.think_ms, args.threads)
+            return run_wrk(
+                args.port, data, args.connections, seconds, args.think_ms, args.threads, args.rate
+            )
 
         if args.warmup:
             load(args.warmup)
@@ -299,13 +314,14 @@ def main() -> int:
         f"server:            gunicorn {args.workers} "
         f"{'gthread workers x ' + str(args.gthreads) + ' threads' if args.gthreads > 1 else 'sync workers'}"  # noqa: E501
         f", DEBUG=0, PostgreSQL "
-        f"{'persistent connections ' + str(args.persistent) + ' s' if args.persistent else 'a connection per request'}"  # noqa: E501
+        f"{'persistent connections ' + str(args.conn_max_age) + ' s' if args.conn_max_age else 'a connection per request'}"  # noqa: E501
     )
     print(
         f"load:              "
         f"{'wrk ' + str(args.threads) + ' threads' if args.client == 'wrk' else 'Python threads'}"
         f", {args.connections} connections, "
-        f"{args.seconds} s after {args.warmup} s warm-up, think time {args.think_ms:g} ms"
+        f"{args.seconds} s after {args.warmup} s warm-up, "
+        + (f"offered {args.rate:g}/s" if args.rate else f"think time {args.think_ms:g} ms")
     )
     print(f"requests:          {result['requests']}, 200: {ok}, other statuses: {bad or 'none'}")
     print(f"socket errors:     {errors}")
@@ -318,7 +334,7 @@ def main() -> int:
     )
     print(
         f"server CPU:        {1000 * cpu / max(result['requests'], 1):.1f} ms per request "
-        f"(gunicorn workers{' + PostgreSQL backends' if args.persistent else ''}; "
+        f"(gunicorn workers{' + PostgreSQL backends' if args.conn_max_age else ''}; "
         f"{cpu / seconds:.2f} of {os.cpu_count()} cores)"
     )
     print(f"stored orders:     {stored}, problems: {len(problems)}")

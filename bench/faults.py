@@ -299,9 +299,7 @@ def postgres_trial(games: int, clients: int, down: float, persistent: int) -> bo
     tag = f"pg{int(time.time())}"
     made = common.make_games(games, tag)
     work = Path(tempfile.mkdtemp(prefix="gg-pg-"))
-    database_url = common.DATABASE_URL
-    if persistent:
-        database_url += f"?conn_max_age={persistent}&conn_health_checks=True"
+    database_url = f"{common.DATABASE_URL}?conn_max_age={persistent}"
     port = 8766
     server = start_gunicorn(2, port, database_url, work / "gunicorn.log")
     seats = [(g["id"], power, s["token"]) for g in made for power, s in g["powers"].items()]
@@ -406,7 +404,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--redis", action="store_true")
     parser.add_argument("--postgres", action="store_true")
-    parser.add_argument("--persistent", type=int, default=0, help="CONN_MAX_AGE for --postgres")
+    parser.add_argument(
+        "--conn-max-age",
+        type=int,
+        default=60,
+        help="CONN_MAX_AGE for --postgres (0: a new connection per request)",
+    )
     parser.add_argument("--all", action="store_true", help="100 kill trials, Redis, PostgreSQL")
     args = parser.parse_args()
     if args.all:
@@ -422,7 +425,7 @@ def main() -> int:
         if args.redis:
             ok &= redis_trial(games=20, late=10)
         if args.postgres:
-            ok &= postgres_trial(games=30, clients=4, down=5, persistent=args.persistent)
+            ok &= postgres_trial(games=30, clients=4, down=5, persistent=args.conn_max_age)
     finally:
         # Whatever happened, leave both services running.
         if not common.pg_ready():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from . import adjustments, retreats
-from .board import Board, Dislodged, RequestError, Unit, read
+from .board import Board, Dislodged, RequestError, Unit, read, units_json
 from .movement import Movement
 from .orders import SPECIAL, Order, OrderError, parse
 from .variant import Variant, load, province_of
@@ -48,16 +48,18 @@ def adjudicate(request: dict) -> dict:
 
 
 def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
+    variant = board.variant
     out = []
     for n, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise RequestError(f"order {n + 1} must be an object with power and order")
-        power = (
-            board.variant.power(entry.get("power")) if isinstance(entry.get("power"), str) else None
-        )
+        named, text = entry.get("power"), entry.get("order")
+        if isinstance(named, str):
+            power = named if named in variant.powers else variant.power(named)
+        else:
+            power = None
         if power is None:
-            raise RequestError(f"order {n + 1} names unknown power {entry.get('power')!r}", [entry])
-        text = entry.get("order")
+            raise RequestError(f"order {n + 1} names unknown power {named!r}", [entry])
         if not isinstance(text, str):
             raise RequestError(f'order {n + 1} must have its text in "order"', [entry])
         out.append((power, text))
@@ -95,14 +97,14 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     else:
         units, civil = adjustments.adjudicate_adjustments(board, entries, replies)
         dislodged, contested = [], set()
-    response["units"] = [u.as_json() for u in units]
+    response["units"] = units_json(units)
     pending = [d for d in dislodged if d["retreats"]]
     response["dislodged"] = dislodged
     response["contested"] = sorted(contested)
     centres = dict(board.centres)
     next_phase, winner = _advance(board, units, centres, bool(pending))
     response["supply_centers"] = _centres_json(board.variant, centres)
-    response["civil_disorder"] = [u.as_json() for u in civil]
+    response["civil_disorder"] = units_json(civil)
     response["next_phase"] = next_phase
     response["winner"] = winner
     for plugin in board.variant.plugins:
@@ -122,24 +124,34 @@ def movement_class(variant: Variant) -> type[Movement]:
 
 
 def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], list[dict], set[str]]:
-    m = movement_class(board.variant)(board)
+    variant = board.variant
+    m = movement_class(variant)(board)
     given: list[tuple[int, int]] = []  # (entry index, unit index)
-    parsed: list[tuple[int, str, Order]] = []
+    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
+    specials: list[tuple[int, str, Order]] = []
+    ordinary: list[tuple[int, str, Order]] = []
     for index, (power, text) in enumerate(entries):
         try:
-            parsed.append((index, power, parse(board.variant, text, "movement")))
+            order = parse(variant, text, "movement")
         except OrderError as e:
             replies(index, "invalid", str(e))
-    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
-    parsed.sort(key=lambda item: item[2].kind != SPECIAL)
-    for index, power, order in parsed:
+            continue
+        (specials if order.kind == SPECIAL else ordinary).append((index, power, order))
+    for index, power, order in specials + ordinary:
         try:
             given.append((index, m.add_order(power, order)))
         except OrderError as e:
             replies(index, "invalid", str(e), canonical=order.text(m.kind_at(order.location)))
     m.run()
+    items = replies.items
     for index, i in given:
-        replies(index, *m.outcome(i), canonical=m.canonical(i))
+        # Each of these orders is answered once, so the reply is written in place.
+        result, reason = m.outcome(i)
+        item = items[index]
+        item["canonical"] = m.canonical(i)
+        item["result"] = result
+        if reason:
+            item["reason"] = reason
     units: list[Unit] = []
     dislodged: list[Dislodged] = []
     for i, unit in enumerate(m.units):
@@ -175,7 +187,7 @@ def _advance(board: Board, units: list[Unit], centres: dict[str, str], retreats_
     winner = None
     if kind != "adjustments" and season == variant.adjustments_after:
         for u in units:
-            if variant.provinces[u.province].supply_center:
+            if u.province in variant.centre_exclusions:  # a supply centre
                 if variant.is_centre_for(u.province, u.power):
                     centres[u.province] = u.power
                 else:
@@ -203,7 +215,8 @@ def _winner(board: Board, centres: dict[str, str]) -> str | None:
     if not isinstance(threshold, int) or threshold <= 0:
         return None
     counts = adjustments.centre_counts(board.variant, centres)
-    leaders = [p for p, n in counts.items() if n >= threshold and n == max(counts.values())]
+    most = max(counts.values(), default=0)
+    leaders = [p for p, n in counts.items() if n >= threshold and n == most]
     return leaders[0] if len(leaders) == 1 else None  # a tie at the top wins nobody
 
 

@@ -37,6 +37,11 @@ class Unit:
         return {"power": self.power, "unit": self.kind, "location": self.location}
 
 
+def units_json(units: list[Unit]) -> list[dict]:
+    """``as_json`` of every unit, in one comprehension rather than a call per unit."""
+    return [{"power": u.power, "unit": u.kind, "location": u.location} for u in units]
+
+
 @dataclass(slots=True)
 class Dislodged:
     unit: Unit
@@ -155,17 +160,18 @@ def _power(variant: Variant, text: object) -> str:
 def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
     if not isinstance(entry, dict):
         raise RequestError(f"each {what} must be an object with power, unit and location")
-    key = (entry.get("power"), entry.get("unit"), entry.get("location"))
+    power, kind, where = entry.get("power"), entry.get("unit"), entry.get("location")
     try:
-        return Unit(*_checked_unit(variant, *key, what))
+        return _checked_unit(variant, power, kind, where, what)
     except TypeError:  # unhashable junk in the request: check it the long way
-        return Unit(*_check_unit(variant, *key, what))
+        return Unit(*_check_unit(variant, power, kind, where, what))
 
 
 @lru_cache(maxsize=8192)
-def _checked_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, str, str, str]:
-    """Validated (power, kind, location, province); cached, as positions repeat every phase."""
-    return _check_unit(variant, power, kind, where, what)
+def _checked_unit(variant: Variant, power, kind, where, what: str) -> Unit:
+    """The validated unit, cached as positions repeat every phase. Units are never changed
+    after reading, so one Unit may stand in many boards."""
+    return Unit(*_check_unit(variant, power, kind, where, what))
 
 
 def _check_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, str, str, str]:
@@ -192,6 +198,8 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
     if not isinstance(entries, list):
         raise RequestError("units must be a list")
     units = [_unit(variant, e) for e in entries]
+    if len({u.province for u in units}) == len(units):
+        return units  # one unit per province: the usual case
     seen: dict[str, Unit] = {}
     for u in units:
         if u.province in seen and u.province not in variant.stacking:
@@ -207,7 +215,7 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
 
 def _centres(variant: Variant, owners: object, units: list[Unit]) -> dict[str, str]:
     if owners is None:
-        return {c: p for p, power in variant.powers.items() for c in power.home_centers}
+        return dict(_home_centres(variant))
     if not isinstance(owners, dict):
         raise RequestError("supply_centers must map each power to a list of centres")
     centres: dict[str, str] = {}
@@ -225,6 +233,12 @@ def _centres(variant: Variant, owners: object, units: list[Unit]) -> dict[str, s
                 )
             centres[province] = power
     return centres
+
+
+@lru_cache(maxsize=16)
+def _home_centres(variant: Variant) -> dict[str, str]:
+    """Every home centre owned by its power: the default ownership (callers copy it)."""
+    return {c: p for p, power in variant.powers.items() for c in power.home_centers}
 
 
 def _dislodged(variant: Variant, entries: object) -> list[Dislodged]:

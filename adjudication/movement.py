@@ -16,10 +16,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .board import Board, Unit
-from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError
+from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+# The method that checks each kind of order a movement phase allows.
+CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
 
 class Movement:
@@ -39,13 +41,13 @@ class Movement:
         self.convoyed = [False] * n
         self.target: list[int | None] = [None] * n  # supported or convoyed unit
         self.matches = [False] * n  # support/convoy matches what its target does
-        self.unit_at: dict[str, int] = {}
-        for i, u in enumerate(units):
-            self.unit_at.setdefault(u.province, i)
-        # Filled by prepare().
+        # Where units share a province (stacking), the first one listed answers for it.
+        backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
+        self.unit_at: dict[str, int] = dict(backwards)
+        # Filled by prepare(); an empty tuple stands for "none" until the first one arrives.
         self.movers_into: dict[str, list[int]] = {}
-        self.supports_of: list[list[int]] = [[] for _ in range(n)]
-        self.convoys_of: list[list[int]] = [[] for _ in range(n)]
+        self.supports_of: list[list[int] | tuple[()]] = [()] * n
+        self.convoys_of: list[list[int] | tuple[()]] = [()] * n
         self.h2h: list[int | None] = [None] * n
         self.paradox: set[int] = set()
         self.by_intent: set[int] = set()  # adjacent moves convoyed because their power convoys
@@ -88,13 +90,13 @@ class Movement:
             handle = len(self.units) + len(self.specials)
             self.specials.append((power, self.add_special(power, order)))
             return handle
-        if order.kind not in (HOLD, MOVE, SUPPORT, CONVOY):
+        check = CHECKS.get(order.kind)
+        if check is None:
             raise OrderError(f"a {order.kind} order is not allowed in a movement phase")
         i = self.unit_for(power, order)
         if self.order[i] is not None:
             raise OrderError(f"{self.units[i].label()} already has an order")
-        check = getattr(self, f"check_{order.kind}")
-        self.order[i] = check(i, order) or order
+        self.order[i] = getattr(self, check)(i, order) or order
         return i
 
     def add_special(self, power: str, order: Order) -> Order:
@@ -114,25 +116,24 @@ class Movement:
         dprov = province_of(dest)
         if dprov == unit.province:
             raise OrderError(f"{unit.label()} cannot move to the province it is already in")
-        if order.via and order.via != "convoy":
-            raise OrderError(f"there is no route called {order.via!r} on this map")
+        via = order.via
+        if via and via != "convoy":
+            raise OrderError(f"there is no route called {via!r} on this map")
         if unit.kind == "F":
-            if order.via:
+            if via:
                 raise OrderError("only armies can be convoyed")
-            return order.__class__(MOVE, "F", unit.location, destination=self.fleet_target(i, dest))
-        target = v.provinces[dprov]
-        if target.is_sea:
+            return shared_order(MOVE, "F", unit.location, None, None, self.fleet_target(i, dest))
+        if v.provinces[dprov].is_sea:
             raise OrderError(f"an army cannot move to {dprov}: it is a sea")
-        adjacent = dprov in v.army_adj[unit.province]
-        if order.via == "convoy" or not adjacent:
+        if via == "convoy" or dprov not in v.army_adj[unit.province]:
             if not self.convoy_possible(unit.province, dprov):
                 raise OrderError(f"{unit.province} is not adjacent to {dprov}")
             if not self.fleets_could_convoy(unit.province, dprov):
                 raise OrderError(
                     f"no fleets stand at sea to convoy it from {unit.province} to {dprov}"
                 )
-            return order.__class__(MOVE, "A", unit.location, destination=dprov, via="convoy")
-        return order.__class__(MOVE, "A", unit.location, destination=dprov)
+            return shared_order(MOVE, "A", unit.location, None, None, dprov, "convoy")
+        return shared_order(MOVE, "A", unit.location, None, None, dprov)
 
     def fleet_target(self, i: int, dest: str) -> str:
         """Where a fleet's move ends, choosing the coast when only one can be reached."""
@@ -182,7 +183,7 @@ class Movement:
         unit = self.units[i]
         if unit.kind == "A":
             return province in self.variant.army_adj.get(unit.province, ())
-        return any(province_of(n) == province for n in self.variant.fleet_adj[unit.location])
+        return province in self.variant.fleet_provinces[unit.location]
 
     def check_support(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
@@ -201,7 +202,7 @@ class Movement:
                 raise OrderError(
                     f"{unit.label()} cannot support into {tprov}: it could not move there"
                 )
-            return Order(SUPPORT, unit.kind, unit.location, target.kind, target.location)
+            return shared_order(SUPPORT, unit.kind, unit.location, target.kind, target.location)
         dprov = province_of(order.destination)
         if dprov == unit.province:
             raise OrderError(f"{unit.label()} cannot support a move into its own province")
@@ -213,14 +214,14 @@ class Movement:
             raise OrderError(f"{target.label()} could not move to {dprov}")
         # A named coast must match the move; without one the support is for the province.
         dest = order.destination if "/" in order.destination else dprov
-        return Order(SUPPORT, unit.kind, unit.location, target.kind, target.location, dest)
+        return shared_order(SUPPORT, unit.kind, unit.location, target.kind, target.location, dest)
 
     def target_could_move(self, t: int, dprov: str) -> bool:
         """Whether the supported unit could make the move at all (by land, sea or convoy)."""
         target = self.units[t]
         v = self.variant
         if target.kind == "F":
-            return any(province_of(n) == dprov for n in v.fleet_adj[target.location])
+            return dprov in v.fleet_provinces[target.location]
         if v.provinces[dprov].is_sea:
             return False
         return dprov in v.army_adj[target.province] or self.convoy_possible(target.province, dprov)
@@ -245,65 +246,77 @@ class Movement:
             raise OrderError(f"an army cannot be convoyed to {dprov}: it has no coast")
         if unit.province not in seas_between(v, tprov, dprov):
             raise OrderError(f"{unit.label()} is not on any sea route from {tprov} to {dprov}")
-        return Order(CONVOY, "F", unit.location, "A", tprov, dprov)
+        return shared_order(CONVOY, "F", unit.location, "A", tprov, dprov)
 
     # -- preparing the decisions --------------------------------------------------------------
 
     def prepare(self) -> None:
         """Index the legal orders: who moves where, which supports and convoys match."""
-        n = len(self.units)
+        kind, dest, target, matches = self.kind, self.dest, self.target, self.matches
+        convoyed, convoys_of, supports_of = self.convoyed, self.convoys_of, self.supports_of
         movers = self.movers_into
-        orders = [(i, o) for i, o in enumerate(self.order) if o is not None]
-        for i, order in orders:
-            self.kind[i] = order.kind
-            if order.kind == MOVE:
+        moving: list[int] = []
+        convoys: list[tuple[int, Order]] = []
+        supports: list[tuple[int, Order]] = []
+        for i, order in enumerate(self.order):
+            if order is None:
+                continue
+            k = kind[i] = order.kind
+            if k == MOVE:
                 d = province_of(order.destination)
-                self.dest[i] = d
-                self.convoyed[i] = order.via == "convoy"
+                dest[i] = d
+                convoyed[i] = order.via == "convoy"
                 movers.setdefault(d, []).append(i)
-        for i, order in orders:
-            if order.kind == CONVOY:
-                t = self.unit_at[order.target]
-                self.target[i] = t
-                if self.kind[t] == MOVE and self.dest[t] == order.destination:
-                    self.convoys_of[t].append(i)
-        for t in range(n):
-            fleets = self.convoys_of[t]
-            if fleets and not self.convoyed[t]:
+                moving.append(i)
+            elif k == CONVOY:
+                convoys.append((i, order))
+            elif k == SUPPORT:
+                supports.append((i, order))
+        for i, order in convoys:
+            t = self.unit_at[order.target]
+            target[i] = t
+            if kind[t] == MOVE and dest[t] == order.destination:
+                if convoys_of[t]:
+                    convoys_of[t].append(i)
+                else:
+                    convoys_of[t] = [i]
+        for t in {target[i] for i, _ in convoys}:
+            fleets = convoys_of[t]
+            if fleets and not convoyed[t]:
                 # To an adjacent province an army goes by land unless its own power convoys it.
                 if any(self.power[f] == self.power[t] for f in fleets):
-                    self.convoyed[t] = True
+                    convoyed[t] = True
                     self.by_intent.add(t)
                 else:
-                    self.convoys_of[t] = []
-            for f in self.convoys_of[t]:
-                self.matches[f] = True
-        for i, order in orders:
-            if order.kind == SUPPORT:
-                t = self.support_target(i, order)
-                self.target[i] = t
-                if order.destination is None:
-                    ok = self.kind[t] != MOVE
-                elif "/" in order.destination:
-                    ok = self.kind[t] == MOVE and self.order[t].destination == order.destination
+                    convoys_of[t] = []
+            for f in convoys_of[t]:
+                matches[f] = True
+        for i, order in supports:
+            t = self.support_target(i, order)
+            target[i] = t
+            if order.destination is None:
+                ok = kind[t] != MOVE
+            elif "/" in order.destination:
+                ok = kind[t] == MOVE and self.order[t].destination == order.destination
+            else:
+                ok = kind[t] == MOVE and dest[t] == order.destination
+            matches[i] = ok
+            if ok:
+                if supports_of[t]:
+                    supports_of[t].append(i)
                 else:
-                    ok = self.kind[t] == MOVE and self.dest[t] == order.destination
-                self.matches[i] = ok
-                if ok:
-                    self.supports_of[t].append(i)
-        for i in range(n):
-            if self.kind[i] == MOVE:
-                j = self.unit_at.get(self.dest[i])
-                if j is not None and self.meets_head_on(i, j):
-                    self.h2h[i] = j
+                    supports_of[t] = [i]
+        for i in moving:
+            j = self.unit_at.get(dest[i])
+            if j is not None and self.meets_head_on(i, j):
+                self.h2h[i] = j
         adjudicate = {
             MOVE: self.adjudicate_move,
             SUPPORT: self.adjudicate_support,
             CONVOY: self.adjudicate_stays,
             HOLD: self.adjudicate_stays,
         }
-        for i in range(n):
-            self.adjudicators[i] = adjudicate[self.kind[i]]
+        self.adjudicators[: len(kind)] = [adjudicate[k] for k in kind]
 
     def meets_head_on(self, i: int, j: int) -> bool:
         """Two units moving into each other's province, neither by convoy."""
@@ -494,7 +507,10 @@ class Movement:
 
     def rivals(self, i: int) -> list[int]:
         """Other units trying to enter unit i's destination."""
-        return [k for k in self.movers_into[self.dest[i]] if k != i]
+        movers = self.movers_into[self.dest[i]]
+        if len(movers) == 1 and movers[0] == i:
+            return []  # the usual case: it moves there alone
+        return [k for k in movers if k != i]
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -542,8 +558,10 @@ class Movement:
 
     def run(self) -> None:
         self.prepare()
+        state = self.state
         for d in range(len(self.adjudicators)):
-            self.resolve(d)
+            if state[d] != RESOLVED:  # most were settled while resolving others
+                self.resolve(d)
 
     def moved(self, i: int) -> bool:
         return self.kind[i] == MOVE and self.result[i]
@@ -613,7 +631,8 @@ class Movement:
     def canonical(self, i: int) -> str:
         if i >= len(self.units):
             return self.specials[i - len(self.units)][1].text()
-        return self.order[i].text(self.units[i].kind)
+        order = self.order[i]
+        return order.canonical or order.text(self.units[i].kind)
 
     def outcome(self, i: int) -> tuple[str, str | None]:
         """The contract's result for unit i's order, and the reason when it did not work."""

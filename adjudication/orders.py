@@ -7,7 +7,7 @@ later (``movement.Movement.add_order``), so that a parse can be cached by its te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .variant import COAST_NAMES, Variant, normalise
@@ -34,6 +34,8 @@ class Order:
     via: str | None = None  # "convoy", or a plug-in's route name such as "TSR"
     number: int | None = None  # F1, F2: several fleets of one power in one space
     extra: tuple = ()  # plug-in specific words, e.g. ("permit",) for the Suez canal
+    # text() worked out in advance by shared_order (its unit is always known); not compared.
+    canonical: str | None = field(default=None, compare=False, repr=False)
 
     def text(self, unit: str | None = None) -> str:
         """The canonical notation of the contract."""
@@ -63,6 +65,25 @@ class Order:
         if kind == WAIVE:
             return "Waive"
         return " ".join(str(x) for x in self.extra)
+
+
+@lru_cache(maxsize=16384)
+def shared_order(
+    kind: str,
+    unit: str | None = None,
+    location: str | None = None,
+    target_unit: str | None = None,
+    target: str | None = None,
+    destination: str | None = None,
+    via: str | None = None,
+) -> Order:
+    """An Order with these fields, built once and then reused.
+
+    Orders are immutable and the legality checks make the same canonical orders every phase;
+    a frozen dataclass is slow to build, a cache hit is not. Its text is worked out here too.
+    """
+    order = Order(kind, unit, location, target_unit, target, destination, via)
+    return replace(order, canonical=order.text())
 
 
 def _via_word(via: str) -> str:
@@ -156,7 +177,7 @@ class _Reader:
             if tok == "/" and best is not None:
                 break
             if tok != "-":
-                key += normalise(tok)
+                key += _token_key(tok)
                 words += 1
             end += 1
             if tok != "-" and key in names:
@@ -203,6 +224,12 @@ class _Reader:
             self.pos += 2
             return COAST_WORDS[tok]
         return None
+
+
+@lru_cache(maxsize=4096)
+def _token_key(token: str) -> str:
+    """``normalise`` of one token, cached: the same few hundred words make up every order."""
+    return normalise(token)
 
 
 def _original(text: str, token: str) -> str:

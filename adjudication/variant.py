@@ -84,6 +84,10 @@ class Variant:
     army_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     fleet_adj: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     fleet_reach: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Provinces a fleet at a location (coast included) can move to: the supporting test.
+    fleet_provinces: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    # Supply centre -> powers it does not count for; read at every centre count.
+    centre_exclusions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     names: dict[str, str] = field(default_factory=dict, repr=False)
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
     max_name_words: int = 1
@@ -131,8 +135,8 @@ class Variant:
         return [province]
 
     def is_centre_for(self, province: str, power: str) -> bool:
-        p = self.provinces.get(province)
-        return bool(p and p.supply_center and power not in p.not_a_center_for)
+        excluded = self.centre_exclusions.get(province)
+        return excluded is not None and power not in excluded
 
     @property
     def centres(self) -> list[str]:
@@ -220,6 +224,9 @@ def build(data: dict) -> Variant:
         rule_data=dict(data.get("rule_data", {})),
         raw=data,
     )
+    variant.centre_exclusions = {
+        name: p.not_a_center_for for name, p in provinces.items() if p.supply_center
+    }
     _borders(variant, data.get("borders", []))
     _names(variant, data["provinces"])
     _check_units(variant)
@@ -314,6 +321,7 @@ def _borders(variant: Variant, borders: list) -> None:
                 fleet[b].add(a)
     variant.army_adj = {k: frozenset(v) for k, v in army.items()}
     variant.fleet_adj = {k: frozenset(v) for k, v in fleet.items()}
+    variant.fleet_provinces = {k: frozenset(province_of(n) for n in v) for k, v in fleet.items()}
     reach: dict[str, set[str]] = {}
     for node, neighbours in fleet.items():
         reach.setdefault(province_of(node), set()).update(province_of(n) for n in neighbours)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import LIVE_WORKER, wait_for
+from django.db import connections
 from playwright.sync_api import sync_playwright
 
 from games import services
@@ -47,12 +48,14 @@ ARGS = [
 @pytest.fixture
 def browser(monkeypatch):
     # Playwright's sync API keeps an event loop in this thread; the test's own database
-    # calls are still plain synchronous ones.
+    # calls are still plain synchronous ones, but they get a connection of their own (the
+    # loop runs in another context), which is closed here so the test database can go.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
+        connections.close_all()
 
 
 def shot(page, name: str) -> None:

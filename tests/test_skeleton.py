@@ -1,6 +1,9 @@
 """The project skeleton works: web, database, cache/broker, and CI really uses its services."""
 
 import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -45,3 +48,37 @@ def test_ci_uses_real_services() -> None:
     """CI must never skip PostgreSQL and Redis silently."""
     assert DATABASE_URL, "CI must set DATABASE_URL"
     assert REDIS_URL, "CI must set REDIS_URL"
+
+
+COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
+
+
+def test_the_compose_file_is_the_production_stack() -> None:
+    """PostgreSQL, Redis, gunicorn, a worker and beat, all restarted when they stop (the
+    worker must come back on its own if a broker outage kills it)."""
+    import yaml
+
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    assert set(services) == {"postgres", "redis", "web", "worker", "beat"}
+    assert "gunicorn greatgame.wsgi" in services["web"]["command"]
+    assert services["worker"]["command"].startswith("celery -A greatgame worker")
+    assert services["beat"]["command"].startswith("celery -A greatgame beat")
+    for name, service in services.items():
+        assert service["restart"] == "unless-stopped", name
+    for name in ("web", "worker", "beat"):
+        env = services[name]["environment"]
+        assert env["DEBUG"] == "0"
+        assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:" in env["DATABASE_URL"]
+        assert env["REDIS_URL"].startswith("redis://redis:")
+
+
+@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="no docker-compose client")
+def test_docker_compose_reads_the_file() -> None:
+    answer = subprocess.run(
+        ["docker-compose", "--file", str(COMPOSE), "config", "--quiet"],
+        env={**os.environ, "SECRET_KEY": "only-for-this-check"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert answer.returncode == 0, answer.stderr

@@ -251,13 +251,13 @@ def _playing(membership: Membership) -> tuple[Game, Phase]:
 
 
 def _locked_seat(membership: Membership) -> Membership:
-    """The seat re-read, it and its game row locked in one query; refused unless both play.
+    """The seat re-read with its game row locked, in one query; refused unless both play.
 
-    Locking the game row keeps a submission from landing in a phase being processed; locking
-    the seat keeps two submissions of one power from interleaving their delete and insert.
+    As everywhere here, the game's row lock is what serialises changes: a submission cannot
+    land in a phase being processed, nor interleave with another for the same power.
     """
     seat = (
-        Membership.objects.select_for_update(of=("self", "game"))
+        Membership.objects.select_for_update(of=("game",))
         .select_related("game")
         .get(pk=membership.pk)
     )

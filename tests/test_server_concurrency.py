@@ -72,3 +72,22 @@ def test_fifty_concurrent_submissions_lose_nothing(make_game, seat) -> None:
     stored = set(Order.objects.values_list("phase__game_id", "power", "valid"))
     assert stored == {(g.pk, power, True) for g, power in seats}
     assert Order.objects.count() == 50
+
+
+def test_one_power_sending_from_many_tabs_at_once_keeps_one_whole_set(game, seat) -> None:
+    """Each replacement is whole: never two sets mixed, never a unit ordered twice."""
+    france = seat(game, "France")
+    sets = [
+        ["A Paris - Burgundy", "A Marseilles - Spain", "F Brest - Mid-Atlantic Ocean"],
+        ["A Paris - Picardy", "A Marseilles H", "F Brest - English Channel"],
+        ["A Paris H", "A Marseilles - Piedmont", "F Brest H"],
+    ] * 4
+
+    def submit(texts: list[str]) -> Callable[[], object]:
+        return lambda: services.submit_orders(france, texts)
+
+    results = run_together([submit(texts) for texts in sets])
+    assert not [r for r in results if isinstance(r, Exception)], results
+    stored = list(Order.objects.filter(power="France").order_by("position"))
+    assert [o.text for o in stored] in sets
+    assert all(o.valid for o in stored)

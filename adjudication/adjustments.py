@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
+from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
@@ -35,11 +36,22 @@ def needed(board: Board) -> dict[str, int]:
     return {p: counts[p] - units[p] for p in board.variant.powers}
 
 
-def anything_to_do(board: Board) -> bool:
-    occupied = {u.province for u in board.units}
-    for power, delta in needed(board).items():
-        if delta < 0 or (delta > 0 and build_sites(board, power, occupied)):
+def anything_to_do(board: Board, counts: dict[str, int] | None = None) -> bool:
+    """Whether some power must remove a unit or may build one. ``counts`` are the
+    ``centre_counts`` of the board's centres when the caller has them already."""
+    if counts is None:
+        counts = centre_counts(board.variant, board.centres)
+    units = Counter(map(attrgetter("power"), board.units))
+    occupied = None
+    for power in board.variant.powers:
+        delta = counts[power] - units[power]
+        if delta < 0:
             return True
+        if delta > 0:
+            if occupied is None:
+                occupied = {u.province for u in board.units}
+            if build_sites(board, power, occupied):
+                return True
     return False
 
 

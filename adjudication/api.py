@@ -9,10 +9,10 @@ from __future__ import annotations
 from functools import cache
 
 from . import adjustments, retreats
-from .board import Board, Dislodged, RequestError, Unit, read, units_json
+from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
 from .movement import Movement
 from .orders import SPECIAL, Order, OrderError, parse
-from .variant import Variant, load, province_of
+from .variant import Variant, load
 
 
 def opening(variant_id: str, seed: int = 0) -> dict:
@@ -49,8 +49,14 @@ def adjudicate(request: dict) -> dict:
 
 def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
     variant = board.variant
+    powers = variant.powers
     out = []
     for n, entry in enumerate(entries):
+        if type(entry) is dict:
+            named, text = entry.get("power"), entry.get("order")
+            if type(named) is str and named in powers and type(text) is str:
+                out.append((named, text))  # the usual entry: checked in one go
+                continue
         if not isinstance(entry, dict):
             raise RequestError(f"order {n + 1} must be an object with power and order")
         named, text = entry.get("power"), entry.get("order")
@@ -86,15 +92,18 @@ class _Replies:
 
 
 def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
-    replies = _Replies(entries)
-    response: dict = {"orders": replies.items}
+    response: dict = {"orders": []}
     if board.phase_type == "movement":
-        units, dislodged, contested = _movement(board, entries, replies, response)
+        units, dislodged, contested = _movement(board, entries, response)
         civil: list[Unit] = []
     elif board.phase_type == "retreats":
+        replies = _Replies(entries)
+        response["orders"] = replies.items
         units = retreats.adjudicate_retreats(board, entries, replies)
         dislodged, contested, civil = [], set(), []
     else:
+        replies = _Replies(entries)
+        response["orders"] = replies.items
         units, civil = adjustments.adjudicate_adjustments(board, entries, replies)
         dislodged, contested = [], set()
     response["units"] = units_json(units)
@@ -114,6 +123,13 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     return response
 
 
+def _invalid(power: str, text: str, canonical: str | None, e: OrderError) -> dict:
+    item = {"power": power, "order": text, "canonical": canonical, "result": "invalid"}
+    if str(e):
+        item["reason"] = str(e)
+    return item
+
+
 @cache
 def movement_class(variant: Variant) -> type[Movement]:
     """The core resolver with the variant's plug-in mixins in front of it."""
@@ -123,45 +139,48 @@ def movement_class(variant: Variant) -> type[Movement]:
     return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
 
 
-def _movement(board: Board, entries, replies, response) -> tuple[list[Unit], list[dict], set[str]]:
+def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], set[str]]:
     variant = board.variant
     m = movement_class(variant)(board)
-    given: list[tuple[int, int]] = []  # (entry index, unit index)
-    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
-    specials: list[tuple[int, str, Order]] = []
-    ordinary: list[tuple[int, str, Order]] = []
+    # The replies, one per entry; each is made once, when its order's answer is known.
+    items: list[dict | None] = [None] * len(entries)
+    orders: list[Order | None] = [None] * len(entries)
+    specials: list[int] = []
+    ordinary: list[int] = []
     for index, (power, text) in enumerate(entries):
         try:
-            order = parse(variant, text, "movement")
+            order = orders[index] = parse(variant, text, "movement")
         except OrderError as e:
-            replies(index, "invalid", str(e))
+            items[index] = _invalid(power, text, None, e)
             continue
-        (specials if order.kind == SPECIAL else ordinary).append((index, power, order))
-    for index, power, order in specials + ordinary:
+        (specials if order.kind == SPECIAL else ordinary).append(index)
+    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
+    sequence = specials + ordinary
+    unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
+    for index in sequence:
+        order = orders[index]
         try:
-            given.append((index, m.add_order(power, order)))
+            unit_of[index] = m.add_order(entries[index][0], order)
         except OrderError as e:
-            replies(index, "invalid", str(e), canonical=order.text(m.kind_at(order.location)))
+            canonical = order.text(m.kind_at(order.location))
+            items[index] = _invalid(*entries[index], canonical, e)
     m.run()
-    items = replies.items
-    for index, i in given:
-        # Each of these orders is answered once, so the reply is written in place.
+    for index in sequence:
+        i = unit_of[index]
+        if i is None:
+            continue
         result, reason = m.outcome(i)
-        item = items[index]
-        item["canonical"] = m.canonical(i)
-        item["result"] = result
+        power, text = entries[index]
+        item = {"power": power, "order": text, "canonical": m.canonical(i), "result": result}
         if reason:
             item["reason"] = reason
+        items[index] = item
+    response["orders"] = items
     units: list[Unit] = []
     dislodged: list[Dislodged] = []
-    for i, unit in enumerate(m.units):
-        k = m.dislodger(i)
+    for unit, loc, k in zip(m.units, m.final_locations(), m.dislodged_by, strict=True):
         if k is None:
-            loc = m.final_location(i)
-            if loc == unit.location:
-                units.append(unit)
-            else:
-                units.append(Unit(unit.power, unit.kind, loc, province_of(loc)))
+            units.append(unit if loc == unit.location else moved_unit(unit, loc))
         else:
             dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
     occupied = {u.province for u in units}
@@ -186,15 +205,18 @@ def _advance(board: Board, units: list[Unit], centres: dict[str, str], retreats_
         return {"season": season, "year": year, "type": "retreats"}, None
     winner = None
     if kind != "adjustments" and season == variant.adjustments_after:
+        exclusions = variant.centre_exclusions  # variant.is_centre_for, without a call per unit
         for u in units:
-            if u.province in variant.centre_exclusions:  # a supply centre
-                if variant.is_centre_for(u.province, u.power):
+            excluded = exclusions.get(u.province)
+            if excluded is not None:  # a supply centre
+                if u.power not in excluded:
                     centres[u.province] = u.power
                 else:
                     centres.pop(u.province, None)
-        winner = _winner(board, centres)
+        counts = adjustments.centre_counts(variant, centres)
+        winner = _winner(board, counts)
         after = Board(variant, "winter", year, "adjustments", units, centres)
-        if winner is None and adjustments.anything_to_do(after):
+        if winner is None and adjustments.anything_to_do(after, counts):
             return {"season": "winter", "year": year, "type": "adjustments"}, None
         return _next_movement(variant, season, year), winner
     if kind == "adjustments":
@@ -210,11 +232,11 @@ def _next_movement(variant: Variant, season: str, year: int) -> dict:
     return {"season": seasons[0], "year": year + 1, "type": "movement"}
 
 
-def _winner(board: Board, centres: dict[str, str]) -> str | None:
+def _winner(board: Board, counts: dict[str, int]) -> str | None:
+    """The power that reached the victory threshold; ``counts`` are its centre counts."""
     threshold = board.options.get("victory_centers", board.variant.victory_centers)
     if not isinstance(threshold, int) or threshold <= 0:
         return None
-    counts = adjustments.centre_counts(board.variant, centres)
     most = max(counts.values(), default=0)
     leaders = [p for p, n in counts.items() if n >= threshold and n == most]
     return leaders[0] if len(leaders) == 1 else None  # a tie at the top wins nobody
@@ -222,6 +244,6 @@ def _winner(board: Board, centres: dict[str, str]) -> str | None:
 
 def _centres_json(variant: Variant, centres: dict[str, str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {p: [] for p in variant.powers}
-    for province, power in centres.items():
-        out[power].append(province)
-    return {p: sorted(v) for p, v in out.items()}
+    for province in sorted(centres):  # one sort for all, so each list comes out sorted
+        out[centres[province]].append(province)
+    return out

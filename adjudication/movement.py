@@ -8,18 +8,21 @@ true cycle falls to the backup rule (circular movement succeeds; a convoy parado
 the Szykman rule).
 
 Rule plug-ins extend this class (see ``variants/rules``): they may add decisions of their own
-with ``add_decision`` and override the strength methods, always calling ``super()``.
+with ``add_decision`` and override the strength methods, always calling ``super()``. Legality
+on the map alone is cached per variant.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+_POWER, _PROVINCE = attrgetter("power"), attrgetter("province")  # a loop in C, for __init__
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
@@ -33,8 +36,8 @@ class Movement:
         units = board.units
         self.units: list[Unit] = units
         n = len(units)
-        self.power = [u.power for u in units]
-        self.prov = [u.province for u in units]
+        self.power = list(map(_POWER, units))
+        self.prov = list(map(_PROVINCE, units))
         self.order: list[Order | None] = [None] * n
         self.kind = [HOLD] * n
         self.dest: list[str | None] = [None] * n
@@ -58,6 +61,7 @@ class Movement:
         self.deps: list[int] = []
         self.guesses_read = 0
         self.specials: list[tuple[str, Order]] = []
+        self.dislodged_by: list[int | None] = []  # filled at the end of run()
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -107,53 +111,19 @@ class Movement:
         return "succeeds", None
 
     def check_hold(self, i: int, order: Order) -> Order | None:
-        return None
+        # The shared order carries its canonical text; the location stays as ordered.
+        return shared_order(HOLD, self.units[i].kind, order.location)
 
     def check_move(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
-        v = self.variant
-        dest = order.destination
-        dprov = province_of(dest)
-        if dprov == unit.province:
-            raise OrderError(f"{unit.label()} cannot move to the province it is already in")
-        via = order.via
-        if via and via != "convoy":
-            raise OrderError(f"there is no route called {via!r} on this map")
-        if unit.kind == "F":
-            if via:
-                raise OrderError("only armies can be convoyed")
-            return shared_order(MOVE, "F", unit.location, None, None, self.fleet_target(i, dest))
-        if v.provinces[dprov].is_sea:
-            raise OrderError(f"an army cannot move to {dprov}: it is a sea")
-        if via == "convoy" or dprov not in v.army_adj[unit.province]:
-            if not self.convoy_possible(unit.province, dprov):
-                raise OrderError(f"{unit.province} is not adjacent to {dprov}")
-            if not self.fleets_could_convoy(unit.province, dprov):
-                raise OrderError(
-                    f"no fleets stand at sea to convoy it from {unit.province} to {dprov}"
-                )
-            return shared_order(MOVE, "A", unit.location, None, None, dprov, "convoy")
-        return shared_order(MOVE, "A", unit.location, None, None, dprov)
-
-    def fleet_target(self, i: int, dest: str) -> str:
-        """Where a fleet's move ends, choosing the coast when only one can be reached."""
-        unit = self.units[i]
-        v = self.variant
-        dprov = province_of(dest)
-        target = v.provinces[dprov]
-        if target.is_land:
-            raise OrderError(f"a fleet cannot move to {dprov}: it is inland")
-        neighbours = v.fleet_adj[unit.location]
-        if "/" in dest or not target.coasts:
-            if dest not in neighbours:
-                raise OrderError(f"{unit.location} is not adjacent to {dest}")
-            return dest
-        reachable = [loc for loc in v.fleet_locations(dprov) if loc in neighbours]
-        if not reachable:
-            raise OrderError(f"{unit.location} is not adjacent to {dprov}")
-        if len(reachable) > 1:
-            raise OrderError(f"say which coast of {dprov}: {' or '.join(reachable)}")
-        return reachable[0]
+        legal = legal_move(self.variant, unit.kind, unit.location, order.destination, order.via)
+        if isinstance(legal, str):
+            raise OrderError(legal)
+        if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):
+            raise OrderError(
+                f"no fleets stand at sea to convoy it from {unit.province} to {legal.destination}"
+            )
+        return legal
 
     def convoy_possible(self, origin: str, dest: str) -> bool:
         """Whether any chain of seas could carry an army between two coastal provinces."""
@@ -181,72 +151,47 @@ class Movement:
     def can_reach(self, i: int, province: str) -> bool:
         """Whether unit i could move to a province (any coast): the test for supporting."""
         unit = self.units[i]
-        if unit.kind == "A":
-            return province in self.variant.army_adj.get(unit.province, ())
-        return province in self.variant.fleet_provinces[unit.location]
+        return reaches(self.variant, unit.kind, unit.location, province)
 
     def check_support(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
         tprov = province_of(order.target)
-        if tprov == unit.province:
-            raise OrderError(f"{unit.label()} cannot support itself")
-        if tprov not in self.unit_at:
-            raise OrderError(f"there is no unit in {tprov} to support")
-        t = self.unit_at[tprov]
-        target = self.units[t]
-        if order.target_unit and order.target_unit != target.kind:
-            have = "an army" if target.kind == "A" else "a fleet"
-            raise OrderError(f"the unit in {tprov} is {have}")
-        if order.destination is None:
-            if not self.can_reach(i, tprov):
-                raise OrderError(
-                    f"{unit.label()} cannot support into {tprov}: it could not move there"
-                )
-            return shared_order(SUPPORT, unit.kind, unit.location, target.kind, target.location)
-        dprov = province_of(order.destination)
-        if dprov == unit.province:
-            raise OrderError(f"{unit.label()} cannot support a move into its own province")
-        if dprov == tprov:
-            raise OrderError(f"{target.label()} cannot move to the province it is in")
-        if not self.can_reach(i, dprov):
-            raise OrderError(f"{unit.label()} cannot support into {dprov}: it could not move there")
-        if not self.target_could_move(t, dprov):
-            raise OrderError(f"{target.label()} could not move to {dprov}")
-        # A named coast must match the move; without one the support is for the province.
-        dest = order.destination if "/" in order.destination else dprov
-        return shared_order(SUPPORT, unit.kind, unit.location, target.kind, target.location, dest)
+        t = self.unit_at.get(tprov)
+        target = None if t is None else self.units[t]
+        legal = legal_support(
+            self.variant,
+            unit.kind,
+            unit.location,
+            order.target_unit,
+            tprov,
+            order.destination,
+            None if target is None else target.kind,
+            None if target is None else target.location,
+        )
+        if isinstance(legal, str):
+            raise OrderError(legal)
+        if legal.destination is not None:
+            dprov = province_of(legal.destination)
+            if not self.target_could_move(t, dprov):
+                raise OrderError(f"{target.label()} could not move to {dprov}")
+        return legal
 
     def target_could_move(self, t: int, dprov: str) -> bool:
         """Whether the supported unit could make the move at all (by land, sea or convoy)."""
         target = self.units[t]
-        v = self.variant
-        if target.kind == "F":
-            return dprov in v.fleet_provinces[target.location]
-        if v.provinces[dprov].is_sea:
-            return False
-        return dprov in v.army_adj[target.province] or self.convoy_possible(target.province, dprov)
+        return could_move(self.variant, target.kind, target.location, dprov)
 
     def check_convoy(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
-        v = self.variant
-        if unit.kind != "F":
-            raise OrderError("only fleets can convoy")
-        if not v.provinces[unit.province].is_sea:
-            raise OrderError(f"a fleet in {unit.province} cannot convoy: only fleets at sea can")
         tprov = province_of(order.target)
-        dprov = province_of(order.destination)
-        if tprov not in self.unit_at:
-            raise OrderError(f"there is no army in {tprov} to convoy")
-        target = self.units[self.unit_at[tprov]]
-        if target.kind != "A":
-            raise OrderError("only armies can be convoyed")
-        if dprov == tprov:
-            raise OrderError(f"an army cannot be convoyed to the province it is in ({tprov})")
-        if v.provinces[dprov].is_sea or dprov not in v.fleet_reach:
-            raise OrderError(f"an army cannot be convoyed to {dprov}: it has no coast")
-        if unit.province not in seas_between(v, tprov, dprov):
-            raise OrderError(f"{unit.label()} is not on any sea route from {tprov} to {dprov}")
-        return shared_order(CONVOY, "F", unit.location, "A", tprov, dprov)
+        t = self.unit_at.get(tprov)
+        army = None if t is None else self.units[t].kind
+        legal = legal_convoy(
+            self.variant, unit.kind, unit.location, tprov, province_of(order.destination), army
+        )
+        if isinstance(legal, str):
+            raise OrderError(legal)
+        return legal
 
     # -- preparing the decisions --------------------------------------------------------------
 
@@ -254,33 +199,35 @@ class Movement:
         """Index the legal orders: who moves where, which supports and convoys match."""
         kind, dest, target, matches = self.kind, self.dest, self.target, self.matches
         convoyed, convoys_of, supports_of = self.convoyed, self.convoys_of, self.supports_of
-        movers = self.movers_into
+        orders, movers = self.order, self.movers_into
         moving: list[int] = []
-        convoys: list[tuple[int, Order]] = []
-        supports: list[tuple[int, Order]] = []
-        for i, order in enumerate(self.order):
+        convoys: list[int] = []
+        supports: list[int] = []
+        for i, order in enumerate(orders):
             if order is None:
                 continue
             k = kind[i] = order.kind
             if k == MOVE:
-                d = province_of(order.destination)
-                dest[i] = d
+                d = dest[i] = province_of(order.destination)
                 convoyed[i] = order.via == "convoy"
-                movers.setdefault(d, []).append(i)
+                if d in movers:
+                    movers[d].append(i)
+                else:
+                    movers[d] = [i]
                 moving.append(i)
-            elif k == CONVOY:
-                convoys.append((i, order))
             elif k == SUPPORT:
-                supports.append((i, order))
-        for i, order in convoys:
-            t = self.unit_at[order.target]
-            target[i] = t
+                supports.append(i)
+            elif k == CONVOY:
+                convoys.append(i)
+        for i in convoys:
+            order = orders[i]
+            t = target[i] = self.unit_at[order.target]
             if kind[t] == MOVE and dest[t] == order.destination:
                 if convoys_of[t]:
                     convoys_of[t].append(i)
                 else:
                     convoys_of[t] = [i]
-        for t in {target[i] for i, _ in convoys}:
+        for t in {target[i] for i in convoys}:
             fleets = convoys_of[t]
             if fleets and not convoyed[t]:
                 # To an adjacent province an army goes by land unless its own power convoys it.
@@ -291,15 +238,16 @@ class Movement:
                     convoys_of[t] = []
             for f in convoys_of[t]:
                 matches[f] = True
-        for i, order in supports:
-            t = self.support_target(i, order)
-            target[i] = t
-            if order.destination is None:
+        for i in supports:
+            order = orders[i]
+            t = target[i] = self.support_target(i, order)
+            wanted = order.destination
+            if wanted is None:
                 ok = kind[t] != MOVE
-            elif "/" in order.destination:
-                ok = kind[t] == MOVE and self.order[t].destination == order.destination
+            elif "/" in wanted:
+                ok = kind[t] == MOVE and orders[t].destination == wanted
             else:
-                ok = kind[t] == MOVE and dest[t] == order.destination
+                ok = kind[t] == MOVE and dest[t] == wanted
             matches[i] = ok
             if ok:
                 if supports_of[t]:
@@ -562,6 +510,7 @@ class Movement:
         for d in range(len(self.adjudicators)):
             if state[d] != RESOLVED:  # most were settled while resolving others
                 self.resolve(d)
+        self.dislodged_by = self.find_dislodgers()
 
     def moved(self, i: int) -> bool:
         return self.kind[i] == MOVE and self.result[i]
@@ -570,14 +519,28 @@ class Movement:
         """Where unit i stands after the phase, if it is not dislodged."""
         return self.order[i].destination if self.moved(i) else self.units[i].location
 
+    def final_locations(self) -> list[str | None]:
+        """Where each unit stands after the phase; None for a dislodged unit."""
+        by = self.dislodged_by
+        return [None if by[i] is not None else self.final_location(i) for i in range(len(by))]
+
     def dislodger(self, j: int) -> int | None:
         """The unit that dislodged unit j, if any."""
-        if self.moved(j):
-            return None
-        for k in self.movers_into.get(self.prov[j], ()):
-            if self.result[k] and self.can_be_dislodged(j):
-                return k
-        return None
+        return self.dislodged_by[j]
+
+    def find_dislodgers(self) -> list[int | None]:
+        """Who dislodged each unit, worked out once when all is resolved: it is read often."""
+        out: list[int | None] = [None] * len(self.units)
+        movers_into, result = self.movers_into, self.result
+        for j, province in enumerate(self.prov):
+            movers = movers_into.get(province)
+            if movers is None or self.moved(j):
+                continue
+            for k in movers:
+                if result[k] and self.can_be_dislodged(j):
+                    out[j] = k
+                    break
+        return out
 
     def can_be_dislodged(self, j: int) -> bool:
         return True
@@ -598,33 +561,51 @@ class Movement:
                 break
         return out
 
-    def move_reason(self, i: int) -> str:
-        """Why a legal move failed, in words a player understands."""
+    def move_check(self, i: int) -> tuple | None:
+        """What stops unit i's move, through the strength methods, or None: ``("convoy",)``,
+        ``("own",)`` (its own power's unit holds there), or ``(how, unit, attack, against)``
+        with how ``"head-on"``, ``"held"`` or ``"bounced"``."""
         dest = self.dest[i]
         if self.convoyed[i] and not self.path_ok(i):
-            if i in self.paradox and self.convoys_of[i]:
-                return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
-            return "the convoy failed: no unbroken chain of convoying fleets"
+            return ("convoy",)
         attack = self.attack_strength(i)
         j = self.occupant(dest)
         if attack == 0 and j is not None:
-            return f"cannot dislodge a unit of its own power in {dest}"
+            return ("own",)
         if self.h2h[i] is not None:
             defend = self.defend_strength(j)
             if attack <= defend:
-                other = self.units[j].label()
-                return f"lost a head-to-head battle with {other} ({attack} against {defend})"
+                return ("head-on", j, attack, defend)
         elif j is not None:
             hold = self.hold_strength(dest)
             if attack <= hold:
-                return f"{self.units[j].label()} stays in {dest} (strength {attack} against {hold})"
+                return ("held", j, attack, hold)
         for k in self.rivals(i):
             prevent = self.prevent_strength(k)
             if attack <= prevent:
-                return (
-                    f"bounced with {self.units[k].label()} in {dest} ({attack} against {prevent})"
-                )
-        return "failed"
+                return ("bounced", k, attack, prevent)
+        return None
+
+    def move_reason(self, i: int) -> str:
+        """Why a legal move failed, in words a player understands."""
+        check = self.move_check(i)
+        if check is None:
+            return "failed"
+        dest = self.dest[i]
+        how = check[0]
+        if how == "convoy":
+            if i in self.paradox and self.convoys_of[i]:
+                return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
+            return "the convoy failed: no unbroken chain of convoying fleets"
+        if how == "own":
+            return f"cannot dislodge a unit of its own power in {dest}"
+        _, other, attack, against = check
+        label = self.units[other].label()
+        if how == "head-on":
+            return f"lost a head-to-head battle with {label} ({attack} against {against})"
+        if how == "held":
+            return f"{label} stays in {dest} (strength {attack} against {against})"
+        return f"bounced with {label} in {dest} ({attack} against {against})"
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -648,17 +629,17 @@ class Movement:
                 if not self.matches[i]:
                     return "succeeds", self.void_reason(i)
                 return "succeeds", None
-            k = self.dislodger(i)
+            k = self.dislodged_by[i]
             if k is not None:
                 return "fails", f"dislodged by {self.units[k].label()}"
             return "fails", "support cut"
         if kind == CONVOY and not self.matches[i]:
             t = self.units[self.target[i]]
             reason = f"{t.label()} was not ordered to {self.order[i].destination} via convoy"
-            if self.dislodger(i) is not None:
+            if self.dislodged_by[i] is not None:
                 return "fails", reason
             return "succeeds", reason
-        k = self.dislodger(i)
+        k = self.dislodged_by[i]
         if k is None:
             return "succeeds", None
         return "fails", f"dislodged by {self.units[k].label()}"
@@ -694,3 +675,131 @@ def _seas_from(variant: Variant, start: str) -> frozenset[str]:
                 seen.add(nxt)
                 frontier.append(nxt)
     return frozenset(seen)
+
+
+# -- legality on the map alone ----------------------------------------------------------------
+# Whether an order is legal depends on the map, on the ordered unit and (for supports and
+# convoys) on the unit it names; never on the rest of the board, except the fleets an army's
+# convoy needs (checked by the caller). So the answers are cached: they come back every phase.
+# Each returns the canonical order, or the reason the order is illegal as a string.
+
+
+@lru_cache(maxsize=16384)
+def legal_move(
+    variant: Variant, kind: str, location: str, destination: str, via: str | None
+) -> Order | str:
+    """A unit's move: ``via == "convoy"`` in the answer means fleets must carry it."""
+    province = province_of(location)
+    dprov = province_of(destination)
+    if dprov == province:
+        return f"{kind} {location} cannot move to the province it is already in"
+    if via and via != "convoy":
+        return f"there is no route called {via!r} on this map"
+    if kind == "F":
+        if via:
+            return "only armies can be convoyed"
+        return _fleet_move(variant, location, destination)
+    if variant.provinces[dprov].type == "sea":
+        return f"an army cannot move to {dprov}: it is a sea"
+    if via == "convoy" or dprov not in variant.army_adj[province]:
+        if not seas_between(variant, province, dprov):
+            return f"{province} is not adjacent to {dprov}"
+        return shared_order(MOVE, "A", location, None, None, dprov, "convoy")
+    return shared_order(MOVE, "A", location, None, None, dprov)
+
+
+def _fleet_move(variant: Variant, location: str, dest: str) -> Order | str:
+    """A fleet's move, choosing the coast when only one can be reached."""
+    dprov = province_of(dest)
+    target = variant.provinces[dprov]
+    if target.type == "land":
+        return f"a fleet cannot move to {dprov}: it is inland"
+    neighbours = variant.fleet_adj[location]
+    if "/" in dest or not target.coasts:
+        if dest not in neighbours:
+            return f"{location} is not adjacent to {dest}"
+        return shared_order(MOVE, "F", location, None, None, dest)
+    reachable = [loc for loc in variant.fleet_locations(dprov) if loc in neighbours]
+    if not reachable:
+        return f"{location} is not adjacent to {dprov}"
+    if len(reachable) > 1:
+        return f"say which coast of {dprov}: {' or '.join(reachable)}"
+    return shared_order(MOVE, "F", location, None, None, reachable[0])
+
+
+def reaches(variant: Variant, kind: str, location: str, province: str) -> bool:
+    """Whether a unit could move to a province (any coast): the test for supporting."""
+    if kind == "A":
+        return province in variant.army_adj.get(location, ())
+    return province in variant.fleet_provinces[location]
+
+
+def could_move(variant: Variant, kind: str, location: str, dprov: str) -> bool:
+    """Whether a unit could make a move at all (by land, sea or convoy)."""
+    if kind == "F":
+        return dprov in variant.fleet_provinces[location]
+    if variant.provinces[dprov].type == "sea":
+        return False
+    return dprov in variant.army_adj[location] or bool(seas_between(variant, location, dprov))
+
+
+@lru_cache(maxsize=16384)
+def legal_support(
+    variant: Variant,
+    kind: str,
+    location: str,
+    target_unit: str | None,
+    tprov: str,
+    destination: str | None,
+    tkind: str | None,
+    tlocation: str | None,
+) -> Order | str:
+    """A support for the unit (``tkind``, ``tlocation``; None if none) in ``tprov``.
+
+    Whether the supported unit could make the move is left to the caller (a plug-in may
+    open a route for one phase)."""
+    label = f"{kind} {location}"
+    if tprov == province_of(location):
+        return f"{label} cannot support itself"
+    if tkind is None:
+        return f"there is no unit in {tprov} to support"
+    if target_unit and target_unit != tkind:
+        have = "an army" if tkind == "A" else "a fleet"
+        return f"the unit in {tprov} is {have}"
+    if destination is None:
+        if not reaches(variant, kind, location, tprov):
+            return f"{label} cannot support into {tprov}: it could not move there"
+        return shared_order(SUPPORT, kind, location, tkind, tlocation)
+    dprov = province_of(destination)
+    if dprov == province_of(location):
+        return f"{label} cannot support a move into its own province"
+    if dprov == tprov:
+        return f"{tkind} {tlocation} cannot move to the province it is in"
+    if not reaches(variant, kind, location, dprov):
+        return f"{label} cannot support into {dprov}: it could not move there"
+    # A named coast must match the move; without one the support is for the province.
+    dest = destination if "/" in destination else dprov
+    return shared_order(SUPPORT, kind, location, tkind, tlocation, dest)
+
+
+@lru_cache(maxsize=16384)
+def legal_convoy(
+    variant: Variant, kind: str, location: str, tprov: str, dprov: str, tkind: str | None
+) -> Order | str:
+    """A fleet's convoy of the unit of kind ``tkind`` (None if none) in ``tprov``."""
+    province = province_of(location)
+    if kind != "F":
+        return "only fleets can convoy"
+    if variant.provinces[province].type != "sea":
+        return f"a fleet in {province} cannot convoy: only fleets at sea can"
+    if tkind is None:
+        return f"there is no army in {tprov} to convoy"
+    if tkind != "A":
+        return "only armies can be convoyed"
+    if dprov == tprov:
+        return f"an army cannot be convoyed to the province it is in ({tprov})"
+    if variant.provinces[dprov].type == "sea" or dprov not in variant.fleet_reach:
+        return f"an army cannot be convoyed to {dprov}: it has no coast"
+    if province not in seas_between(variant, tprov, dprov):
+        return f"{kind} {location} is not on any sea route from {tprov} to {dprov}"
+    return shared_order(CONVOY, "F", location, "A", tprov, dprov)

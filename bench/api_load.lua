@@ -1,19 +1,9 @@
 -- wrk script for bench/api_load.py: every request PUTs one player's orders with token auth.
 -- Lines of the data file are "path<TAB>token<TAB>json body"; each thread cycles through them
--- from its own offset. Arguments after "--": data file, mean think time in ms (0: none), and
--- requests a second for this thread (0: none). With a rate, each request waits for its slot on
--- the thread's schedule (an open load at that rate), not for a think time.
-local ffi = require("ffi")
-ffi.cdef [[
-typedef struct { long tv_sec; long tv_nsec; } gg_timespec;
-int clock_gettime(int clock_id, gg_timespec *tp);
-]]
-local clock = ffi.new("gg_timespec")
+-- from its own offset. Arguments after "--": data file, mean think time in ms (0: none).
 local lines = {}
 local index = 0
 local think = 0
-local interval = 0
-local next_slot = nil
 codes = {}
 local threads = {}
 
@@ -24,10 +14,6 @@ end
 
 function init(args)
   think = tonumber(args[2] or "0")
-  local rate = tonumber(args[3] or "0")
-  if rate > 0 then
-    interval = 1000 / rate
-  end
   for line in io.lines(args[1]) do
     local path, token, body = line:match("^(%S+)\t(%S+)\t(.*)$")
     local headers = {}
@@ -47,18 +33,7 @@ function request()
   return lines[index]
 end
 
-local function now_ms()
-  ffi.C.clock_gettime(1, clock) -- CLOCK_MONOTONIC
-  return tonumber(clock.tv_sec) * 1000 + tonumber(clock.tv_nsec) / 1e6
-end
-
 function delay()
-  if interval > 0 then
-    -- the next free slot on this thread's schedule; none is skipped when the server lags
-    local now = now_ms()
-    next_slot = (next_slot or now) + interval
-    return math.max(0, math.floor(next_slot - now))
-  end
   if think <= 0 then
     return 0
   end

@@ -92,8 +92,8 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def server_pids(master: int) -> list[int]:
-    """gunicorn's master and workers, and the PostgreSQL backends serving the bench database."""
+def server_pids(master: int) -> tuple[list[int], list[int]]:
+    """gunicorn's master and workers; and the PostgreSQL backends serving the bench database."""
     from django.db import connection
 
     pids = [master]
@@ -110,23 +110,15 @@ def server_pids(master: int) -> list[int]:
         )
         backends = [row[0] for row in cursor.fetchall()]
     connection.close()
-    return pids + backends
+    return pids, backends
 
 
 def run_wrk(
-    port: int,
-    data: Path,
-    connections: int,
-    seconds: int,
-    think_ms: float,
-    threads: int,
-    rate: float = 0,
+    port: int, data: Path, connections: int, seconds: int, think_ms: float, threads: int
 ) -> dict:
-    """wrk's figures; with ``rate``, an open load of that many requests a second in all."""
     script = Path(__file__).with_name("api_load.lua")
     args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--timeout=10s"]
     args += ["-s", str(script), f"http://127.0.0.1:{port}", "--", str(data), str(think_ms)]
-    args.append(str(rate / threads))
     out = subprocess.run(args, capture_output=True, text=True, timeout=seconds + 60)
     if out.returncode:
         raise RuntimeError(f"wrk failed: {out.stdout}{out.stderr}")
@@ -244,19 +236,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=5, help="seconds of load not counted")
     parser.add_argument("--think-ms", type=float, default=0, help="mean think time per player")
-    parser.add_argument(
-        "--rate",
-        type=float,
-        default=0,
-        help="submissions a second offered in all, an open load (wrk only; 0: closed loop)",
-    )
     parser.add_argument("--threads", type=int, default=2, help="wrk threads")
     parser.add_argument(
         "--client",
         choices=["wrk", "python"],
         default="wrk",
-        help="load generator: wrk, or Python threads (use for think time: wrk's delay() "
-        "latencies showed a multi-second tail that gunicorn's own timings did not)",
+        help="load generator: wrk, or Python threads. Use Python threads with a think time: "
+        "wrk reconnects before it thinks, and a sync worker sits idle on that connection "
+        "until the request comes (a buffering proxy in front would hide this)",
     )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
@@ -288,16 +275,15 @@ def main() -> int:
         def load(seconds: int) -> dict:
             if args.client == "python":
                 return run_threads(args.port, games, args.connections, seconds, args.think_ms)
-            return run_wrk(
-                args.port, data, args.connections, seconds, args.think_ms, args.threads, args.rate
-            )
+            return run_wrk(args.port, data, args.connections, seconds, args.think_ms, args.threads)
 
         if args.warmup:
             load(args.warmup)
-        pids = server_pids(server.pid)
-        cpu_before = cpu_seconds(pids)
+        web, database = server_pids(server.pid)
+        web_before, database_before = cpu_seconds(web), cpu_seconds(database)
         result = load(args.seconds)
-        cpu = cpu_seconds(pids) - cpu_before
+        web_cpu = cpu_seconds(web) - web_before
+        database_cpu = cpu_seconds(database) - database_before
     finally:
         common.stop(server)
     stored, problems = check_orders(games)
@@ -320,8 +306,7 @@ def main() -> int:
         f"load:              "
         f"{'wrk ' + str(args.threads) + ' threads' if args.client == 'wrk' else 'Python threads'}"
         f", {args.connections} connections, "
-        f"{args.seconds} s after {args.warmup} s warm-up, "
-        + (f"offered {args.rate:g}/s" if args.rate else f"think time {args.think_ms:g} ms")
+        f"{args.seconds} s after {args.warmup} s warm-up, think time {args.think_ms:g} ms"
     )
     print(f"requests:          {result['requests']}, 200: {ok}, other statuses: {bad or 'none'}")
     print(f"socket errors:     {errors}")
@@ -332,10 +317,16 @@ def main() -> int:
         f"p99 {result['p99_us'] / 1000:.1f} ms, max {result['max_us'] / 1000:.1f} ms"
         f"   (target p95 < {TARGET_P95_MS:.0f} ms)"
     )
+    per_request = 1000 / max(result["requests"], 1)
+    cores = (web_cpu + database_cpu) / seconds
+    database_part = (
+        f" + PostgreSQL {per_request * database_cpu:.1f} ms"
+        if args.conn_max_age
+        else " (PostgreSQL not counted: its backends come and go)"
+    )
     print(
-        f"server CPU:        {1000 * cpu / max(result['requests'], 1):.1f} ms per request "
-        f"(gunicorn workers{' + PostgreSQL backends' if args.conn_max_age else ''}; "
-        f"{cpu / seconds:.2f} of {os.cpu_count()} cores)"
+        f"server CPU:        gunicorn {per_request * web_cpu:.1f} ms{database_part} "
+        f"per request; {cores:.2f} of {os.cpu_count()} cores busy"
     )
     print(f"stored orders:     {stored}, problems: {len(problems)}")
     for problem in problems[:10]:

@@ -254,6 +254,23 @@ def test_browsable_api_escapes_names_and_press(api, hostile, seat) -> None:
 
 
 @pytest.mark.django_db
+def test_player_pages_escape_names_and_press(hostile, seat) -> None:
+    """The lobby and the game page (where Italy reads France's press) show them as text."""
+    game = hostile["game"]
+    client = Client()
+    client.force_login(seat(game, "Italy").user)
+    for url in ("/", f"/games/{game.pk}/"):
+        response = client.get(url)
+        body = response.content.decode()
+        assert response.status_code == 200, url
+        assert XSS not in body, url
+        assert "<img src=x" not in body, url
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, url
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "&lt;img src=x" in page  # the press is there, as text
+
+
+@pytest.mark.django_db
 def test_admin_escapes_names_and_press(hostile, make_user) -> None:
     client = Client()
     client.force_login(make_user("boss", is_staff=True, is_superuser=True))

@@ -98,6 +98,8 @@ class JoinForm(forms.Form):
 
 
 class OrdersForm(forms.Form):
+    # The version of the saved orders this box was filled from (see services.orders_version).
+    version = forms.CharField(required=False, widget=forms.HiddenInput)
     orders = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),

@@ -443,7 +443,11 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             f"{u['unit']} {u['location']}" for u in own if u["location"] not in ordered
         ]
         context["must_act"] = power in engine.powers_to_act(phase)
-        context["orders_form"] = OrdersForm(initial={"orders": "\n".join(o.text for o in mine)})
+        unsaved = request.session.pop(f"unsaved-orders-{game.pk}", None)
+        version = services.orders_version(phase.pk, power, mine)
+        context["orders_form"] = OrdersForm(
+            initial={"orders": unsaved or "\n".join(o.text for o in mine), "version": version}
+        )
         context["board_data"] = board_data(game, phase, power)
         context["board_data"]["unordered"] = [
             u["location"] for u in own if u["location"] not in ordered
@@ -540,7 +544,23 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     """The orders box without JavaScript: replace the orders, then show how each fared."""
     game, membership = _playing(request, pk)
     form = OrdersForm(request.POST)
-    if form.is_valid() and _act(request, services.submit_orders, membership, form.lines()):
+    if not form.is_valid():
+        return redirect(reverse("game", args=[pk]) + "#orders")
+    version = form.cleaned_data["version"] or None
+    try:
+        services.submit_orders(membership, form.lines(), version=version)
+    except services.OrdersChanged:
+        # Saved from another tab meanwhile: keep both. This box comes back as typed, next to
+        # the orders now saved, to be saved again.
+        request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
+        messages.error(
+            request,
+            "Your orders were changed in another tab since this page was loaded, so nothing "
+            "was saved. Your text is still in the box; the orders saved now are listed below.",
+        )
+    except services.GameError as error:
+        messages.error(request, str(error))
+    else:
         invalid = membership.orders.filter(phase_id=game.current_phase_id, valid=False)
         if invalid.exists():
             messages.warning(request, f"{invalid.count()} order(s) are invalid; see why below.")

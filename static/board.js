@@ -201,21 +201,78 @@
     timer = setTimeout(check, 800);  // the API allows some sixty checks a minute
   });
 
+  // Another tab (or device) may save this power's orders too. Each PUT says which version
+  // of the saved orders this box started from; if they changed since (412), the saved orders
+  // are fetched and this box's own changes are laid over them, unit by unit, so that no
+  // order the other tab gave another unit is lost.
+  var version = form.dataset.version || "";
+  var versionField = form.querySelector("[name=version]");
+  var synced = lines();  // the saved orders as this box last knew them
+  function setVersion(value) {
+    version = value;
+    if (versionField) versionField.value = value;  // so that "Save orders" sends it too
+  }
+
+  function etag(response) {
+    return (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+  }
+
+  function touched() {
+    var now = new Set(lines()), before = new Set(synced), places = new Set();
+    lines().concat(synced).forEach(function (line) {
+      if (now.has(line) !== before.has(line)) places.add(lineLocation(line));
+    });
+    return places;
+  }
+
+  function merge() {
+    var mineChanged = touched();
+    return fetch(form.dataset.api, {
+      credentials: "same-origin", headers: { Accept: "application/json" },
+    }).then(function (response) {
+      var fresh = etag(response);
+      return response.json().then(function (orders) {
+        var saved = orders.filter(function (o) { return o.power === data.power; });
+        saved.forEach(function (o) { canonicalOf[o.text] = o.canonical || o.text; });
+        var kept = saved.map(function (o) { return o.text; }).filter(function (line) {
+          return !mineChanged.has(lineLocation(line));
+        });
+        var own = lines().filter(function (line) { return mineChanged.has(lineLocation(line)); });
+        textarea.value = kept.concat(own).join("\n");
+        synced = saved.map(function (o) { return o.text; });
+        setVersion(fresh);
+        if (!step) idle("Your orders were also changed in another tab; both sets of changes are kept.");
+      });
+    });
+  }
+
   var checks = 0;  // only the latest answer counts: answers may overtake each other
-  function check() {
+  function check(retries) {
     clearTimeout(timer);
+    if (retries === undefined) retries = 2;
     var sent = lines();
     var number = ++checks;
     form.dataset.checking = "1";
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": token, Accept: "application/json" };
+    if (version) headers["If-Match"] = '"' + version + '"';
     return fetch(form.dataset.api, {
       method: "PUT",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": token, Accept: "application/json" },
+      headers: headers,
       body: JSON.stringify({ orders: sent }),
     }).then(function (response) {
+      if (response.status === 412 && retries > 0 && number === checks) {
+        return merge().then(function () { return check(retries - 1); }).then(function () {
+          return { stale: true };
+        });
+      }
+      if (response.ok) {
+        setVersion(etag(response));
+        synced = sent;
+      }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {
-      if (number !== checks) return;
+      if (reply.stale || number !== checks) return;
       if (!reply.ok) {
         statusList.innerHTML = "";
         var li = document.createElement("li");

@@ -20,11 +20,12 @@ from pathlib import Path
 
 import pytest
 from conftest import LIVE_WORKER, wait_for
+from django.contrib.auth import get_user_model
 from django.db import connections
 from playwright.sync_api import sync_playwright
 
 from games import services
-from games.models import Game, Phase
+from games.models import Game, Order, Phase
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parent.parent / "var" / "screenshots"
@@ -273,3 +274,37 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     phone.goto(f"{base}/variants/colonial/")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(phone, "07-phone-variant")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
+    """Both tabs loaded before either saves; each then orders a different unit by typing."""
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    first, second = context.new_page(), context.new_page()  # one session, two tabs
+    for page in (first, second):
+        page.set_default_timeout(10_000)
+    sign_up(first, base, "ada")
+    ada = get_user_model().objects.get(username="ada")
+    game = services.create_game(ada, name="Two tabs", variant="colonial")
+    services.join_game(game, ada, ["Russia"])
+    phase = services.start_game(game, ada)
+    url = f"{base}/games/{game.pk}/"
+    first.goto(url)
+    second.goto(url)
+
+    type_order(first, "A Moscow - Perm")
+    type_order(second, "F Odessa H")  # its box does not hold Moscow's order
+    box = second.locator("#id_orders").input_value()
+    assert "A Moscow - Perm" in box and "F Odessa H" in box
+    type_order(first, "A Omsk H")  # and the first tab, now stale in turn, keeps Odessa's
+
+    saved = Order.objects.filter(phase=phase, power="Russia")
+    assert sorted(o.text for o in saved) == ["A Moscow - Perm", "A Omsk H", "F Odessa H"]
+    assert "both sets of changes" in first.locator("#order-prompt").inner_text()
+    status = first.locator("#order-status").inner_text()
+    assert "A Moscow - Perm — valid" in status and "F Odessa H — valid" in status
+    # "Save orders" (the form without JavaScript) sends the version the checks last saw.
+    first.click("#orders-form button[type=submit]")
+    assert "Orders saved." in first.content()
+    assert sorted(o.text for o in saved.all()) == ["A Moscow - Perm", "A Omsk H", "F Odessa H"]

@@ -3,6 +3,7 @@ services. Every page's HTML must also be well formed."""
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -164,6 +165,24 @@ def test_no_js_order_form_calls_the_service(colonial, russia):
     ]
     html = assert_html(c.get(reverse("game", args=[colonial.pk])))
     assert "invalid" in html and "A Vladivostok - Seoul" in html
+
+
+def test_no_js_order_form_does_not_overwrite_another_tabs_orders(colonial, russia):
+    c = client_for(russia.user)
+    page = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    version = re.search(r'name="version" value="([^"]+)"', page).group(1)
+    services.submit_orders(russia, ["A Moscow - Perm"])  # another tab saves meanwhile
+    url = reverse("submit-orders", args=[colonial.pk])
+    c.post(url, {"orders": "F Odessa H", "version": version})
+    orders = Order.objects.filter(phase=colonial.current_phase, power="Russia")
+    assert [o.text for o in orders] == ["A Moscow - Perm"]
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "changed in another tab" in html
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", html, re.S).group(1)
+    assert box.strip() == "F Odessa H"  # the text sent comes back, to be saved again
+    fresh = re.search(r'name="version" value="([^"]+)"', html).group(1)
+    c.post(url, {"orders": "A Moscow - Perm\nF Odessa H", "version": fresh})
+    assert sorted(o.text for o in orders.all()) == ["A Moscow - Perm", "F Odessa H"]
 
 
 def test_other_players_cannot_see_your_orders(colonial, russia, seat):

@@ -13,10 +13,8 @@ from .variant import Variant, province_of
 def centre_counts(variant: Variant, centres: dict[str, str]) -> dict[str, int]:
     """Supply centres each power owns that count for it."""
     counts = dict.fromkeys(variant.powers, 0)
-    exclusions = variant.centre_exclusions  # variant.is_centre_for, without a call per centre
     for province, power in centres.items():
-        excluded = exclusions.get(province)
-        if excluded is not None and power not in excluded:
+        if variant.is_centre_for(province, power):
             counts[power] += 1
     return counts
 

@@ -49,14 +49,8 @@ def adjudicate(request: dict) -> dict:
 
 def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
     variant = board.variant
-    powers = variant.powers
     out = []
     for n, entry in enumerate(entries):
-        if type(entry) is dict:
-            named, text = entry.get("power"), entry.get("order")
-            if type(named) is str and named in powers and type(text) is str:
-                out.append((named, text))  # the usual entry: checked in one go
-                continue
         if not isinstance(entry, dict):
             raise RequestError(f"order {n + 1} must be an object with power and order")
         named, text = entry.get("power"), entry.get("order")
@@ -205,11 +199,9 @@ def _advance(board: Board, units: list[Unit], centres: dict[str, str], retreats_
         return {"season": season, "year": year, "type": "retreats"}, None
     winner = None
     if kind != "adjustments" and season == variant.adjustments_after:
-        exclusions = variant.centre_exclusions  # variant.is_centre_for, without a call per unit
         for u in units:
-            excluded = exclusions.get(u.province)
-            if excluded is not None:  # a supply centre
-                if u.power not in excluded:
+            if u.province in variant.centre_exclusions:  # a supply centre
+                if variant.is_centre_for(u.province, u.power):
                     centres[u.province] = u.power
                 else:
                     centres.pop(u.province, None)

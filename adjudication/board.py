@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
 
 from .variant import Variant, VariantError, available, load, province_of
 
@@ -205,22 +204,11 @@ def _check_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, s
     return power, kind, loc, province_of(loc)
 
 
-_PROVINCE = attrgetter("province")
-
-
 def _units(variant: Variant, entries: object) -> list[Unit]:
     if not isinstance(entries, list):
         raise RequestError("units must be a list")
-    get = dict.get  # raises TypeError for an entry that is not an object
-    try:
-        # The usual request, read without a call to _unit per entry.
-        units = [
-            _checked_unit(variant, get(e, "power"), get(e, "unit"), get(e, "location"), "unit")
-            for e in entries
-        ]
-    except TypeError:  # an entry is no object, or holds unhashable junk: say which
-        units = [_unit(variant, e) for e in entries]
-    if len(set(map(_PROVINCE, units))) == len(units):
+    units = [_unit(variant, e) for e in entries]
+    if len({u.province for u in units}) == len(units):
         return units  # one unit per province: the usual case
     seen: dict[str, Unit] = {}
     for u in units:

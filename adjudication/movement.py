@@ -15,14 +15,12 @@ on the map alone is cached per variant.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
-_POWER, _PROVINCE = attrgetter("power"), attrgetter("province")  # a loop in C, for __init__
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
@@ -36,8 +34,8 @@ class Movement:
         units = board.units
         self.units: list[Unit] = units
         n = len(units)
-        self.power = list(map(_POWER, units))
-        self.prov = list(map(_PROVINCE, units))
+        self.power = [u.power for u in units]
+        self.prov = [u.province for u in units]
         self.order: list[Order | None] = [None] * n
         self.kind = [HOLD] * n
         self.dest: list[str | None] = [None] * n
@@ -124,10 +122,6 @@ class Movement:
                 f"no fleets stand at sea to convoy it from {unit.province} to {legal.destination}"
             )
         return legal
-
-    def convoy_possible(self, origin: str, dest: str) -> bool:
-        """Whether any chain of seas could carry an army between two coastal provinces."""
-        return bool(seas_between(self.variant, origin, dest))
 
     def fleets_could_convoy(self, origin: str, dest: str, only: set[str] | None = None) -> bool:
         """Whether fleets now at sea form a chain from origin to dest (DATC 6.D.8, 6.D.32)."""
@@ -523,10 +517,6 @@ class Movement:
         """Where each unit stands after the phase; None for a dislodged unit."""
         by = self.dislodged_by
         return [None if by[i] is not None else self.final_location(i) for i in range(len(by))]
-
-    def dislodger(self, j: int) -> int | None:
-        """The unit that dislodged unit j, if any."""
-        return self.dislodged_by[j]
 
     def find_dislodgers(self) -> list[int | None]:
         """Who dislodged each unit, worked out once when all is resolved: it is read often."""

@@ -245,27 +245,24 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
 
 
 def _playing(membership: Membership) -> tuple[Game, Phase]:
-    game = _locked_seat(membership).game
-    membership.refresh_from_db()
+    game = _lock_seat(membership)
     return game, _current(game)
 
 
-def _locked_seat(membership: Membership) -> Membership:
-    """The seat re-read with its game row locked, in one query; refused unless both play.
+def _lock_seat(membership: Membership) -> Game:
+    """Re-read the seat and its game in one query, the game's row locked; refused unless both
+    still play. Returns the game.
 
     As everywhere here, the game's row lock is what serialises changes: a submission cannot
     land in a phase being processed, nor interleave with another for the same power.
     """
-    seat = (
-        Membership.objects.select_for_update(of=("game",))
-        .select_related("game")
-        .get(pk=membership.pk)
-    )
-    if seat.game.status not in (Status.ACTIVE, Status.PAUSED):
+    locking = Membership.objects.select_for_update(of=("game",)).select_related("game")
+    membership.refresh_from_db(from_queryset=locking)
+    if membership.game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("the game is not running")
-    if seat.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+    if membership.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
         raise GameError(f"you no longer play {membership.power}")
-    return seat
+    return membership.game
 
 
 def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:
@@ -309,8 +306,7 @@ def submit_orders(
     # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
     with transaction.atomic():
-        seat = _locked_seat(membership)
-        if seat.game.current_phase_id != phase.pk:
+        if _lock_seat(membership).current_phase_id != phase.pk:
             raise GameError("the phase has just been processed; send your orders again")
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
@@ -329,11 +325,10 @@ def submit_orders(
             )
             for n, c in enumerate(checked)
         )
-        if seat.missed_phases or seat.status != Seat.ACTIVE:
-            seat.missed_phases = 0
-            seat.status = Seat.ACTIVE
-            seat.save(update_fields=["missed_phases", "status"])
-        membership.missed_phases, membership.status = seat.missed_phases, seat.status
+        if membership.missed_phases or membership.status != Seat.ACTIVE:
+            membership.missed_phases = 0
+            membership.status = Seat.ACTIVE
+            membership.save(update_fields=["missed_phases", "status"])
     return orders
 
 

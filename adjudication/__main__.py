@@ -1,6 +1,8 @@
-"""Command line: ``python -m adjudication adjudicate [--batch] | variants | bench``.
+"""Command line: ``python -m adjudication adjudicate [--batch] | variants | bench | replay``.
 
-Exit status 0 when every request was answered, 2 when a request was malformed.
+Exit status 0 when every request was answered, 2 when a request was malformed. ``replay``
+judges again every phase of a server's ``replay.json`` (``-`` or no file: standard input) and
+exits 1 when an answer differs from the stored one.
 """
 
 from __future__ import annotations
@@ -52,6 +54,69 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _differences(ours: object, theirs: object, where: str = "") -> list[str]:
+    """Where two JSON values differ, as paths ("orders[3].result"); at most a few."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        out = []
+        for key in sorted(set(ours) | set(theirs)):
+            if key not in ours or key not in theirs:
+                out.append(f"{where}.{key}".lstrip(".") + (" missing" if key in theirs else " new"))
+            else:
+                out.extend(_differences(ours[key], theirs[key], f"{where}.{key}"))
+        return out
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        out = []
+        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            out.extend(_differences(a, b, f"{where}[{i}]"))
+        return out
+    return [] if ours == theirs else [where.lstrip(".") or "the answer"]
+
+
+def replay(game: dict) -> list[tuple[str, list[str]]]:
+    """Each phase's name and where our answer differs from the stored one (empty: the same)."""
+    out = []
+    for number, phase in enumerate(game.get("phases") or []):
+        if not isinstance(phase, dict) or not isinstance(phase.get("request"), dict):
+            out.append((f"entry {number}", ["no request"]))
+            continue
+        # Through JSON as the stored answer went, so tuples and lists compare alike.
+        ours = json.loads(json.dumps(adjudicate(phase["request"])))
+        out.append(
+            (
+                str(phase.get("name") or phase.get("index")),
+                _differences(ours, phase.get("response")),
+            )
+        )
+    return out
+
+
+def _read_replay(path: str | None) -> object:
+    if path in (None, "-"):
+        return json.load(sys.stdin)
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        game = _read_replay(args.file)
+    except (json.JSONDecodeError, UnicodeDecodeError, OSError) as e:
+        print(f"cannot read the replay ({e})", file=sys.stderr)
+        return 2
+    if not isinstance(game, dict) or not isinstance(game.get("phases"), list):
+        print("a replay is an object with a list of phases", file=sys.stderr)
+        return 2
+    differing = 0
+    for name, differences in replay(game):
+        if differences:
+            differing += 1
+            print(f"{name}: differs at {', '.join(differences[:5])}")
+        else:
+            print(f"{name}: same")
+    print(f"{len(game['phases'])} phases replayed, {differing} differ")
+    return 1 if differing else 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import main
 
@@ -70,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--phases", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=cmd_bench)
+    p = sub.add_parser("replay", help="judge again every phase of a game's replay.json")
+    p.add_argument("file", nargs="?", help="the replay (default: standard input)")
+    p.set_defaults(func=cmd_replay)
     args = parser.parse_args(argv)
     try:
         return args.func(args)

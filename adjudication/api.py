@@ -11,7 +11,8 @@ from functools import cache
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
 from .movement import Movement
-from .orders import SPECIAL, Order, OrderError, parse
+from .options import order_data
+from .orders import SPECIAL, Order, OrderError, parse, tokenize
 from .variant import Variant, load
 
 
@@ -32,7 +33,15 @@ def error(message: str, details: list | None = None) -> dict:
 
 
 def adjudicate(request: dict) -> dict:
-    """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``."""
+    """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``.
+
+    A request with ``"mode": "check"`` is answered by ``check`` instead."""
+    if isinstance(request, dict) and "mode" in request:
+        mode = request["mode"]
+        if mode == "check":
+            return check(request)
+        if mode != "adjudicate":
+            return error(f'unknown mode {mode!r}; use "adjudicate" (the default) or "check"')
     try:
         board, entries = read(request)
         orders = _order_entries(board, entries)
@@ -45,6 +54,45 @@ def adjudicate(request: dict) -> dict:
         return error(str(e), e.details)
     except RecursionError:
         return error("the position is too large to adjudicate")
+
+
+def check(request: dict) -> dict:
+    """Check orders as they are sent, before the other powers' orders are known.
+
+    Same request as ``adjudicate``; nothing is judged. Each order is ``invalid`` (with its
+    reason) only for what the map, the position and the phase decide: no such unit, not the
+    power's, out of reach by land, sea, convoy route, railroad or canal, the wrong phase, a
+    second order for one unit. Anything that rests on other powers' orders (a canal permit, a
+    convoy, the move a support is for) leaves the order ``valid``, with ``needs`` saying what
+    it waits for; the adjudication of all orders together then decides it.
+    The answer: ``{"orders": [{"power", "order", "canonical", "result", "reason"?,
+    "needs"?}]}``, one reply per request order, in order.
+    """
+    try:
+        board, entries = read(request)
+        return {"orders": _with_data(board, _check(board, _order_entries(board, entries)))}
+    except RequestError as e:
+        return error(str(e), e.details)
+    except RecursionError:
+        return error("the position is too large to check")
+
+
+def _check(board: Board, entries: list[tuple[str, str]]) -> list[dict]:
+    if board.phase_type != "movement":
+        replies = _Replies(entries)
+        if board.phase_type == "retreats":
+            retreats.adjudicate_retreats(board, entries, replies)
+        else:
+            adjustments.adjudicate_adjustments(board, entries, replies)
+        for item in replies.items:
+            if item["result"] != "invalid":
+                item["result"] = "valid"  # a bounce or a disband is the phase's outcome
+                item.pop("reason", None)
+        return replies.items
+    m = movement_class(board.variant)(board)
+    items, unit_of = _add_orders(m, entries)
+    m.prepare()
+    return _answers(m, entries, items, unit_of, checking=True)
 
 
 def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
@@ -110,11 +158,46 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     response["civil_disorder"] = units_json(civil)
     response["next_phase"] = next_phase
     response["winner"] = winner
+    _with_data(board, response["orders"])
     for plugin in board.variant.plugins:
         finish = getattr(plugin, "finish_response", None)
         if finish is not None:
             finish(board, response)
     return response
+
+
+def _with_data(board: Board, items: list[dict]) -> list[dict]:
+    """Give each reply with a canonical text its order as data (``data``), so that nobody
+    outside the engine has to read order text: the server, the board and the rules alike."""
+    for item in items:
+        canonical = item.get("canonical")
+        if canonical:
+            data = reply_data(board.variant, canonical, board.phase_type)
+            if data is not None:
+                item["data"] = data
+    return items
+
+
+def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
+    """The structured form of one canonical order (``options.order_data``), and for an
+    order of a rule plug-in the rule's name as ``rule`` and its ``form`` (the plug-in's
+    ``order_form``); None if the text does not parse."""
+    try:
+        order = parse(variant, canonical, phase_type)
+    except OrderError:
+        return None
+    data = order_data(order, canonical)
+    if order.kind == SPECIAL:
+        tokens = tokenize(canonical)
+        for name, plugin in zip(variant.rules, variant.plugins, strict=False):
+            hook = getattr(plugin, "parse_order", None)
+            if hook is not None and hook(variant, tokens, phase_type) is not None:
+                data["rule"] = name
+                form = getattr(plugin, "order_form", None)
+                if form is not None:
+                    data["form"] = form(order)
+                break
+    return data
 
 
 def _invalid(power: str, text: str, canonical: str | None, e: OrderError) -> dict:
@@ -133,9 +216,9 @@ def movement_class(variant: Variant) -> type[Movement]:
     return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
 
 
-def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], set[str]]:
-    variant = board.variant
-    m = movement_class(variant)(board)
+def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | None]]:
+    """Give each order to its unit: the replies of the invalid ones, and each entry's unit."""
+    variant = m.variant
     # The replies, one per entry; each is made once, when its order's answer is known.
     items: list[dict | None] = [None] * len(entries)
     orders: list[Order | None] = [None] * len(entries)
@@ -148,28 +231,43 @@ def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], 
             items[index] = _invalid(power, text, None, e)
             continue
         (specials if order.kind == SPECIAL else ordinary).append(index)
-    # A plug-in's own orders (a canal permit) go first: other orders may depend on them.
-    sequence = specials + ordinary
+    # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
+    # a unit its order, and the answer must not depend on where the player listed it.
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
-    for index in sequence:
+    for index in specials + ordinary:
         order = orders[index]
         try:
             unit_of[index] = m.add_order(entries[index][0], order)
         except OrderError as e:
             canonical = order.text(m.kind_at(order.location))
             items[index] = _invalid(*entries[index], canonical, e)
-    m.run()
-    for index in sequence:
-        i = unit_of[index]
+    return items, unit_of
+
+
+def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:
+    """The replies to the orders given to units: after a check, ``valid`` and what each
+    needs from other powers; after the adjudication, each result and its reason."""
+    for index, i in enumerate(unit_of):
         if i is None:
             continue
-        result, reason = m.outcome(i)
+        if checking:
+            result, key, note = "valid", "needs", m.needs(i)
+        else:
+            key = "reason"
+            result, note = m.outcome(i)
         power, text = entries[index]
         item = {"power": power, "order": text, "canonical": m.canonical(i), "result": result}
-        if reason:
-            item["reason"] = reason
+        if note:
+            item[key] = note
         items[index] = item
-    response["orders"] = items
+    return items
+
+
+def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], set[str]]:
+    m = movement_class(board.variant)(board)
+    items, unit_of = _add_orders(m, entries)
+    m.run()
+    response["orders"] = _answers(m, entries, items, unit_of, checking=False)
     units: list[Unit] = []
     dislodged: list[Dislodged] = []
     for unit, loc, k in zip(m.units, m.final_locations(), m.dislodged_by, strict=True):

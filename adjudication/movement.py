@@ -25,6 +25,13 @@ UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
 
+@lru_cache(maxsize=64)
+def _checkers(cls: type) -> dict:
+    """The check methods of a resolver class (plug-in overrides included), looked up once per
+    class rather than once per order."""
+    return {kind: getattr(cls, name) for kind, name in CHECKS.items()}
+
+
 class Movement:
     """One movement phase being adjudicated."""
 
@@ -60,6 +67,10 @@ class Movement:
         self.guesses_read = 0
         self.specials: list[tuple[str, Order]] = []
         self.dislodged_by: list[int | None] = []  # filled at the end of run()
+        # A list while a failed decision's cause is worked out (an instance attribute from the
+        # start: set later, it would change the object's layout and slow every attribute).
+        self.explain: list | None = None
+        self.checks = _checkers(type(self))
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -92,13 +103,13 @@ class Movement:
             handle = len(self.units) + len(self.specials)
             self.specials.append((power, self.add_special(power, order)))
             return handle
-        check = CHECKS.get(order.kind)
+        check = self.checks.get(order.kind)
         if check is None:
             raise OrderError(f"a {order.kind} order is not allowed in a movement phase")
         i = self.unit_for(power, order)
         if self.order[i] is not None:
             raise OrderError(f"{self.units[i].label()} already has an order")
-        self.order[i] = getattr(self, check)(i, order) or order
+        self.order[i] = check(self, i, order) or order
         return i
 
     def add_special(self, power: str, order: Order) -> Order:
@@ -457,17 +468,31 @@ class Movement:
     # -- decisions --------------------------------------------------------------------------
 
     def adjudicate_move(self, i: int) -> bool:
+        """The move decision. While ``explain`` is a list, a failure also records its cause
+        there, so the reason a player reads is the very test that failed the move."""
         attack = self.attack_strength(i)
         if attack == 0:
+            if self.explain is not None:
+                self.explain.append(("no-attack",))
             return False
         j = self.h2h[i]
         if j is not None:
-            if attack <= self.defend_strength(j):
+            defend = self.defend_strength(j)
+            if attack <= defend:
+                if self.explain is not None:
+                    self.explain.append(("head-on", j, attack, defend))
                 return False
-        elif attack <= self.hold_strength(self.dest[i]):
-            return False
+        else:
+            hold = self.hold_strength(self.dest[i])
+            if attack <= hold:
+                if self.explain is not None:
+                    self.explain.append(("held", self.occupant(self.dest[i]), attack, hold))
+                return False
         for k in self.rivals(i):
-            if attack <= self.prevent_strength(k):
+            prevent = self.prevent_strength(k)
+            if attack <= prevent:
+                if self.explain is not None:
+                    self.explain.append(("bounced", k, attack, prevent))
                 return False
         return True
 
@@ -475,17 +500,23 @@ class Movement:
         """Whether a move k into supporter s's province cuts its support (before dislodging)."""
         if self.power[k] == self.power[s]:
             return False
-        if self.prov[k] == self.order[s].destination:
-            return False
+        aim = self.order[s].destination
+        if aim is not None and self.prov[k] == province_of(aim):
+            return False  # not cut from the province it is directed at, whatever the coast
         return self.path_ok(k)
 
     def adjudicate_support(self, s: int) -> bool:
+        """The support decision; while ``explain`` is a list, a failure records its cause."""
         attackers = self.movers_into.get(self.prov[s], ())
         for k in attackers:
             if self.cuts_support(k, s):
+                if self.explain is not None:
+                    self.explain.append(("cut", k))
                 return False
         for k in attackers:
             if self.power[k] != self.power[s] and self.resolve(k):
+                if self.explain is not None:
+                    self.explain.append(("dislodged", k))
                 return False
         return True
 
@@ -551,51 +582,40 @@ class Movement:
                 break
         return out
 
-    def move_check(self, i: int) -> tuple | None:
-        """What stops unit i's move, through the strength methods, or None: ``("convoy",)``,
-        ``("own",)`` (its own power's unit holds there), or ``(how, unit, attack, against)``
-        with how ``"head-on"``, ``"held"`` or ``"bounced"``."""
-        dest = self.dest[i]
-        if self.convoyed[i] and not self.path_ok(i):
-            return ("convoy",)
-        attack = self.attack_strength(i)
-        j = self.occupant(dest)
-        if attack == 0 and j is not None:
-            return ("own",)
-        if self.h2h[i] is not None:
-            defend = self.defend_strength(j)
-            if attack <= defend:
-                return ("head-on", j, attack, defend)
-        elif j is not None:
-            hold = self.hold_strength(dest)
-            if attack <= hold:
-                return ("held", j, attack, hold)
-        for k in self.rivals(i):
-            prevent = self.prevent_strength(k)
-            if attack <= prevent:
-                return ("bounced", k, attack, prevent)
-        return None
-
     def move_reason(self, i: int) -> str:
-        """Why a legal move failed, in words a player understands."""
-        check = self.move_check(i)
-        if check is None:
+        """Why a legal move failed, in words a player understands, from the cause its decision
+        records: ``("no-attack",)``, or ``(how, unit, attack, against)``."""
+        self.explain = why = []  # the decision re-run records the test that failed it
+        self.adjudicate_move(i)
+        self.explain = None
+        cause = why[0] if why else None
+        if cause is None:
             return "failed"
         dest = self.dest[i]
-        how = check[0]
-        if how == "convoy":
-            if i in self.paradox and self.convoys_of[i]:
-                return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
-            return "the convoy failed: no unbroken chain of convoying fleets"
-        if how == "own":
+        how = cause[0]
+        if how == "no-attack":
+            if not self.path_ok(i):
+                return self.no_route_reason(i)
             return f"cannot dislodge a unit of its own power in {dest}"
-        _, other, attack, against = check
+        _, other, attack, against = cause
         label = self.units[other].label()
         if how == "head-on":
             return f"lost a head-to-head battle with {label} ({attack} against {against})"
         if how == "held":
             return f"{label} stays in {dest} (strength {attack} against {against})"
-        return f"bounced with {label} in {dest} ({attack} against {against})"
+        return self.bounce_reason(i, cause)
+
+    def bounce_reason(self, i: int, cause: tuple) -> str:
+        """A move stopped by another unit entering (plug-ins name causes of their own)."""
+        _, other, attack, against = cause
+        label = self.units[other].label()
+        return f"bounced with {label} in {self.dest[i]} ({attack} against {against})"
+
+    def no_route_reason(self, i: int) -> str:
+        """Why a move had no route at all (a plug-in may close a route of its own)."""
+        if i in self.paradox and self.convoys_of[i]:
+            return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
+        return "the convoy failed: no unbroken chain of convoying fleets"
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -619,10 +639,7 @@ class Movement:
                 if not self.matches[i]:
                     return "succeeds", self.void_reason(i)
                 return "succeeds", None
-            k = self.dislodged_by[i]
-            if k is not None:
-                return "fails", f"dislodged by {self.units[k].label()}"
-            return "fails", "support cut"
+            return "fails", self.support_reason(i)
         if kind == CONVOY and not self.matches[i]:
             t = self.units[self.target[i]]
             reason = f"{t.label()} was not ordered to {self.order[i].destination} via convoy"
@@ -634,12 +651,46 @@ class Movement:
             return "succeeds", None
         return "fails", f"dislodged by {self.units[k].label()}"
 
+    def support_reason(self, s: int) -> str:
+        """Why support s was not given, from its own decision re-run once all is resolved."""
+        self.explain = why = []
+        self.adjudicate_support(s)
+        self.explain = None
+        k = why[0][1] if why else None
+        by = self.dislodged_by[s]
+        if by is not None and k in (None, by):
+            return f"dislodged by {self.units[by].label()}"
+        reason = "support cut" if k is None else f"support cut by {self.units[k].label()}"
+        if by is not None:
+            reason += f"; dislodged by {self.units[by].label()}"
+        return reason
+
     def void_reason(self, i: int) -> str:
         """Why a support that was not cut still had no effect."""
         t = self.units[self.target[i]]
         if self.order[i].destination is None:
             return f"no effect: {t.label()} was ordered to move, not to hold"
         return f"no effect: {t.label()} was not ordered to {self.order[i].destination}"
+
+    def needs(self, i: int) -> str | None:
+        """In a check (orders added and prepared, nothing resolved): what other powers must
+        order for order i to work, or None. It never makes the order invalid."""
+        if i >= len(self.units):
+            return None
+        kind = self.kind[i]
+        if kind == MOVE and self.convoyed[i] and not self.convoys_of[i]:
+            return "convoy orders from the fleets at sea"
+        if kind not in (SUPPORT, CONVOY) or self.matches[i]:
+            return None
+        t = self.target[i]
+        if t is None or self.power[t] == self.power[i]:
+            return None
+        order = self.order[i]
+        label = self.units[t].label()
+        if order.destination is None:
+            return f"{self.power[t]} to keep {label} where it is"
+        via = " via Convoy" if kind == CONVOY else ""
+        return f"{self.power[t]} to order {label} - {order.destination}{via}"
 
     def annotate(self, response: dict) -> None:
         """Hook for plug-ins to add fields to the response."""
@@ -767,8 +818,9 @@ def legal_support(
         return f"{tkind} {tlocation} cannot move to the province it is in"
     if not reaches(variant, kind, location, dprov):
         return f"{label} cannot support into {dprov}: it could not move there"
-    # A named coast must match the move; without one the support is for the province.
-    dest = destination if "/" in destination else dprov
+    # A named coast must match the fleet's move; without one (or for an army, which moves
+    # into the province whatever coast is named) the support is for the province.
+    dest = destination if "/" in destination and tkind == "F" else dprov
     return shared_order(SUPPORT, kind, location, tkind, tlocation, dest)
 
 

@@ -2,6 +2,32 @@
 
 Parsing only understands the words; whether an order is legal on the current board is decided
 later (``movement.Movement.add_order``), so that a parse can be cached by its text and reused.
+
+An order is read exactly as written or refused with a reason, never silently as another order.
+How names are read (``Variant.phrases`` holds the forms, built by ``variant._names``):
+
+- A name matches when the tokens are that name's own words, or the words of one of its other
+  spellings (abbreviation, aliases), in any case, dots ignored (``St. Petersburg``,
+  ``st petersburg``, ``NTH``), or when one token is a whole spelling run together
+  (``andamansea``, ``and.s``). Words are never glued across a space or a hyphen: ``SWE - DEN``
+  is Sweden to Denmark, never Sweden; ``CAN - TON`` is never Canton, ``KYO to`` never Kyoto.
+- A hyphen is a move, except inside a name whose own spelling has one (``Mid-Atlantic Ocean``,
+  ``Indo-China``), where it may also be written as a space or left out.
+- A coast follows the name: ``Spain/nc``, ``spa(nc)``, ``Spain (North Coast)``, ``spa nc``.
+- Loose forms, tried last: a spelling with a dot inside a word (``AND.S``) written as separate
+  words that keep the dot (``And. S.``). Without the dot (``AND S``) the words are read as
+  written: the Andaman Sea and a support.
+- Keywords (``A``, ``F``, ``S``, ``M``, ``to``...) are no name's words (``tests/test_parser.py``
+  checks every variant), so an order's words mostly allow one reading: ``A PER M`` is Persia
+  and a move with no destination, refused as such, never Perm holding. Where the words allow
+  several (a name inside a longer one, a hyphen inside a name, a loose form), the reading is
+  the first that makes a whole order, trying in turn: every name as written (exact forms)
+  before any loose form, then at each name from left to right the longest name first. So of
+  two readings that both make an order, the one with every name token read as written wins;
+  ``F And. S. - Bay of Bengal`` is read loosely only because ``And.`` then ``S.`` (support)
+  makes no order. (No variant has a hyphenated name whose parts are names themselves, where
+  ``A - B`` would be a hold or a move; the tests check that too.)
+- When no reading makes an order, the error is that of the reading that got furthest.
 """
 
 from __future__ import annotations
@@ -93,7 +119,7 @@ def _via_word(via: str) -> str:
 # -- tokenising -------------------------------------------------------------------------------
 
 _ARROWS = re.compile(r"=>|→|–|—")
-_TOKEN = re.compile(r"[a-z0-9.']+|[-/(),:]")
+_TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 
 UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 HOLD_WORDS = {"h", "hold", "holds", "stand", "stands"}
@@ -112,25 +138,48 @@ COAST_WORDS = {
 _FLEET_NUMBER = re.compile(r"^f(\d{1,2})$")
 
 
+_PUNCTUATION = frozenset("-/(),:")
+_ARROW_TAIL = frozenset(("-", "to"))
+_ONLY = (0, 1)  # a place with one candidate name, taken
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens, with a hyphen kept as its own token."""
+    """Lower-case word tokens, with a hyphen kept as its own token; stray dots are dropped."""
     return _TOKEN.findall(_ARROWS.sub(" - ", text.lower()))
 
 
 class _Reader:
-    """A cursor over tokens with the variant's name matching."""
+    """A cursor over one reading of an order's words.
 
-    __slots__ = ("tokens", "pos", "variant", "text")
+    ``keys`` are the tokens as matching keys (dots and case gone, punctuation kept). Each place
+    a name is read may have several candidate names (see the module docstring); ``choices``
+    says which candidate this reading takes at each place, and ``made`` records what was taken
+    and how many there were, so that ``next_choices`` can step to the next reading.
+    """
 
-    def __init__(self, variant: Variant, text: str) -> None:
+    __slots__ = ("tokens", "keys", "pos", "variant", "text", "choices", "made", "loose")
+
+    def __init__(
+        self,
+        variant: Variant,
+        text: str,
+        tokens: list[str],
+        keys: tuple[str, ...],
+        choices: tuple[int, ...] = (),
+        loose: bool = False,
+    ) -> None:
         self.variant = variant
         self.text = text
-        self.tokens = tokenize(text)
+        self.tokens = tokens
+        self.keys = keys
         self.pos = 0
+        self.choices = choices
+        self.made: list[tuple[int, int]] = []
+        self.loose = loose
 
     def peek(self, offset: int = 0) -> str | None:
         i = self.pos + offset
-        return self.tokens[i] if i < len(self.tokens) else None
+        return self.keys[i] if i < len(self.keys) else None
 
     def take(self) -> str | None:
         tok = self.peek()
@@ -138,8 +187,12 @@ class _Reader:
             self.pos += 1
         return tok
 
+    def typed(self, index: int) -> str:
+        """The token at ``index`` as the player typed it, for messages."""
+        return _original(self.text, self.tokens[index])
+
     def at_end(self) -> bool:
-        return self.pos >= len(self.tokens)
+        return self.pos >= len(self.keys)
 
     def accept(self, words: set[str]) -> str | None:
         tok = self.peek()
@@ -148,10 +201,16 @@ class _Reader:
             return tok
         return None
 
+    def skip_arrow(self) -> None:
+        """The rest of an arrow after its first word: ``move to``, ``--``, ``R -``."""
+        keys = self.keys
+        while self.pos < len(keys) and keys[self.pos] in _ARROW_TAIL:
+            self.pos += 1
+
     def unit(self) -> tuple[str | None, int | None]:
         tok = self.peek()
         if tok in UNIT_WORDS:
-            # "A" followed by nothing a name could start with is still a unit word.
+            # No name's words include a unit word, so "A" here is always the unit.
             self.pos += 1
             return UNIT_WORDS[tok], None
         if tok is not None:
@@ -162,41 +221,59 @@ class _Reader:
         return None, None
 
     def location(self, what: str = "a province") -> str:
-        """Longest run of tokens that names a province, then an optional coast."""
-        names = self.variant.names
-        tokens = self.tokens
+        """A name whose words are the next tokens (this reading's candidate), then a coast."""
+        variant = self.variant
+        keys = self.keys
         start = self.pos
-        best: tuple[int, str] | None = None
-        key = ""
-        end = start
-        words = 0
-        while end < len(tokens) and words < self.variant.max_name_words + 2:
-            tok = tokens[end]
-            if tok in ("(", ")", ",", ":"):
-                break
-            if tok == "/" and best is not None:
-                break
-            if tok != "-":
-                key += _token_key(tok)
-                words += 1
-            end += 1
-            if tok != "-" and key in names:
-                best = (end, names[key])
-        if best is None:
-            shown = tokens[start] if start < len(tokens) else ""
-            if not shown:
-                raise OrderError(f"expected {what} at the end of the order")
-            raise OrderError(f"there is no province called {_original(self.text, shown)!r}")
-        self.pos, name = best
-        if "/" in name:
-            return name
-        coast = self._coast()
+        first = keys[start] if start < len(keys) else None
+        name = None if self.loose else variant.name_alone.get(first)
+        if name is not None:  # the common case: the one name this word starts, a word long
+            self.made.append(_ONLY)
+            self.pos = start + 1
+        else:
+            # The names whose words all follow, longest first.
+            found = [
+                (w, n)
+                for w, n in variant.name_starts.get(first, ())
+                if keys[start : start + len(w)] == w
+            ]
+            if self.loose:
+                found += [
+                    (w, n)
+                    for w, n in variant.loose_starts.get(first, ())
+                    if keys[start : start + len(w)] == w and self._dotted(start, len(w))
+                ]
+            index = len(self.made)
+            choice = self.choices[index] if index < len(self.choices) else 0
+            self.made.append((choice, len(found)))
+            if not found:
+                if first is None:
+                    raise OrderError(f"expected {what} at the end of the order")
+                raise OrderError(f"there is no province called {self.typed(start)!r}")
+            words, name = found[choice]
+            self.pos = start + len(words)
+            if "/" in name:
+                return name
+        coast = self._coast() if self.pos < len(keys) else None
         if coast:
-            province = self.variant.provinces.get(name)
+            province = variant.provinces.get(name)
             if province is None or coast not in province.coasts:
                 raise OrderError(f"{name} has no {COAST_NAMES[coast].lower()}")
             return f"{name}/{coast}"
         return name
+
+    def _dotted(self, start: int, count: int) -> bool:
+        """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""
+        return all(t.endswith(".") for t in self.tokens[start : start + count - 1])
+
+    def next_choices(self) -> tuple[int, ...] | None:
+        """The next reading to try after this one failed, or None when none is left."""
+        made = self.made
+        for k in range(len(made) - 1, -1, -1):
+            choice, count = made[k]
+            if choice + 1 < count:
+                return (*(c for c, _ in made[:k]), choice + 1)
+        return None
 
     def _coast(self) -> str | None:
         save = self.pos
@@ -207,7 +284,8 @@ class _Reader:
             if word in COAST_WORDS:
                 self.accept({"coast"})
                 return COAST_WORDS[word]
-            raise OrderError(f"{word!r} is not a coast (use nc, sc, ec or wc)")
+            shown = self.typed(self.pos - 1) if word is not None else ""
+            raise OrderError(f"{shown!r} is not a coast (use nc, sc, ec or wc)")
         if tok == "(":
             self.pos += 1
             word = self.take()
@@ -228,8 +306,8 @@ class _Reader:
 
 @lru_cache(maxsize=4096)
 def _token_key(token: str) -> str:
-    """``normalise`` of one token, cached: the same few hundred words make up every order."""
-    return normalise(token)
+    """The matching key of one token: ``normalise`` for words, punctuation as it is (cached)."""
+    return token if token in _PUNCTUATION else normalise(token)
 
 
 def _original(text: str, token: str) -> str:
@@ -243,16 +321,38 @@ def _original(text: str, token: str) -> str:
 
 @lru_cache(maxsize=65536)
 def parse(variant: Variant, text: str, phase_type: str = "movement") -> Order:
-    """Parse one order in the given phase type; raises OrderError with a reason."""
+    """Parse one order in the given phase type; raises OrderError with a reason.
+
+    Tries the readings of the names in order (see the module docstring) and returns the first
+    that makes a whole order; when none does, the error of the reading that got furthest.
+    """
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
-    r = _Reader(variant, text)
+    tokens = tokenize(text)
     for plugin in variant.plugins:
         special = getattr(plugin, "parse_order", None)
         if special is not None:
-            order = special(variant, r.tokens, phase_type)
+            order = special(variant, tokens, phase_type)
             if order is not None:
                 return order
+    keys = tuple(map(_token_key, tokens))
+    error: OrderError | None = None
+    furthest = -1
+    for loose in (False, True) if variant.loose_phrases else (False,):
+        choices: tuple[int, ...] | None = ()
+        while choices is not None:
+            r = _Reader(variant, text, tokens, keys, choices, loose)
+            try:
+                return _order(r, phase_type)
+            except OrderError as e:
+                if r.pos > furthest:
+                    error, furthest = e, r.pos
+                choices = r.next_choices()
+    assert error is not None
+    raise error
+
+
+def _order(r: _Reader, phase_type: str) -> Order:
     if phase_type == "adjustments":
         return _adjustment(r)
     first = r.peek()
@@ -271,7 +371,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _end(r)
         return Order(HOLD, unit, location, number=number)
     if word in MOVE_WORDS:
-        r.accept({"to"})
+        r.skip_arrow()
         destination = r.location("a destination")
         via = _via(r)
         _end(r)
@@ -280,6 +380,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         t_unit, _ = r.unit()
         target = r.location("the supported unit's province")
         if r.accept(MOVE_WORDS):
+            r.skip_arrow()
             destination = r.location("the supported move's destination")
             _via(r)  # a supporter may repeat "via convoy"; it changes nothing
             _end(r)
@@ -294,6 +395,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
             raise OrderError(
                 "a convoy order needs the army's move, e.g. 'F North Sea C A London - Belgium'"
             )
+        r.skip_arrow()
         destination = r.location("the convoyed army's destination")
         _end(r)
         return Order(CONVOY, unit, location, t_unit, target, destination, number=number)
@@ -303,7 +405,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         )
     if word in BUILD_WORDS or word in REMOVE_WORDS:
         raise OrderError("builds and removals are ordered in an adjustment phase")
-    raise OrderError(f"I don't understand {_original(r.text, word)!r} here; expected H, -, S or C")
+    raise OrderError(f"I don't understand {r.typed(r.pos - 1)!r} here; expected H, -, S or C")
 
 
 def _via(r: _Reader) -> str | None:
@@ -320,6 +422,7 @@ def _via(r: _Reader) -> str | None:
 def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
     word = r.take()
     if word in RETREAT_WORDS or word in MOVE_WORDS:
+        r.skip_arrow()
         destination = r.location("a retreat destination")
         _end(r)
         return Order(RETREAT, unit, location, destination=destination)
@@ -330,7 +433,7 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
         raise OrderError("a dislodged unit must retreat (R) or disband (D); it cannot hold")
     if word in SUPPORT_WORDS or word in CONVOY_WORDS:
         raise OrderError("there are no supports or convoys in a retreat phase")
-    raise OrderError(f"I don't understand {_original(r.text, word)!r} here; expected R or D")
+    raise OrderError(f"I don't understand {r.typed(r.pos - 1)!r} here; expected R or D")
 
 
 def _adjustment(r: _Reader) -> Order:
@@ -356,7 +459,11 @@ def _adjustment(r: _Reader) -> Order:
     if word in REMOVE_WORDS or word in DISBAND_WORDS:
         _end(r)
         return Order(REMOVE, unit, location)
-    raise OrderError("an adjustment order is 'Build A Moscow', 'Remove A Omsk' or 'Waive'")
+    # No province names here: this message is shown on every variant's map.
+    raise OrderError(
+        "an adjustment order is 'Build A <home centre>', 'Build F <home centre>', "
+        "'Remove A <province>' or 'Waive'"
+    )
 
 
 def _end(r: _Reader) -> None:

@@ -107,9 +107,13 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
 
 def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) -> str:
     province = province_of(dest)
+    if d.unit.kind == "A":
+        dest = province  # an army goes to the province, whatever coast is named (DATC 6.B.12)
     if dest in options:
         return dest
-    matches = [o for o in options if province_of(o) == province and "/" not in dest]
+    matches = [o for o in options if province_of(o) == province]
+    if "/" in dest and matches:
+        raise OrderError(f"{d.unit.location} cannot retreat to {dest}, only to {matches[0]}")
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:

@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
@@ -19,6 +20,8 @@ VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
 COAST_NAMES = {"nc": "North Coast", "sc": "South Coast", "ec": "East Coast", "wc": "West Coast"}
 PROVINCE_TYPES = ("land", "coast", "sea")
 _NORMALISE = re.compile(r"[^a-z0-9]+")
+_NAME_WORD = re.compile(r"[a-z0-9.']+|-")
+_ONE_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 class VariantError(ValueError):
@@ -26,7 +29,11 @@ class VariantError(ValueError):
 
 
 def normalise(name: str) -> str:
-    """Key for matching names: case, spaces, dots and hyphens do not matter."""
+    """Key of one word, or of a name run together as one word: only letters and digits count.
+
+    Orders and ``lookup`` match names word by word (``name_keys``), so the key of a whole name
+    never joins words the player wrote apart.
+    """
     return _NORMALISE.sub("", name.lower())
 
 
@@ -88,19 +95,31 @@ class Variant:
     fleet_provinces: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     # Supply centre -> powers it does not count for; read at every centre count.
     centre_exclusions: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    names: dict[str, str] = field(default_factory=dict, repr=False)
+    names: dict[str, str] = field(default_factory=dict, repr=False)  # one normalised key
+    # Names as the words a player writes them (see name_keys); loose forms only as a fallback.
+    phrases: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False)
+    loose_phrases: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False)
+    # The same (coasts as words left out) by first word, longest first: what the parser reads.
+    name_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
+    loose_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
+    # A first word that starts one name only, and is that whole name: the parser's fast path.
+    name_alone: dict[str, str] = field(default_factory=dict, repr=False)
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
-    max_name_words: int = 1
     plugins: tuple = ()
     stacking: frozenset[str] = frozenset()  # provinces that may hold several units
 
     # -- names -------------------------------------------------------------------------
 
     def lookup(self, text: str) -> str | None:
-        """The canonical province or coast a name refers to, or None."""
+        """The canonical province or coast the whole text names, or None.
+
+        The words must be the name's own (``Spain (North Coast)``, ``spa/nc``, ``and.s``): two
+        abbreviations that happen to spell a name (``SWE DEN``) name nothing.
+        """
         if text in self.fleet_adj or text in self.provinces:
             return text  # already canonical: the common case in requests
-        return self.names.get(normalise(text))
+        words = name_keys(text)
+        return self.phrases.get(words) or self.loose_phrases.get(words)
 
     def power(self, text: str) -> str | None:
         if text in self.powers:
@@ -328,8 +347,91 @@ def _borders(variant: Variant, borders: list) -> None:
     variant.fleet_reach = {k: frozenset(v) for k, v in reach.items()}
 
 
+def name_keys(text: str) -> tuple[str, ...]:
+    """The words of a name as matching keys, a hyphen kept as its own word.
+
+    Case, dots and other punctuation do not matter inside a word; a space or a hyphen between
+    words does: ``SWE DEN`` is two words and never spells Sweden.
+    """
+    keys = []
+    for word in _NAME_WORD.findall(text.lower()):
+        key = word if word == "-" else normalise(word)
+        if key:
+            keys.append(key)
+    return tuple(keys)
+
+
+def _spelling_phrases(
+    spelling: str, hyphens: frozenset[tuple[str, str]]
+) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """How one spelling may be written as separate words: (exact forms, loose forms).
+
+    Exact: the spelling's own words. Where the province's name has a hyphen (``hyphens``: the
+    word pairs it joins), it may be written as a hyphen, a space or nothing (``Mid-Atlantic``,
+    ``Mid Atlantic``, ``MidAtlantic``); nowhere else is a hyphen part of a name. Loose: a word
+    with a dot inside (``AND.S``) written as separate words (``And. S.``); the parser takes a
+    loose form only with its dots and when no exact reading makes an order.
+    """
+    if _ONE_WORD.fullmatch(spelling):  # most spellings: "Moscow", "MOS"
+        return {(spelling.lower(),)}, set()
+    words: list[str] = []
+    joints: list[bool] = []  # joints[i]: may words[i] and words[i + 1] be hyphenated or joined
+    for chunk in spelling.lower().split():
+        for n, part in enumerate(p for p in map(normalise, chunk.split("-")) if p):
+            if words:
+                joints.append(n > 0 or (words[-1], part) in hyphens)
+            words.append(part)
+    if not words:
+        return set(), set()
+    forms = [[words[0]]]
+    for word, joint in zip(words[1:], joints, strict=True):
+        if joint:
+            forms = [
+                grown
+                for form in forms
+                for grown in ([*form, "-", word], [*form, word], [*form[:-1], form[-1] + word])
+            ]
+        else:
+            forms = [[*form, word] for form in forms]
+    exact = {tuple(form) for form in forms}
+    loose = set()
+    chunks = [c.strip(".") for c in spelling.lower().split()]
+    if any("." in c for c in chunks):
+        dotted = tuple(k for c in chunks for k in map(normalise, re.split(r"[.\-]", c)) if k)
+        if dotted not in exact:
+            loose.add(dotted)
+    return exact, loose
+
+
+def _hyphens(name: str) -> frozenset[tuple[str, str]]:
+    """The word pairs a hyphen joins in a province's name: ``Mid-Atlantic`` -> (mid, atlantic)."""
+    pairs = set()
+    for chunk in name.lower().split():
+        parts = [p for p in map(normalise, chunk.split("-")) if p]
+        pairs.update(pairwise(parts))
+    return frozenset(pairs)
+
+
+def _starts(
+    table: dict[tuple[str, ...], str],
+) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The phrases by their first word, longest first, for a parser reading word by word.
+
+    A coast written as words of its own (``spa nc``) is left out: the parser reads the coast
+    after the name, in all its notations, so each reading is found once.
+    """
+    starts: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for words, name in table.items():
+        if len(words) == 1 or "/" not in name:
+            starts.setdefault(words[0], []).append((words, name))
+    return {k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in starts.items()}
+
+
 def _names(variant: Variant, entries: list[dict]) -> None:
+    """Name tables: ``names`` by one normalised key, ``phrases`` by the words as written."""
     names: dict[str, str] = {}
+    phrases: dict[tuple[str, ...], str] = {}
+    loose: dict[tuple[str, ...], str] = {}
 
     def add(alias: str, target: str) -> None:
         key = normalise(alias)
@@ -339,19 +441,45 @@ def _names(variant: Variant, entries: list[dict]) -> None:
             raise VariantError(f"name {alias!r} would mean both {names[key]} and {target}")
         names[key] = target
 
+    def add_phrase(table: dict, words: tuple[str, ...], alias: str, target: str) -> None:
+        if table.get(words, target) != target:
+            raise VariantError(f"name {alias!r} would mean both {table[words]} and {target}")
+        table[words] = target
+
     short = variant.raw.get("abbreviations_allowed", True)
     for entry in entries:
         name = entry["name"]
         abbreviation = entry.get("abbreviation", "") if short else ""
         spellings = [s for s in (name, abbreviation, *entry.get("aliases", ())) if s]
+        coasts = entry.get("coasts", ())
+        hyphens = _hyphens(name)
         for spelling in spellings:
             add(spelling, name)
-        for coast in entry.get("coasts", ()):
-            for spelling in spellings:
+            exact, loose_forms = _spelling_phrases(spelling, hyphens)
+            for coast in coasts:
                 add(f"{spelling}/{coast}", f"{name}/{coast}")
                 add(f"{spelling} {COAST_NAMES[coast]}", f"{name}/{coast}")
+            for table, forms in ((phrases, exact), (loose, loose_forms)):
+                for words in forms:
+                    add_phrase(table, words, spelling, name)
+                    for coast in coasts:
+                        target = f"{name}/{coast}"
+                        add_phrase(table, (*words, coast), spelling, target)
+                        add_phrase(
+                            table, (*words, *name_keys(COAST_NAMES[coast])), spelling, target
+                        )
+    for key, target in names.items():  # a whole name written as one word: "andamansea"
+        add_phrase(phrases, (key,), key, target)
     variant.names = names
-    variant.max_name_words = max(len(re.split(r"[\s\-]+", e["name"])) for e in entries) + 1
+    variant.phrases = phrases
+    variant.loose_phrases = loose
+    variant.name_starts = _starts(phrases)
+    variant.name_alone = {
+        first: found[0][1]
+        for first, found in variant.name_starts.items()
+        if len(found) == 1 and len(found[0][0]) == 1
+    }
+    variant.loose_starts = _starts(loose)
     power_names: dict[str, str] = {}
     for power in variant.powers.values():
         power_names[normalise(power.name)] = power.name

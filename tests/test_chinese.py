@@ -379,3 +379,52 @@ def test_the_game_ends_in_1950_and_the_richest_wins():
     assert r["winner"] == "England"
     r = adjudicate(request([], year=1920, economy={"balances": {"England": 300}}))
     assert r["winner"] is None
+
+
+def _japan_everywhere(balance: int) -> dict:
+    """Year 1910, a Japanese army in each of the 17 centres: the first Kuomintang army of 1911
+    is built in one of them, whichever chit is drawn, and annihilates the Japanese army there."""
+    centres = [p for p, info in load("chinese").provinces.items() if info.supply_center]
+    assert len(centres) == 17
+    return adjudicate(
+        request(
+            [("Japan", c) for c in centres],
+            year=1910,
+            supply_centers={"Japan": centres},
+            economy={"balances": {"Japan": balance}},
+        )
+    )
+
+
+def test_annihilation_by_a_faction_build_is_in_the_balance():
+    r = _japan_everywhere(0)
+    built = [e for e in r["factions"]["events"] if e["event"] == "built"]
+    assert [e["faction"] for e in built] == ["Kuomintang"]
+    lines = [e for e in r["economy"]["ledger"] if e["power"] == "Japan"]
+    detail = f"army in {built[0]['location']} annihilated by the Kuomintang"
+    assert {"power": "Japan", "item": "annihilation", "amount": -50, "detail": detail} in lines
+    # 17 centres held (+340), 17 armies kept (-170), one annihilated by the build (-50).
+    assert r["economy"]["balances"]["Japan"] == 120
+    # Every ledger line is in the balance, for every power.
+    for power, gold in r["economy"]["balances"].items():
+        assert gold == sum(e["amount"] for e in r["economy"]["ledger"] if e["power"] == power)
+
+
+def test_annihilation_by_a_faction_build_counts_towards_deposition():
+    # -1150 + 120 = -1030: deposed; without the annihilation it would be -980, and not.
+    r = _japan_everywhere(-1150)
+    assert r["economy"]["deposed"] == ["Japan"]
+    assert r["economy"]["balances"]["Japan"] == 0
+
+
+def test_a_second_order_for_the_one_army_in_an_entry_space_names_an_army():
+    r = adjudicate(
+        request(
+            [("England", "Pacific Ocean")],
+            [("England", "A Pacific Ocean Leave"), ("England", "A Pacific Ocean - Kwangtung")],
+        )
+    )
+    assert r["orders"][1]["result"] == "invalid"
+    assert r["orders"][1]["reason"] == (
+        "every army of England in the Pacific Ocean already has an order"
+    )

@@ -77,9 +77,9 @@ def test_seed000_russian_bounce_partner_does_not_unblock_the_route():
     """000, rules revision 2.2: one of the two armies might be Russian, so that Russia
     "actively unblocks" the railroad by bouncing the foreign army; under 2.2 the foreign move
     along the route (Krasnoyarsk - Omsk) still blocks and the TSR move is unsuccessful. The
-    railroad army passes Omsk in a three-way standoff there (C5: it stops *before* a standoff
-    territory), so it cannot end in Omsk; it queues back behind the returning Russian army in
-    Perm, to Moscow."""
+    railroad army passes Omsk, where Russia and China stand off (it neither bounces nor is
+    bounced by the Russian army), but cannot end there (C5: it stops *before* a standoff
+    territory); it queues back behind the returning Russian army in Perm, to Moscow."""
     r = judge(
         ["Russia A Moscow", "Russia A Perm", "China A Krasnoyarsk"],
         [
@@ -231,10 +231,14 @@ def test_errata_9_25_foreign_move_along_the_route_blocks_under_2_2(target):
     assert r.units == {"Russia A Irkutsk", "China A Omsk"}
 
 
-def test_errata_tsr_question_1_own_army_bounced_by_the_railroad():
-    """001, TSR Q1: Russia A Mos-TSR-Vla, A Omsk-Kra, A Vla-Seo; China A Mac-Irk. Answer: the
-    standoff in Krasnoyarsk means A Omsk does not move and A Mos stops in Perm. (The
-    railroad army never reaches Irkutsk, so China's move there succeeds.)"""
+def test_errata_tsr_question_1_own_army_is_not_bounced_by_the_railroad():
+    """001, TSR Q1: Russia A Mos-TSR-Vla, A Omsk-Kra, A Vla-Seo; China A Mac-Irk. The errata's
+    answer (a standoff in Krasnoyarsk between the two Russian armies, A Mos stopped in Perm)
+    follows the older rule. Issue #13 item 3, which the project follows, says the railroad
+    army never bounces, and is never bounced by, a Russian unit: A Omsk takes Krasnoyarsk, the
+    army passes it and is stood off in Irkutsk by China, and stops on the last space before
+    that is empty at the end of the turn: Omsk, which A Omsk left (Krasnoyarsk, which it
+    entered, is not empty)."""
     r = judge(
         ["Russia A Moscow", "Russia A Omsk", "Russia A Vladivostok", "China A Manchuria"],
         [
@@ -244,11 +248,16 @@ def test_errata_tsr_question_1_own_army_bounced_by_the_railroad():
             "China: A Manchuria - Irkutsk",
         ],
     )
-    r.assert_stopped(TSR_MOS_VLA, "Perm", block="Krasnoyarsk")
-    assert r.result("A Omsk - Krasnoyarsk") == "fails"
+    r.assert_stopped(TSR_MOS_VLA, "Omsk", block="Irkutsk")
+    assert r.result("A Omsk - Krasnoyarsk") == "succeeds"
     assert r.result("A Vladivostok - Seoul") == "succeeds"
-    assert r.result("A Manchuria - Irkutsk") == "succeeds"
-    assert r.units == {"Russia A Perm", "Russia A Omsk", "Russia A Seoul", "China A Irkutsk"}
+    r.assert_fails("A Manchuria - Irkutsk", mention="railroad")
+    assert r.units == {
+        "Russia A Omsk",
+        "Russia A Krasnoyarsk",
+        "Russia A Seoul",
+        "China A Manchuria",
+    }
 
 
 def test_errata_tsr_question_2_first_standoff_stops_the_army():
@@ -1142,13 +1151,15 @@ def test_suez_own_fleet():
     assert r.units == {"Turkey A Egypt", "Turkey F Red Sea"}
 
 
-def test_suez_without_permission_invalid():
-    """000, rule 7: a fleet only passes with the Egypt power's permission."""
+def test_suez_without_permission_fails():
+    """000, rule 7: a fleet only passes with the Egypt power's permission. The permit is
+    another power's order, so the move is legal when sent (#14) and fails at adjudication,
+    with the reason only the whole phase shows; the fleet stays."""
     r = judge(
         ["Turkey A Egypt", "Britain F Mediterranean Sea"],
         ["Britain: F Mediterranean Sea - Red Sea"],
     )
-    r.assert_invalid("F Mediterranean Sea - Red Sea")
+    r.assert_fails("F Mediterranean Sea - Red Sea", mention="no Suez permit")
     assert r.units == {"Turkey A Egypt", "Britain F Mediterranean Sea"}
 
 
@@ -1159,7 +1170,7 @@ def test_suez_permission_is_for_one_direction_only():
         ["Turkey A Egypt", "Britain F Red Sea", "France F Mediterranean Sea"],
         ["Turkey: Suez permit F Mediterranean Sea", "Britain: F Red Sea - Mediterranean Sea"],
     )
-    r.assert_invalid("F Red Sea - Mediterranean Sea")
+    r.assert_fails("F Red Sea - Mediterranean Sea", mention="no Suez permit for F Red Sea")
     assert r.units == {"Turkey A Egypt", "Britain F Red Sea", "France F Mediterranean Sea"}
 
 
@@ -1176,13 +1187,14 @@ def test_suez_no_unit_in_egypt_no_passage():
 
 
 def test_suez_permit_from_power_not_in_egypt_invalid():
-    """000, rule 7: only the player of the unit in Egypt may grant permission."""
+    """000, rule 7: only the player of the unit in Egypt may grant permission. The move
+    itself is legal (Turkey could have let it through) and fails for want of a permit."""
     r = judge(
         ["Turkey A Egypt", "Britain F Mediterranean Sea"],
         ["Britain: Suez permit F Mediterranean Sea", "Britain: F Mediterranean Sea - Red Sea"],
     )
     r.assert_invalid("Suez permit F Mediterranean Sea")
-    r.assert_invalid("F Mediterranean Sea - Red Sea")
+    r.assert_fails("F Mediterranean Sea - Red Sea", mention="no Suez permit")
     assert r.units == {"Turkey A Egypt", "Britain F Mediterranean Sea"}
 
 

@@ -77,13 +77,44 @@ def test_6_3_fleets_exchange_through_oceans():
     )
     assert where(r, "Japan") == ["Mid-Pacific Ocean"]
     assert where(r, "Australia") == ["North Pacific Ocean"]
-    # Seed: INDONESIA F New Guinea - South Pacific... New Guinea borders the Mid-Pacific here.
+    # The same between a coast and an ocean: New Guinea borders the Mid-Pacific as well.
     r = judge(
         [("Indonesia", "F", "New Guinea"), ("Australia", "F", "Mid-Pacific Ocean")],
         [("Indonesia", "F New Guinea - Mid-Pacific"), ("Australia", "F Mid-Pacific - New Guinea")],
     )
     assert where(r, "Indonesia") == ["Mid-Pacific Ocean"]
     assert where(r, "Australia") == ["New Guinea"]
+
+
+SEED_6_3_UNITS = [("Indonesia", "F", "New Guinea"), ("Australia", "F", "South Pacific Ocean")]
+# Rule 6.3's second example, written as the seed prints it (with its en dashes).
+SEED_6_3_ORDERS = [
+    ("Indonesia", "F New Guinea \u2013 South Pacific"),
+    ("Australia", "F South Pacific \u2013 New Guinea"),
+]
+
+
+def test_6_3_seed_example_new_guinea_and_the_south_pacific_exchange():
+    r = judge(SEED_6_3_UNITS, SEED_6_3_ORDERS)
+    assert results(r) == [
+        ("F New Guinea - South Pacific Ocean", "succeeds"),
+        ("F South Pacific Ocean - New Guinea", "succeeds"),
+    ]
+    assert where(r, "Indonesia") == ["South Pacific Ocean"]
+    assert where(r, "Australia") == ["New Guinea"]
+    assert r["dislodged"] == [] and r["contested"] == []
+
+
+def test_6_3_with_6_4_the_fleet_leaving_the_ocean_can_still_be_stood_off():
+    # A third fleet entering New Guinea with equal strength stands Australia off (rule 6.4);
+    # the exchange does not help it, while Indonesia still reaches the ocean (rule 6.2).
+    units = [*SEED_6_3_UNITS, ("China", "F", "Coral Sea")]
+    orders = [*SEED_6_3_ORDERS, ("China", "F Coral Sea - New Guinea")]
+    r = judge(units, orders)
+    assert [result for _, result in results(r)] == ["succeeds", "fails", "fails"]
+    assert where(r, "Indonesia") == ["South Pacific Ocean"]
+    assert where(r, "Australia") == ["South Pacific Ocean"]
+    assert r["contested"] == ["New Guinea"]
 
 
 def test_6_4_example_1():

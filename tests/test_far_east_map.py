@@ -305,6 +305,12 @@ def test_seed_non_borders():
     assert [p for p in PROVINCES if "Flores" in p] == ["Flores Sea"]
 
 
+def test_seed_example_borders():
+    # Rule 6.3's example exchanges fleets between New Guinea and the South Pacific Ocean.
+    assert border_kinds("New Guinea", "South Pacific Ocean") == "F"
+    assert border_kinds("North Pacific Ocean", "Mid-Pacific Ocean") == "F"
+
+
 def test_oceans_border_seas_and_coasts():
     for ocean in OCEANS:
         kinds = {PROVINCES[n]["type"] for n in FLEET[ocean]}

@@ -7,6 +7,8 @@ unit holds.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from adjudication import adjudicate, load
@@ -73,6 +75,8 @@ MOVE_SPELLINGS = [
     "  A   Moscow    ->   Perm  ",
     "A mOsCoW - pErM",
     "A Moscow - Perm.",
+    "A Moscow -- Perm",
+    "A Moscow - to Perm",
 ]
 
 
@@ -337,7 +341,7 @@ def test_adjustment_spellings(variant_id, text, expected, canonical):
 
 
 def test_adjustment_gibberish_is_an_error(colonial):
-    with pytest.raises(OrderError, match="Build A Moscow"):
+    with pytest.raises(OrderError, match="Build A <home centre>"):
         parse(colonial, "A Moscow - Perm", "adjustments")
 
 
@@ -808,3 +812,183 @@ def test_second_retreat_order_for_a_unit():
     assert r["orders"][0]["result"] == "succeeds"
     assert_invalid(r, 1, "already has an order")
     assert unit_set(r) == {("Germany", "A", "Warsaw"), ("Russia", "A", "Livonia")}
+
+
+# -- names are read as written, never glued across a separator (issue 13) ----------------------
+
+READ_AS_WRITTEN = [
+    ("standard", "movement", "A SWE - DEN", "A Sweden - Denmark"),
+    ("standard", "movement", "a swe-den", "A Sweden - Denmark"),
+    ("standard", "movement", "F BAL S A SWE - DEN", "F Baltic Sea S A Sweden - Denmark"),
+    ("standard", "movement", "F BAL C A SWE - DEN", "F Baltic Sea C A Sweden - Denmark"),
+    ("standard", "movement", "A SWE - DEN via Convoy", "A Sweden - Denmark via Convoy"),
+    ("standard", "retreats", "A RUH R KIE", "A Ruhr R Kiel"),
+    ("colonial", "movement", "A CAN - TON", "A Canton - Tongking"),
+    ("colonial", "movement", "A PER - SIA", "A Persia - North Siam"),
+    ("colonial", "movement", "A MYS - ORE", "A Mysore - Orenburg"),
+    ("colonial", "movement", "A YUN - NAN", "A Yunnan - Nanchung"),
+    ("colonial", "movement", "F AND S F BEN", "F Andaman Sea S F Bengal"),
+    ("colonial", "movement", "F AND S A BEN - BUR", "F Andaman Sea S A Bengal - Upper Burma"),
+    ("colonial", "movement", "A PER M SHI", "A Persia - Shiraz"),
+    ("far-east", "movement", "A LAO S A BUR - THA", "A Laos S A Burma - Thailand"),
+    ("far-east", "movement", "F GUA M PHI", "F Guam - Philippine Sea"),
+    ("far-east", "movement", "F KYO to SOJ", "F Kyoto - Sea of Japan"),
+    ("far-east", "movement", "F JVS C A JAV - SUM", "F Java Sea C A Java - Sumatra"),
+    ("far-east", "movement", "F CAN - TON", "F Canton - Gulf of Tonkin"),
+    ("far-east", "movement", "F can-ton", "F Canton - Gulf of Tonkin"),
+]
+
+
+@pytest.mark.parametrize(("variant_id", "phase", "text", "canonical"), READ_AS_WRITTEN)
+def test_abbreviations_are_not_glued_across_separators(variant_id, phase, text, canonical):
+    assert parse(load(variant_id), text, phase).text() == canonical
+
+
+REFUSED_NOT_REREAD = [
+    # Each spells another order if its tokens are glued (Perm, Laos, Guam, Kyoto, Java,
+    # Andaman Sea): it is refused with the reason, never read as that order.
+    ("colonial", "A PER M", "expected a destination"),
+    ("colonial", "F AND S", "expected the supported unit's province"),
+    ("far-east", "A LAO S", "expected the supported unit's province"),
+    ("far-east", "F GUA M", "expected a destination"),
+    ("far-east", "A KYO to", "expected a destination"),
+    ("far-east", "F JAV A", "I don't understand 'A' here"),
+    ("standard", "A SWE DEN", "I don't understand 'DEN' here"),
+]
+
+
+@pytest.mark.parametrize(("variant_id", "text", "reason"), REFUSED_NOT_REREAD)
+def test_incomplete_orders_are_refused_not_reread(variant_id, text, reason):
+    with pytest.raises(OrderError, match=reason):
+        parse(load(variant_id), text, "movement")
+
+
+def test_sweden_to_denmark_with_abbreviations_is_played_as_written():
+    r = judge(
+        "standard",
+        [("Russia", "A", "Sweden"), ("Russia", "F", "Baltic Sea"), ("Germany", "A", "Denmark")],
+        [("Russia", "A SWE - DEN"), ("Russia", "F BAL S A SWE - DEN"), ("Germany", "A DEN H")],
+    )
+    assert [o["canonical"] for o in r["orders"]] == [
+        "A Sweden - Denmark",
+        "F Baltic Sea S A Sweden - Denmark",
+        "A Denmark H",
+    ]
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "fails"]
+    assert ("Russia", "A", "Denmark") in unit_set(r)
+    assert r["dislodged"][0]["location"] == "Denmark"
+
+
+def test_ruhr_retreats_to_kiel_with_abbreviations():
+    r = judge(
+        "standard",
+        [("France", "A", "Ruhr")],
+        [("Germany", "A RUH R KIE")],
+        RETREATS,
+        dislodged=[
+            {"power": "Germany", "unit": "A", "location": "Ruhr", "attacker_from": "Burgundy"}
+        ],
+    )
+    assert r["orders"][0]["canonical"] == "A Ruhr R Kiel"
+    assert r["orders"][0]["result"] == "succeeds"
+    assert ("Germany", "A", "Kiel") in unit_set(r)
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("F And. S. - Bay of Bengal", "F Andaman Sea - Bay of Bengal"),
+        ("F and. s", "F Andaman Sea H"),
+        ("F AND. S F BEN", "F Andaman Sea S F Bengal"),  # every name as written wins
+        ("F and.s s f ben", "F Andaman Sea S F Bengal"),
+        ("F andamansea - bay of bengal", "F Andaman Sea - Bay of Bengal"),
+    ],
+)
+def test_andaman_sea_dotted_forms(colonial, text, canonical):
+    assert parse(colonial, text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        ("standard", "F Mid-Atlantic Ocean-NAO", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
+        ("standard", "F mid - atlantic ocean - nao", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
+        ("standard", "F MidAtlantic Ocean - nao", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
+        ("standard", "F nao-mid-atlantic", "F North Atlantic Ocean - Mid-Atlantic Ocean"),
+        ("standard", "F mid-nao", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
+        ("far-east", "F Mid-Pacific Ocean-Guam", "F Mid-Pacific Ocean - Guam"),
+        ("far-east", "F GUA-MPO", "F Guam - Mid-Pacific Ocean"),
+        ("chinese", "A Yunan-Indo-China", "A Yunan - Indo-China"),
+        ("chinese", "A Indo - China - Yunan", "A Indo-China - Yunan"),
+    ],
+)
+def test_hyphen_inside_a_hyphenated_name(variant_id, text, canonical):
+    assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+def test_hyphen_is_no_part_of_a_name_without_one(standard):
+    with pytest.raises(OrderError, match="no province called 'St'"):
+        parse(standard, "A St-Petersburg - Moscow", "movement")
+
+
+def test_error_comes_from_the_reading_that_got_furthest(colonial):
+    # "F AND S F ..." is the Andaman Sea supporting: the unknown name is the error, not "F".
+    with pytest.raises(OrderError, match="no province called 'Narnia'"):
+        parse(colonial, "F AND S F Narnia", "movement")
+
+
+def test_lookup_of_a_whole_name_is_as_strict(standard):
+    assert standard.lookup("SWE DEN") is None
+    assert standard.lookup("swe-den") is None
+    assert standard.lookup("Sweden") == "Sweden"
+    assert standard.lookup("Spain (North Coast)") == "Spain/nc"
+    assert standard.lookup("st. petersburg/sc") == "St Petersburg/sc"
+    assert standard.lookup("mid-atlantic") == "Mid-Atlantic Ocean"
+    r = adjudicate(request("standard", [("Russia", "A", "SWE DEN")], []))
+    assert "SWE DEN" in r["error"]
+
+
+def test_plugin_orders_read_names_as_written():
+    colonial = load("colonial")
+    order = parse(colonial, "Suez permit F MED", "movement")
+    assert order.text() == "Suez permit F Mediterranean Sea"
+    with pytest.raises(OrderError, match="Suez permit names the fleet"):
+        parse(colonial, "Suez permit F MED ITERRANEAN SEA", "movement")
+    chinese = load("chinese")
+    assert parse(chinese, "Enter A Indo - China", "movement").text() == "Enter A Indo-China"
+    with pytest.raises(OrderError, match="say where the army enters"):
+        parse(chinese, "Enter A Pacific Oce An", "movement")
+
+
+KEYWORDS = (
+    {"a", "army", "f", "fleet", "h", "hold", "holds", "stand", "stands", "m", "move", "moves"}
+    | {"to", "attack", "attacks", "s", "support", "supports", "c", "convoy", "convoys", "r"}
+    | {"retreat", "retreats", "d", "disband", "disbands", "build", "builds", "b", "remove"}
+    | {"removes", "waive", "waives", "pass", "via", "by", "coast", "suez", "enter", "leave"}
+)
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])
+def test_no_name_is_made_of_order_words(variant_id):
+    """What keeps most orders to one reading: a keyword never reads as (part of) a name.
+
+    Loose forms (``And. S.``) may end in one; they are read last, and only with their dots.
+    """
+    variant = load(variant_id)
+    words = {w for found in variant.name_starts.values() for ws, _ in found for w in ws}
+    assert words & KEYWORDS == set()
+    assert all(not re.fullmatch(r"f\d{1,2}", w) for w in words)
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])
+def test_no_hyphenated_name_is_two_names(variant_id):
+    """``A - B`` would be a hold of A-B and a move from A to B: no variant may allow both."""
+    variant = load(variant_id)
+    starts = variant.name_starts
+    for words in variant.phrases:
+        for i, word in enumerate(words):
+            if word != "-":
+                continue
+            head, tail = words[:i], words[i + 1 :]
+            follows = [ws for ws, _ in starts.get(tail[0], ()) if tail[: len(ws)] == ws]
+            assert head not in variant.phrases or not follows, (words, follows)

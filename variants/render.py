@@ -20,12 +20,12 @@ from html import escape
 from pathlib import Path
 
 import adjudication
-from adjudication import orders as order_parser
+from adjudication.api import reply_data
 
 VARIANTS_DIR = Path(__file__).resolve().parent
 
 # Power colours by the variant's power order. The default set avoids orange and light blue,
-# which the railroad and canal arrows use; the colour-blind set is Okabe and Ito's.
+# which the railroad and canal arrows use; the colour-blind set keeps clear of them too.
 PALETTES: dict[str, tuple[str, ...]] = {
     "default": (
         "#e0303a",  # red (Britain)
@@ -40,16 +40,18 @@ PALETTES: dict[str, tuple[str, ...]] = {
         "#333333",
     ),
     "colour-blind": (
-        "#d55e00",  # vermillion
-        "#f0e442",  # yellow
-        "#cc79a7",  # reddish purple
-        "#0072b2",  # blue
-        "#e69f00",  # orange
-        "#56b4e9",  # sky blue
-        "#009e73",  # bluish green
-        "#000000",
-        "#999999",
-        "#ffffff",
+        # Chosen by search and checked in tests/test_palette_vision.py: under a simulation of
+        # deuteranopia no two colours, no colour and the railroad or canal arrow, and no two
+        # province tints (nor a tint and unowned land) look alike.
+        "#aa1177",  # crimson (Britain)
+        "#997700",  # ochre (China)
+        "#bb22ee",  # violet (Russia)
+        "#11ccff",  # sky blue (France)
+        "#774411",  # brown (Holland)
+        "#eebbcc",  # pale pink (Japan)
+        "#007755",  # dark green (Turkey)
+        "#44aa77",  # sea green
+        "#5599aa",  # steel blue
     ),
 }
 PALETTES["colour_blind"] = PALETTES["colorblind"] = PALETTES["color-blind"] = PALETTES[
@@ -228,7 +230,7 @@ def clear_caches() -> None:
     """Forget loaded boards and finished drawings (for benchmarks and tests)."""
     _rendered.clear()
     load_board.cache_clear()
-    _parse.cache_clear()
+    _engine_data.cache_clear()
 
 
 # -- colours ----------------------------------------------------------------------------------
@@ -274,15 +276,21 @@ def initials(powers: list[str]) -> dict[str, str]:
 
 
 @lru_cache(maxsize=4096)
-def _parse(variant: str, text: str) -> order_parser.Order | None:
-    """The engine's reading of an order in whichever phase type accepts it, or None."""
+def _engine_data(variant: str, text: str) -> dict | None:
+    """The engine's data of an order given as text only (a caller without the engine's
+    reply), in whichever phase type reads it; None when none does. Stored orders and engine
+    replies carry their ``data`` already."""
     v = adjudication.load(variant)
     for phase_type in ("movement", "retreats", "adjustments"):
-        try:
-            return order_parser.parse(v, text, phase_type)
-        except (order_parser.OrderError, ValueError):
-            continue
+        data = reply_data(v, text, phase_type)
+        if data is not None:
+            return data
     return None
+
+
+def _data(variant: str, entry: dict, text: str) -> dict | None:
+    data = entry.get("data")
+    return data if isinstance(data, dict) else _engine_data(variant, text)
 
 
 def _entries(orders: list | None, results: list | None) -> list[dict]:
@@ -628,59 +636,59 @@ class _Drawing:
             text = entry.get("canonical") or entry.get("order")
             if not isinstance(text, str):
                 continue
-            order = _parse(self.variant_id, text)
+            order = _data(self.variant_id, entry, text)
             if order is None:
                 continue
             drawn = self.order(order, entry, text)
             if drawn:
-                on_top = order.kind in (order_parser.REMOVE, order_parser.DISBAND)
+                on_top = order["kind"] in ("remove", "disband")
                 (over if on_top else under).append(drawn)
         under.append("</g>")
         over.append("</g>")
         return "".join(under), "".join(over)
 
-    def order(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
-        kind = order.kind
+    def order(self, order: dict, entry: dict, text: str) -> str | None:
+        kind = order["kind"]
         result = entry.get("result") or ""
         failed = result == "fails"
         power = entry.get("power")
-        if power is None and order.location:
-            unit = self.unit_at.get(order.location) or self.unit_at.get(
-                order.location.split("/", 1)[0]
+        if power is None and order.get("location"):
+            unit = self.unit_at.get(order.get("location")) or self.unit_at.get(
+                order.get("location").split("/", 1)[0]
             )
-            power = unit.get("power") if unit else self.owner_of.get(order.location)
+            power = unit.get("power") if unit else self.owner_of.get(order.get("location"))
             entry = {**entry, "power": power}
         colour = self.colour(power)
         s = self.s
-        if kind == order_parser.SPECIAL:
-            if order.extra[:1] == ("Suez permit F",):
+        if kind == "special":
+            if order.get("rule") == "suez_canal":
                 return self.suez(order, entry, text)
             return None
-        if kind == order_parser.WAIVE:
+        if kind == "waive":
             return None
-        if kind == order_parser.MOVE and order.via == "TSR":
+        if kind == "move" and order.get("via") == "TSR":
             return self.railroad(order, entry, text)
-        if kind in (order_parser.MOVE, order_parser.RETREAT):
+        if kind in ("move", "retreat"):
             origin = (
-                self.dislodged_at.get(order.location) if kind == order_parser.RETREAT else None
-            ) or self.where(order.location)
-            target = self.anchor(order.destination)
+                self.dislodged_at.get(order.get("location")) if kind == "retreat" else None
+            ) or self.where(order.get("location"))
+            target = self.anchor(order.get("destination"))
             if origin is None or target is None:
                 return None
             d, end, ctrl = self.curve(origin, target, 9, 8)
             body = self.stroke(d, colour, 2.4, "5 3" if failed else None)
             body += self.arrowhead(end, ctrl, colour)
-            name = "move" if kind == order_parser.MOVE else "retreat"
-            extra = f' data-target="{escape(order.destination)}"'
-            if order.via:
-                extra += f' data-via="{escape(order.via.lower())}"'
+            name = "move" if kind == "move" else "retreat"
+            extra = f' data-target="{escape(order.get("destination"))}"'
+            if order.get("via"):
+                extra += f' data-via="{escape(order.get("via").lower())}"'
             return self.order_group(name, entry, text, body, extra)
-        if kind == order_parser.SUPPORT:
-            origin, held = self.where(order.location), self.where(order.target)
+        if kind == "support":
+            origin, held = self.where(order.get("location")), self.where(order.get("target"))
             if origin is None or held is None:
                 return None
             dash = "2 4" if failed else "6 3"
-            if order.destination is None:
+            if order.get("destination") is None:
                 start = _toward(origin, held, 9 * s)
                 end = _toward(held, origin, 12 * s)
                 body = self.stroke(f"M{_p(start)} L{_p(end)}", colour, 1.8, dash)
@@ -690,7 +698,7 @@ class _Drawing:
                     f'stroke-dasharray="{dash}"/>'
                 )
                 return self.order_group("support", entry, text, body)
-            target = self.anchor(order.destination)
+            target = self.anchor(order.get("destination"))
             if target is None:
                 return None
             # A curve through the supported unit (drawn over it) on to the destination.
@@ -702,11 +710,11 @@ class _Drawing:
             end = _toward(target, ctrl, 13 * s)
             d = f"M{_p(start)} Q{_p(ctrl)} {_p(end)}"
             body = self.stroke(d, colour, 1.8, dash) + self.arrowhead(end, ctrl, colour, 7.5)
-            extra = f' data-target="{escape(order.destination)}"'
+            extra = f' data-target="{escape(order.get("destination"))}"'
             return self.order_group("support", entry, text, body, extra)
-        if kind == order_parser.CONVOY:
-            fleet, army = self.where(order.location), self.where(order.target)
-            target = self.anchor(order.destination)
+        if kind == "convoy":
+            fleet, army = self.where(order.get("location")), self.where(order.get("target"))
+            target = self.anchor(order.get("destination"))
             if fleet is None or army is None or target is None:
                 return None
             start = _toward(army, fleet, 9 * s)
@@ -714,10 +722,10 @@ class _Drawing:
             d = f"M{_p(start)} L{_p(fleet)} L{_p(end)}"
             dash = "0.1 4.5" if not failed else "0.1 8"
             body = self.stroke(d, colour, 2.2, dash) + self.arrowhead(end, fleet, colour, 7.5)
-            extra = f' data-target="{escape(order.destination)}"'
+            extra = f' data-target="{escape(order.get("destination"))}"'
             return self.order_group("convoy", entry, text, body, extra)
-        if kind == order_parser.HOLD:
-            at = self.where(order.location)
+        if kind == "hold":
+            at = self.where(order.get("location"))
             if at is None:
                 return None
             r = 12.5 * s
@@ -725,18 +733,18 @@ class _Drawing:
             ring += f"a{_f(r)},{_f(r)} 0 1,0 {_f(-2 * r)},0 Z"
             body = self.stroke(ring, colour, 2.2, "4 3" if failed else None)
             return self.order_group("hold", entry, text, body)
-        if kind == order_parser.DISBAND:
-            at = self.dislodged_at.get(order.location) or self.where(order.location)
+        if kind == "disband":
+            at = self.dislodged_at.get(order.get("location")) or self.where(order.get("location"))
             if at is None:
                 return None
             return self.order_group("disband", entry, text, self.cross(at))
-        if kind == order_parser.REMOVE:
-            at = self.where(order.location)
+        if kind == "remove":
+            at = self.where(order.get("location"))
             if at is None:
                 return None
             return self.order_group("remove", entry, text, self.cross(at))
-        if kind == order_parser.BUILD:
-            at = self.anchor(order.location)
+        if kind == "build":
+            at = self.anchor(order.get("location"))
             if at is None:
                 return None
             r = 12.5 * s
@@ -744,12 +752,11 @@ class _Drawing:
                 f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="#ffffff" '
                 f'fill-opacity="0.7" stroke="{colour}" stroke-width="{_f(2.2 * s)}" '
                 f'stroke-dasharray="3 2"/>'
-                + self.unit_shape(order.unit or "A", power, at, ' opacity="0.9"')
+                + self.unit_shape(order.get("unit") or "A", power, at, ' opacity="0.9"')
                 + self.plus((at[0] + 10 * s, at[1] - 10 * s), colour)
             )
-            extra = (
-                f' data-unit="{escape(order.unit or "")}" data-target="{escape(order.location)}"'
-            )
+            unit, where = order.get("unit") or "", order.get("location")
+            extra = f' data-unit="{escape(unit)}" data-target="{escape(where)}"'
             return self.order_group("build", entry, text, body, extra)
         return None
 
@@ -772,12 +779,12 @@ class _Drawing:
             f'stroke="{CASING}" stroke-width="{_f(1.8 * s)}"/>'
         )
 
-    def railroad(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
+    def railroad(self, order: dict, entry: dict, text: str) -> str | None:
         """Orange line along the railroad's spaces; solid to the stop, dashed beyond it."""
         data = self.variant.rule_data.get("trans_siberian_railroad") or {}
         route = list(data.get("route") or [])
-        origin = order.location.split("/", 1)[0] if order.location else None
-        target = order.destination.split("/", 1)[0] if order.destination else None
+        origin = order.get("location").split("/", 1)[0] if order.get("location") else None
+        target = order.get("destination").split("/", 1)[0] if order.get("destination") else None
         if origin not in route or target not in route:
             return None
         i, j = route.index(origin), route.index(target)
@@ -817,11 +824,11 @@ class _Drawing:
             extra += f' data-stopped-at="{escape(spaces[stop])}"'
         return self.order_group("tsr", entry, text, body, f' data-colour="{TSR_COLOUR}"' + extra)
 
-    def suez(self, order: order_parser.Order, entry: dict, text: str) -> str | None:
+    def suez(self, order: dict, entry: dict, text: str) -> str | None:
         """Blue bent arrow beside the canal, from the permitted fleet's sea to the other."""
         data = self.variant.rule_data.get("suez_canal") or {}
         ends = list(data.get("connects") or [])
-        sea = order.location
+        sea = order.get("location")
         if sea not in ends or len(ends) != 2:
             return None
         other = ends[1] if sea == ends[0] else ends[0]
@@ -928,3 +935,21 @@ def render_board(
     svg = "".join(parts)
     _rendered.put(key, svg)
     return svg
+
+
+def render_orders(
+    variant: str,
+    state: dict,
+    orders: list | None = None,
+    results: list | None = None,
+    palette: str = "default",
+) -> str:
+    """Only the order marks of a position: the groups "orders" and "orders-over" that
+    ``render_board`` draws, for a page that has the board already and redraws the orders alone
+    as they change (a few kilobytes instead of the whole map)."""
+    drawing = _Drawing(variant, state, palette)
+    drawing.province_fills()  # who owns what, for orders of a unit not on the board
+    drawing.units()  # places the orders start from
+    drawing.dislodged()
+    under, over = drawing.orders(_entries(orders, results))
+    return under + over

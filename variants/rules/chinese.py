@@ -83,6 +83,10 @@ def is_faction(power: str) -> bool:
     return power in FACTIONS
 
 
+# The words of this rule's own orders, as written in their canonical text and in their data.
+ENTER_WORDS, LEAVE_WORD = "Enter A", "Leave"
+
+
 def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
     """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` takes one off."""
     if not tokens:
@@ -94,7 +98,7 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
         where = variant.lookup(" ".join(rest)) if rest else None
         if where is None:
             raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
-        return Order(SPECIAL, "A", where, extra=("Enter A", where))
+        return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
     if tokens[-1] in ("leave", "leaves", "exit", "exits"):
         rest = tokens[:-1]
         if rest and rest[0] in ("a", "army"):
@@ -102,8 +106,13 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
         where = variant.lookup(" ".join(rest)) if rest else None
         if where is None:
             raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
-        return Order(SPECIAL, "A", where, extra=("A", where, "Leave"))
+        return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
     return None
+
+
+def order_form(order: Order) -> str:
+    """``enter`` (an army brought on) or ``leave`` (an army taken off)."""
+    return "enter" if order.extra[:1] == (ENTER_WORDS,) else "leave"
 
 
 # -- the request ------------------------------------------------------------------------------
@@ -328,13 +337,14 @@ def finish_response(board: Board, response: dict) -> None:
     entered, left = _arrivals_and_departures(response)
     units = [u for u in units if (u.power, u.province) not in left] + entered
     annihilated = _random_retreats(variant, response, units, rng)
-    _account(board, response, entered, left, annihilated, ledger)
+    _account(board, entered, left, annihilated, ledger)
     year = board.year + 1
     faction_events: list[dict] = []
     held = _possession(variant, units, board.centres)
     if year <= LAST_YEAR:
         units = _faction_adjustments(variant, units, held, year, rng, faction_events, ledger)
         held = _possession(variant, units, held)
+    _settle(board, response, ledger)
     response["units"] = [u.as_json() for u in units]
     response["supply_centers"] = {
         p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
@@ -380,14 +390,13 @@ def _unit(data: dict) -> Unit:
 def _arrivals_and_departures(response: dict) -> tuple[list[Unit], set[tuple[str, str]]]:
     entered, left = [], set()
     for item in response["orders"]:
-        canonical = item.get("canonical") or ""
-        if item.get("result") != "succeeds":
+        data = item.get("data") or {}
+        if item.get("result") != "succeeds" or data.get("rule") != "chinese":
             continue
-        if canonical.startswith("Enter A "):
-            where = canonical[len("Enter A ") :]
+        where = data["location"]
+        if data.get("form") == "enter":
             entered.append(Unit(item["power"], "A", where, where))
-        elif canonical.endswith(" Leave"):
-            where = canonical[len("A ") : -len(" Leave")]
+        elif data.get("form") == "leave":
             left.add((item["power"], where))
     return entered, left
 
@@ -433,10 +442,10 @@ def _possession(variant: Variant, units: list[Unit], before: dict[str, str]) -> 
     return held
 
 
-def _account(board: Board, response, entered, left, annihilated, ledger) -> None:
-    """The year's profit and loss for every great power."""
+def _account(board: Board, entered, left, annihilated, ledger: list[dict]) -> None:
+    """The year's profit and loss lines for every great power (the balances come later, from
+    the whole ledger, so that the factions' annihilations count too)."""
     powers = [p for p in board.variant.powers if not is_faction(p)]
-    balances = dict(board.extra["balances"])
     start_centres = {p: 0 for p in powers}
     for owner in _possession(board.variant, board.units, board.centres).values():
         if owner in start_centres:
@@ -449,7 +458,6 @@ def _account(board: Board, response, entered, left, annihilated, ledger) -> None
     def entry(power: str, item: str, amount: int, detail: str) -> None:
         if amount:
             ledger.append({"power": power, "item": item, "amount": amount, "detail": detail})
-            balances[power] += amount
 
     for p in powers:
         n = start_centres[p]
@@ -465,7 +473,14 @@ def _account(board: Board, response, entered, left, annihilated, ledger) -> None
     for pay in board.extra["payments"]:
         entry(pay["from"], "payment", -pay["amount"], f"to {pay['to']}")
         entry(pay["to"], "payment", pay["amount"], f"from {pay['from']}")
-    deposed = [p for p in powers if balances[p] < DEPOSED_BELOW]
+
+
+def _settle(board: Board, response: dict, ledger: list[dict]) -> None:
+    """The balances are the carried ones plus every ledger line; then deposition (rule 6)."""
+    balances = dict(board.extra["balances"])
+    for line in ledger:
+        balances[line["power"]] += line["amount"]
+    deposed = [p for p, gold in balances.items() if gold < DEPOSED_BELOW]
     for p in deposed:
         ledger.append(
             {"power": p, "item": "deposed", "amount": -balances[p], "detail": "new leader"}
@@ -549,3 +564,34 @@ def _winner(held: dict[str, str], balances: dict[str, int], year: int, centres: 
     best = max(balances.values())
     leaders = [p for p, gold in balances.items() if gold == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+# -- options ----------------------------------------------------------------------------------
+
+
+def option_orders(board: Board, power: str) -> list[str]:
+    """A great power's entries onto the board and its armies' departures from it."""
+    if board.phase_type != "movement" or is_faction(power):
+        return []
+    out = [f"Enter A {space}" for space, who in _entries(board.variant).items() if power in who]
+    out += [
+        f"A {u.location} Leave"
+        for u in board.units
+        if u.power == power and allows_stacking(board.variant, u.province)
+    ]
+    return out
+
+
+def carry(request: dict, response: dict) -> dict:
+    """What the next phase's request carries: the balances, and the factions' planned orders
+    (after a year's end) or the ones already published (between phases of one year)."""
+    out = {}
+    if "economy" in response:
+        out["economy"] = {"balances": response["economy"]["balances"]}
+    elif "economy" in request:
+        out["economy"] = {"balances": (request["economy"] or {}).get("balances", {})}
+    if "factions" in response:
+        out["faction_orders"] = response["factions"].get("next_orders", [])
+    elif "faction_orders" in request:
+        out["faction_orders"] = request["faction_orders"]
+    return out

@@ -44,7 +44,8 @@ class Movement(_Core):
             return super().unit_for(power, order)  # says whose units are there
         free = [i for i in mine if self.order[i] is None]
         if not free:
-            raise OrderError(f"every fleet of {power} in the {province} already has an order")
+            kind = {"A": "army", "F": "fleet"}.get(self.units[mine[0]].kind, "unit")
+            raise OrderError(f"every {kind} of {power} in the {province} already has an order")
         return free[0]
 
     def check_support(self, i: int, order: Order) -> Order | None:

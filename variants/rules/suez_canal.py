@@ -10,7 +10,7 @@ move: nobody supports or convoys through it.
 from __future__ import annotations
 
 from adjudication.movement import Movement as _Core
-from adjudication.orders import SPECIAL, Order, OrderError
+from adjudication.orders import MOVE, SPECIAL, Order, OrderError
 from adjudication.variant import Variant, province_of
 
 
@@ -37,8 +37,22 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     return Order(SPECIAL, "F", sea, extra=("Suez permit F", sea))
 
 
+def order_form(order: Order) -> str:
+    """The permit is this rule's one order of its own."""
+    return "permit"
+
+
 class Movement(_Core):
-    """Adds the permit order and the one permitted passage through the canal."""
+    """Adds the permit order and the one permitted passage through the canal.
+
+    A canal move is refused when sent only if nobody stands in Egypt (nobody could permit
+    it). Whether the permit was given is another power's order, so it is judged with all the
+    orders together: without it the move fails and the fleet stays, like a convoyed army
+    whose fleets did not convoy it.
+    """
+
+    suez_permit: int | None = None  # the fleet let through this turn
+    no_passage: frozenset[int] | set[int] = frozenset()  # canal moves without the permit
 
     def add_special(self, power: str, order: Order) -> Order:
         if order.extra[:1] != ("Suez permit F",):
@@ -47,7 +61,7 @@ class Movement(_Core):
         keeper = self.unit_at.get(gate)
         if keeper is None or self.units[keeper].power != power:
             raise OrderError(f"only the power with a unit in {gate} may open the Suez Canal")
-        if getattr(self, "suez_permit", None) is not None:
+        if self.suez_permit is not None:
             raise OrderError("the Suez Canal is already open to a fleet this turn")
         sea = order.location
         fleet = self.unit_at.get(sea)
@@ -56,25 +70,95 @@ class Movement(_Core):
         self.suez_permit = fleet
         return order
 
-    def _canal_move(self, i: int, dest: str) -> bool:
-        """Whether unit i moving to dest is the permitted passage through the canal."""
-        ends, _ = _canal(self.variant)
-        if getattr(self, "suez_permit", None) != i:
-            return False
-        here = self.units[i].province
-        return here in ends and province_of(dest) in ends and province_of(dest) != here
+    def through_canal(self, i: int, dprov: str) -> bool:
+        """Whether unit i going to ``dprov`` would pass the canal, and someone could let it:
+        a fleet at one end going to the other, with a unit in Egypt. Map and position only."""
+        ends, gate = _canal(self.variant)
+        unit = self.units[i]
+        return (
+            unit.kind == "F"
+            and unit.province in ends
+            and dprov in ends
+            and dprov != unit.province
+            and gate in self.unit_at
+        )
 
     def check_move(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
         ends, gate = _canal(self.variant)
         dest = province_of(order.destination)
         if unit.kind == "F" and unit.province in ends and dest in ends and dest != unit.province:
-            if self._canal_move(i, dest):
-                return Order("move", "F", unit.location, destination=dest)
-            if self.unit_at.get(gate) is None:
+            if not self.through_canal(i, dest):
                 raise OrderError(f"the Suez Canal is closed: there is no unit in {gate}")
-            raise OrderError(f"the fleet in the {unit.province} has no Suez permit this turn")
+            return Order(MOVE, "F", unit.location, destination=dest)
         return super().check_move(i, order)
 
     def target_could_move(self, t: int, dprov: str) -> bool:
-        return self._canal_move(t, dprov) or super().target_could_move(t, dprov)
+        return self.through_canal(t, dprov) or super().target_could_move(t, dprov)
+
+    def prepare(self) -> None:
+        super().prepare()
+        ends, _ = _canal(self.variant)
+        shut = set()
+        for end in ends:
+            i = self.unit_at.get(end)
+            if i is None or i == self.suez_permit or self.kind[i] != MOVE:
+                continue
+            if self.dest[i] in ends and self.dest[i] != self.prov[i]:
+                shut.add(i)
+                j = self.h2h[i]
+                if j is not None:  # it never leaves: nobody meets it head to head
+                    self.h2h[i] = self.h2h[j] = None
+        if shut:
+            self.no_passage = shut
+
+    def path_ok(self, i: int) -> bool:
+        return i not in self.no_passage and super().path_ok(i)
+
+    def no_route_reason(self, i: int) -> str:
+        if i not in self.no_passage:
+            return super().no_route_reason(i)
+        reason = f"no Suez permit for {self.units[i].label()} this turn"
+        if self.suez_permit is not None:
+            reason += f" (the permit is for {self.units[self.suez_permit].label()})"
+        return reason
+
+    def needs(self, i: int) -> str | None:
+        if i < len(self.units) and i in self.no_passage:
+            _, gate = _canal(self.variant)
+            keeper = self.units[self.unit_at[gate]].power
+            label = self.units[i].label()
+            return f"a Suez permit for {label} from {keeper}, whose unit is in {gate}"
+        return super().needs(i)
+
+
+# -- options ----------------------------------------------------------------------------------
+
+
+def extra_reach(board, unit) -> set[str]:
+    """The far end of the canal, for a fleet at one end (whether it may pass is the check's)."""
+    ends, _ = _canal(board.variant)
+    if unit.kind != "F" or unit.province not in ends:
+        return set()
+    return set(ends) - {unit.province}
+
+
+def option_orders(board, power: str) -> list[str]:
+    """The canal passages of the power's fleets and, from Egypt's holder, the permits."""
+    if board.phase_type != "movement":
+        return []
+    ends, gate = _canal(board.variant)
+    out = [
+        f"F {u.location} - {dest}"
+        for u in board.units
+        if u.power == power and u.kind == "F" and u.province in ends
+        for dest in ends
+        if dest != u.province
+    ]
+    if any(u.power == power and u.province == gate for u in board.units):
+        out += [
+            f"Suez permit F {u.location}"
+            for u in board.units
+            if u.kind == "F" and u.province in ends
+        ]
+    return out

@@ -1,10 +1,12 @@
 """The Trans-Siberian Railroad (Colonial Diplomacy rule 8, version 2.2).
 
-One Russian army a turn may ride the line (``A Moscow - Vladivostok via TSR``). It passes
-Russian units freely but never attacks: it is stopped by foreign units that stand on the line
-(holding, supporting, or moving along it), by foreign units that get onto the line this turn,
-and by a standoff with any unit trying to enter a space it reaches. It then stops on the last
-space before the block that is empty at the end of the turn.
+One Russian army a turn may ride the line (``A Moscow - Vladivostok via TSR``). It never
+attacks. It passes Russian units: it never bounces, and is never bounced by, a Russian unit
+holding on the line, moving along it either way or moving onto it. It is stopped by foreign
+units that stand on the line (holding, supporting, or moving along it), by foreign units that
+get onto the line this turn, and by a standoff with a foreign unit trying to enter a space it
+reaches. It then stops on the last space before the block that is empty at the end of the
+turn: a space a Russian unit stays in or moves into is not empty, one it leaves is.
 
 Each step of the ride is a decision of the resolver ("does the army pass this space?"), so the
 rules above are judged together with every other order and cannot produce a paradox of their
@@ -51,7 +53,21 @@ class Movement(_Core):
         return Order(MOVE, "A", unit.location, destination=dest, via="TSR")
 
     def target_could_move(self, t: int, dprov: str) -> bool:
-        return t == self.tsr or super().target_could_move(t, dprov)
+        return self.rail_could_carry(t, dprov) or super().target_could_move(t, dprov)
+
+    def rail_could_carry(self, t: int, dprov: str) -> bool:
+        """Whether the railroad could carry unit t to ``dprov``: the map and the position
+        decide it, never the order list, so a support for a railroad move is legal from any
+        power in any order sequence (like a support for a convoyed move)."""
+        data = self.variant.rule_data["trans_siberian_railroad"]
+        route, unit = data["route"], self.units[t]
+        return (
+            unit.kind == "A"
+            and unit.power == data.get("power", "Russia")
+            and unit.province in route
+            and dprov in route
+            and dprov != unit.province
+        )
 
     def is_head_to_head(self, i: int, j: int) -> bool:
         return i != self.tsr and j != self.tsr and super().is_head_to_head(i, j)
@@ -114,18 +130,26 @@ class Movement(_Core):
         """The army's strength against others entering path[m]: supports count at the end."""
         return 1 + self.support_count(self.tsr) if m == len(self.path) - 1 else 1
 
-    def bounced_by_rail(self, k: int, m: int) -> bool:
-        """Whether move k into path[m] fails only because the railroad army arrives there."""
-        attack = self.attack_strength(k)
-        if attack == 0 or attack > self.rail_prevent(m):
+    def rail_stops(self, k: int) -> bool:
+        """Whether the railroad army, arriving at move k's destination, bounces it there.
+
+        Only foreign moves: the army never bounces, and is never bounced by, a unit of the
+        railroad's own power. Part of move k's own decision (``adjudicate_move``)."""
+        if self.tsr is None or not self.foreign(k):
             return False
-        j = self.h2h[k]
-        if j is not None:
-            if attack <= self.defend_strength(j):
-                return False
-        elif attack <= self.hold_strength(self.dest[k]):
+        m = self.path_index(self.dest[k])
+        if m is None or not self.arrives(m):
             return False
-        return all(attack > self.prevent_strength(r) for r in self.rivals(k))
+        attack, prevent = self.attack_strength(k), self.rail_prevent(m)
+        if attack > prevent:
+            return False
+        if self.explain is not None:
+            self.explain.append(("railroad", self.tsr, attack, prevent))
+        return True
+
+    def bounced_by_rail(self, k: int) -> bool:
+        """Whether move k fails only because the railroad army arrives at its destination."""
+        return self.foreign(k) and super().adjudicate_move(k) and self.rail_stops(k)
 
     def held_by_returning_unit(self, k: int) -> bool:
         """Whether move k fails only because the unit it meets tried to leave and could not."""
@@ -136,19 +160,43 @@ class Movement(_Core):
         return all(attack > self.prevent_strength(r) for r in self.rivals(k))
 
     def blocker(self, m: int) -> tuple[str, int] | None:
-        """What stops the army passing path[m]: (how, unit index), or None."""
+        """What stops the army passing path[m] once it got there: (how, unit), or None.
+
+        Units of the railroad's own power never do; foreign ones do when they stay on the
+        space, enter it, are bounced back by the army alone, or are held out only by a unit
+        that failed to leave."""
         space = self.path[m]
-        j = self.occupant(space)
-        if self.moves_along(space) or self.stands_on(space):
-            return "stands", j
+        if self.stands_on(space):
+            return "stands", self.occupant(space)
         for k in self.movers_into.get(space, ()):
+            if not self.foreign(k):
+                continue
             if self.resolve(k):
-                if self.foreign(k):
-                    return "enters", k
-            elif self.bounced_by_rail(k, m):
-                return "standoff", k
-            elif self.foreign(k) and self.held_by_returning_unit(k):
                 return "enters", k
+            if self.bounced_by_rail(k):
+                return "standoff", k
+            if self.held_by_returning_unit(k):
+                return "enters", k
+        return None
+
+    def enter_block(self) -> tuple[str, int | None] | None:
+        """What keeps the army out of its destination: (how, unit), or None if it enters."""
+        last = len(self.path) - 1
+        space = self.path[last]
+        if not self.arrives(last):
+            return "short", None
+        j = self.occupant(space)
+        if self.stands_on(space):
+            return "stands", j
+        if j is not None and not self.leaves(j):
+            return "occupied", j
+        strength = self.rail_prevent(last)
+        for k in self.movers_into.get(space, ()):
+            if self.foreign(k):
+                if strength <= self.prevent_strength(k):
+                    return ("enters" if self.resolve(k) else "standoff"), k
+            elif self.resolve(k):
+                return "taken", k  # an own unit is never bounced: it takes the space
         return None
 
     def _pass(self, d: int) -> bool:
@@ -156,19 +204,11 @@ class Movement(_Core):
         return self.arrives(m) and self.blocker(m) is None
 
     def _enter(self, d: int) -> bool:
-        last = len(self.path) - 1
-        if not self.arrives(last) or self.stands_on(self.path[last]):
-            return False
-        j = self.occupant(self.path[last])
-        if j is not None and not self.leaves(j):
-            return False
-        strength = self.rail_prevent(last)
-        return all(
-            strength > self.prevent_strength(k) for k in self.movers_into.get(self.path[last], ())
-        )
+        return self.enter_block() is None
 
     def free_at_end(self, space: str) -> bool:
-        """Whether the army may stop here: nobody stays, and nobody else fought for the space.
+        """Whether the army may stop here: the space is empty at the end of the turn (no unit
+        stays in it, no unit of its own power moves into it) and no foreign unit fought for it.
 
         The army passes a standoff between two other units, but stopping there would be a
         third move into the space, which bounces like theirs.
@@ -176,7 +216,10 @@ class Movement(_Core):
         j = self.occupant(space)
         if j is not None and not self.leaves(j):
             return False
-        return not any(self.prevent_strength(k) for k in self.movers_into.get(space, ()))
+        for k in self.movers_into.get(space, ()):
+            if self.prevent_strength(k) if self.foreign(k) else self.resolve(k):
+                return False
+        return True
 
     def stop(self) -> int:
         """Index in path where the army ends the turn (0: it never left)."""
@@ -195,12 +238,7 @@ class Movement(_Core):
         return self.stop() > 0
 
     def adjudicate_move(self, i: int) -> bool:
-        if not super().adjudicate_move(i):
-            return False
-        m = self.path_index(self.dest[i])
-        if m is None or not self.arrives(m):
-            return True
-        return self.attack_strength(i) > self.rail_prevent(m)
+        return super().adjudicate_move(i) and not self.rail_stops(i)
 
     def path_index(self, space: str) -> int | None:
         if self.tsr is None or space not in self.path or space == self.path[0]:
@@ -232,37 +270,37 @@ class Movement(_Core):
         return "stopped", reason
 
     def stop_reason(self) -> str:
+        """The first block on the way, from the decisions that stopped the army."""
         last = len(self.path) - 1
         for m in range(1, last + 1):
             space = self.path[m]
-            if not self.arrives(m):
-                j = self.occupant(space)
-                return f"route blocked at {space} by {self.power[j]}'s {self.units[j].label()}"
-            if m < last and self.result[self.passes[m]]:
-                continue
-            found = self.blocker(m) if m < last else None
-            if found is None and m == last:
+            if self.moves_along(space):
+                found: tuple | None = ("stands", self.occupant(space))
+            elif m < last:
+                if self.result[self.passes[m]]:
+                    continue
                 found = self.blocker(m)
-                j = self.occupant(space)
-                if found is None and j is not None and not self.leaves(j):
-                    found = ("occupied", j)
-            if found is None:
-                return f"bounced at {space}"
+            else:
+                found = self.enter_block()
+            if found is None or found[1] is None:
+                return f"stopped before {space}"  # a cycle settled by the backup rule
             how, k = found
             unit = f"{self.power[k]}'s {self.units[k].label()}"
             if how == "standoff":
                 return f"stood off with {unit} at {space}"
             if how == "occupied":
                 return f"{space} is held by {unit}"
+            if how == "taken":
+                return f"{space} is taken by {unit}"
             return f"route blocked at {space} by {unit}"
         return "stopped"
 
-    def move_reason(self, i: int) -> str:
-        m = self.path_index(self.dest[i]) if self.tsr is not None else None
-        if m is not None and self.arrives(m) and self.attack_strength(i) <= self.rail_prevent(m):
-            rail = self.units[self.tsr].label()
-            return f"bounced with {rail} (railroad) in {self.dest[i]}"
-        return super().move_reason(i)
+    def bounce_reason(self, i: int, cause: tuple) -> str:
+        if cause[0] != "railroad":
+            return super().bounce_reason(i, cause)
+        _, rail, attack, prevent = cause
+        label = self.units[rail].label()
+        return f"bounced with {label} (railroad) in {self.dest[i]} ({attack} against {prevent})"
 
     def contested(self, occupied: set[str]) -> set[str]:
         out = super().contested(occupied)
@@ -271,7 +309,7 @@ class Movement(_Core):
                 m = self.path.index(space)
                 if space in occupied or not self.arrives(m):
                     continue
-                if any(self.bounced_by_rail(k, m) for k in self.movers_into.get(space, ())):
+                if any(self.bounced_by_rail(k) for k in self.movers_into.get(space, ())):
                     out.add(space)
         return out
 
@@ -283,3 +321,35 @@ class Movement(_Core):
         for item in response["orders"]:
             if item.get("result") == "stopped":
                 item["stopped_at"] = self.path[at]
+
+
+# -- options ----------------------------------------------------------------------------------
+
+
+def _line(board):
+    data = board.variant.rule_data["trans_siberian_railroad"]
+    return data["route"], data.get("power", "Russia")
+
+
+def extra_reach(board, unit) -> set[str]:
+    """Where the railroad could carry a unit, for listing supports of railroad moves."""
+    route, owner = _line(board)
+    if unit.kind != "A" or unit.power != owner or unit.province not in route:
+        return set()
+    return set(route) - {unit.province}
+
+
+def option_orders(board, power: str) -> list[str]:
+    """Every railroad move the power's armies could make (one list: one ride a turn)."""
+    if board.phase_type != "movement":
+        return []
+    route, owner = _line(board)
+    if power != owner:
+        return []
+    return [
+        f"A {u.location} - {dest} via TSR"
+        for u in board.units
+        if u.power == power and u.kind == "A" and u.province in route
+        for dest in route
+        if dest != u.province
+    ]

@@ -1,0 +1,216 @@
+"""Every legal order a power may give this phase, as structured data.
+
+Bots, the click menu of the board and API clients all need the same list, and each of them
+used to work it out from adjacency tables of its own. Here candidates are drawn from the map
+(neighbours, convoy routes, supports of units in reach, and what each rule plug-in adds) and
+every candidate is then put through the engine's own check (``api.check``), so this list can
+never disagree with what the engine accepts. An order whose success depends on other powers'
+orders (a canal passage, a support of a railroad move) is listed, as the check accepts it.
+"""
+
+from __future__ import annotations
+
+from .board import Board, RequestError, read
+from .movement import could_move, reaches, seas_between
+from .orders import Order
+from .variant import Variant
+
+_FIELDS = ("unit", "location", "target_unit", "target", "destination", "via")
+
+
+def order_data(order: Order, canonical: str) -> dict:
+    """An order as the structured data of the contract (``kind`` and the fields it uses)."""
+    data: dict = {"kind": order.kind, "order": canonical}
+    for name in _FIELDS:
+        value = getattr(order, name)
+        if value is not None:
+            data[name] = value
+    if order.destination and "/" in order.destination:
+        data["coast"] = order.destination.split("/", 1)[1]
+    if order.extra:
+        data["words"] = list(order.extra)
+    return data
+
+
+def options(request: dict, power: str) -> dict:
+    """``{"power", "phase", "orders": [...], "adjustment": n}`` for one power.
+
+    Each item of ``orders`` is ``order_data`` plus ``"needs"`` when the engine says the
+    order's success hangs on other powers' orders. ``adjustment`` is the builds (positive) or
+    removals (negative) the power has to make in an adjustment phase, else 0. A malformed
+    request comes back as ``{"error": ..., "details": [...]}`` like ``adjudicate``.
+    """
+    from .api import check, error
+
+    try:
+        board, _ = read({**request, "orders": []})
+    except RequestError as e:
+        return error(str(e), e.details)
+    variant = board.variant
+    named = variant.power(power) if isinstance(power, str) else None
+    if named is None:
+        return error(f"unknown power {power!r}")
+    candidates = _candidates(board, named)
+    texts = _checked(request, named, candidates, check)
+    orders = []
+    for _text, reply in texts:
+        item = dict(reply["data"])  # the check's own reading of the order
+        if reply.get("needs"):
+            item["needs"] = reply["needs"]
+        orders.append(item)
+    return {
+        "power": named,
+        "phase": board.phase,
+        "orders": orders,
+        "adjustment": _adjustment(board, named),
+    }
+
+
+def _adjustment(board: Board, power: str) -> int:
+    if board.phase_type != "adjustments":
+        return 0
+    from .adjustments import needed
+
+    return needed(board)[power]
+
+
+def _checked(request: dict, power: str, candidates: list[list[str]], check) -> list[tuple]:
+    """The candidates the engine accepts, with its replies, without duplicates.
+
+    Candidates are checked in rounds, one per unit a round, so a unit never gets two orders in
+    one request; one refused in a round is checked again alone, in case its refusal came from
+    another candidate of the round (two railroad moves, say)."""
+    accepted: list[tuple] = []
+    seen: set[str] = set()
+    rounds = max((len(c) for c in candidates), default=0)
+    for r in range(rounds):
+        batch = [c[r] for c in candidates if r < len(c)]
+        for text, reply in _check(request, power, batch, check):
+            if reply["result"] == "invalid" and len(batch) > 1:
+                text, reply = _check(request, power, [text], check)[0]
+            if reply["result"] != "invalid" and reply["canonical"] not in seen:
+                seen.add(reply["canonical"])
+                accepted.append((text, reply))
+    return accepted
+
+
+def _check(request: dict, power: str, texts: list[str], check) -> list[tuple]:
+    body = {**request, "orders": [{"power": power, "order": t} for t in texts]}
+    replies = check(body)
+    if "error" in replies:
+        raise RequestError(replies["error"], replies.get("details"))
+    return list(zip(texts, replies["orders"], strict=True))
+
+
+def _candidates(board: Board, power: str) -> list[list[str]]:
+    """Order texts worth checking, one list per unit (or per build site, or plug-in)."""
+    variant = board.variant
+    if board.phase_type == "retreats":
+        lists = [_retreats(board, d) for d in board.dislodged if d.unit.power == power]
+    elif board.phase_type == "adjustments":
+        lists = _adjustments(board, power)
+    else:
+        lists = [_movement(board, u) for u in board.units if u.power == power]
+    for plugin in variant.plugins:
+        hook = getattr(plugin, "option_orders", None)
+        if hook is not None:
+            extra = hook(board, power)
+            if extra:
+                lists.append(list(extra))
+    return [c for c in lists if c]
+
+
+def _movement(board: Board, unit) -> list[str]:
+    variant = board.variant
+    here = f"{unit.kind} {unit.location}"
+    texts = [f"{here} H"]
+    for dest in _destinations(variant, unit.kind, unit.location):
+        texts.append(f"{here} - {dest}")
+    if unit.kind == "A":
+        for dest in _convoy_destinations(variant, unit.province):
+            texts.append(f"{here} - {dest} via Convoy")
+    for other in board.units:
+        if other is unit:
+            continue
+        there = f"{other.kind} {other.location}"
+        if reaches(variant, unit.kind, unit.location, other.province):
+            texts.append(f"{here} S {there}")
+        for dprov in _support_destinations(board, unit, other):
+            texts.append(f"{here} S {there} - {dprov}")
+        if unit.kind == "F" and other.kind == "A":
+            for dest in _convoy_destinations(variant, other.province):
+                if unit.province in seas_between(variant, other.province, dest):
+                    texts.append(f"{here} C {there} - {dest}")
+    return texts
+
+
+def _destinations(variant: Variant, kind: str, location: str) -> list[str]:
+    if kind == "A":
+        return sorted(variant.army_adj.get(location, ()))
+    return sorted(variant.fleet_adj.get(location, ()))
+
+
+def _convoy_destinations(variant: Variant, province: str) -> list[str]:
+    """Coastal provinces a convoy route could join to this one (fleets are checked later)."""
+    if province not in variant.fleet_reach:
+        return []
+    out = []
+    for name, p in variant.provinces.items():
+        if name != province and p.type == "coast" and seas_between(variant, province, name):
+            out.append(name)
+    return out
+
+
+def _support_destinations(board: Board, unit, other) -> list[str]:
+    variant = board.variant
+    extra = _extra_reach(board, other)
+    out = []
+    for dprov in sorted(_reachable_provinces(variant, unit)):
+        if dprov in (unit.province, other.province):
+            continue
+        if could_move(variant, other.kind, other.location, dprov) or dprov in extra:
+            out.append(dprov)
+    return out
+
+
+def _extra_reach(board: Board, unit) -> set[str]:
+    """Provinces a rule plug-in lets a unit reach beyond the map's borders (the railroad,
+    the canal); the engine's check still decides whether each order is legal."""
+    out: set[str] = set()
+    for plugin in board.variant.plugins:
+        hook = getattr(plugin, "extra_reach", None)
+        if hook is not None:
+            out.update(hook(board, unit))
+    return out
+
+
+def _reachable_provinces(variant: Variant, unit) -> set[str]:
+    if unit.kind == "A":
+        return set(variant.army_adj.get(unit.location, ()))
+    return set(variant.fleet_provinces.get(unit.location, ()))
+
+
+def _retreats(board: Board, d) -> list[str]:
+    from .retreats import retreat_options
+
+    occupied = {u.province for u in board.units}
+    here = f"{d.unit.kind} {d.unit.location}"
+    places = retreat_options(board.variant, d, occupied, board.contested)
+    return [f"{here} R {p}" for p in places] + [f"{here} D"]
+
+
+def _adjustments(board: Board, power: str) -> list[list[str]]:
+    from .adjustments import build_sites, needed
+
+    delta = needed(board)[power]
+    if delta > 0:
+        occupied = {u.province for u in board.units}
+        lists = []
+        for site in build_sites(board, power, occupied):
+            texts = [f"Build A {site}"] if board.variant.can_stand("A", site) else []
+            texts += [f"Build F {loc}" for loc in board.variant.fleet_locations(site)]
+            lists.append(texts)
+        return [*lists, ["Waive"]]
+    if delta < 0:
+        return [[f"Remove {u.kind} {u.location}"] for u in board.units if u.power == power]
+    return []

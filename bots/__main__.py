@@ -1,0 +1,3 @@
+from .arena import main
+
+raise SystemExit(main())

@@ -1,0 +1,332 @@
+"""A heuristic bot in the spirit of the classic ones: centres pull, threats push, allies of one
+power support each other.
+
+Every province gets a value: a supply centre it does not own is worth taking, an owned centre
+with enemies next to it is worth defending, and the value spreads to the provinces around it,
+halving at each step, so units drift towards what they can win. Each unit then takes the best
+of its legal orders (the engine's ``options``) that no other unit of the power has claimed, and
+units with nothing better to do support the power's attacks and threatened holds. Retreats go
+to the most valuable space, builds to the home centres nearest to what is worth taking, and
+removals take the least useful units. The rules come only from the engine's options, so the
+railroad (a ride is a move), the canal (a passage listed as needing a permit is used only when
+the bot gives the permit itself) and the Chinese entry spaces need no code of their own beyond
+choosing whether to enter.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from functools import cache
+
+import adjudication
+from adjudication.variant import Variant
+
+from .choices import by_unit, fill_adjustments
+
+TAKE, DEFEND, SPREAD = 10.0, 8.0, 0.5
+BROKE = -800  # Chinese gold under which the bot takes armies off (deposition is at -1000)
+
+
+@cache
+def distances(variant: Variant) -> dict[str, dict[str, int]]:
+    """Steps between provinces for any unit (armies' and fleets' borders alike)."""
+    near: dict[str, set[str]] = {name: set() for name in variant.provinces}
+    for loc, others in variant.army_adj.items():
+        near[loc].update(others)
+    for prov, others in variant.fleet_reach.items():
+        near[prov].update(others)
+    out = {}
+    for start in variant.provinces:
+        seen = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for nxt in near[here]:
+                if nxt not in seen:
+                    seen[nxt] = seen[here] + 1
+                    queue.append(nxt)
+        out[start] = seen
+    return out
+
+
+class HeuristicBot:
+    """Decides one power's orders for a phase; seeded, so a game with bots replays."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # -- the phase ----------------------------------------------------------------------------
+
+    def decide(self, request: dict, power: str) -> list[str]:
+        answer = adjudication.options(request, power)
+        if "error" in answer:
+            raise ValueError(answer["error"])
+        variant = adjudication.load(request["variant"])
+        values = self.values(variant, request, power)
+        kind = answer["phase"]["type"]
+        if kind == "retreats":
+            return self._retreats(answer["orders"], values)
+        if kind == "adjustments":
+            return self._adjustments(variant, answer, values, request, power)
+        return self._movement(variant, answer["orders"], values, request, power)
+
+    def values(self, variant: Variant, request: dict, power: str) -> dict[str, float]:
+        """Each province's worth to the power: centres to take or defend, spread by distance."""
+        owners = {
+            centre: owner
+            for owner, centres in (request.get("supply_centers") or {}).items()
+            for centre in centres
+        }
+        enemy_near = self._enemy_pressure(variant, request, power)
+        self.threatened = {c for c, owner in owners.items() if owner == power and c in enemy_near}
+        base: dict[str, float] = {}
+        for centre in variant.centres:
+            if owners.get(centre) == power:
+                threat = enemy_near.get(centre, 0)
+                base[centre] = DEFEND * threat if threat else 1.0
+            elif variant.is_centre_for(centre, power):
+                base[centre] = TAKE if centre in owners else TAKE * 1.2
+        dist = distances(variant)
+        values = {}
+        for province in variant.provinces:
+            steps = dist[province]
+            values[province] = max(
+                (worth * SPREAD ** steps.get(c, 99) for c, worth in base.items()), default=0.0
+            )
+        return values
+
+    @staticmethod
+    def _enemy_pressure(variant: Variant, request: dict, power: str) -> dict[str, int]:
+        dist = distances(variant)
+        pressure: dict[str, int] = {}
+        for u in request.get("units", []):
+            if u["power"] == power:
+                continue
+            here = u["location"].split("/")[0]
+            for province, steps in dist[here].items():
+                if steps == 1:
+                    pressure[province] = pressure.get(province, 0) + 1
+        return pressure
+
+    # -- movement -----------------------------------------------------------------------------
+
+    def _movement(self, variant, orders, values, request, power) -> list[str]:
+        groups = by_unit(orders)
+        specials = {k: v for k, v in groups.items() if k.startswith("special:")}
+        units = {k: v for k, v in groups.items() if not k.startswith("special:")}
+        mine = {u["location"].split("/")[0] for u in request["units"] if u["power"] == power}
+        enemies = {u["location"].split("/")[0] for u in request["units"] if u["power"] != power}
+        stacking = variant.stacking
+        permit = self._permit(specials, units, values)
+        leaving = self._leaving(specials, request, power)
+        if leaving is not None:
+            units.pop(leaving["location"], None)
+        claimed: dict[str, str] = {}
+        chosen: dict[str, dict] = {}
+        routes: set[str] = set()
+        ranked = []
+        for unit, items in units.items():
+            for item in items:
+                score = self._score(item, unit, values, enemies, permit)
+                if score is not None:
+                    ranked.append((score * (1 + 0.15 * self.rng.random()), unit, item))
+        ranked.sort(key=lambda r: r[0], reverse=True)
+        for _score, unit, item in ranked:
+            if unit in chosen:
+                continue
+            target = self._target(item, unit)
+            if target in claimed and target not in stacking:
+                continue
+            if item["kind"] == "move" and target in mine and target not in stacking:
+                continue  # never walk into a unit of our own that may stay
+            route = item.get("via")
+            if route not in (None, "convoy"):
+                if route in routes:
+                    continue  # a rule's route (the railroad) carries one unit a turn
+                routes.add(route)
+            chosen[unit] = item
+            claimed[target] = unit
+        self._add_supports(units, chosen, values, enemies)
+        out = [item["order"] for item in chosen.values()]
+        out += self._specials(specials, units, permit, request, power)
+        if leaving is not None:
+            out.append(leaving["order"])
+        return out
+
+    @staticmethod
+    def _target(item: dict, unit: str) -> str:
+        if item["kind"] == "move":
+            return item["destination"].split("/")[0]
+        return unit
+
+    @staticmethod
+    def _score(item, unit, values, enemies, permit) -> float | None:
+        kind = item["kind"]
+        if kind == "hold":
+            return values.get(unit, 0.0) * 0.6 + 0.01
+        if kind != "move":
+            return None  # supports are given in a second pass; convoys are left to players
+        if item.get("needs") and item["order"] != permit:
+            return None  # hangs on another power's order the bot cannot count on
+        dest = item["destination"].split("/")[0]
+        worth = values.get(dest, 0.0)
+        if dest in enemies:
+            worth *= 0.7  # an attack needs support to succeed
+        return worth
+
+    def _add_supports(self, units, chosen, values, enemies) -> None:
+        """Concentrate force: an attack on an enemy-held province alone is likely to bounce, so
+        the power's most valuable attacks get supports, first from units whose own order is
+        weak or is such a lone attack, then threatened holds get support from idle units."""
+        attacks = sorted(
+            (
+                (values.get(self._target(item, unit), 0.0), unit)
+                for unit, item in chosen.items()
+                if item["kind"] == "move" and self._target(item, unit) in enemies
+            ),
+            reverse=True,
+        )
+        helping: set[str] = set()
+        for worth, attacker in attacks:
+            if attacker in helping:
+                continue
+            goal = self._target(chosen[attacker], attacker)
+            for unit, items in units.items():
+                if unit == attacker or unit in helping:
+                    continue
+                plan = chosen.get(unit)
+                plan_worth = values.get(self._target(plan, unit), 0.0) if plan else 0.0
+                lone_attack = (
+                    plan is not None
+                    and plan["kind"] == "move"
+                    and (self._target(plan, unit) in enemies)
+                )
+                if not lone_attack and plan_worth * 1.2 >= worth:
+                    continue
+                support = next(
+                    (
+                        o
+                        for o in items
+                        if o["kind"] == "support"
+                        and o["target"].split("/")[0] == attacker
+                        and (o.get("destination") or "").split("/")[0] == goal
+                    ),
+                    None,
+                )
+                if support is not None:
+                    chosen[unit] = support
+                    helping.update((unit, attacker))
+                    break
+        for unit, items in units.items():
+            if unit in helping:
+                continue
+            plan = chosen.get(unit)
+            own_worth = values.get(self._target(plan, unit), 0.0) if plan else 0.0
+            best = None
+            for item in items:
+                if item["kind"] != "support" or item.get("destination") is not None:
+                    continue
+                helped = item["target"].split("/")[0]
+                other = chosen.get(helped)
+                if other is None or other["kind"] != "hold" or helped not in self.threatened:
+                    continue
+                worth = values.get(helped, 0.0)
+                if worth > own_worth * 1.2 and (best is None or worth > best[0]):
+                    best = (worth, item)
+            if best is not None:
+                chosen[unit] = best[1]
+
+    @staticmethod
+    def _permit(specials, units, values) -> str | None:
+        """The canal passage the bot lets its own fleet make, when it holds the gate."""
+        permits = specials.get("special:permit", [])
+        by_sea = {p["location"]: p for p in permits}
+        for items in units.values():
+            for item in items:
+                if item.get("needs") and item["kind"] == "move" and item["location"] in by_sea:
+                    return item["order"]
+        return None
+
+    def _specials(self, specials, units, permit, request, power) -> list[str]:
+        out = []
+        if permit is not None:
+            sea = next(o["location"] for u in units.values() for o in u if o["order"] == permit)
+            permits = [p for p in specials.get("special:permit", []) if p["location"] == sea]
+            out += [p["order"] for p in permits[:1]]
+        entry = self._entry(specials.get("special:enter", []), request, power)
+        if entry is not None:
+            out.append(entry)
+        return out
+
+    def _entry(self, entries: list[dict], request: dict, power: str) -> str | None:
+        """Bring an army on (Chinese) only where a centre next to the entry space stands
+        empty, and only while the armies pay: a centre earns 20 a year, an army costs 10."""
+        if not entries or self._gold(request, power) <= BROKE / 2:
+            return None
+        armies = sum(1 for u in request["units"] if u["power"] == power)
+        held = len((request.get("supply_centers") or {}).get(power, []))
+        if armies > held:
+            return None
+        variant = adjudication.load(request["variant"])
+        taken = {u["location"].split("/")[0] for u in request["units"]}
+        mine = set((request.get("supply_centers") or {}).get(power, []))
+        good = [
+            e
+            for e in entries
+            if any(
+                variant.provinces[n].supply_center and n not in taken and n not in mine
+                for n in variant.army_adj.get(e["location"], ())
+            )
+        ]
+        return self.rng.choice(good)["order"] if good else None
+
+    @staticmethod
+    def _gold(request: dict, power: str) -> int:
+        return ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
+
+    def _leaving(self, specials, request, power) -> dict | None:
+        """An army taken off the board (Chinese) when the power keeps more armies than its
+        centres pay for, or when the treasury nears deposition."""
+        leaves = specials.get("special:leave", [])
+        if not leaves:
+            return None
+        armies = sum(1 for u in request["units"] if u["power"] == power)
+        held = len((request.get("supply_centers") or {}).get(power, []))
+        if armies > held + 1 or self._gold(request, power) < BROKE:
+            return leaves[0]  # an army that wins nothing costs 10 a year; leaving costs 5
+        return None
+
+    # -- retreats and adjustments -------------------------------------------------------------
+
+    @staticmethod
+    def _retreats(orders, values) -> list[str]:
+        out = []
+        for _unit, items in by_unit(orders).items():
+            best = max(
+                items,
+                key=lambda o: (
+                    values.get(o["destination"].split("/")[0], 0.0)
+                    if o["kind"] == "retreat"
+                    else -1.0
+                ),
+            )
+            out.append(best["order"])
+        return out
+
+    def _adjustments(self, variant, answer, values, request, power) -> list[str]:
+        count = answer["adjustment"]
+        if count == 0:
+            return []
+        fleets = sum(1 for u in request["units"] if u["power"] == power and u["unit"] == "F")
+        armies = sum(1 for u in request["units"] if u["power"] == power and u["unit"] == "A")
+
+        def pick(items: list[dict]) -> dict:
+            kinds = {o["unit"]: o for o in items}
+            if "F" in kinds and ("A" not in kinds or fleets * 2 < armies):
+                return kinds["F"]
+            return kinds.get("A") or items[0]
+
+        return fill_adjustments(answer["orders"], count, pick, lambda site: values.get(site, 0.0))

@@ -1,0 +1,398 @@
+"""Ratings and reliability (issue #19 item 1).
+
+A player's rating is OpenSkill's Plackett-Luce model, kept overall and per variant, and moved
+once when a game ends: the places come from the result (a solo winner first, a draw's powers
+sharing first place, a concession's winner first, and in a game ended without a winner every
+survivor shares first), then the other survivors, then the eliminated, the later out the
+better. Bots and replaced seats are not rated. A rollback of a finished game undoes its change.
+
+Reliability is counted from the games themselves: the share of phases a player's power had
+something to order in that it sent orders for, and how many seats the player left in civil
+disorder.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+from openskill.models import PlackettLuce
+
+from . import engine
+from .models import Game, JoinRequirement, Membership, Order, Phase, Rating, RatingChange
+
+logger = logging.getLogger(__name__)
+MODEL = PlackettLuce()
+OVERALL = ""
+
+
+# -- places -------------------------------------------------------------------------------
+
+
+def _last_alive(game: Game) -> dict[str, int]:
+    """Power -> index of the last phase it was still in the game (eliminated powers' order)."""
+    last: dict[str, int] = {}
+    for phase in game.phases.order_by("index"):
+        for power in engine.survivors(phase):
+            last[power] = phase.index
+    return last
+
+
+def ranks(game: Game) -> dict[str, int]:
+    """Power -> place (1 is best, ties share) from the game's result and who survived."""
+    result = game.result or {}
+    kind, named = result.get("kind"), set(result.get("powers") or [])
+    last = _last_alive(game)
+    final = max(last.values(), default=0)
+    survivors = {p for p, index in last.items() if index == final}
+    if kind == "ended" or not named:  # ended without a winner: every survivor shares first
+        named = set(survivors)
+    # Sort keys: the named powers, then survivors, then the eliminated by how long they lasted.
+    keys = {}
+    for power in engine.powers(game):
+        if power in named:
+            keys[power] = (0, 0)
+        elif power in survivors:
+            keys[power] = (1, 0)
+        else:
+            keys[power] = (2, -last.get(power, -1))
+    places = sorted(set(keys.values()))
+    return {power: places.index(key) + 1 for power, key in keys.items()}
+
+
+def rated_seats(game: Game) -> list[Membership]:
+    """The seats a finished game rates: held by a person (not a bot) at the end."""
+    seats = game.memberships.exclude(status=Membership.Status.REPLACED).exclude(power="")
+    return [m for m in seats.select_related("user") if not m.bot]
+
+
+# -- updating -----------------------------------------------------------------------------
+
+
+def _current(user_id: int, variant: str) -> Rating:
+    rating = Rating.objects.select_for_update().filter(user_id=user_id, variant=variant).first()
+    if rating is None:
+        fresh = MODEL.rating()
+        rating = Rating(user_id=user_id, variant=variant, mu=fresh.mu, sigma=fresh.sigma)
+    return rating
+
+
+@transaction.atomic
+def rate_game(game: Game) -> list[RatingChange]:
+    """Move the ratings of a finished game's players, overall and in its variant, once."""
+    if game.rating_changes.exists():
+        return []
+    seats = rated_seats(game)
+    if len(seats) < 2:  # nobody to be measured against
+        return []
+    places = ranks(game)
+    changes = []
+    for variant in (OVERALL, game.variant):
+        ratings = [_current(m.user_id, variant) for m in seats]
+        teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in ratings]
+        new = MODEL.rate(teams, ranks=[places[m.power] for m in seats])
+        for seat, rating, [after] in zip(seats, ratings, new, strict=True):
+            changes.append(
+                RatingChange(
+                    game=game,
+                    user_id=seat.user_id,
+                    variant=variant,
+                    power=seat.power,
+                    rank=places[seat.power],
+                    mu_before=rating.mu,
+                    sigma_before=rating.sigma,
+                    mu=after.mu,
+                    sigma=after.sigma,
+                )
+            )
+            rating.mu, rating.sigma, rating.games = after.mu, after.sigma, rating.games + 1
+            rating.save()
+    return RatingChange.objects.bulk_create(changes)
+
+
+@transaction.atomic
+def unrate_game(game: Game) -> None:
+    """Undo a game's rating changes (a moderator rolled a finished game back)."""
+    for change in game.rating_changes.all():
+        rating = Rating.objects.filter(user_id=change.user_id, variant=change.variant).first()
+        if rating is not None:
+            rating.mu, rating.sigma = change.mu_before, change.sigma_before
+            rating.games = max(rating.games - 1, 0)
+            rating.save()
+    game.rating_changes.all().delete()
+
+
+@receiver(post_save, sender=Game, dispatch_uid="games.ratings.on_game_saved")
+def on_game_saved(sender: type[Game], instance: Game, **kwargs: object) -> None:
+    """Every way a game ends saves it finished with a result; a rollback saves it active.
+    A rating that fails is logged: it must never stop the game's own change (each runs in a
+    savepoint, so nothing half-rated is kept)."""
+    try:
+        if instance.status == Game.Status.FINISHED and instance.result:
+            rate_game(instance)
+        elif (
+            instance.status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+            and instance.rating_changes.exists()
+        ):
+            unrate_game(instance)
+    except Exception:
+        logger.exception("rating game %s failed", instance.pk)
+
+
+# -- reliability --------------------------------------------------------------------------
+
+
+@dataclass
+class Reliability:
+    """Phases a player's power had to order in, how many it sent orders for, and seats left
+    in civil disorder."""
+
+    due: int = 0
+    ordered: int = 0
+    civil_disorders: int = 0
+
+    @property
+    def percent(self) -> int:
+        """Share of due phases with orders in; 100 for a player with none due yet."""
+        return round(100 * self.ordered / self.due) if self.due else 100
+
+
+def _left_in_disorder(seat: Membership) -> bool:
+    """In civil disorder now, or taken over after missing phases enough to fall into it (a seat
+    replaced keeps its count of phases missed in a row)."""
+    if seat.status == Membership.Status.CIVIL_DISORDER:
+        return True
+    after = seat.game.civil_disorder_after
+    return seat.status == Membership.Status.REPLACED and bool(after) and seat.missed_phases >= after
+
+
+def reliability(user: AbstractBaseUser) -> Reliability:
+    """Count over every seat the user held: a replaced seat up to its replacement's arrival.
+    Four queries whatever the number of games (a leaderboard asks for a hundred players)."""
+    out = Reliability()
+    seats = list(Membership.objects.filter(user=user).exclude(power="").select_related("game"))
+    if not seats:
+        return out
+    games = {seat.game_id for seat in seats}
+    arrivals: dict[tuple[int, str], list] = {}
+    for game_id, power, joined in Membership.objects.filter(game_id__in=games).values_list(
+        "game_id", "power", "joined"
+    ):
+        arrivals.setdefault((game_id, power), []).append(joined)
+    phases: dict[int, list[Phase]] = {}
+    for phase in Phase.objects.filter(game_id__in=games, processed_at__isnull=False):
+        phases.setdefault(phase.game_id, []).append(phase)
+    ordered = set(
+        Order.objects.filter(
+            phase__game_id__in=games, power__in={seat.power for seat in seats}
+        ).values_list("phase_id", "power")
+    )
+    for seat in seats:
+        out.civil_disorders += _left_in_disorder(seat)
+        later = [t for t in arrivals.get((seat.game_id, seat.power), []) if t > seat.joined]
+        until = min(later) if seat.status == Membership.Status.REPLACED and later else None
+        for phase in phases.get(seat.game_id, []):
+            if phase.processed_at < seat.joined or (until and phase.processed_at >= until):
+                continue
+            if seat.power in engine.powers_to_act(phase):
+                out.due += 1
+                out.ordered += (phase.pk, seat.power) in ordered
+    return out
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def rating_of(user: AbstractBaseUser, variant: str = OVERALL) -> Rating:
+    """The stored rating, or a new player's (unsaved) if the user has played no rated game."""
+    rating = Rating.objects.filter(user=user, variant=variant).first()
+    if rating is None:
+        fresh = MODEL.rating()
+        rating = Rating(user=user, variant=variant, mu=fresh.mu, sigma=fresh.sigma)
+    return rating
+
+
+def leaderboard(variant: str = OVERALL, limit: int = 100) -> list[dict]:
+    """The best ratings first (by mu - 3 sigma), with each player's reliability."""
+    ranked = (
+        Rating.objects.filter(variant=variant)
+        .select_related("user")
+        .annotate(score=F("mu") - 3 * F("sigma"))
+        .order_by("-score", "user__username")[:limit]
+    )
+    out = []
+    for place, rating in enumerate(ranked, start=1):
+        kept = reliability(rating.user)
+        out.append(
+            {
+                "place": place,
+                "username": rating.user.username,
+                "rating": round(rating.ordinal, 2),
+                "mu": round(rating.mu, 3),
+                "sigma": round(rating.sigma, 3),
+                "games": rating.games,
+                "reliability": kept.percent,
+                "civil_disorders": kept.civil_disorders,
+            }
+        )
+    return out
+
+
+def player_summary(user: AbstractBaseUser, viewer: AbstractBaseUser) -> dict:
+    """A player's ratings, reliability, rating history and games, as the viewer may see them:
+    a seat in an anonymous game still running is left out."""
+    kept = reliability(user)
+    ratings = {r.variant: r for r in Rating.objects.filter(user=user)}
+    overall = ratings.get(OVERALL) or rating_of(user)
+    history = [
+        {
+            "game": c.game_id,
+            "variant": c.variant or "overall",
+            "rank": c.rank,
+            "rating": round(c.ordinal, 2),
+            "date": c.created.isoformat(),
+        }
+        for c in RatingChange.objects.filter(user=user, variant=OVERALL).select_related("game")
+    ]
+    games = []
+    seats = (
+        Membership.objects.filter(user=user)
+        .exclude(power="")
+        .select_related("game")
+        .order_by("-game__created")
+    )
+    changes = {c.game_id: c for c in RatingChange.objects.filter(user=user, variant=OVERALL)}
+    for seat in seats:
+        game = seat.game
+        if game.anonymous and not game.is_over and viewer.pk != user.pk:
+            continue
+        change = changes.get(game.pk)
+        games.append(
+            {
+                "id": game.pk,
+                "name": game.name,
+                "variant": game.variant,
+                "power": seat.power,
+                "status": game.status,
+                "seat": seat.status,
+                "result": (game.result or {}).get("kind"),
+                "rank": change.rank if change else None,
+                "rating_change": round(change.ordinal - _ordinal_before(change), 2)
+                if change
+                else None,
+            }
+        )
+    return {
+        "username": user.username,
+        "rating": round(overall.ordinal, 2),
+        "mu": round(overall.mu, 3),
+        "sigma": round(overall.sigma, 3),
+        "rated_games": overall.games,
+        "variants": {
+            v: {"rating": round(r.ordinal, 2), "games": r.games}
+            for v, r in sorted(ratings.items())
+            if v != OVERALL
+        },
+        "reliability": kept.percent,
+        "phases_due": kept.due,
+        "phases_ordered": kept.ordered,
+        "civil_disorders": kept.civil_disorders,
+        "history": history,
+        "games": games,
+    }
+
+
+def _ordinal_before(change: RatingChange) -> float:
+    return change.mu_before - 3 * change.sigma_before
+
+
+def rating_points(user: AbstractBaseUser) -> list[float]:
+    """The overall rating before the first rated game, then after each (oldest first)."""
+    changes = list(RatingChange.objects.filter(user=user, variant=OVERALL))
+    if not changes:
+        return []
+    return [_ordinal_before(changes[0])] + [c.ordinal for c in changes]
+
+
+def history_chart(values: list[float], width: int = 360, height: int = 120) -> str:
+    """The rating over time as a small inline SVG line (no script, so no CSP question)."""
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    left, right, top, bottom = 40, 8, 8, 8
+    step = (width - left - right) / (len(values) - 1)
+
+    def y(v: float) -> float:
+        return top + (high - v) / span * (height - top - bottom)
+
+    points = " ".join(f"{left + i * step:.1f},{y(v):.1f}" for i, v in enumerate(values))
+    dots = "".join(
+        f'<circle cx="{left + i * step:.1f}" cy="{y(v):.1f}" r="2.5"/>'
+        for i, v in enumerate(values)
+    )
+    games = len(values) - 1
+    label = f"Rating over {games} rated game{'s' if games != 1 else ''}, "
+    label += f"from {values[0]:.1f} to {values[-1]:.1f}"
+    grid = "".join(
+        f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+        f'stroke="currentColor" stroke-opacity="0.2"/>'
+        f'<text x="{left - 4}" y="{y(v) + 3:.1f}" font-size="10" text-anchor="end" '
+        f'fill="currentColor">{v:.1f}</text>'
+        for v in ((high, low) if high != low else (high,))
+    )
+    return (
+        f'<svg class="rating-chart" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-label="{label}"><title>{label}</title>{grid}'
+        f'<polyline fill="none" stroke="currentColor" stroke-width="1.5" points="{points}"/>'
+        f'<g fill="currentColor">{dots}</g></svg>'
+    )
+
+
+# -- joining ------------------------------------------------------------------------------
+
+
+def check_requirements(game: Game, user: AbstractBaseUser) -> None:
+    """Refuse a seat to a player below the game's minimum rating or reliability (403)."""
+    need = JoinRequirement.objects.filter(game=game).first()
+    if need is None:
+        return
+    if need.min_rating is not None:
+        have = rating_of(user).ordinal
+        if have < need.min_rating:
+            raise PermissionError(
+                f"this game needs a rating of at least {need.min_rating:g}; yours is {have:.1f}"
+            )
+    if need.min_reliability is not None:
+        have_percent = reliability(user).percent
+        if have_percent < need.min_reliability:
+            raise PermissionError(
+                f"this game needs a reliability of at least {need.min_reliability}%; "
+                f"yours is {have_percent}%"
+            )
+
+
+def set_requirements(
+    game: Game, by: AbstractBaseUser, *, min_rating: float | None, min_reliability: int | None
+) -> JoinRequirement:
+    """The moderator sets what joining needs while the game forms (seats taken stay)."""
+    if not game.is_moderator(by):
+        raise PermissionError("only the moderator may do this")
+    if game.status != Game.Status.FORMING:
+        raise ValueError("join requirements can be changed only while the game forms")
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ValueError("minimum reliability is a percentage from 0 to 100")
+    need, _ = JoinRequirement.objects.update_or_create(
+        game=game, defaults={"min_rating": min_rating, "min_reliability": min_reliability}
+    )
+    return need
+
+
+def user_named(username: str) -> AbstractBaseUser | None:
+    return get_user_model().objects.filter(username=username).first()

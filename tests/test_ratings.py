@@ -1,0 +1,348 @@
+"""Ratings and reliability (issue #19 item 1): every way a game ends moves the ratings by
+exactly what openskill's own Plackett-Luce model computes for the places; reliability, the
+player page, the leaderboard, and the join requirements."""
+
+from __future__ import annotations
+
+import pytest
+from openskill.models import PlackettLuce
+
+from games import engine, ratings, services
+from games.models import Game, JoinRequirement, Rating, RatingChange
+
+MODEL = PlackettLuce()
+
+
+def _eliminate(game: Game, power: str) -> None:
+    """Take a power off the board of the current phase (as if its last unit were lost)."""
+    phase = game.current_phase
+    phase.refresh_from_db()
+    phase.units = [u for u in phase.units if u["power"] != power]
+    phase.supply_centers = {p: c for p, c in phase.supply_centers.items() if p != power}
+    phase.save()
+
+
+def _expected(game: Game, places: dict[str, int], book: dict) -> dict:
+    """openskill's numbers for the game's rated seats from ``book``'s earlier ratings
+    (user id, variant) -> (mu, sigma); ``book`` is updated like the server should."""
+    seats = [m for m in game.memberships.exclude(status="replaced") if not m.bot]
+    out = {}
+    for variant in ("", game.variant):
+        before = [book.get((m.user_id, variant)) for m in seats]
+        teams = [
+            [MODEL.rating() if b is None else MODEL.rating(mu=b[0], sigma=b[1])] for b in before
+        ]
+        after = MODEL.rate(teams, ranks=[places[m.power] for m in seats])
+        for seat, [rating] in zip(seats, after, strict=True):
+            book[(seat.user_id, variant)] = (rating.mu, rating.sigma)
+            out[(seat.user_id, variant)] = (rating.mu, rating.sigma)
+    return out
+
+
+def _finished(make_game, moderator) -> Game:
+    """A standard game Russia wins at four centres, two phases in."""
+    game = make_game(options={"victory_centers": 4})
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    return game
+
+
+def _concede(game: Game, seat, winner: str) -> None:
+    """Every other power concedes to ``winner``."""
+    for power in engine.powers(game):
+        if power != winner:
+            services.vote(seat(game, power), concede_to=winner)
+    game.refresh_from_db()
+
+
+def _assert_ratings(expected: dict) -> None:
+    assert expected
+    for (user_id, variant), (mu, sigma) in expected.items():
+        stored = Rating.objects.get(user_id=user_id, variant=variant)
+        assert stored.mu == pytest.approx(mu, abs=1e-9), (user_id, variant)
+        assert stored.sigma == pytest.approx(sigma, abs=1e-9), (user_id, variant)
+
+
+def test_a_solo_puts_the_winner_first_and_the_survivors_level(make_game, moderator) -> None:
+    game = _finished(make_game, moderator)
+    assert game.result == {"kind": "victory", "powers": ["Russia"]}
+    places = {p: 1 if p == "Russia" else 2 for p in engine.powers(game)}
+    assert ratings.ranks(game) == places
+    _assert_ratings(_expected(game, places, {}))
+    winner = Rating.objects.get(user__username__startswith="p_russia", variant="")
+    loser = Rating.objects.get(user__username__startswith="p_france", variant="")
+    assert winner.ordinal > 0 > loser.ordinal
+    assert RatingChange.objects.filter(game=game).count() == 2 * len(places)
+
+
+def test_a_draw_shares_first_place_and_ranks_the_eliminated_last(
+    game: Game, seat, moderator
+) -> None:
+    _eliminate(game, "Italy")
+    for power in engine.powers(game):
+        if power != "Italy":
+            services.vote(seat(game, power), draw=True)
+    game.refresh_from_db()
+    assert game.result["kind"] == "draw" and "Italy" not in game.result["powers"]
+    places = {p: 2 if p == "Italy" else 1 for p in engine.powers(game)}
+    assert ratings.ranks(game) == places
+    _assert_ratings(_expected(game, places, {}))
+
+
+def test_a_concession_puts_the_conceded_power_first(game: Game, seat) -> None:
+    _concede(game, seat, "Turkey")
+    assert game.result == {"kind": "concession", "powers": ["Turkey"]}
+    places = {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}
+    _assert_ratings(_expected(game, places, {}))
+
+
+def test_survival_orders_the_eliminated_by_how_long_they_lasted(make_game, moderator) -> None:
+    game = make_game()
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    _eliminate(game, "Italy")  # out during the second phase
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    _eliminate(game, "Austria")  # out during the third
+    services.end_game(game, moderator)
+    game.refresh_from_db()
+    assert game.result == {"kind": "ended", "powers": []}
+    places = {p: 1 for p in engine.powers(game)} | {"Austria": 2, "Italy": 3}
+    assert ratings.ranks(game) == places
+    _assert_ratings(_expected(game, places, {}))
+
+
+def test_ratings_carry_from_game_to_game_per_variant_and_overall(make_game, seat, moderator):
+    book: dict = {}
+    first = _finished(make_game, moderator)
+    _expected(first, {p: 1 if p == "Russia" else 2 for p in engine.powers(first)}, book)
+    # The same people again, this time conceding to England.
+    second = services.create_game(moderator, name="again", variant="standard")
+    for m in first.memberships.all():
+        services.join_game(second, m.user, [m.power])
+    second.refresh_from_db()
+    _concede(second, seat, "England")
+    assert second.is_over
+    expected = _expected(
+        second, {p: 1 if p == "England" else 2 for p in engine.powers(second)}, book
+    )
+    _assert_ratings(expected)
+    assert Rating.objects.filter(variant="").first().games == 2
+
+
+def test_bots_are_not_rated(game: Game, seat) -> None:
+    england = seat(game, "England")
+    england.bot = True
+    england.save()
+    _concede(game, seat, "Turkey")
+    assert game.is_over
+    assert not Rating.objects.filter(user=england.user).exists()
+    places = {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}
+    _assert_ratings(_expected(game, places, {}))  # six players rated, without England
+
+
+def test_a_rollback_of_a_finished_game_undoes_its_ratings(make_game, moderator) -> None:
+    game = _finished(make_game, moderator)
+    assert RatingChange.objects.filter(game=game).exists()
+    services.rollback(game, moderator, 1)
+    assert not RatingChange.objects.filter(game=game).exists()
+    fresh = MODEL.rating()
+    for rating in Rating.objects.all():
+        assert (rating.mu, rating.sigma, rating.games) == (fresh.mu, fresh.sigma, 0)
+
+
+def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game, seat, moderator):
+    game = make_game(civil_disorder_after=2)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    france = ratings.reliability(seat(game, "France").user)
+    assert (france.due, france.ordered, france.percent) == (2, 1, 50)
+    england = ratings.reliability(seat(game, "England").user)
+    assert (england.due, england.ordered, england.civil_disorders) == (2, 0, 1)
+    assert england.percent == 0
+
+
+# -- join requirements ------------------------------------------------------------------
+
+
+def test_join_requirements_refuse_low_rating_and_reliability(make_game, make_user, moderator, api):
+    old = make_game(civil_disorder_after=1)
+    services.process_now(old, moderator)  # nobody ordered: every player 0% reliable
+    unreliable = old.memberships.get(power="England").user
+    forming = services.create_game(moderator, name="strict", variant="standard")
+    url = f"/api/games/{forming.pk}/requirements/"
+    assert (
+        api(make_user("nosy"))
+        .put(url, {"min_rating": 5, "min_reliability": None}, format="json")
+        .status_code
+        == 403
+    )
+    answer = api(moderator).put(url, {"min_rating": None, "min_reliability": 60}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert api(moderator).get(url).json() == {"min_rating": None, "min_reliability": 60}
+    refused = api(unreliable).post(f"/api/games/{forming.pk}/join/", {}, format="json")
+    assert refused.status_code == 403
+    assert "reliability of at least 60%" in refused.json()["detail"]
+    newcomer = make_user("newcomer")  # nothing due yet: 100%
+    assert (
+        api(newcomer).post(f"/api/games/{forming.pk}/join/", {}, format="json").status_code == 200
+    )
+    # A new player's rating is 0 (mu - 3 sigma): a minimum of 1 keeps them out.
+    api(moderator).put(url, {"min_rating": 1, "min_reliability": None}, format="json")
+    refused = api(make_user("fresh")).post(f"/api/games/{forming.pk}/join/", {}, format="json")
+    assert refused.status_code == 403 and "rating of at least 1" in refused.json()["detail"]
+    assert JoinRequirement.objects.get(game=forming).min_rating == 1
+
+
+def test_join_requirements_are_checked_as_input(make_game, moderator, api) -> None:
+    forming = services.create_game(moderator, name="strict", variant="standard")
+    url = f"/api/games/{forming.pk}/requirements/"
+    for bad in (
+        {"min_rating": "5", "min_reliability": None},
+        {"min_rating": None, "min_reliability": 101},
+        {"min_rating": True, "min_reliability": 1},
+    ):
+        assert api(moderator).put(url, bad, format="json").status_code == 400, bad
+    started = make_game()
+    answer = api(moderator).put(
+        f"/api/games/{started.pk}/requirements/",
+        {"min_rating": 1, "min_reliability": None},
+        format="json",
+    )
+    assert answer.status_code == 400 and "forms" in answer.json()["detail"]
+    assert api(moderator).get("/api/games/999999/requirements/").status_code == 404
+
+
+def test_taking_over_a_seat_meets_the_requirements_too(make_game, make_user, moderator) -> None:
+    game = make_game(civil_disorder_after=1)
+    JoinRequirement.objects.create(game=game, min_rating=3)
+    services.process_now(game, moderator)
+    with pytest.raises(PermissionError, match="rating of at least 3"):
+        services.take_over(game, make_user("late"), "Turkey")
+
+
+# -- API and pages ----------------------------------------------------------------------
+
+
+def test_player_and_leaderboard_in_the_api(make_game, moderator, api) -> None:
+    game = _finished(make_game, moderator)
+    winner = game.memberships.get(power="Russia").user
+    player = api(moderator).get(f"/api/players/{winner.username}/").json()
+    stored = Rating.objects.get(user=winner, variant="")
+    assert player["rating"] == pytest.approx(stored.ordinal, abs=0.01)
+    assert player["variants"]["standard"]["games"] == 1
+    assert player["games"][0] | {"rank": 1, "result": "victory"} == player["games"][0]
+    assert [h["game"] for h in player["history"]] == [game.pk]
+    board = api(moderator).get("/api/leaderboard/?variant=standard").json()
+    assert board[0]["username"] == winner.username
+    assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
+    assert len(board) == len(engine.powers(game))
+    assert api(moderator).get("/api/leaderboard/?variant=nowhere").status_code == 400
+    assert api(moderator).get("/api/players/nobody-at-all/").status_code == 404
+    schema = api(moderator).get("/api/schema/?format=json").json()
+    for path in ("/api/players/{username}/", "/api/leaderboard/", "/api/games/{id}/requirements/"):
+        assert path in schema["paths"], path
+
+
+def test_player_page_and_leaderboard_page(make_game, moderator, client) -> None:
+    game = _finished(make_game, moderator)
+    winner = game.memberships.get(power="Russia").user
+    client.force_login(moderator)
+    page = client.get(f"/players/{winner.username}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert '<svg class="rating-chart"' in html and "<script" not in html.split("<main")[-1]
+    assert f'href="/games/{game.pk}/"' in html
+    board = client.get("/leaderboard/?variant=standard").content.decode()
+    assert board.index(winner.username) < board.index(
+        game.memberships.get(power="France").user.username
+    )
+    assert client.get("/leaderboard/?variant=nowhere").status_code == 404
+
+
+def test_anonymous_running_games_stay_off_other_players_pages(make_game, moderator, api) -> None:
+    game = make_game(anonymous=True)
+    france = game.memberships.get(power="France").user
+    assert api(moderator).get(f"/api/players/{france.username}/").json()["games"] == []
+    assert [
+        g["id"] for g in api(france).get(f"/api/players/{france.username}/").json()["games"]
+    ] == [game.pk]
+
+
+def test_moderator_sets_requirements_on_the_site_and_joiners_see_them(
+    moderator, make_user, client
+) -> None:
+    forming = services.create_game(moderator, name="strict", variant="standard")
+    client.force_login(make_user("nosy"))
+    assert client.post(f"/games/{forming.pk}/requirements/", {"min_rating": "3"}).status_code == 403
+    client.force_login(moderator)
+    assert "requirements/" in client.get(f"/games/{forming.pk}/").content.decode()
+    answer = client.post(
+        f"/games/{forming.pk}/requirements/", {"min_rating": "3", "min_reliability": ""}
+    )
+    assert answer.status_code == 302
+    assert JoinRequirement.objects.get(game=forming).min_rating == 3
+    assert (
+        client.post(f"/games/{forming.pk}/requirements/", {"min_reliability": "150"}).status_code
+        == 200
+    )
+    newcomer = make_user("newcomer")
+    client.force_login(newcomer)
+    page = client.get(f"/games/{forming.pk}/").content.decode()
+    assert "Joining needs a rating of at least 3." in page
+    joined = client.post(f"/games/{forming.pk}/join/", {}, follow=True).content.decode()
+    assert "needs a rating of at least 3; yours is 0.0" in joined
+    assert not forming.memberships.filter(user=newcomer).exists()
+
+
+def test_a_failing_rating_never_stops_the_game_ending(make_game, moderator, monkeypatch) -> None:
+    class Broken:
+        """openskill's model whose rate fails after the first ratings were read."""
+
+        def rating(self):
+            return MODEL.rating()
+
+        def create_rating(self, values):
+            return MODEL.create_rating(values)
+
+        def rate(self, *args, **kwargs):
+            raise RuntimeError("openskill broke")
+
+    monkeypatch.setattr(ratings, "MODEL", Broken())
+    game = _finished(make_game, moderator)
+    assert game.status == Game.Status.FINISHED
+    assert not RatingChange.objects.filter(game=game).exists()
+    assert not Rating.objects.exists()
+
+
+def test_a_seat_taken_over_counts_for_each_player_only_their_own_phases(
+    make_game, seat, moderator, make_user
+) -> None:
+    game = make_game(civil_disorder_after=1)
+    services.process_now(game, moderator)  # nobody ordered: every power falls into disorder
+    old = seat(game, "England").user
+    newcomer = make_user("newcomer")
+    services.take_over(game, newcomer, "England")
+    services.submit_orders(seat(game, "England"), ["F London H"])
+    services.process_now(game, moderator)
+    left = ratings.reliability(old)
+    assert (left.due, left.ordered, left.civil_disorders) == (1, 0, 1)
+    came = ratings.reliability(newcomer)
+    assert (came.due, came.ordered, came.civil_disorders, came.percent) == (1, 1, 0, 100)
+
+
+def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> None:
+    game = services.create_game(moderator, name="bots", variant="standard", bots_fill_empty=True)
+    people = [make_user("ann"), make_user("bob")]
+    for user, power in zip(people, ["France", "Turkey"], strict=True):
+        services.join_game(game, user, [power])
+    services.start_game(game, moderator)
+    game.refresh_from_db()
+    assert game.memberships.filter(bot=True).count() == len(engine.powers(game)) - 2
+    services.end_game(game, moderator, winner="Turkey")
+    assert set(Rating.objects.values_list("user__username", flat=True)) == {"ann", "bob"}
+    _assert_ratings(
+        _expected(game, {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}, {})
+    )

@@ -1,0 +1,96 @@
+"""Request fields read as strictly as the OpenAPI schema states them.
+
+DRF is lenient where the schema is not: a boolean field takes ``"yes"``, ``1`` or ``"on"``,
+an integer field takes ``"5"``, a string field takes ``5``, and a string is trimmed before its
+length is checked, so ``" x"`` padded to 201 characters passes a ``maxLength`` of 200. A client
+that reads the schema then cannot tell what is accepted, and schemathesis saw the difference.
+``StrictInput`` checks the JSON types (and untrimmed lengths) first; in form data, where every
+value is text, a boolean is ``true`` or ``false``, an integer is written in digits, an empty
+value is refused where a blank one is (DRF would read it as missing) and null is written empty
+or as ``null``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from django.http import QueryDict
+from rest_framework import serializers
+
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+def _text_problem(field: serializers.CharField, value: object) -> str | None:
+    if not isinstance(value, str):
+        return "Not a valid string."
+    if field.max_length is not None and len(value) > field.max_length:
+        return f"Ensure this field has no more than {field.max_length} characters."
+    # DRF reads an empty form value as no value at all; the schema's minLength does not.
+    blank = value.strip() == "" if field.trim_whitespace else value == ""
+    if blank and not field.allow_blank:
+        return "This field may not be blank."
+    return None
+
+
+def type_problem(field: serializers.Field, value: object, form: bool) -> str | None:
+    """Why ``value`` is not of the type the schema gives ``field``; None when it is."""
+    if value is None:
+        return None  # DRF says whether null is allowed
+    if isinstance(field, serializers.BooleanField):
+        if form:
+            ok = isinstance(value, str) and value.lower() in ("true", "false")
+        else:
+            ok = isinstance(value, bool)
+        return None if ok else "Must be true or false."
+    if isinstance(field, serializers.IntegerField):
+        if form:
+            ok = isinstance(value, str) and bool(_INTEGER.fullmatch(value))
+        else:
+            whole_float = isinstance(value, float) and value.is_integer()
+            ok = (isinstance(value, int) and not isinstance(value, bool)) or whole_float
+        return None if ok else "A valid integer is required."
+    if isinstance(field, serializers.CharField):
+        return _text_problem(field, value)
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        if field.max_length is not None and len(value) > field.max_length:
+            return f"Ensure this field has no more than {field.max_length} elements."
+        child = field.child
+        for item in value:
+            problem = type_problem(child, item, form)
+            if problem:
+                return problem
+    return None
+
+
+# Mix into a serializer before DRF's class: its writable fields refuse values of another JSON
+# type than the schema's, and over-long text before trimming. (No docstring: drf-spectacular
+# would describe every serializer without one of its own with it.)
+class StrictInput(serializers.Serializer):
+    def to_internal_value(self, data):
+        """The types checked first, then DRF's own reading."""
+        if isinstance(data, Mapping):
+            form = isinstance(data, QueryDict)
+            errors = {}
+            for name, field in self.fields.items():
+                if field.read_only or field.source == "*" or name not in data:
+                    continue
+                if form and field.allow_null and data[name] in ("", "null"):
+                    # Form data has no null: it is written empty (DRF's way) or as null.
+                    data = data.copy()
+                    data[name] = ""
+                    continue
+                list_field = isinstance(field, serializers.ListField)
+                value = data.getlist(name) if form and list_field else data[name]
+                problem = type_problem(field, value, form)
+                if problem:
+                    errors[name] = [problem]
+            if errors:
+                # DRF's own errors of the other fields too, as it would list them all.
+                try:
+                    super().to_internal_value(data)
+                except serializers.ValidationError as refused:
+                    if isinstance(refused.detail, dict):
+                        errors = {**refused.detail, **errors}
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)

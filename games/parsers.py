@@ -1,0 +1,85 @@
+"""The API's body parsers: DRF's, bounded.
+
+DRF reads JSON and form bodies straight from the request stream, so Django's
+``DATA_UPLOAD_MAX_MEMORY_SIZE`` never applies to them; and Python's JSON decoder answers a
+body nested a thousand deep with ``RecursionError``, which DRF does not catch. Here a body
+over the size cap is a 413, and one nested too deep, or with a NUL character in any string
+(which PostgreSQL cannot store), is a 400, before any view sees it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework import exceptions, parsers, status
+
+from .limits import MAX_JSON_DEPTH
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "too_large"
+
+
+def too_large() -> RequestTooLarge:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    return RequestTooLarge(f"The request body is too large: at most {limit} bytes.")
+
+
+def check_size(parser_context: dict | None) -> None:
+    """Refuse a body longer than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` before reading any of it."""
+    request = (parser_context or {}).get("request")
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if request is None or limit is None:
+        return
+    meta = request.META
+    try:
+        length = int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > limit:
+        raise too_large()
+
+
+def check_shape(data: object) -> None:
+    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` or holding a NUL in any string."""
+    pending: list[tuple[object, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise exceptions.ParseError("Text may not contain NUL characters.")
+            continue
+        if not isinstance(value, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise exceptions.ParseError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            pending.append((key, depth))
+            pending.append((item, depth + 1))
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
+        try:
+            data = super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise exceptions.ParseError(
+                f"JSON nested deeper than {MAX_JSON_DEPTH} levels."
+            ) from None
+        check_shape(data)
+        return data
+
+
+class FormParser(parsers.FormParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
+        return super().parse(stream, media_type, parser_context)
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        check_size(parser_context)
+        return super().parse(stream, media_type, parser_context)

@@ -1,0 +1,36 @@
+"""gunicorn's settings (it reads this file from its working directory by itself).
+
+Its own lines (start-up, worker timeouts and crashes) go to stdout as JSON lines, like the
+application's (``greatgame.logs``), for one log shipper to read. Requests are logged by the
+application, with their request id, so gunicorn's access log stays off.
+
+Workers are threaded (gthread): a live event stream (``games.events``) holds one thread for a
+few minutes at most, never a whole worker, and at most half of a worker's threads hold
+streams, so pages and the API always have threads left.
+"""
+
+import os
+
+bind = "0.0.0.0:8000"
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "16"))
+os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2)))
+accesslog = None
+errorlog = "-"
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "root": {"level": "INFO", "handlers": ["stdout"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "stream": "ext://sys.stdout",
+        }
+    },
+    "formatters": {"json": {"()": "greatgame.logs.JsonFormatter"}},
+}

@@ -1,0 +1,706 @@
+"""Hostile and careless input (issue #15 items 1, 3 and 4): every way in keeps the same limits,
+bad input is a clear 4xx (JSON under /api/) and never a 500, and a "ready" or a moderator's
+"process" acts only on the phase it names.
+
+Run on SQLite by default and on PostgreSQL with ``DATABASE_URL``: some of these were 500s on
+PostgreSQL only (a NUL in a string, an integer past 2**31, an order line past 200 characters).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games import limits, services
+from games.models import Game, Membership, ModeratorAction, Order
+
+pytestmark = pytest.mark.django_db
+
+HUGE = 2**31  # one past PostgreSQL's integer
+HUGER = 10**30  # past every database's integer
+
+
+def browser(user) -> Client:
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return client
+
+
+def token_client(user=None) -> APIClient:
+    """An API client that answers a server error as a 500 rather than raising it."""
+    client = APIClient(raise_request_exception=False)
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def assert_json_4xx(response, *statuses: int) -> dict:
+    """A client error with a JSON body (what every refusal under /api/ must be)."""
+    assert response.status_code in (statuses or range(400, 500)), (
+        response.status_code,
+        response.content[:300],
+    )
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    return json.loads(response.content)
+
+
+def flashed(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+@pytest.fixture
+def france(game, seat) -> Membership:
+    return seat(game, "France")
+
+
+# -- 1. the limits on orders hold for every way in ---------------------------------------
+
+
+def test_web_form_refuses_more_orders_than_the_api(game, france) -> None:
+    lines = "\n".join(["A Paris H"] * (limits.MAX_ORDERS + 1))
+    response = browser(france.user).post(
+        reverse("submit-orders", args=[game.pk]), {"orders": lines}
+    )
+    assert response.status_code == 302
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    assert any(f"{limits.MAX_ORDERS}" in m for m in flashed(response))
+
+
+def test_web_form_refuses_a_line_longer_than_the_api(game, france) -> None:
+    line = "A Paris H " + "x" * limits.MAX_ORDER_LENGTH
+    response = browser(france.user).post(reverse("submit-orders", args=[game.pk]), {"orders": line})
+    assert response.status_code == 302
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    assert any(str(limits.MAX_ORDER_LENGTH) in m for m in flashed(response))
+
+
+def test_web_form_within_the_limits_still_saves(game, france) -> None:
+    lines = "\n".join(["A Paris - Burgundy", "A Marseilles H", "", "F Brest - Mid-Atlantic Ocean"])
+    response = browser(france.user).post(
+        reverse("submit-orders", args=[game.pk]), {"orders": lines}
+    )
+    assert response.status_code == 302
+    assert Order.objects.filter(phase=game.current_phase, power="France").count() == 3
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [["A Paris H"] * (100 + 1), ["A Paris H" + " " * 195 + "x"], ["A Paris H\x00"]],
+    ids=["too many", "too long", "NUL"],
+)
+def test_the_service_itself_keeps_the_limits(game, france, texts) -> None:
+    """Whatever else stores orders (a bot, a script, a future endpoint) meets the same limits."""
+    with pytest.raises(services.GameError):
+        services.submit_orders(france, texts)
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+
+
+def test_api_limits_are_the_shared_limits() -> None:
+    from games.serializers import OrdersInputSerializer
+
+    field = OrdersInputSerializer().fields["orders"]
+    assert field.max_length == limits.MAX_ORDERS
+    assert field.child.max_length == limits.MAX_ORDER_LENGTH
+
+
+def test_request_size_is_capped() -> None:
+    # The largest honest request (100 orders, or 5,000 characters of press) is far below this.
+    assert django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE <= 256 * 1024
+    assert django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS <= 1000
+
+
+def test_an_oversized_form_post_stores_nothing(game, france) -> None:
+    body = "F Bombay H\n" * (django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 11 + 10)
+    response = browser(france.user).post(reverse("submit-orders", args=[game.pk]), {"orders": body})
+    assert response.status_code in (400, 413)
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+
+
+def test_an_oversized_api_body_is_a_413_in_json(game, france) -> None:
+    orders = ["F Bombay H"] * (django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 10)
+    response = token_client(france.user).put(
+        f"/api/games/{game.pk}/orders/", {"orders": orders}, format="json"
+    )
+    assert "too large" in assert_json_4xx(response, 413)["detail"]
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+
+
+def test_an_oversized_api_form_post_is_a_413_in_json(game, france) -> None:
+    big = "x" * (django_settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    response = token_client(france.user).post(
+        f"/api/games/{game.pk}/messages/", {"body": big}, format="multipart"
+    )
+    assert_json_4xx(response, 413)
+
+
+def test_too_many_form_fields_is_a_400_in_json(game, france) -> None:
+    fields = {f"f{n}": "1" for n in range(django_settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)}
+    response = token_client(france.user).post(
+        f"/api/games/{game.pk}/messages/", fields, format="multipart"
+    )
+    assert_json_4xx(response, 400, 413)
+
+
+# -- 3. reachable 500s --------------------------------------------------------------------
+
+
+def _nested(depth: int) -> str:
+    return '{"username": ' + "[" * depth + "]" * depth + ', "password": "x"}'
+
+
+@pytest.mark.parametrize("path", ["/api/auth/token/", "/api/auth/signup/"])
+@pytest.mark.parametrize("depth", [1_100, 100_000])
+def test_deeply_nested_json_is_a_400_without_signing_in(path, depth) -> None:
+    response = token_client().post(path, _nested(depth), content_type="application/json")
+    assert_json_4xx(response, 400)
+
+
+def test_deep_but_parsable_json_is_refused_too(game, france) -> None:
+    response = token_client(france.user).put(
+        f"/api/games/{game.pk}/orders/",
+        '{"orders": ' + "[" * 200 + "]" * 200 + "}",
+        content_type="application/json",
+    )
+    assert_json_4xx(response, 400)
+
+
+def test_malformed_json_is_a_400_in_json() -> None:
+    response = token_client().post("/api/auth/token/", "{", content_type="application/json")
+    assert_json_4xx(response, 400)
+
+
+@pytest.mark.parametrize("status", ["\x00", "nonsense", "ACTIVE"])
+def test_unknown_status_filter_is_a_400(make_user, status) -> None:
+    response = token_client(make_user("u")).get("/api/games/", {"status": status})
+    body = assert_json_4xx(response, 400)
+    assert "status" in body or "NUL" in body["detail"]
+
+
+def test_known_status_filter_still_filters(game, make_user) -> None:
+    client = token_client(make_user("u"))
+    assert client.get("/api/games/", {"status": "active"}).status_code == 200
+    assert client.get("/api/games/", {"status": ""}).status_code == 200
+
+
+@pytest.mark.parametrize("pk", ["²", "١", "1²", str(HUGER), "-1", "0x1"])
+@pytest.mark.parametrize("method", ["get", "put"])
+def test_odd_game_ids_in_api_paths_are_404s(france, pk, method) -> None:
+    client = token_client(france.user)
+    response = getattr(client, method)(f"/api/games/{pk}/orders/", {"orders": []}, format="json")
+    assert_json_4xx(response, 404)
+    assert_json_4xx(client.get(f"/api/games/{pk}/"), 404)
+
+
+def test_odd_phase_indexes_in_api_paths_are_404s(game, france) -> None:
+    client = token_client(france.user)
+    for index in ["²", str(HUGER), str(HUGE)]:
+        assert_json_4xx(client.get(f"/api/games/{game.pk}/phases/{index}/"), 404)
+
+
+@pytest.mark.parametrize("path", ["/games/{pk}/", "/games/{pk}/board.svg"])
+@pytest.mark.parametrize("pk", ["²", str(HUGER)])
+def test_odd_game_ids_in_page_paths_are_404s(france, path, pk) -> None:
+    response = browser(france.user).get(path.format(pk=pk))
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("phase", ["abc", "1.5", "\x00", "²", str(HUGER), "-1", "", "99"])
+def test_board_with_an_odd_phase_is_a_404(game, france, phase) -> None:
+    response = browser(france.user).get(reverse("board", args=[game.pk]), {"phase": phase})
+    assert response.status_code == (400 if "\x00" in phase else 404)
+
+
+def test_board_of_a_past_phase_still_draws(game, france, moderator) -> None:
+    services.process_now(game, moderator)
+    response = browser(france.user).get(reverse("board", args=[game.pk]), {"phase": "0"})
+    assert response.status_code == 200
+    assert b"<svg" in response.content or b"no-board" in response.content
+
+
+@pytest.mark.parametrize("phase", ["\x00", str(HUGER), "1.5"])
+def test_game_page_with_an_odd_phase_is_a_404(game, france, phase) -> None:
+    response = browser(france.user).get(reverse("game", args=[game.pk]), {"phase": phase})
+    assert response.status_code == (400 if "\x00" in phase else 404)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/games/game/?status__exact=%00",
+        "/admin/games/membership/?status__exact=%00",
+        "/admin/games/phase/?type__exact=%00",
+        "/admin/games/moderatoraction/?action__exact=%00",
+    ],
+)
+def test_a_nul_in_an_admin_filter_is_a_400(make_user, url) -> None:
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    assert browser(admin).get(url).status_code == 400
+
+
+def test_a_nul_in_an_api_url_is_a_400_in_json(france) -> None:
+    client = token_client(france.user)
+    assert_json_4xx(client.get("/api/games/?page=%00"), 400)
+    assert_json_4xx(client.get("/api/variants/%00/"), 400)
+
+
+MINUTE_FIELDS = ["movement_minutes", "retreats_minutes", "adjustments_minutes"]
+
+
+@pytest.mark.parametrize("field", [*MINUTE_FIELDS, "civil_disorder_after"])
+@pytest.mark.parametrize("value", [HUGE, HUGER, -1])
+def test_api_creation_bounds_every_integer(make_user, field, value) -> None:
+    response = token_client(make_user("u")).post(
+        "/api/games/", {"name": "n", "variant": "standard", field: value}, format="json"
+    )
+    assert field in assert_json_4xx(response, 400)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("field", [*MINUTE_FIELDS, "civil_disorder_after", "victory_centers"])
+@pytest.mark.parametrize("value", [HUGE, HUGER])
+def test_form_creation_bounds_every_integer(make_user, field, value) -> None:
+    from games.forms import GameForm
+
+    defaults = {name: f.initial for name, f in GameForm().fields.items() if f.initial is not None}
+    data = {**defaults, "name": "n", field: value}
+    response = browser(make_user("u")).post(reverse("create-game"), data)
+    assert response.status_code == 200  # the form again, with the error
+    assert field in response.context["form"].errors
+    assert not Game.objects.exists()
+
+
+def test_a_week_long_phase_is_still_allowed(make_user) -> None:
+    response = token_client(make_user("u")).post(
+        "/api/games/",
+        {"name": "n", "variant": "standard", "movement_minutes": 7 * 24 * 60},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+
+
+@pytest.mark.parametrize("minutes", [5_000_000_000, -5_000_000_000, HUGER])
+def test_moderator_deadline_minutes_are_bounded(game, moderator, minutes) -> None:
+    deadline = game.current_phase.deadline
+    response = token_client(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/", {"minutes": minutes}, format="json"
+    )
+    assert "minutes" in assert_json_4xx(response, 400)
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == deadline
+
+
+@pytest.mark.parametrize("minutes", [str(5_000_000_000), str(-5_000_000_000)])
+def test_moderator_page_deadline_minutes_are_bounded(game, moderator, minutes) -> None:
+    deadline = game.current_phase.deadline
+    response = browser(moderator).post(
+        reverse("moderate-action", args=[game.pk, "deadline"]),
+        {"minutes": minutes, "confirm": "yes"},
+    )
+    assert response.status_code == 302
+    assert any("minutes" in m for m in flashed(response))
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == deadline
+
+
+def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> None:
+    response = token_client(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/",
+        {"deadline": "9999-12-31T23:59:59Z"},
+        format="json",
+    )
+    assert "deadline" in assert_json_4xx(response, 400)
+
+
+def test_replace_with_an_unknown_power_is_a_400(game, moderator, make_user) -> None:
+    make_user("spare")
+    seats = game.memberships.count()
+    response = token_client(moderator).post(
+        f"/api/games/{game.pk}/moderation/replace/",
+        {"power": "Atlantis", "username": "spare"},
+        format="json",
+    )
+    assert "Atlantis" in assert_json_4xx(response, 400)["detail"]
+    assert game.memberships.count() == seats
+
+
+def test_replace_on_the_page_with_an_unknown_power_is_refused(game, moderator, make_user) -> None:
+    make_user("spare")
+    seats = game.memberships.count()
+    response = browser(moderator).post(
+        reverse("moderate-action", args=[game.pk, "replace"]),
+        {"power": "Atlantis", "username": "spare", "confirm": "yes"},
+    )
+    assert response.status_code == 302
+    assert game.memberships.count() == seats
+
+
+def test_admin_cannot_change_a_started_games_variant(game, make_user) -> None:
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    client = browser(admin)
+    url = reverse("admin:games_game_change", args=[game.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    assert "variant" not in form.fields
+    data = {
+        "name": game.name,
+        "variant": "colonial",
+        "creator": game.creator_id,
+        "movement_minutes": game.movement_minutes,
+        "retreats_minutes": game.retreats_minutes,
+        "adjustments_minutes": game.adjustments_minutes,
+        "press": game.press,
+        "options": json.dumps(game.options),
+        "civil_disorder_after": game.civil_disorder_after,
+        "process_when_ready": "on",
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+        "moderator_actions-TOTAL_FORMS": "0",
+        "moderator_actions-INITIAL_FORMS": "0",
+    }
+    assert client.post(url, {**data, "movement_minutes": 61}).status_code == 302  # saved
+    game.refresh_from_db()
+    assert game.variant == "standard" and game.movement_minutes == 61
+    assert services.process_now(game, game.creator).index == 1
+
+
+def test_admin_offers_only_known_variants(make_user, moderator) -> None:
+    game = services.create_game(moderator, name="g", variant="standard")
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    client = browser(admin)
+    url = reverse("admin:games_game_change", args=[game.pk])
+    data = {
+        "name": game.name,
+        "variant": "nonsense",
+        "creator": moderator.pk,
+        "movement_minutes": 60,
+        "retreats_minutes": 60,
+        "adjustments_minutes": 60,
+        "press": "full",
+        "options": "{}",
+        "civil_disorder_after": 2,
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+        "moderator_actions-TOTAL_FORMS": "0",
+        "moderator_actions-INITIAL_FORMS": "0",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 200  # the form again, with the error
+    assert "variant" in response.context["adminform"].form.errors
+    game.refresh_from_db()
+    assert game.variant == "standard"
+    response = client.post(url, {**data, "variant": "colonial"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.variant == "colonial"
+
+
+def test_a_forming_games_variant_may_still_change(make_user, moderator) -> None:
+    game = services.create_game(moderator, name="g", variant="standard")
+    services.change_settings(game, moderator, variant="colonial")
+    game.refresh_from_db()
+    assert game.variant == "colonial"
+
+
+def test_the_service_refuses_a_started_games_variant_change(game, moderator) -> None:
+    with pytest.raises(services.GameError):
+        services.change_settings(game, moderator, variant="colonial")
+    game.refresh_from_db()
+    assert game.variant == "standard"
+
+
+# -- 3, the hunt: every endpoint, hostile bodies --------------------------------------------
+
+HOSTILE_BODIES = [
+    [],
+    "text",
+    42,
+    None,
+    {"orders": "A Paris H"},
+    {"orders": [["A Paris H"]]},
+    {"orders": [{"text": "A Paris H"}]},
+    {"orders": ["A Paris H\x00"]},
+    {"ready": "maybe", "phase": 0},
+    {"ready": True, "phase": HUGER},
+    {"ready": True, "phase": "²"},
+    {"ready": True, "phase": [0]},
+    {"body": "\x00", "recipients": ["France\x00"]},
+    {"body": "hi", "recipients": "France"},
+    {"body": {"x": 1}},
+    {"to": "Italy", "amount": HUGER},
+    {"to": "Italy", "amount": HUGE},
+    {"to": ["Italy"], "amount": "1"},
+    {"draw": "yes", "concede_to": ["Italy"]},
+    {"concede_to": "\x00"},
+    {"power": "\x00"},
+    {"power": ["Italy"]},
+    {"preferences": "France"},
+    {"preferences": ["\x00"]},
+    {"minutes": HUGER, "phase": HUGER, "power": "\x00", "username": "\x00", "winner": "\x00"},
+    {"deadline": "\x00"},
+    {"deadline": "99999-01-01T00:00:00Z"},
+    {"name": "\x00", "variant": "standard"},
+    {"name": "n", "variant": "standard", "options": {"x": "\x00"}},
+    {"name": "n", "variant": "standard", "options": {"\x00": 1}},
+    {"name": "n", "variant": "standard", "options": [1]},
+    {"name": "n", "variant": "standard", "deadline_time": "\x00"},
+    {"name": "n", "variant": "\x00"},
+    {"name": "n", "variant": ["standard"]},
+    {"name": "n", "variant": "standard", "press": HUGER},
+    {"username": "\x00", "password": "\x00"},
+    {"username": ["x"], "password": {"x": 1}},
+    {"username": "new", "password": "long-enough-pw-42", "email": "\x00@example.com"},
+    {"time_zone": "\x00", "palette": HUGER},
+    {"phase_processed": "\x00"},
+    {"orders": [None, 1, 1.5, True]},
+    {"ready": None, "phase": True},
+    {"ready": True, "phase": -1},
+    {"ready": True, "phase": 1.5},
+    {"minutes": "1e9", "deadline": 123},
+    {"minutes": 1.5, "deadline": [2030]},
+    {"minutes": 1e308},
+    {"body": "hi", "recipients": [1, None]},
+    {"preferences": [None], "power": 1},
+    {"name": "n", "variant": "standard", "deadline_time": 123},
+    {"name": "n", "variant": "standard", "deadline_time": [1]},
+    {"name": "n", "variant": "standard", "anonymous": "maybe", "press": [1]},
+    {"name": "n" * 10_000, "variant": "standard"},
+    {"body": "x" * 10_000},
+    {"username": "u" * 10_000, "password": "p" * 10_000},
+]
+
+ENDPOINTS = [
+    ("post", "/api/auth/token/"),
+    ("post", "/api/auth/signup/"),
+    ("put", "/api/auth/notifications/"),
+    ("post", "/api/games/"),
+    ("post", "/api/games/{game}/join/"),
+    ("put", "/api/games/{game}/orders/"),
+    ("post", "/api/games/{game}/ready/"),
+    ("post", "/api/games/{game}/messages/"),
+    ("post", "/api/games/{game}/payments/"),
+    ("post", "/api/games/{game}/draw/"),
+    *[
+        ("post", f"/api/games/{{game}}/moderation/{action}/")
+        for action in ("deadline", "process", "rollback", "replace", "remove", "end")
+    ],
+]
+
+
+@pytest.mark.parametrize("method, path", ENDPOINTS, ids=lambda v: str(v))
+def test_no_hostile_body_is_a_server_error(game, seat, make_user, moderator, method, path) -> None:
+    """Every endpoint that takes a body, as its player and as the moderator: a clear answer."""
+    make_user("new")
+    url = path.format(game=game.pk)
+    for user in (seat(game, "France").user, moderator):
+        client = token_client(user)
+        for body in HOSTILE_BODIES:
+            response = getattr(client, method)(
+                url, json.dumps(body), content_type="application/json"
+            )
+            assert response.status_code < 500, (body, response.status_code, response.content[:300])
+            if response.status_code >= 400:
+                assert_json_4xx(response)
+
+
+@pytest.mark.parametrize("param", ["status", "page", "phase", "limit", "offset"])
+@pytest.mark.parametrize("value", ["\x00", str(HUGER), "-1", "²", "[]"])
+def test_no_hostile_query_is_a_server_error(game, france, param, value) -> None:
+    client = token_client(france.user)
+    for path in ["/api/games/", f"/api/games/{game.pk}/phases/", f"/api/games/{game.pk}/messages/"]:
+        response = client.get(path, {param: value})
+        assert response.status_code < 500, (path, response.content[:300])
+
+
+PAGE_POSTS = [
+    ("create-game", {"name": "\x00", "variant": "\x00", "movement_minutes": "²"}),
+    ("join", {"take_over": "\x00", "first": "\x00"}),
+    ("submit-orders", {"orders": "A Paris H\x00", "version": "\x00"}),
+    ("add-order", {"order": "A Paris H\x00"}),
+    ("add-order", {"order": "A Paris H" * 100}),
+    ("ready", {"ready": "\x00", "phase": "\x00"}),
+    ("ready", {"ready": "1", "phase": str(HUGER)}),
+    ("send-press", {"body": "\x00", "recipients": ["\x00"]}),
+    ("pay", {"to": "\x00", "amount": str(HUGER)}),
+    ("vote", {"vote": "\x00"}),
+    ("leave", {}),
+]
+
+
+@pytest.mark.parametrize("name, data", PAGE_POSTS, ids=lambda v: str(v))
+def test_no_hostile_page_post_is_a_server_error(game, france, name, data) -> None:
+    url = reverse(name) if name == "create-game" else reverse(name, args=[game.pk])
+    response = browser(france.user).post(url, data)
+    assert response.status_code < 500, response.content[:300]
+
+
+@pytest.mark.parametrize("action", ["deadline", "process", "rollback", "replace", "remove", "end"])
+def test_no_hostile_moderator_page_post_is_a_server_error(game, moderator, action) -> None:
+    hostile = {"minutes": str(HUGER), "phase": str(HUGER), "power": "\x00"}
+    hostile |= {"username": "\x00", "winner": "\x00", "confirm": "yes"}
+    response = browser(moderator).post(reverse("moderate-action", args=[game.pk, action]), hostile)
+    assert response.status_code < 500, response.content[:300]
+
+
+def test_no_hostile_account_post_is_a_server_error(make_user) -> None:
+    client = browser(make_user("u"))
+    response = client.post(reverse("account-settings"), {"time_zone": "\x00", "palette": "\x00"})
+    assert response.status_code < 500
+    anonymous = Client(raise_request_exception=False)
+    for data in ({"username": "\x00", "password1": "\x00", "password2": "\x00"},):
+        assert anonymous.post(reverse("signup"), data).status_code < 500
+    assert anonymous.post(reverse("login"), {"username": "\x00", "password": "x"}).status_code < 500
+
+
+# -- 4. "ready" and "process" name their phase ------------------------------------------------
+
+
+def _all_ready(client_of, game, phase) -> list:
+    return [
+        client_of(m.user).post(
+            f"/api/games/{game.pk}/ready/", {"ready": True, "phase": phase}, format="json"
+        )
+        for m in game.memberships.filter(status="active")
+    ]
+
+
+def test_a_repeated_ready_does_not_process_the_next_phase(game) -> None:
+    first = game.current_phase
+    assert all(r.status_code == 200 for r in _all_ready(token_client, game, 0))
+    assert services.process_phase(game.pk, first.pk)  # every power is ready: it processes
+    game.refresh_from_db()
+    second = game.current_phase
+    assert second.index == 1
+    assert not game.memberships.filter(ready=True).exists()  # cleared when the phase opened
+
+    answers = _all_ready(token_client, game, 0)  # the same requests, retried
+    assert {r.status_code for r in answers} == {409}
+    assert "phase" in assert_json_4xx(answers[0], 409)["detail"]
+    assert not game.memberships.filter(ready=True).exists()
+    assert not services.process_phase(game.pk, second.pk)  # not due, and nobody is ready
+    game.refresh_from_db()
+    assert game.current_phase.index == 1
+
+
+def test_ready_without_a_phase_is_a_clear_400(game, france) -> None:
+    response = token_client(france.user).post(
+        f"/api/games/{game.pk}/ready/", {"ready": True}, format="json"
+    )
+    assert "phase" in assert_json_4xx(response, 400)
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_ready_for_a_future_phase_is_refused(game, france) -> None:
+    response = token_client(france.user).post(
+        f"/api/games/{game.pk}/ready/", {"ready": True, "phase": 5}, format="json"
+    )
+    assert_json_4xx(response, 409)
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_ready_answers_what_it_set(game, france) -> None:
+    client = token_client(france.user)
+    response = client.post(
+        f"/api/games/{game.pk}/ready/", {"ready": True, "phase": 0}, format="json"
+    )
+    assert response.status_code == 200 and response.json() == {"ready": True, "phase": 0}
+    france.refresh_from_db()
+    assert france.ready
+    client.post(f"/api/games/{game.pk}/ready/", {"ready": False, "phase": 0}, format="json")
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_the_service_refuses_a_ready_for_another_phase(game, france) -> None:
+    with pytest.raises(services.PhaseChanged):
+        services.set_ready(france, True, phase=1)
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_a_repeated_moderator_process_is_refused(game, moderator) -> None:
+    client = token_client(moderator)
+    url = f"/api/games/{game.pk}/moderation/process/"
+    first = client.post(url, {"phase": 0}, format="json")
+    assert first.status_code == 200, first.content
+    assert first.json()["current_phase"]["index"] == 1
+    again = client.post(url, {"phase": 0}, format="json")
+    assert_json_4xx(again, 409)
+    game.refresh_from_db()
+    assert game.current_phase.index == 1
+    assert ModeratorAction.objects.filter(game=game, action="process").count() == 1
+
+
+def test_moderator_process_without_a_phase_is_a_clear_400(game, moderator) -> None:
+    response = token_client(moderator).post(
+        f"/api/games/{game.pk}/moderation/process/", {}, format="json"
+    )
+    assert "phase" in assert_json_4xx(response, 400)
+    game.refresh_from_db()
+    assert game.current_phase.index == 0
+
+
+def test_the_ready_button_names_its_phase(game, france) -> None:
+    client = browser(france.user)
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    form = html[html.index('class="ready"') :]
+    form = form[: form.index("</form>")]
+    assert 'name="phase" value="0"' in form
+    client.post(reverse("ready", args=[game.pk]), {"ready": "1", "phase": "0"})
+    france.refresh_from_db()
+    assert france.ready
+
+
+def test_a_stale_ready_button_does_nothing(game, france, moderator) -> None:
+    services.process_now(game, moderator)
+    response = browser(france.user).post(
+        reverse("ready", args=[game.pk]), {"ready": "1", "phase": "0"}
+    )
+    assert response.status_code == 302
+    assert any("phase" in m for m in flashed(response))
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_a_ready_button_without_its_phase_does_nothing(game, france) -> None:
+    response = browser(france.user).post(reverse("ready", args=[game.pk]), {"ready": "1"})
+    assert response.status_code == 302
+    france.refresh_from_db()
+    assert not france.ready
+
+
+def test_a_stale_moderator_process_page_does_nothing(game, moderator) -> None:
+    client = browser(moderator)
+    html = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    process_form = html[html.index(reverse("moderate-action", args=[game.pk, "process"])) :]
+    assert 'name="phase" value="0"' in process_form[: process_form.index("</form>")]
+    url = reverse("moderate-action", args=[game.pk, "process"])
+    client.post(url, {"phase": "0", "confirm": "yes"})
+    client.post(url, {"phase": "0", "confirm": "yes"})  # a double click
+    game.refresh_from_db()
+    assert game.current_phase.index == 1
+
+
+@pytest.mark.parametrize("amount", [HUGE, HUGER])
+def test_huge_payments_are_refused_everywhere(make_game, seat, amount) -> None:
+    from games import engine
+    from games.models import Payment
+
+    game = make_game("chinese")
+    payer, payee = engine.powers(game)[:2]
+    user = seat(game, payer).user
+    response = token_client(user).post(
+        f"/api/games/{game.pk}/payments/", {"to": payee, "amount": amount}, format="json"
+    )
+    assert "amount" in assert_json_4xx(response, 400)
+    response = browser(user).post(reverse("pay", args=[game.pk]), {"to": payee, "amount": amount})
+    assert response.status_code == 302
+    assert not Payment.objects.exists()

@@ -1,0 +1,414 @@
+"""Live updates: a game's pages hear that something changed without reloading (issue #16).
+
+The services call :func:`changed` inside their transaction; once it commits, every web
+process is nudged: through Redis publish/subscribe when ``REDIS_URL`` is set, else through a
+condition in this process, which the streams back up by reading the database every few
+seconds (the Celery worker that processes a phase is another process). A nudge carries
+nothing but the game's id. Each stream then reads the game again as its own viewer
+(``games.visibility``) and sends only what differs from what it sent before, so a stream
+never carries another power's private press or anyone's unprocessed orders, and a nudge that
+is lost only delays an update until the next read.
+
+Streams are bounded so that they cannot take every worker: a comment line every
+``LIVE_HEARTBEAT_SECONDS``, an end after ``LIVE_MAX_SECONDS`` (the browser reconnects by
+itself, sending ``Last-Event-ID``), at most ``LIVE_STREAMS_PER_USER`` at once for a user
+(counted in the cache, shared by every process when Redis is set) and
+``LIVE_STREAMS_PER_PROCESS`` in one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+
+from . import engine, visibility
+from .models import Game, Membership, Message, Order, Phase
+
+logger = logging.getLogger(__name__)
+
+CHANNEL = "gg:game:{}"
+# The browser waits this long before reconnecting after a stream ends.
+RETRY_MS = 2000
+# Messages sent at once on a resume; older ones are on the page's press pages.
+MAX_CATCH_UP = 50
+
+
+def _setting(name: str, default: float) -> float:
+    """A bound from the settings, else from the environment (gunicorn.conf.py sets the
+    per-process one from its thread count), else the default."""
+    value = getattr(settings, name, None)
+    if value is None:
+        value = os.environ.get(name)
+    return float(value) if value not in (None, "") else default
+
+
+# -- publishing ----------------------------------------------------------------------------
+
+
+class _Local:
+    """Nudges within this process: a counter per game and one condition to wait on."""
+
+    def __init__(self) -> None:
+        self.condition = threading.Condition()
+        self.counts: dict[int, int] = {}
+
+    def nudge(self, game_id: int) -> None:
+        with self.condition:
+            self.counts[game_id] = self.counts.get(game_id, 0) + 1
+            self.condition.notify_all()
+
+    def count(self, game_id: int) -> int:
+        with self.condition:
+            return self.counts.get(game_id, 0)
+
+    def wait(self, game_id: int, seen: int, timeout: float) -> bool:
+        with self.condition:
+            return self.condition.wait_for(lambda: self.counts.get(game_id, 0) != seen, timeout)
+
+
+_local = _Local()
+_redis_client = None
+
+
+def _redis():
+    """One client (with its connection pool) per process, made on first use."""
+    global _redis_client
+    if _redis_client is None:
+        import redis
+
+        _redis_client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    return _redis_client
+
+
+def publish(game_id: int) -> None:
+    """Nudge every stream of the game, here and (with Redis) in every other process."""
+    _local.nudge(game_id)
+    if settings.REDIS_URL:
+        try:
+            _redis().publish(CHANNEL.format(game_id), b"1")
+        except Exception:  # Redis down must not undo a committed move; streams poll too
+            logger.warning("live update for game %s not published", game_id, exc_info=True)
+
+
+def changed(game: Game | int) -> None:
+    """Called by the services inside their transaction: nudge once it commits."""
+    game_id = game if isinstance(game, int) else game.pk
+    transaction.on_commit(lambda: publish(game_id))
+
+
+# -- listening -----------------------------------------------------------------------------
+
+
+class _Listener:
+    """Waits for the next nudge of one game, or for a timeout."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.seen = _local.count(game_id)
+        self.pubsub = None
+        if settings.REDIS_URL:
+            try:
+                self.pubsub = _redis().pubsub(ignore_subscribe_messages=True)
+                self.pubsub.subscribe(CHANNEL.format(game_id))
+            except Exception:
+                logger.warning("live updates fall back to polling", exc_info=True)
+                self.pubsub = None
+
+    def wait(self, timeout: float) -> bool:
+        """True when nudged; with Redis down or absent the caller reads the database anyway."""
+        if self.pubsub is not None:
+            try:
+                end = time.monotonic() + timeout
+                while True:
+                    # None also when what came was the subscription's own confirmation.
+                    left = max(0.0, end - time.monotonic())
+                    if self.pubsub.get_message(timeout=left) is not None:
+                        while self.pubsub.get_message(timeout=0):
+                            pass  # several nudges at once: one read answers them all
+                        return True
+                    if time.monotonic() >= end:
+                        return False
+            except Exception:
+                logger.warning("live updates fall back to polling", exc_info=True)
+                self.close()
+        woke = _local.wait(self.game_id, self.seen, timeout)
+        self.seen = _local.count(self.game_id)
+        return woke
+
+    def close(self) -> None:
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                self.pubsub.close()
+            self.pubsub = None
+
+
+# -- what a viewer may see -----------------------------------------------------------------
+
+
+def thread_key(message: Message) -> str:
+    """The press thread a message belongs to: public, or the sorted powers who can read it."""
+    if message.is_public:
+        return "public"
+    return "|".join(sorted({message.sender_power or "Moderator", *message.recipients}))
+
+
+@dataclass
+class Cursor:
+    """Where a viewer is: the phase index and the last message they were sent. It is the
+    event id, "phase-message", so that a reconnecting browser says where it was."""
+
+    phase: int = -1
+    message: int = 0
+
+    @classmethod
+    def parse(cls, text: str | None) -> Cursor | None:
+        match = re.fullmatch(r"(-1|[0-9]{1,9})-([0-9]{1,18})", text or "")
+        return cls(int(match[1]), int(match[2])) if match else None
+
+    def __str__(self) -> str:
+        return f"{self.phase}-{self.message}"
+
+
+class Viewer:
+    """One stream's reader: reads the game as this user may see it."""
+
+    def __init__(self, request: HttpRequest, game: Game) -> None:
+        self.request = request
+        self.user = request.user
+        self.game_id = game.pk
+
+    def read(self) -> tuple[Game, Phase | None, str | None, bool]:
+        game = Game.objects.select_related("current_phase").get(pk=self.game_id)
+        membership = game.membership_of(self.user)
+        power = membership.power if membership and membership.power else None
+        return game, game.current_phase, power, visibility.sees_everything(game, self.user)
+
+    def state(self, game: Game, phase: Phase | None) -> dict[str, dict]:
+        """The parts of the page that follow the game, one event each."""
+        from . import web  # the page's own words and board address; web imports this module
+
+        clock = {
+            "status": game.status,
+            "paused": game.status == Game.Status.PAUSED,
+            "deadline": phase.deadline.isoformat()
+            if phase and phase.deadline and not phase.processed_at
+            else None,
+            "over": game.is_over,
+        }
+        if phase is None:
+            return {"clock": clock}
+        seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
+        ordered = set(Order.objects.filter(phase=phase).values_list("power", flat=True))
+        powers = [
+            {
+                "power": name,
+                "ready": bool(seats.get(name) and seats[name].ready),
+                "orders": name in ordered,
+                "centres": len(phase.supply_centers.get(name, [])),
+                "units": sum(1 for u in phase.units if u["power"] == name),
+            }
+            for name in engine.powers(game)
+        ]
+        return {
+            "phase": {
+                "index": phase.index,
+                "label": web.phase_name(game, phase),
+                "type": phase.type,
+                "board": web.board_url(game, phase, web.palette_of(self.request)),
+            },
+            "clock": clock,
+            "powers": {"phase": phase.index, "powers": powers},
+        }
+
+    def press(self, game: Game, power: str | None, everything: bool, after: int) -> list[dict]:
+        """Messages after ``after`` that the viewer may read, oldest first."""
+        if power is None and not everything:
+            return []
+        new = game.messages.filter(pk__gt=after).select_related("sender").order_by("pk")
+        readable = [m for m in new if everything or visibility.can_read(m, power)]
+        return [
+            {
+                "id": m.pk,
+                "thread": thread_key(m),
+                "from": m.sender_power or "Moderator",
+                "recipients": m.recipients,
+                "public": m.is_public,
+                "body": m.body,
+                "created": m.created.isoformat(),
+            }
+            for m in readable[-MAX_CATCH_UP:]
+        ]
+
+
+def _event(kind: str, data: dict, cursor: Cursor) -> str:
+    payload = json.dumps(data, separators=(",", ":"))
+    return f"id: {cursor}\nevent: {kind}\ndata: {payload}\n\n"
+
+
+def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
+    """The events for one viewer: the current state first, then whatever changes.
+
+    Without a cursor the viewer has just loaded everything, so earlier press is not resent;
+    with one (``Last-Event-ID``), press after it is, and a phase other than its phase is
+    announced as processed.
+    """
+    game, phase, power, everything = viewer.read()
+    if cursor is None:
+        last = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
+        cursor = Cursor(phase.index if phase else -1, last)
+    sent: dict[str, dict] = {}
+    listener = _Listener(game.pk)
+    heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 15)
+    poll = heartbeat if listener.pubsub is not None else _setting("LIVE_POLL_SECONDS", 2)
+    end = time.monotonic() + _setting("LIVE_MAX_SECONDS", 300)
+    quiet_since = time.monotonic()
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while True:
+            out = []
+            if phase is not None and phase.index != cursor.phase:
+                out.append(("processed", {"from": cursor.phase, "to": phase.index}))
+                cursor.phase = phase.index
+            for kind, data in viewer.state(game, phase).items():
+                if sent.get(kind) != data:
+                    sent[kind] = data
+                    out.append((kind, data))
+            for message in viewer.press(game, power, everything, cursor.message):
+                cursor.message = message["id"]
+                out.append(("press", message))
+            for kind, data in out:
+                yield _event(kind, data, cursor)
+            if out:
+                quiet_since = time.monotonic()
+            left = end - time.monotonic()
+            if left <= 0:
+                yield _event("reconnect", {"after_ms": RETRY_MS}, cursor)
+                return
+            woke = listener.wait(min(poll, left, heartbeat))
+            if not woke and time.monotonic() - quiet_since >= heartbeat:
+                yield ": still here\n\n"
+                quiet_since = time.monotonic()
+            try:
+                game, phase, power, everything = viewer.read()
+            except Game.DoesNotExist:  # deleted meanwhile: nothing more to tell
+                return
+    finally:
+        listener.close()
+
+
+# -- bounds --------------------------------------------------------------------------------
+
+
+class _Slots:
+    """Streams open in this process."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = 0
+
+    def take(self) -> bool:
+        with self.lock:
+            if self.open >= _setting("LIVE_STREAMS_PER_PROCESS", 8):
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        with self.lock:
+            self.open -= 1
+
+
+_slots = _Slots()
+
+
+def _user_key(user_id: int) -> str:
+    return f"live-streams:{user_id}"
+
+
+def _take_user_slot(user_id: int) -> bool:
+    """Count the user's streams in the cache; the count expires by itself after a crash."""
+    key, ttl = _user_key(user_id), int(_setting("LIVE_MAX_SECONDS", 300)) + 60
+    cache.add(key, 0, ttl)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, ttl)
+        count = 1
+    cache.touch(key, ttl)  # a user who keeps streaming keeps the count alive
+    if count > _setting("LIVE_STREAMS_PER_USER", 4):
+        _give_back_user_slot(user_id)
+        return False
+    return True
+
+
+def _give_back_user_slot(user_id: int) -> None:
+    with contextlib.suppress(ValueError):
+        cache.decr(_user_key(user_id))
+
+
+class _Bounded:
+    """The stream, giving its slots back however it ends: the client gone, an error, the time
+    up, or never started at all (a generator's ``finally`` would not run then)."""
+
+    def __init__(self, events: Iterator[str], user_id: int) -> None:
+        self.events = events
+        self.user_id = user_id
+        self.closed = False
+
+    def __iter__(self) -> _Bounded:
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self.events)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.events.close()
+            _slots.give_back()
+            _give_back_user_slot(self.user_id)
+
+
+def too_many(detail: str) -> JsonResponse:
+    response = JsonResponse({"detail": detail}, status=429)
+    response["Retry-After"] = "30"
+    return response
+
+
+def response(request: HttpRequest, game: Game) -> StreamingHttpResponse | JsonResponse:
+    """The event stream for this viewer, or a 429 when their streams or this process's are
+    all taken (the page then retries later)."""
+    given = [request.headers.get("Last-Event-ID"), request.GET.get("since")]
+    given = [text for text in given if text is not None]
+    if any(Cursor.parse(text) is None for text in given):
+        return JsonResponse(
+            {"detail": "Last-Event-ID and since must look like 3-120."}, status=400
+        )
+    cursor = Cursor.parse(given[0]) if given else None
+    user_id = request.user.pk
+    if not _take_user_slot(user_id):
+        return too_many("Too many live streams open for this account; close a tab.")
+    if not _slots.take():
+        _give_back_user_slot(user_id)
+        return too_many("The server has no room for another live stream now; retry soon.")
+    events = _Bounded(stream(Viewer(request, game), cursor), user_id)
+    answer = StreamingHttpResponse(events, content_type="text/event-stream")
+    answer["Cache-Control"] = "private, no-store"
+    answer["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return answer

@@ -1,0 +1,276 @@
+// Great Game live page: the board loaded as its own (cached) resource, the order marks laid
+// over it after each check, and the game's events (GET /api/games/{id}/events/) applied as
+// they come: readiness and orders-in flags, the clock, new press, a processed phase.
+// Ready is sent without leaving the page. Without JavaScript the page works through forms.
+(function () {
+  "use strict";
+
+  var viewport = document.getElementById("board");
+  var inner = viewport && viewport.querySelector(".board-inner");
+  var live = document.getElementById("live");
+
+  // -- the board ---------------------------------------------------------------------
+
+  function drawn() {
+    document.dispatchEvent(new CustomEvent("board:drawn"));
+  }
+
+  function parseSvg(text) {
+    var doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    return doc.documentElement.nodeName === "svg" ? doc.documentElement : null;
+  }
+
+  // The order marks alone (a few kilobytes), put in place of the board's own two groups.
+  function drawOrders() {
+    var url = viewport && viewport.dataset.ordersUrl;
+    var svg = inner && inner.querySelector("svg");
+    if (!url || !svg) return Promise.resolve();
+    return fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (text) {
+        var marks = parseSvg('<svg xmlns="http://www.w3.org/2000/svg">' + text + "</svg>");
+        if (!marks) return;
+        ["orders", "orders-over"].forEach(function (id) {
+          var fresh = marks.querySelector("#" + id);
+          var old = svg.querySelector("#" + id);
+          if (fresh && old) old.replaceWith(document.importNode(fresh, true));
+        });
+        drawn();
+      });
+  }
+
+  function loadBoard(url) {
+    if (!inner || !url) return Promise.resolve();
+    viewport.dataset.loading = "1";
+    return fetch(url, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (text) {
+        inner.innerHTML = text;
+        inner.dataset.src = url;
+        return drawOrders();
+      })
+      .then(function () { drawn(); })
+      .catch(function () {
+        inner.innerHTML = '<p class="no-board">The board could not be loaded; reload the page.</p>';
+      })
+      .finally(function () { viewport.dataset.loading = ""; });
+  }
+
+  window.greatGame = { drawOrders: drawOrders, loadBoard: loadBoard };
+  if (inner && inner.dataset.src) loadBoard(inner.dataset.src);
+
+  if (!live) return;
+  var myPower = live.dataset.power;
+  var phaseIndex = Number(live.dataset.phase);
+
+  // -- Ready without reloading -------------------------------------------------------
+
+  function csrf(form) {
+    var field = form.querySelector("[name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+
+  function showReady(form, ready) {
+    var flag = form.querySelector("[name=ready]");
+    flag.value = ready ? "0" : "1";
+    Array.from(form.querySelectorAll("p.ok, button, .error")).forEach(function (n) { n.remove(); });
+    var button = document.createElement("button");
+    button.type = "submit";
+    if (ready) {
+      var note = document.createElement("p");
+      note.className = "ok";
+      note.textContent = "You are ready.";
+      form.appendChild(note);
+      button.textContent = "Not ready after all";
+    } else {
+      button.className = "primary";
+      button.id = "ready-button";
+      button.textContent = "Ready";
+    }
+    form.appendChild(button);
+  }
+
+  document.querySelectorAll("form.ready[data-api]").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var ready = form.querySelector("[name=ready]").value !== "0";
+      var phase = Number(form.querySelector("[name=phase]").value);
+      form.dataset.sending = "1";
+      fetch(form.dataset.api, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(form), Accept: "application/json" },
+        body: JSON.stringify({ ready: ready, phase: phase }),
+      }).then(function (response) {
+        if (response.ok) { showReady(form, ready); return; }
+        return response.json().then(function (body) {
+          var error = document.createElement("p");
+          error.className = "error";
+          error.setAttribute("role", "alert");
+          error.textContent = body.detail || "Not saved; reload the page.";
+          form.appendChild(error);
+        });
+      }).catch(function () { form.submit(); })
+        .finally(function () { form.dataset.sending = ""; });
+    });
+  });
+
+  // -- applying events ---------------------------------------------------------------
+
+  function onPowers(data) {
+    data.powers.forEach(function (p) {
+      var row = document.querySelector('tr[data-power="' + CSS.escape(p.power) + '"]');
+      if (!row) return;
+      var set = function (cls, text) {
+        var cell = row.querySelector("td." + cls);
+        if (cell && cell.textContent !== text) cell.textContent = text;
+      };
+      set("ready", p.ready ? "yes" : "");
+      set("orders-in", p.orders ? "in" : "");
+      set("centres", String(p.centres));
+      set("units", String(p.units));
+    });
+  }
+
+  var zone = live.dataset.timeZone || "UTC";
+  function when(iso) {
+    try {
+      return new Intl.DateTimeFormat(undefined, {
+        weekday: "short", day: "numeric", month: "short", year: "numeric",
+        hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short",
+      }).format(new Date(iso));
+    } catch (e) { return iso; }
+  }
+
+  function onClock(data) {
+    var clock = document.getElementById("clock");
+    var words = document.getElementById("clock-words");
+    var time = document.getElementById("deadline");
+    if (!clock || !words || !time) return;
+    if (data.deadline) {
+      words.textContent = "Deadline";
+      time.setAttribute("datetime", data.deadline);
+      time.textContent = when(data.deadline);
+      clock.hidden = false;
+    } else {
+      time.setAttribute("datetime", "");
+      time.textContent = "";
+      var countdown = document.getElementById("countdown");
+      if (countdown) countdown.textContent = "";
+      words.textContent = data.paused ? "The game is paused." : data.over ? "The game is over." : "";
+      clock.hidden = !words.textContent;
+    }
+  }
+
+  function threadTitle(key) {
+    return key === "public" ? "Everyone" : key.split("|").join(", ");
+  }
+
+  function onPress(m) {
+    var list = document.querySelector("ol.messages-list");
+    if (list && list.dataset.thread === m.thread) {
+      var li = document.createElement("li");
+      li.className = "live-new";
+      var from = document.createElement("span");
+      from.className = "from";
+      from.textContent = m.from;
+      var at = document.createElement("small");
+      at.textContent = new Date(m.created).toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: zone });
+      var body = document.createElement("p");
+      m.body.split("\n").forEach(function (line, n) {
+        if (n) body.appendChild(document.createElement("br"));
+        body.appendChild(document.createTextNode(line));
+      });
+      li.append(from, " ", at, body);
+      list.appendChild(li);
+      return;
+    }
+    if (m.from === myPower) return;
+    var threads = document.getElementById("threads");
+    if (!threads) {
+      var press = document.getElementById("press");
+      if (!press) return;
+      threads = document.createElement("ul");
+      threads.className = "threads";
+      threads.id = "threads";
+      var none = document.getElementById("no-press");
+      if (none) none.replaceWith(threads);
+      else press.querySelector("h2").after(threads);
+    }
+    var item = threads.querySelector('li[data-thread="' + CSS.escape(m.thread) + '"]');
+    if (!item) {
+      item = document.createElement("li");
+      item.dataset.thread = m.thread;
+      var link = document.createElement("a");
+      link.href = "?thread=" + encodeURIComponent(m.thread) + "#press";
+      link.textContent = threadTitle(m.thread);
+      item.appendChild(link);
+      threads.appendChild(item);
+    }
+    var badge = item.querySelector(".unread");
+    if (!badge) {
+      badge = document.createElement("span");
+      badge.className = "unread";
+      badge.title = "unread";
+      badge.textContent = "0";
+      item.append(" ", badge);
+    }
+    badge.textContent = String(Number(badge.textContent) + 1);
+  }
+
+  // A new phase: its board and name here; the orders box belonged to the old one.
+  function onPhase(data) {
+    var title = document.getElementById("board-title");
+    if (title) title.textContent = data.label;
+    if (data.index === phaseIndex) return;
+    var previous = phaseIndex;
+    phaseIndex = data.index;
+    if (viewport) {
+      viewport.dataset.boardUrl = viewport.dataset.boardUrl.replace(/phase=\d+/, "phase=" + data.index);
+      if (viewport.dataset.ordersUrl) {
+        viewport.dataset.ordersUrl = viewport.dataset.ordersUrl.replace(/phase=\d+/, "phase=" + data.index);
+      }
+    }
+    if (data.board) loadBoard(data.board);
+    var orders = document.querySelector("section#orders");  // the board has a g#orders too
+    if (orders) {
+      var note = document.createElement("p");
+      note.className = "guide";
+      note.id = "new-phase";
+      note.append("The phase was processed: ");
+      var results = document.createElement("a");
+      results.href = live.dataset.page + "?phase=" + previous;
+      results.textContent = "see its results";
+      var open = document.createElement("a");
+      open.href = live.dataset.page;
+      open.textContent = "order for " + data.label;
+      note.append(results, ", or ", open, ".");
+      var heading = orders.querySelector("h2");
+      orders.replaceChildren(heading, note);
+    }
+  }
+
+  var handlers = { powers: onPowers, clock: onClock, press: onPress, phase: onPhase };
+
+  // -- the stream --------------------------------------------------------------------
+
+  var source = null;
+  function connect() {
+    source = new EventSource(live.dataset.events, { withCredentials: true });
+    Object.keys(handlers).forEach(function (kind) {
+      source.addEventListener(kind, function (e) {
+        handlers[kind](JSON.parse(e.data));
+        // data-seen-clock and so on: tests and curious readers can see what has arrived.
+        live.dataset["seen" + kind[0].toUpperCase() + kind.slice(1)] = e.lastEventId;
+      });
+    });
+    source.addEventListener("open", function () { live.dataset.connected = "1"; });
+    // Refused (429: too many streams) or gone: the browser gives up, so try again later.
+    source.addEventListener("error", function () {
+      live.dataset.connected = "";
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 30000);
+    });
+  }
+  connect();
+  window.addEventListener("pagehide", function () { if (source) source.close(); });
+})();

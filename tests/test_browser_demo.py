@@ -1,0 +1,84 @@
+"""`make run`'s demo in Chromium, as a newcomer meets it (issue 16, items 1, 5 and 6): sign in
+with a printed demo login, find the three demo games in the lobby, open the Colonial one on a
+desktop (1440×900) and a phone (390×844), and see a build phase that says what to build.
+
+Screenshots go to var/screenshots/ (demo-*.png). Skips, as test_browser does, without
+Debian's Chromium unless CI.
+"""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+
+import pytest
+import test_browser  # skips this module too without Chromium
+from django.core.management import call_command
+
+from games.models import Game, Phase
+
+chromium = test_browser.browser  # the same fixture: Chromium through Playwright
+shot = test_browser.shot
+SCREENS = {"desktop": (1440, 900), "phone": (390, 844)}
+
+
+@pytest.fixture
+def demo(live_server, settings) -> str:
+    """The demo as `make run` seeds it; returns what it printed."""
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("seed_demo", url=live_server.url, stdout=out)
+    return out.getvalue()
+
+
+def sign_in(chromium, base: str, screen: str, username: str = "demo3"):
+    width, height = SCREENS[screen]
+    page = chromium.new_context(viewport={"width": width, "height": height}).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "demo")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_newcomer_signs_in_and_opens_the_colonial_demo(chromium, live_server, demo, screen):
+    base = live_server.url
+    # The printed sign-in is the first thing the demo tells, and it works as printed.
+    assert demo.index(f"{base}/accounts/login/") < demo.index("/games/")
+    page = sign_in(chromium, base, screen)
+    lobby = page.locator("#my-games + .table-wrap").inner_text()
+    for name in ("Demo: Colonial Diplomacy", "Demo: Far East", "Demo: Chinese Diplomacy"):
+        assert name in lobby
+    page.click("text=Demo: Colonial Diplomacy")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_selector("#board-svg")  # the board arrives as a resource of its own
+    assert "Spring 1870 movement" in page.locator("#board-title").inner_text()
+    assert "you play Russia" in page.locator(".game-head").inner_text()
+    help_text = page.locator("#orders-form .help").inner_text()
+    assert "A Moscow - Vladivostok via TSR" in help_text
+    assert page.locator('link[rel="icon"]').get_attribute("href").endswith("favicon.svg")
+    shot(page, f"demo-colonial-{screen}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_server, demo):
+    game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
+    phase = game.current_phase
+    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "fall"
+    phase.units = [u for u in phase.units if u["location"] not in ("Moscow", "Odessa")]
+    phase.save()
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")  # the engine's list has come
+    assert "Autumn 1870 adjustments" in page.locator("#board-title").inner_text()
+    prompt = page.locator("#order-prompt").inner_text()
+    assert "You may build 2" in prompt and "Click one of your units" not in prompt
+    assert page.locator("#unordered").count() == 0  # no "Without orders: ..." in a build phase
+    choices = page.locator("#order-choices").inner_text()
+    assert "Build A Moscow" in choices and "Build F Odessa" in choices
+    assert "Build A Omsk" not in choices  # occupied
+    shot(page, "demo-build-phase")

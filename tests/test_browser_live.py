@@ -1,0 +1,107 @@
+"""Live updates in Chromium (issue #16 item 3): two players on one Colonial game; Russia's
+Ready and a new press message appear on China's page without a reload, Ready itself does
+not reload Russia's page, and the board arrives as its own resource with its order marks."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.test import Client
+from test_browser import ARGS, CHROMIUM, browser, shot  # noqa: F401 (fixture)
+
+from games import services
+
+
+@pytest.fixture
+def live_settings(settings):
+    settings.LIVE_MAX_SECONDS = 60
+    settings.LIVE_POLL_SECONDS = 0.2
+    # Often, so that a stream whose page has closed finds out soon (by writing to it).
+    settings.LIVE_HEARTBEAT_SECONDS = 0.5
+
+
+def page_for(browser, live_server, user):  # noqa: F811
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    cookie = client.cookies["sessionid"]
+    context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    navigations = []
+    page.on(
+        "framenavigated",
+        lambda frame: navigations.append(frame.url) if frame is page.main_frame else None,
+    )
+    return page, navigations
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ready_and_press_appear_on_the_other_page_without_reload(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    url = f"{live_server.url}/games/{game.pk}/"
+    ru, ru_navigations = page_for(browser, live_server, russia.user)
+    cn, cn_navigations = page_for(browser, live_server, china.user)
+    for page in (ru, cn):
+        page.goto(url)
+        # The board is fetched on its own and put in place; the stream is connected.
+        page.wait_for_selector('#board svg#board-svg g.unit[data-location="Moscow"]')
+        page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert len(ru_navigations) == len(cn_navigations) == 1
+
+    china_row = cn.locator('tr[data-power="Russia"]')
+    assert china_row.locator("td.ready").inner_text() == ""
+    # Russia presses Ready: its own page answers in place...
+    ru.click("#ready-button")
+    ru.wait_for_selector("form.ready >> text=You are ready.")
+    # ...and China's page shows it, as it shows Russia's orders coming in.
+    cn.wait_for_selector('tr[data-power="Russia"] td.ready:text-is("yes")')
+    services.submit_orders(russia, ["A Moscow - Perm"])
+    cn.wait_for_selector('tr[data-power="Russia"] td.orders-in:text-is("in")')
+
+    # Russia writes to China alone, then to everyone; China's page shows both threads' news.
+    services.send_message(game, russia.user, "A zebra pact, just us?", ["China"])
+    services.send_message(game, russia.user, "Peace to all nations")
+    # China had no press when the page opened: both threads appear, each with one unread.
+    cn.wait_for_selector('#threads li[data-thread="public"] .unread:text-is("1")')
+    cn.wait_for_selector('#threads li[data-thread="China|Russia"] .unread:text-is("1")')
+    assert cn.locator("#no-press").count() == 0
+    shot(cn, "live-press-and-ready")
+
+    # A moderator moves the deadline: the countdown follows.
+    cn.wait_for_selector("#live[data-seen-clock]", state="attached")  # the stream's clock is in
+    before = cn.locator("#deadline").get_attribute("datetime")
+    services.change_deadline(game, game.creator, minutes=90)
+    cn.locator(f'#deadline:not([datetime="{before}"])').wait_for(state="attached")
+
+    # Britain, who may not read the private message, never gets it on its page.
+    br, _ = page_for(browser, live_server, seat(game, "Britain").user)
+    br.goto(url)
+    br.wait_for_selector("#live[data-connected='1']", state="attached")
+    services.send_message(game, russia.user, "A second secret", ["China"])
+    services.send_message(game, china.user, "Public again")
+    br.wait_for_selector("ol.messages-list >> text=Public again")
+    html = br.content()
+    assert "zebra pact" not in html and "A second secret" not in html
+
+    # The moderator processes the phase: China's page gets the new phase's board and name,
+    # and its orders box points to the results and to the new phase.
+    services.process_now(game, game.creator)
+    cn.wait_for_selector("#new-phase")
+    cn.wait_for_selector('#board .board-inner[data-src*="phase=1&"] svg#board-svg')
+    assert cn.inner_text("#board-title") == "Autumn 1870 movement"  # Colonial's own word
+    assert cn.locator('#new-phase a[href$="?phase=0"]').count() == 1
+    shot(cn, "live-processed")
+
+    assert len(ru_navigations) == len(cn_navigations) == 1  # nothing reloaded
+    for page in (ru, cn, br):
+        page.context.close()
+    time.sleep(1.5)  # the streams notice at their next heartbeat and end before the test does

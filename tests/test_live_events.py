@@ -1,0 +1,277 @@
+"""Live updates (issue #16 item 3): GET /api/games/{id}/events/ streams what the caller may
+see, resumes after Last-Event-ID, is bounded, and hears the services' changes after commit,
+through Redis when REDIS_URL is set and within the process otherwise."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from conftest import REDIS_URL
+from django.core.cache import cache
+from django.core.signals import request_finished
+from django.db import close_old_connections
+from django.test import Client
+from django.urls import reverse
+from test_play_press import client_for as signed_in
+
+from games import events, services
+
+
+@pytest.fixture(autouse=True)
+def quick_streams(settings):
+    """Streams that read the game often, ping soon and last a few seconds."""
+    settings.LIVE_MAX_SECONDS = 5
+    settings.LIVE_POLL_SECONDS = 0.05
+    settings.LIVE_HEARTBEAT_SECONDS = 0.3
+    settings.LIVE_STREAMS_PER_USER = 4
+    settings.LIVE_STREAMS_PER_PROCESS = 8
+    events._slots.open = 0  # streams a test left open count no more
+    cache.clear()
+
+
+def hang_up(response) -> None:
+    """The client goes away: the answer is closed, as a server closes it. (The test's own
+    database connection, in its transaction, must not be closed with it.)"""
+    request_finished.disconnect(close_old_connections)
+    try:
+        response.close()
+    finally:
+        request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def colonial(make_game):
+    return make_game("colonial")
+
+
+def url(game) -> str:
+    return reverse("game-events", args=[game.pk])
+
+
+class Reader:
+    """Reads a streaming answer event by event."""
+
+    def __init__(self, response) -> None:
+        assert response.status_code == 200, response.content
+        assert response["Content-Type"] == "text/event-stream"
+        self.response = response
+        self.chunks = iter(response.streaming_content)
+        self.pings = 0
+
+    def next(self) -> dict | None:
+        """The next event (a dict with id, event and data), or None at the end."""
+        for chunk in self.chunks:
+            text = chunk.decode()
+            if text.startswith(":"):
+                self.pings += 1
+                continue
+            fields = dict(line.split(": ", 1) for line in text.strip().split("\n"))
+            if "event" in fields:
+                fields["data"] = json.loads(fields["data"])
+                return fields
+        return None
+
+    def until(self, kind: str, limit: int = 40) -> dict:
+        for _ in range(limit):
+            event = self.next()
+            assert event is not None, f"the stream ended before a {kind} event"
+            if event["event"] == kind:
+                return event
+        raise AssertionError(f"no {kind} event")
+
+    def rest(self) -> list[dict]:
+        out = []
+        while (event := self.next()) is not None:
+            out.append(event)
+        return out
+
+
+def test_the_stream_starts_with_the_state_the_caller_may_see(colonial, seat):
+    russia, china = seat(colonial, "Russia"), seat(colonial, "China")
+    services.submit_orders(russia, ["A Moscow - Perm"])
+    services.set_ready(russia, True, phase=0)
+    reader = Reader(signed_in(china.user).get(url(colonial)))
+    phase = reader.until("phase")
+    assert phase["data"]["index"] == 0 and phase["data"]["label"].endswith("1870 movement")
+    assert phase["data"]["board"].startswith(f"/games/{colonial.pk}/board.svg?phase=0&v=")
+    powers = {p["power"]: p for p in reader.until("powers")["data"]["powers"]}
+    assert powers["Russia"]["ready"] and powers["Russia"]["orders"]
+    assert not powers["China"]["ready"] and not powers["China"]["orders"]
+    rest = reader.rest()
+    everything = json.dumps([phase, powers, rest])
+    assert "Perm" not in everything  # flags only: an unprocessed order never appears
+    assert rest[-1]["event"] == "reconnect"  # bounded: it ends, and says when to come back
+
+
+def test_press_arrives_live_and_private_press_only_to_its_readers(colonial, seat):
+    russia, china, britain = (seat(colonial, p) for p in ("Russia", "China", "Britain"))
+    readers = {s.power: Reader(signed_in(s.user).get(url(colonial))) for s in (china, britain)}
+    for reader in readers.values():
+        reader.until("powers")
+    secret = services.send_message(colonial, russia.user, "Meet me in Peking", ["China"])
+    public = services.send_message(colonial, britain.user, "Peace in our time")
+    china_sees = readers["China"].until("press")["data"]
+    assert china_sees["id"] == secret.pk and china_sees["body"] == "Meet me in Peking"
+    assert china_sees["thread"] == "China|Russia" and china_sees["from"] == "Russia"
+    assert readers["China"].until("press")["data"]["id"] == public.pk
+    britain_sees = [e["data"] for e in readers["Britain"].rest() if e["event"] == "press"]
+    assert [m["id"] for m in britain_sees] == [public.pk]
+    assert "Peking" not in json.dumps(britain_sees)
+
+
+def test_ready_and_orders_flags_change_live(colonial, seat):
+    russia, china = seat(colonial, "Russia"), seat(colonial, "China")
+    reader = Reader(signed_in(china.user).get(url(colonial)))
+    reader.until("powers")
+    services.submit_orders(russia, ["A Moscow - Perm"])
+    flags = {p["power"]: p for p in reader.until("powers")["data"]["powers"]}
+    assert flags["Russia"]["orders"] and not flags["Russia"]["ready"]
+    services.set_ready(russia, True, phase=0)
+    flags = {p["power"]: p for p in reader.until("powers")["data"]["powers"]}
+    assert flags["Russia"]["ready"]
+    hang_up(reader.response)
+
+
+def test_a_processed_phase_pause_and_deadline_are_told(colonial, seat, moderator):
+    china = seat(colonial, "China")
+    reader = Reader(signed_in(china.user).get(url(colonial)))
+    first = reader.until("clock")["data"]
+    assert first["deadline"] and not first["paused"]
+    services.change_deadline(colonial, moderator, minutes=60)
+    moved = reader.until("clock")["data"]
+    assert moved["deadline"] > first["deadline"]
+    services.process_now(colonial, moderator)
+    processed = reader.until("processed")
+    assert processed["data"] == {"from": 0, "to": 1} and processed["id"].startswith("1-")
+    assert reader.until("phase")["data"]["index"] == 1
+    new_deadline = reader.until("clock")["data"]  # the new phase's clock
+    assert new_deadline["deadline"] and not new_deadline["paused"]
+    colonial.refresh_from_db()
+    services.pause(colonial, moderator)
+    paused = reader.until("clock")["data"]
+    assert paused["paused"] is True and paused["deadline"] is None
+
+
+def test_last_event_id_resumes_after_the_last_message_seen(colonial, seat, moderator):
+    russia, china = seat(colonial, "Russia"), seat(colonial, "China")
+    first = services.send_message(colonial, russia.user, "one")
+    second = services.send_message(colonial, russia.user, "two", ["China"])
+    third = services.send_message(colonial, china.user, "three")
+    services.send_message(colonial, russia.user, "not for China", ["Japan"])
+    services.process_now(colonial, moderator)
+    client = signed_in(china.user)
+    reader = Reader(client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{first.pk}"))
+    got = reader.rest()
+    press = [e["data"]["body"] for e in got if e["event"] == "press"]
+    assert press == ["two", "three"]
+    assert [e["data"] for e in got if e["event"] == "processed"] == [{"from": 0, "to": 1}]
+    assert got[-1]["id"] == f"1-{third.pk}"  # China's cursor: Japan's message is not counted
+    # The page's own starting point works the same way, in the query.
+    again = Reader(client.get(url(colonial) + f"?since=1-{second.pk}")).rest()
+    assert [e["data"]["body"] for e in again if e["event"] == "press"] == ["three"]
+    assert not [e for e in again if e["event"] == "processed"]
+
+
+def test_without_a_cursor_old_press_is_not_resent(colonial, seat):
+    russia = seat(colonial, "Russia")
+    services.send_message(colonial, russia.user, "old news")
+    got = Reader(signed_in(russia.user).get(url(colonial))).rest()
+    assert not [e for e in got if e["event"] == "press"]
+
+
+def test_a_moderator_who_does_not_play_reads_all_press(colonial, seat, moderator):
+    russia = seat(colonial, "Russia")
+    secret = services.send_message(colonial, russia.user, "private", ["China"])
+    got = Reader(signed_in(moderator).get(url(colonial), HTTP_LAST_EVENT_ID="0-0")).rest()
+    assert [e["data"]["id"] for e in got if e["event"] == "press"] == [secret.pk]
+
+
+def test_an_outsider_gets_the_public_state_and_no_press(colonial, seat, make_user):
+    russia = seat(colonial, "Russia")
+    services.send_message(colonial, russia.user, "public, but not for strangers' streams")
+    got = Reader(signed_in(make_user("stranger")).get(url(colonial), HTTP_LAST_EVENT_ID="0-0"))
+    kinds = [e["event"] for e in got.rest()]
+    assert "powers" in kinds and "press" not in kinds
+
+
+def test_bad_requests_are_json_errors(colonial, seat):
+    china = seat(colonial, "China")
+    bad = signed_in(china.user).get(url(colonial), HTTP_LAST_EVENT_ID="drop table")
+    assert bad.status_code == 400 and "Last-Event-ID" in bad.json()["detail"]
+    anonymous = Client().get(url(colonial), HTTP_ACCEPT="text/event-stream")
+    assert anonymous.status_code in (401, 403) and anonymous.json()["detail"]
+    missing = signed_in(china.user).get(
+        reverse("game-events", args=[colonial.pk + 99]), HTTP_ACCEPT="text/event-stream"
+    )
+    assert missing.status_code == 404 and missing.json()["detail"]
+
+
+def test_streams_are_capped_per_user_and_give_their_slot_back(colonial, seat, settings):
+    settings.LIVE_STREAMS_PER_USER = 2
+    china = seat(colonial, "China")
+    client = signed_in(china.user)
+    first, second = client.get(url(colonial)), client.get(url(colonial))
+    assert first.status_code == second.status_code == 200
+    refused = client.get(url(colonial))
+    assert refused.status_code == 429 and refused["Retry-After"] and refused.json()["detail"]
+    hang_up(first)  # the client went away: its slot is free again
+    third = client.get(url(colonial))
+    assert third.status_code == 200
+    # Another account has slots of its own.
+    assert signed_in(seat(colonial, "Russia").user).get(url(colonial)).status_code == 200
+
+
+def test_a_process_holds_only_so_many_streams(colonial, seat, settings):
+    settings.LIVE_STREAMS_PER_PROCESS = 1
+    one = signed_in(seat(colonial, "China").user).get(url(colonial))
+    assert one.status_code == 200
+    other = signed_in(seat(colonial, "Russia").user).get(url(colonial))
+    assert other.status_code == 429
+    hang_up(one)
+    assert signed_in(seat(colonial, "Russia").user).get(url(colonial)).status_code == 200
+
+
+def test_a_quiet_stream_sends_heartbeats_and_ends_on_time(colonial, seat, settings):
+    settings.LIVE_MAX_SECONDS = 1
+    reader = Reader(signed_in(seat(colonial, "China").user).get(url(colonial)))
+    rest = reader.rest()
+    assert reader.pings >= 2 and rest[-1]["event"] == "reconnect"
+
+
+def test_services_publish_only_after_commit(colonial, seat, django_capture_on_commit_callbacks):
+    russia = seat(colonial, "Russia")
+    before = events._local.count(colonial.pk)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.set_ready(russia, True, phase=0)
+        services.send_message(colonial, russia.user, "hello")
+    assert events._local.count(colonial.pk) == before  # nothing told before the commit
+    for callback in callbacks:
+        callback()
+    assert events._local.count(colonial.pk) >= before + 2
+
+
+def test_a_nudge_wakes_a_waiting_stream_in_this_process(colonial):
+    listener = events._Listener(colonial.pk)
+    threading.Timer(0.1, events.publish, args=[colonial.pk]).start()
+    assert listener.wait(5) is True
+    assert listener.wait(0.05) is False  # one nudge, one wake
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
+def test_redis_carries_nudges_between_processes(colonial, settings, require_redis):
+    """Another web process hears the nudge through Redis: the listener is subscribed to the
+    channel, and the message published there (not the in-process condition) wakes it."""
+    settings.REDIS_URL = REDIS_URL
+    events._redis_client = None
+    listener = events._Listener(colonial.pk)
+    assert listener.pubsub is not None
+    import redis
+
+    other_process = redis.Redis.from_url(REDIS_URL)
+    threading.Timer(
+        0.1, other_process.publish, args=[events.CHANNEL.format(colonial.pk), b"1"]
+    ).start()
+    assert listener.wait(5) is True
+    listener.close()

@@ -1,0 +1,78 @@
+"""The moderator console offers only what the game's state allows and writes its audit log in
+words (issue 16, item 5)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def console(game, moderator) -> str:
+    c = Client()
+    c.force_login(moderator)
+    response = c.get(reverse("moderate", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def offered(html: str, game) -> set[str]:
+    prefix = f"/games/{game.pk}/moderate/"
+    return set(re.findall(rf'action="{re.escape(prefix)}(\w+)/"', html))
+
+
+def test_a_running_game_offers_no_start_and_no_resume(make_game, moderator):
+    game = make_game("colonial")
+    actions = offered(console(game, moderator), game)
+    assert "start" not in actions and "resume" not in actions
+    assert {"deadline", "pause", "process", "replace", "remove", "draw", "end"} <= actions
+    assert "rollback" not in actions  # nothing earlier to go back to
+
+
+def test_a_paused_game_offers_resume_but_not_pause(make_game, moderator):
+    game = make_game("colonial")
+    services.pause(game, moderator)
+    actions = offered(console(game, moderator), game)
+    assert "resume" in actions and "pause" not in actions and "start" not in actions
+    assert "process" not in actions and "deadline" not in actions
+
+
+def test_a_forming_game_offers_start_and_end_only(make_user, moderator):
+    game = services.create_game(moderator, name="Forming", variant="colonial")
+    services.join_game(game, make_user("ada"), ["Russia"])
+    assert offered(console(game, moderator), game) == {"start", "end"}
+
+
+def test_a_finished_game_offers_only_rollback(make_game, moderator):
+    game = make_game("colonial")
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    services.end_game(game, moderator, "Russia")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert offered(console(game, moderator), game) == {"rollback"}
+
+
+def test_audit_log_is_written_in_words(make_game, moderator, seat):
+    game = make_game("colonial")
+    services.change_deadline(game, moderator, minutes=90)
+    services.pause(game, moderator)
+    services.resume(game, moderator)
+    services.remove_player(game, moderator, "Britain")
+    services.process_now(game, moderator)
+    html = console(game, moderator)
+    log = re.search(r'<h2 id="audit">.*?</table>', html, re.S).group(0)
+    assert "{" not in log and "remaining_seconds" not in log and "&#x27;" not in log
+    assert "Moved the deadline from " in log
+    assert "Paused the clock with " in log
+    assert "Restarted the clock; deadline " in log
+    assert f"Put Britain ({seat(game, 'Britain').user.username}) into civil disorder." in log
+    assert "Processed phase 0 (Spring 1870 movement) at once." in log
+    assert "Created the game (Colonial Diplomacy)." in log

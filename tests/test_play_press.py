@@ -1,0 +1,82 @@
+"""Press on the game page (issue 16, item 5): recipients reset after a message is sent, and
+unread counts are kept on the account, not in one browser's session."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import models
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def colonial(make_game):
+    return make_game("colonial")
+
+
+def client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def ticked(html: str) -> list[str]:
+    """The recipients ticked in the press form."""
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    return sorted(re.findall(r'<input[^>]*value="(\w+)"[^>]*checked', form))
+
+
+def unread(html: str) -> dict[str, int]:
+    return {
+        title: int(count)
+        for title, count in re.findall(
+            r'>([^<]+)</a> <span class="unread" title="unread">(\d+)</span>', html
+        )
+    }
+
+
+def test_recipients_reset_after_a_private_message(colonial, seat):
+    russia = seat(colonial, "Russia")
+    c = client_for(russia.user)
+    send = reverse("send-press", args=[colonial.pk])
+    response = c.post(send, {"body": "Peace in Manchuria?", "recipients": ["China"]})
+    html = c.get(response.url).content.decode()
+    assert "Peace in Manchuria?" in html  # the thread is shown...
+    assert ticked(html) == []  # ...but the next message goes to everyone unless chosen
+    # Opening the thread to reply still ticks its members.
+    html = c.get(reverse("game", args=[colonial.pk]) + "?thread=China|Russia").content.decode()
+    assert ticked(html) == ["China"]
+    assert "untick everyone for a public message" in html
+
+
+def test_unread_counts_follow_the_account_to_another_browser(colonial, seat):
+    russia, china = seat(colonial, "Russia"), seat(colonial, "China")
+    send = reverse("send-press", args=[colonial.pk])
+    client_for(russia.user).post(send, {"body": "One", "recipients": ["China"]})
+    client_for(russia.user).post(send, {"body": "Two", "recipients": ["China"]})
+    client_for(russia.user).post(send, {"body": "To all"})
+    page = reverse("game", args=[colonial.pk])
+    laptop = client_for(china.user)
+    # The thread opened shows what was new as it opened; from then on it counts as read.
+    first = unread(laptop.get(page + "?thread=public").content.decode())
+    assert first == {"China, Russia": 2, "Everyone": 1}
+    assert unread(laptop.get(page + "?thread=public").content.decode()) == {"China, Russia": 2}
+    laptop.get(page + "?thread=China|Russia")  # read on the laptop
+    phone = client_for(china.user)  # a new session: nothing in it
+    assert unread(phone.get(page + "?thread=public").content.decode()) == {}
+    assert models.PressRead.objects.filter(user=china.user, game=colonial).count() == 2
+
+
+def test_a_read_marker_never_moves_back(colonial, seat):
+    china = seat(colonial, "China")
+    models.PressRead.mark(china.user, colonial, "public", 10)
+    models.PressRead.mark(china.user, colonial, "public", 4)
+    assert (
+        models.PressRead.objects.get(user=china.user, game=colonial, thread="public").last_read
+        == 10
+    )

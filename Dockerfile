@@ -6,6 +6,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY . .
+# libcairo2: cairosvg draws the replay pictures (PNG and GIF) from the board SVG.
+RUN apt-get update && apt-get install -y --no-install-recommends libcairo2 \
+    && rm -rf /var/lib/apt/lists/*
 RUN pip install --no-cache-dir . \
     && DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
     && useradd --system --home /app greatgame \
@@ -13,4 +16,5 @@ RUN pip install --no-cache-dir . \
 
 USER greatgame
 EXPOSE 8000
-CMD ["gunicorn", "greatgame.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# gunicorn.conf.py: gunicorn's lines and the application's go to stdout as JSON lines.
+CMD ["gunicorn", "greatgame.wsgi", "--config", "gunicorn.conf.py", "--workers", "3"]

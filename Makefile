@@ -35,7 +35,7 @@ run: venv
 	$(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 & pids+=($$!); \
 	$(BIN)/celery -A greatgame beat --loglevel=info & pids+=($$!); \
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
-	echo; echo "Great Game: http://127.0.0.1:$(PORT)/api/  (admin: http://127.0.0.1:$(PORT)/admin/, demo/demo; players demo1..demo7/demo; Ctrl-C stops)"; echo; \
+	echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)"; echo; \
 	wait -n; stop
 
 # Long fault trials and load benchmarks (docs/benchmarks.md), about 12 minutes, against the

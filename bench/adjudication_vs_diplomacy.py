@@ -45,7 +45,6 @@ def worker() -> int:
     """Answer one JSON line per JSON line on stdin: ``{"map": true}`` asks for the map's names
     and versions, ``{"phase": ..., "runs": n}`` for one timed phase."""
     import logging
-    from importlib.metadata import version
 
     import diplomacy
 
@@ -54,17 +53,24 @@ def worker() -> int:
     for line in sys.stdin:
         job = json.loads(line)
         if job.get("map"):
-            answer = {
-                "version": version("diplomacy"),
-                "python": sys.version.split()[0],
-                "loc_name": game.map.loc_name,
-                "locs": sorted(loc.upper() for loc in game.map.locs),
-            }
+            answer = map_answer(game)
         else:
             answer = _process(diplomacy, job["phase"], job["runs"])
         sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
     return 0
+
+
+def map_answer(game) -> dict:
+    """The package version and the standard map's names, for ``location_table``."""
+    from importlib.metadata import version
+
+    return {
+        "version": version("diplomacy"),
+        "python": sys.version.split()[0],
+        "loc_name": game.map.loc_name,
+        "locs": sorted(loc.upper() for loc in game.map.locs),
+    }
 
 
 def _process(diplomacy, phase: dict, runs: int) -> dict:
@@ -200,9 +206,9 @@ class Worker:
     Phases alternate between the two engines, so both see the same load on a shared machine.
     """
 
-    def __init__(self, python: str) -> None:
+    def __init__(self, python: str, module: str = "bench.adjudication_vs_diplomacy") -> None:
         self.proc = subprocess.Popen(
-            [python, "-m", "bench.adjudication_vs_diplomacy", "--worker"],
+            [python, "-m", module, "--worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -19,7 +19,7 @@ function init(args)
     local headers = {}
     headers["Authorization"] = "Token " .. token
     headers["Content-Type"] = "application/json"
-    -- as the TLS-terminating proxy in front would send them (NUM_PROXIES=1)
+    -- as the TLS-terminating proxy in front would send them (TRUSTED_PROXIES=127.0.0.1)
     headers["X-Forwarded-Proto"] = "https"
     headers["X-Forwarded-For"] = "127.0.0.1"
     table.insert(lines, wrk.format("PUT", path, headers, body))

@@ -15,7 +15,8 @@ and the workers' logs show exactly one successful processing per game (``process
 returning True, plus what each ``sweep`` returned). ``--duplicates`` sends a second
 ``process_phase`` for every game, as a redelivered message would be.
 
-Target (issue 9): all done within 60 s of the deadline, none missed, none twice.
+Target (issue 17): 10,000 games all done within 180 s of the deadline (``--target``), none
+missed, none twice. (Issue 9 asked for 1,000 within 60 s.)
 """
 
 from __future__ import annotations
@@ -32,12 +33,15 @@ from pathlib import Path
 
 from bench import common
 
-TARGET_SECONDS = 60.0
-SUCCESS = re.compile(r"games\.tasks\.(process_phase|sweep)\[[^\]]+\] succeeded in [\d.e-]+s: (\w+)")
+TARGET_SECONDS = 180.0
+SUCCESS = re.compile(
+    r"games\.tasks\.(process_phase|process_batch|sweep)\[[^\]]+\] succeeded in [\d.e-]+s: (\w+)"
+)
 
 
 def processings(logs: list[Path]) -> tuple[int, int, int]:
-    """(process_phase calls that processed, phases the sweeps processed, no-op calls)."""
+    """(process_phase calls that processed, phases the sweeps and batches processed, no-op
+    process_phase calls)."""
     by_task, by_sweep, noop = 0, 0, 0
     for log in logs:
         for task, value in SUCCESS.findall(log.read_text()):
@@ -83,9 +87,15 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="celery worker processes")
     parser.add_argument("--spread", type=float, default=0, help="seconds the deadlines span")
     parser.add_argument("--lead", type=float, default=20, help="seconds from set-up to T, at least")
-    parser.add_argument("--timeout", type=float, default=240, help="seconds to wait after T")
+    parser.add_argument("--target", type=float, default=TARGET_SECONDS, help="seconds allowed")
+    parser.add_argument("--timeout", type=float, default=400, help="seconds to wait after T")
     parser.add_argument("--no-beat", action="store_true", help="eta tasks only, no sweep")
     parser.add_argument("--duplicates", action="store_true", help="send every task twice")
+    parser.add_argument(
+        "--services",
+        action="store_true",
+        help="make every game and deadline through games.services (slow: 0.1 s a game)",
+    )
     args = parser.parse_args()
 
     common.configure()
@@ -99,29 +109,53 @@ def main() -> int:
     common.retire_old_games()
     tag = f"storm{int(time.time())}"
     started = time.monotonic()
-    games = common.make_games(args.games, tag)
-    made_s = time.monotonic() - started
-    ids = [g["id"] for g in games]
-    started = time.monotonic()
-    common.submit_openings(ids)
+    if args.services:
+        games = common.make_games(args.games, tag)
+        ids = [g["id"] for g in games]
+        made_s = time.monotonic() - started
+        started = time.monotonic()
+        common.submit_openings(ids)
+    else:
+        ids = common.clone_games(args.games, tag)
+        made_s = time.monotonic() - started
     orders_s = time.monotonic() - started
 
     # Deadlines: T is the start of the first whole minute at least --lead seconds after the
-    # deadlines are all set (about 10 ms per change).
-    soon = datetime.now(UTC) + timedelta(seconds=args.lead + 0.02 * args.games)
+    # deadlines are all set (about 10 ms per change through the services, 1 ms in bulk).
+    per_change = 0.02 if args.services else 0.002
+    soon = datetime.now(UTC) + timedelta(seconds=args.lead + per_change * args.games)
     at = soon.replace(second=0, microsecond=0) + timedelta(minutes=1)
-    moderator = get_user_model().objects.get(username=f"{tag}-moderator")
     started = time.monotonic()
-    for n, game in enumerate(Game.objects.filter(pk__in=ids).order_by("pk")):
-        offset = args.spread * n / max(args.games - 1, 1)
-        phase = services.change_deadline(game, moderator, deadline=at + timedelta(seconds=offset))
-        if args.duplicates:
-            tasks.process_phase.apply_async((game.pk, phase.pk), eta=phase.deadline)
+    if args.services:
+        moderator = get_user_model().objects.get(username=f"{tag}-moderator")
+        for n, game in enumerate(Game.objects.filter(pk__in=ids).order_by("pk")):
+            offset = timedelta(seconds=args.spread * n / max(args.games - 1, 1))
+            phase = services.change_deadline(game, moderator, deadline=at + offset)
+            if args.duplicates:
+                tasks.process_phase.apply_async((game.pk, phase.pk), eta=phase.deadline)
+    else:
+        # What change_deadline writes and sends, in bulk: the new deadline, then (after the
+        # commit) process_phase with eta=deadline for each game.
+        due = {}
+        for n, (game_id, phase_id) in enumerate(
+            Game.objects.filter(pk__in=ids).order_by("pk").values_list("pk", "current_phase_id")
+        ):
+            offset = timedelta(seconds=args.spread * n / max(args.games - 1, 1))
+            due[game_id, phase_id] = at + offset
+        if args.spread:
+            for (_, phase_id), deadline in due.items():
+                Phase.objects.filter(pk=phase_id).update(deadline=deadline)
+        else:
+            Phase.objects.filter(pk__in=[p for _, p in due]).update(deadline=at)
+        for (game_id, phase_id), deadline in due.items():
+            for _ in range(2 if args.duplicates else 1):
+                tasks.process_phase.apply_async((game_id, phase_id), eta=deadline)
     deadlines_s = time.monotonic() - started
     print(f"deadline storm: {tag}, {common.machine()}", flush=True)
     print(
         f"set-up:            {args.games} games in {made_s:.0f} s, "
-        f"{7 * args.games} order sets in {orders_s:.0f} s, deadlines set in {deadlines_s:.0f} s",
+        f"{7 * args.games} order sets{'' if args.services else ' (copied)'} "
+        f"in {orders_s:.0f} s, deadlines set in {deadlines_s:.0f} s",
         flush=True,
     )
 
@@ -181,7 +215,7 @@ def main() -> int:
     if processed:
         print(
             f"finished:          last phase {last:.1f} s after T, {after_last:.1f} s after the "
-            f"last deadline   (target <= {TARGET_SECONDS:.0f} s)"
+            f"last deadline   (target <= {args.target:.0f} s)"
         )
         print(
             f"lag per game:      median {statistics.median(lags):.1f} s, "
@@ -198,7 +232,7 @@ def main() -> int:
     print(f"games consistent:  {args.games - len(problems)} of {args.games}")
     for problem in problems[:10]:
         print(f"  {problem}")
-    met = not missed and not problems and total == args.games and after_last <= TARGET_SECONDS
+    met = not missed and not problems and total == args.games and after_last <= args.target
     print(f"logs:              {work}")
     print(f"targets: {'met' if met else 'NOT met'}")
     return 0 if met else 1

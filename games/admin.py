@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from . import services
+from . import engine, services
 from .models import (
     DrawVote,
     Game,
@@ -98,10 +99,30 @@ def remove_player(modeladmin, request, queryset):
     )
 
 
+def _bot_action(on: bool, description: str):
+    """An admin action that puts a bot on each selected seat, or takes it off."""
+
+    @admin.action(description=description)
+    def act(modeladmin, request, queryset):
+        _each(
+            modeladmin,
+            request,
+            queryset,
+            lambda seat, user: services.set_bot(seat.game, user, seat.power, on),
+        )
+
+    act.__name__ = "put_bot" if on else "take_bot_off"
+    return act
+
+
+put_bot = _bot_action(True, "Put a bot on the seat (the player is replaced)")
+take_bot_off = _bot_action(False, "Take the bot off (the power goes into civil disorder)")
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
-    readonly_fields = ["user", "power", "status", "ready", "missed_phases", "preferences"]
+    readonly_fields = ["user", "power", "status", "bot", "ready", "missed_phases", "preferences"]
     can_delete = False
 
 
@@ -131,6 +152,36 @@ class GameAdmin(admin.ModelAdmin):
         end_game,
     ]
 
+    def formfield_for_dbfield(self, db_field, request: HttpRequest, **kwargs):
+        """The variant is chosen from those the engine knows, as on the site's form."""
+        if db_field.name == "variant":
+            choices = [(v, engine.describe(v)["name"]) for v in engine.variant_ids()]
+            return forms.ChoiceField(choices=choices, label=db_field.verbose_name.capitalize())
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
+        """A started game's variant is fixed: its phases and orders are on that map, and the
+        services refuse the change too."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and obj.status != Game.Status.FORMING:
+            fields.append("variant")
+        return fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        """Games are created on the site or through the API, by the player who moderates them."""
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        """Admin access alone does not moderate a game: a game's settings are edited only by
+        whoever moderates it (its creator, a superuser or a site moderator)."""
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or obj.is_moderator(request.user))
+
+    def save_model(self, request: HttpRequest, obj: Game, form, change: bool) -> None:
+        """Through the services, so the change is checked, locked and in the audit log."""
+        changes = {field: form.cleaned_data[field] for field in form.changed_data}
+        services.change_settings(obj, request.user, **changes)
+
 
 @admin.register(Phase)
 class PhaseAdmin(admin.ModelAdmin):
@@ -142,10 +193,10 @@ class PhaseAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["game", "user", "power", "status", "ready", "missed_phases"]
-    list_filter = ["status"]
-    readonly_fields = ["game", "user", "power", "status", "ready", "missed_phases"]
-    actions = [remove_player]
+    list_display = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
+    list_filter = ["status", "bot"]
+    readonly_fields = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
+    actions = [remove_player, put_bot, take_bot_off]
 
 
 @admin.register(Order)

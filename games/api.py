@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ImproperlyConfigured
+from django.core.exceptions import (
+    ImproperlyConfigured,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.defaults import page_not_found
@@ -10,9 +15,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -20,15 +28,20 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import engine, services, visibility
-from .models import Game, Membership, NotificationSettings
+from . import engine, parsers, services, visibility
+from . import events as live
+from .input_types import StrictInput
+from .limits import ascii_index
+from .models import Game, Membership, ModeratorAction, NotificationSettings
 from .serializers import (
+    AuditEntrySerializer,
     GameCreateSerializer,
     GameSerializer,
     JoinSerializer,
     MessageSerializer,
     ModerationSerializer,
     NotificationSettingsSerializer,
+    OptionsSerializer,
     OrderSerializer,
     OrdersInputSerializer,
     PaymentSerializer,
@@ -48,6 +61,7 @@ MODERATOR_ACTIONS = (
     "rollback",
     "replace",
     "remove",
+    "bot",
     "draw",
     "end",
 )
@@ -58,17 +72,27 @@ class OrdersChanged(exceptions.APIException):
     default_detail = "your orders were changed elsewhere; reload them and try again"
 
 
+class PhaseChanged(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "this was meant for another phase than the current one"
+
+
 # The answers other than success that an operation can give, and why.
 ERRORS = {
     "400": "The request is invalid or breaks a rule of the game; the body says which field.",
     "401": "Not signed in, or the token is wrong.",
     "403": "Not allowed to you, or a signed-in browser session sent no CSRF token.",
-    "404": "No such game, phase or variant.",
+    "404": "No such game, phase or variant, or no such page of a list.",
+    "409": "Meant for another phase than the current one (a retry after it was processed).",
+    "413": "The request body is too large.",
     "415": "The body is not JSON, form data or multipart.",
     "429": "Too many requests; the Retry-After header says when to try again.",
 }
 THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
-THROTTLED |= {("/api/games/{id}/orders/", "put")}
+PHASE_BOUND = {("/api/games/{id}/ready/", "post")}
+PHASE_BOUND |= {("/api/games/{id}/moderation/{action_name}/", "post")}
+THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
+THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
 
 
 def document_errors(result: dict, generator, request, public: bool) -> dict:
@@ -91,12 +115,17 @@ def document_errors(result: dict, generator, request, public: bool) -> dict:
             security = operation.get("security", [])
             codes = []
             if unsafe:
-                codes += ["400", "415"]
+                codes += ["400", "413", "415"]
+            if (path, method) in PHASE_BOUND:
+                codes.append("409")
             if security:  # a wrong token is refused even where signing in is optional
                 codes.append("401")
             if security and (unsafe or {} not in security):
                 codes.append("403")
-            if "{" in path:
+            paged = any(p.get("name") == "page" for p in operation.get("parameters", []))
+            if paged and not unsafe:
+                codes.append("400")  # page_size
+            if "{" in path or paged:
                 codes.append("404")
             if (path, method) in THROTTLED:
                 codes.append("429")
@@ -128,11 +157,44 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     """Rule violations from the services are the client's mistake: 400, never 500."""
     if isinstance(exc, services.OrdersChanged):
         exc = OrdersChanged(str(exc))
+    elif isinstance(exc, services.PhaseChanged):
+        exc = PhaseChanged(str(exc))
+    elif isinstance(exc, RequestDataTooBig):  # a multipart field over Django's cap
+        exc = parsers.too_large()
+    elif isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        exc = exceptions.ParseError(str(exc))
     elif isinstance(exc, services.GameError):
         exc = exceptions.ValidationError({"detail": str(exc)})
     elif isinstance(exc, PermissionError):
         exc = exceptions.PermissionDenied(str(exc))
     return drf_exception_handler(exc, context)
+
+
+CURSOR_PATTERN = r"^(-1|[0-9]{1,9})-[0-9]{1,18}$"
+# One server-sent event as the stream sends it; ``data`` holds the event's JSON.
+EVENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "event": {
+            "type": "string",
+            "enum": ["phase", "clock", "powers", "press", "processed", "reconnect"],
+        },
+        "id": {"type": "string", "pattern": CURSOR_PATTERN},
+        "data": {"type": "string", "description": "The event's JSON, as text."},
+        "retry": {"type": "integer"},
+    },
+}
+
+
+class EventStreamNegotiation(BaseContentNegotiation):
+    """The event stream is answered as itself; its errors (401, 404, 429) in JSON, whatever
+    the client accepts (an EventSource accepts text/event-stream alone)."""
+
+    def select_parser(self, request, parsers):
+        return parsers[0] if parsers else None
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        return JSONRenderer(), JSONRenderer.media_type
 
 
 class ScopedThrottle(ScopedRateThrottle):
@@ -154,11 +216,17 @@ class SignInThrottle(ScopedThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
+class TokenSerializer(StrictInput, AuthTokenSerializer):
+    """A username and password for a token (DRF's fields, read strictly)."""
+
+
 class TokenView(ObtainAuthToken):
     """DRF's token view (username and password for a token), rate limited."""
 
+    serializer_class = TokenSerializer
     throttle_classes = [SignInThrottle]
     throttle_scope = "auth"
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own, unbounded
 
 
 class SignupView(APIView):
@@ -218,7 +286,7 @@ class VariantViewSet(viewsets.ViewSet):
     def retrieve(self, request: Request, pk: str) -> Response:
         if pk not in engine.variant_ids():
             raise exceptions.NotFound(f"unknown variant {pk!r}")
-        return Response(engine.describe(pk))
+        return Response({**engine.describe(pk), "option_schema": engine.option_schema(pk)})
 
 
 def _seat(game: Game, user) -> Membership:
@@ -242,15 +310,25 @@ class GameViewSet(
     """Games: anyone signed in may list, create, look at and join them."""
 
     queryset = Game.objects.select_related("creator", "current_phase")
+    lookup_value_regex = "[0-9]+"  # ASCII digits only: "²".isdigit() is true too
     permission_classes = [IsAuthenticated]
     throttle_classes = [ScopedThrottle]
 
+    # What fills the database is rate limited per user: games created, joins, press, orders.
+    THROTTLE_SCOPES = {
+        ("create", "POST"): "games",
+        ("join", "POST"): "joins",
+        ("messages", "POST"): "press",
+        ("orders", "PUT"): "orders",
+        # Checking and listing store nothing, but each runs the engine: a budget of their own,
+        # so that checking while typing never spends the saves'.
+        ("check_orders", "POST"): "checks",
+        ("options", "GET"): "checks",
+    }
+
     @property
     def throttle_scope(self) -> str | None:
-        """Only order submissions are rate limited (per user); nothing else here is."""
-        if self.action == "orders" and self.request.method == "PUT":
-            return "orders"
-        return None
+        return self.THROTTLE_SCOPES.get((self.action, self.request.method))
 
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
@@ -258,23 +336,53 @@ class GameViewSet(
     def get_queryset(self):
         games = super().get_queryset()
         wanted = self.request.query_params.get("status")
+        if wanted and wanted not in Game.Status.values:
+            choices = ", ".join(Game.Status.values)
+            raise exceptions.ValidationError({"status": [f"one of {choices}"]})
         return games.filter(status=wanted) if wanted else games
 
     @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer})
     def create(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        game = services.create_game(request.user, **serializer.validated_data)
+        game = services.create_game(request.user, capped=True, **serializer.validated_data)
         return Response(self._game(game), status=status.HTTP_201_CREATED)
 
     def _game(self, game: Game) -> dict:
         game = Game.objects.select_related("creator", "current_phase").get(pk=game.pk)
         return GameSerializer(game, context=self.get_serializer_context()).data
 
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                pattern=CURSOR_PATTERN,
+                description="Resume after this event (the browser sends it by itself).",
+            ),
+            OpenApiParameter(
+                "since", str, pattern=CURSOR_PATTERN, description="Like Last-Event-ID."
+            ),
+        ],
+        responses={
+            (200, "text/event-stream"): EVENT_SCHEMA,
+            (400, "application/json"): OpenApiTypes.OBJECT,
+            (429, "application/json"): OpenApiTypes.OBJECT,
+        },
+    )
+    @action(detail=True, methods=["get"], content_negotiation_class=EventStreamNegotiation)
+    def events(self, request: Request, pk: str) -> HttpResponse:
+        """Server-sent events of what the caller may see: phase, clock, powers' ready and
+        orders-in flags, press they may read (see games.events). Ends after a few minutes; the
+        client reconnects with Last-Event-ID."""
+        return live.response(request, self.get_object())
+
     @extend_schema(request=JoinSerializer, responses=GameSerializer)
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
-        """Join a forming game, or take over a power in civil disorder in a running one."""
+        """Join a forming game, or take over a power in civil disorder or played by a bot in a
+        running one."""
         game = self.get_object()
         serializer = JoinSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -291,7 +399,7 @@ class GameViewSet(
     @extend_schema(
         methods=["PUT"], request=OrdersInputSerializer, responses=OrderSerializer(many=True)
     )
-    @action(detail=True, methods=["get", "put"])
+    @action(detail=True, methods=["get", "put"], pagination_class=None)
     def orders(self, request: Request, pk: str) -> Response:
         """Your orders for the current phase; PUT replaces them all and answers each one.
 
@@ -307,17 +415,72 @@ class GameViewSet(
         orders = list(visibility.visible_orders(game.current_phase, request.user))
         return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
 
-    def _submit(self, request: Request, pk: str) -> Response:
-        """PUT orders: the busiest request of all, so the seat, its game and the current phase
-        are read in one query; only when there is no seat is the game looked up, to say why."""
+    @extend_schema(
+        request=OrdersInputSerializer,
+        responses=OrderSerializer(many=True),
+        description="Answers exactly as the PUT would (same limits, same answer) and stores "
+        "nothing: the order box checks with it while the player types.",
+    )
+    @action(detail=True, methods=["post"], url_path="orders/check", pagination_class=None)
+    def check_orders(self, request: Request, pk: str) -> Response:
+        """Check your orders for the current phase without saving them."""
+        membership = self._membership(pk)
+        serializer = OrdersInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        orders = services.check_orders(
+            membership, serializer.validated_data["orders"], phase=membership.game.current_phase
+        )
+        return Response(OrderSerializer(orders, many=True).data)
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "power",
+                str,
+                description="A moderator who does not play: the power whose options to list.",
+            )
+        ],
+        responses={200: OptionsSerializer, 400: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def options(self, request: Request, pk: str) -> Response:
+        """Every legal order of your power this phase, as the engine lists them (the board's
+        click menu is built from it); a moderator who does not play names any ``?power=``."""
+        game = self.get_object()
+        membership = game.membership_of(request.user)
+        wanted = request.query_params.get("power")
+        if membership is not None and membership.power:
+            if wanted not in (None, membership.power):
+                raise exceptions.PermissionDenied("you may list only your own power's orders")
+            power = membership.power
+        elif game.is_moderator(request.user):
+            if wanted not in engine.powers(game):
+                raise exceptions.ValidationError({"power": ["name one of the game's powers"]})
+            power = wanted
+        else:
+            raise exceptions.PermissionDenied("you do not play a power in this game")
+        phase = game.current_phase
+        if phase is None or phase.processed_at:
+            raise exceptions.ValidationError({"detail": "the game has no phase to order in"})
+        return Response(engine.options(game, phase, power))
+
+    def _membership(self, pk: str) -> Membership:
+        """The caller's seat with its game and the current phase, read in one query (orders
+        are the busiest requests of all); only when there is no seat is the game looked up,
+        to say why."""
         membership = (
             Membership.objects.select_related("game__current_phase")
             .exclude(status=Membership.Status.REPLACED)
-            .filter(game_id=pk if pk.isdigit() else None, user=request.user)
+            .filter(game_id=ascii_index(pk), user=self.request.user)
             .first()
         )
         if membership is None:
-            membership = _seat(self.get_object(), request.user)
+            membership = _seat(self.get_object(), self.request.user)
+        return membership
+
+    def _submit(self, request: Request, pk: str) -> Response:
+        """PUT orders: replace the power's orders with these, each answered."""
+        membership = self._membership(pk)
         game = membership.game
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -345,19 +508,27 @@ class GameViewSet(
     @extend_schema(request=ReadySerializer, responses=ReadySerializer)
     @action(detail=True, methods=["post"])
     def ready(self, request: Request, pk: str) -> Response:
-        game = self.get_object()
+        """Ready (or not) for the phase named; a ready for any other phase is a 409."""
+        seat = _seat(self.get_object(), request.user)
         serializer = ReadySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.set_ready(_seat(game, request.user), serializer.validated_data["ready"])
-        return Response(serializer.validated_data)
+        data = serializer.validated_data
+        services.set_ready(seat, data["ready"], phase=data["phase"])
+        return Response(data)
+
+    def _page(self, items, serializer_class, **context) -> Response:
+        """One page of a list, as ``Pages`` cuts it."""
+        page = self.paginate_queryset(items)
+        context = {**self.get_serializer_context(), **context}
+        data = serializer_class(page, many=True, context=context).data
+        return self.get_paginated_response(data)
 
     @extend_schema(responses=PhaseSerializer(many=True))
     @action(detail=True, methods=["get"])
     def phases(self, request: Request, pk: str) -> Response:
+        """Every phase, oldest first, in pages."""
         game = self.get_object()
-        phases = game.phases.select_related("game").prefetch_related("orders")
-        context = self.get_serializer_context()
-        return Response(PhaseSerializer(phases, many=True, context=context).data)
+        return self._page(game.phases.select_related("game"), PhaseSerializer)
 
     @extend_schema(responses=PhaseSerializer)
     @action(detail=True, methods=["get"], url_path=r"phases/(?P<index>[0-9]+)")
@@ -375,8 +546,7 @@ class GameViewSet(
         _player_or_moderator(game, request.user)
         context = self.get_serializer_context()
         if request.method == "GET":
-            messages = visibility.visible_messages(game, request.user)
-            return Response(MessageSerializer(messages, many=True, context=context).data)
+            return self._page(visibility.visible_messages(game, request.user), MessageSerializer)
         serializer = MessageSerializer(data=request.data, context=context)
         serializer.is_valid(raise_exception=True)
         message = services.send_message(
@@ -394,9 +564,7 @@ class GameViewSet(
         """The gold ledger between great powers (Chinese Diplomacy); POST pays another power."""
         game = self.get_object()
         if request.method == "GET":
-            return Response(
-                PaymentSerializer(game.payments.select_related("phase"), many=True).data
-            )
+            return self._page(game.payments.select_related("phase"), PaymentSerializer)
         membership = _seat(game, request.user)
         serializer = PaymentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -418,6 +586,16 @@ class GameViewSet(
         serializer.is_valid(raise_exception=True)
         over = services.vote(membership, **serializer.validated_data)
         return Response({"game_over": over})
+
+    @extend_schema(responses=AuditEntrySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def log(self, request: Request, pk: str) -> Response:
+        """The game's audit log, newest first, in pages: the moderator's only."""
+        game = self.get_object()
+        if not game.is_moderator(request.user):
+            raise exceptions.PermissionDenied("only the moderator may read the audit log")
+        entries = ModeratorAction.objects.filter(game=game).select_related("user")
+        return self._page(entries, AuditEntrySerializer)
 
     @extend_schema(
         request=ModerationSerializer,
@@ -452,13 +630,15 @@ class GameViewSet(
             case "resume":
                 services.resume(game, user)
             case "process":
-                services.process_now(game, user)
+                services.process_now(game, user, phase=args["phase"])
             case "rollback":
                 services.rollback(game, user, args["phase"])
             case "replace":
                 services.replace_player(game, user, args["power"], args["user"])
             case "remove":
                 services.remove_player(game, user, args["power"])
+            case "bot":
+                services.set_bot(game, user, args["power"], args["bot"])
             case "draw":
                 services.declare_draw(game, user)
             case "end":

@@ -14,9 +14,6 @@ from .models import Game, Phase
 
 logger = logging.getLogger(__name__)
 
-# Words that end a unit's location in canonical order text ("A North Sea - Norway").
-_ORDER_WORDS = {"H", "-", "S", "C", "R", "D"}
-
 
 class EngineError(RuntimeError):
     """The engine refused a request the server built: a bug, never the players' fault."""
@@ -29,6 +26,7 @@ class Checked:
     valid: bool
     reason: str
     location: str | None
+    data: dict | None = None
 
 
 def variant_ids() -> list[str]:
@@ -46,6 +44,17 @@ def variant_ids() -> list[str]:
 
 def describe(variant_id: str) -> dict:
     return adjudication.load(variant_id).describe()
+
+
+def option_schema(variant_id: str) -> dict:
+    """The options a game of this variant may set, as a JSON Schema, from the engine."""
+    return adjudication.option_schema(variant_id)
+
+
+def option_problems(variant_id: str, options: object) -> list[str]:
+    """What is wrong with a game's options, by the engine's own declaration of what each
+    variant reads (``adjudication.option_schema``); empty when nothing is."""
+    return adjudication.option_problems(variant_id, options)
 
 
 def starting_phase(variant_id: str, seed: int = 0) -> dict:
@@ -97,10 +106,17 @@ def adjudicate(payload: dict) -> dict:
 
 
 def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list[Checked]:
-    """Ask the engine about one power's orders alone, against the current board."""
+    """Check one power's orders as they are sent, against the current board.
+
+    The engine's check mode refuses only what the map, the position and the phase decide; an
+    order that rests on other powers' orders (a canal permit, a support of a railroad move)
+    is valid now and judged with every other order at the deadline.
+    """
     orders = [{"power": power, "order": text} for text in texts]
-    # A variant may append orders of its own (the Chinese factions') after ours.
-    replies = adjudicate(request(game, phase, orders))["orders"][: len(texts)]
+    reply = adjudication.check(request(game, phase, orders))
+    if "error" in reply:
+        raise EngineError(reply["error"])
+    replies = reply["orders"]
     out = []
     for text, reply in zip(texts, replies, strict=True):
         valid = reply["result"] != "invalid"
@@ -111,28 +127,36 @@ def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list
                 canonical=canonical,
                 valid=valid,
                 reason=reply.get("reason", "") if not valid else "",
-                location=unit_location(canonical) if valid else None,
+                location=unit_location(reply.get("data")) if valid else None,
+                data=reply.get("data"),
             )
         )
     return out
 
 
-def unit_location(canonical: str) -> str | None:
-    """The location of the unit a canonical order is about; None for Waive and the like.
+def options(game: Game, phase: Phase, power: str) -> dict:
+    """Every legal order of the power this phase, as the engine lists them (structured data:
+    kind, unit, location, destination, via, ..., ``order`` the canonical text, ``needs``)."""
+    reply = adjudication.options(request(game, phase, []), power)
+    if "error" in reply:
+        raise EngineError(reply["error"])
+    return reply
 
-    "A North Sea - Norway" -> "North Sea", "Build F St Petersburg/nc" -> "St Petersburg/nc".
-    """
-    words = canonical.split()
-    if words[:1] in (["Build"], ["Remove"]):
-        words = words[1:]
-    if not words or words[0] not in ("A", "F"):
+
+def rule_orders(game: Game, phase: Phase, power: str) -> list[str]:
+    """The power's orders of the variant's own rules that are not a unit's hold, move or
+    support, as the engine lists them: Chinese Diplomacy's entries onto the board and
+    departures from it, Colonial's Suez permits; none in other variants."""
+    return [o["order"] for o in options(game, phase, power)["orders"] if o["kind"] == "special"]
+
+
+def unit_location(data: dict | None) -> str | None:
+    """The location of the unit an order is about, from the engine's data of the order: the
+    key of "one order a unit". None for Waive and for a rule's own orders (a canal permit
+    names another power's fleet, an entry a unit not yet on the board)."""
+    if not data or data.get("kind") in ("waive", "special"):
         return None
-    location = []
-    for word in words[1:]:
-        if word in _ORDER_WORDS:
-            break
-        location.append(word)
-    return " ".join(location) or None
+    return data.get("location")
 
 
 def powers(game: Game) -> list[str]:
@@ -141,16 +165,28 @@ def powers(game: Game) -> list[str]:
 
 
 def survivors(phase: Phase) -> set[str]:
-    """Powers that still have a unit or a supply centre."""
+    """Powers still in the game: a unit or a supply centre, or an account of gold.
+
+    A power that keeps an account (Chinese Diplomacy's great powers) plays on with nothing on
+    the board: it may bring armies on in any year, and pay and be paid; only deposition ends
+    its leader's seat.
+    """
     alive = {u["power"] for u in phase.units} | {u["power"] for u in phase.dislodged}
     alive |= {power for power, centres in phase.supply_centers.items() if centres}
-    return alive
+    return alive | account_holders(phase)
+
+
+def account_holders(phase: Phase) -> set[str]:
+    """Powers with a balance of gold carried into the phase (none outside Chinese Diplomacy)."""
+    economy = (phase.carried or {}).get("economy") or {}
+    return set(economy.get("balances") or {})
 
 
 def powers_to_act(phase: Phase) -> set[str]:
-    """Powers that have something to order in this phase."""
+    """Powers that have something to order in this phase (an account holder off the board
+    may bring an army on in any movement phase)."""
     if phase.type == Phase.Type.MOVEMENT:
-        return {u["power"] for u in phase.units}
+        return {u["power"] for u in phase.units} | account_holders(phase)
     if phase.type == Phase.Type.RETREATS:
         return {d["power"] for d in phase.dislodged if d.get("retreats", True)}
     counts: dict[str, int] = {}

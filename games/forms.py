@@ -7,6 +7,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
 from . import engine
+from .limits import (
+    MAX_DEADLINE_SHIFT_MINUTES,
+    MAX_INTEGER,
+    MAX_MISSED_PHASES,
+    MAX_ORDER_LENGTH,
+    MAX_ORDERS,
+    MAX_PHASE_MINUTES,
+    MAX_VICTORY_CENTERS,
+)
 from .models import Game, NotificationSettings, Palette, time_zones
 
 User = get_user_model()
@@ -28,13 +37,22 @@ class GameForm(forms.Form):
     name = forms.CharField(max_length=100)
     variant = forms.ChoiceField(choices=[])
     movement_minutes = forms.IntegerField(
-        min_value=1, initial=24 * 60, help_text="Time for each movement phase; 1440 is a day."
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        initial=24 * 60,
+        help_text="Time for each movement phase; 1440 is a day.",
     )
     retreats_minutes = forms.IntegerField(
-        min_value=1, initial=12 * 60, help_text="Time for a retreat phase."
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        initial=12 * 60,
+        help_text="Time for a retreat phase.",
     )
     adjustments_minutes = forms.IntegerField(
-        min_value=1, initial=12 * 60, help_text="Time for a build or removal phase."
+        min_value=1,
+        max_value=MAX_PHASE_MINUTES,
+        initial=12 * 60,
+        help_text="Time for a build or removal phase.",
     )
     deadline_time = forms.TimeField(
         required=False,
@@ -57,12 +75,22 @@ class GameForm(forms.Form):
     )
     civil_disorder_after = forms.IntegerField(
         min_value=0,
+        max_value=MAX_MISSED_PHASES,
         initial=2,
         help_text="Movement phases a power may miss in a row before it falls into civil "
         "disorder; 0 never.",
     )
+    bots_fill_empty = forms.BooleanField(
+        required=False,
+        help_text="When the game starts, bots play the powers nobody took: start it with as "
+        "few players as you like.",
+    )
+    bots_take_civil_disorder = forms.BooleanField(
+        required=False, help_text="A power that falls into civil disorder is handed to a bot."
+    )
     victory_centers = forms.IntegerField(
         min_value=1,
+        max_value=MAX_VICTORY_CENTERS,
         required=False,
         help_text="Supply centres needed to win; empty keeps the variant's own figure "
         "(29 in Colonial).",
@@ -102,9 +130,25 @@ class OrdersForm(forms.Form):
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     orders = forms.CharField(
         required=False,
+        # Room for the most lines of the longest orders, with their line breaks.
+        max_length=MAX_ORDERS * (MAX_ORDER_LENGTH + 2),
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),
-        help_text="One order a line, e.g. “A Moscow - Vladivostok via TSR”.",
+        help_text=f"One order a line, at most {MAX_ORDERS}; the game page shows examples for "
+        "its variant.",
     )
+
+    def clean_orders(self) -> str:
+        """The API's limits: as many orders, as long, whichever way they come in."""
+        text = self.cleaned_data["orders"]
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if len(lines) > MAX_ORDERS:
+            raise forms.ValidationError(f"At most {MAX_ORDERS} orders; this has {len(lines)}.")
+        long = next((n for n, line in enumerate(lines, 1) if len(line) > MAX_ORDER_LENGTH), None)
+        if long is not None:
+            raise forms.ValidationError(
+                f"Order {long} is longer than {MAX_ORDER_LENGTH} characters."
+            )
+        return text
 
     def lines(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["orders"].splitlines() if line.strip()]
@@ -128,7 +172,10 @@ class PaymentForm(forms.Form):
 
     to = forms.ChoiceField(label="To")
     amount = forms.IntegerField(
-        label="Amount (k oz)", min_value=1, help_text="Thousands of ounces of gold."
+        label="Amount (k oz)",
+        min_value=1,
+        max_value=MAX_INTEGER,
+        help_text="Thousands of ounces of gold.",
     )
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
@@ -139,17 +186,27 @@ class PaymentForm(forms.Form):
 class ModerationForm(forms.Form):
     """The arguments of every moderator action; each action reads the ones it needs."""
 
-    minutes = forms.IntegerField(required=False, help_text="Negative shortens the deadline.")
-    phase = forms.IntegerField(required=False, min_value=0)
+    minutes = forms.IntegerField(
+        required=False,
+        min_value=-MAX_DEADLINE_SHIFT_MINUTES,
+        max_value=MAX_DEADLINE_SHIFT_MINUTES,
+        help_text="Negative shortens the deadline.",
+    )
+    phase = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)
     winner = forms.CharField(required=False, max_length=50)
+    bot = forms.ChoiceField(
+        required=False, choices=[("on", "put a bot on the seat"), ("off", "take the bot off")]
+    )
 
     REQUIRED = {
         "deadline": ["minutes"],
+        "process": ["phase"],
         "rollback": ["phase"],
         "replace": ["power", "username"],
         "remove": ["power"],
+        "bot": ["power", "bot"],
     }
 
     def __init__(self, *args, action: str, **kwargs) -> None:

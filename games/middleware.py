@@ -1,20 +1,151 @@
-"""Answer 503 (JSON, with Retry-After) while the database is unreachable, instead of a 500.
+"""Request plumbing that every view relies on.
 
-PostgreSQL restarting or failing over is an outage the client should wait out and retry, not
-a bug in the server: the connection error is logged as a warning and no traceback is mailed.
+- ``RequestIdMiddleware``: each request gets an id (the proxy's ``X-Request-ID`` when it sent
+  a sane one), found in every log record written while serving it and in the answer's header.
+- ``ClientAddressMiddleware``: ``REMOTE_ADDR`` becomes the client's address, believing
+  ``X-Forwarded-For`` and ``X-Forwarded-Proto`` only from ``settings.TRUSTED_PROXIES``; rate
+  limits count that address.
+- ``DatabaseUnavailableMiddleware``: PostgreSQL restarting or failing over is an outage the
+  client should wait out and retry, not a bug: 503 (JSON, with Retry-After), a warning in the
+  log and no traceback mailed.
+- ``NulCharacterMiddleware``: a NUL character in a URL is a 400 (JSON under /api/), before
+  anything hands it to the database.
+- ``PrivateCacheMiddleware``: what a signed-in user is shown (their orders, their press) is
+  never kept by a shared or a browser cache.
+- ``CompressionMiddleware``: gzip, except for live event streams (each event must leave at
+  once; gzip would hold it back).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
-from collections.abc import Callable
+import re
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.middleware.gzip import GZipMiddleware
+from django.utils.cache import patch_cache_control
+
+from greatgame.logs import request_id
 
 logger = logging.getLogger(__name__)
+access_logger = logging.getLogger("greatgame.request")
 
 RETRY_AFTER_SECONDS = 5
+
+# A request id from upstream is kept only if it cannot forge or break a log line.
+_SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class RequestIdMiddleware:
+    """Give each request an id, log one access record for it, answer it in ``X-Request-ID``.
+
+    Comes first, so that everything logged while serving the request (Django's record of an
+    unhandled error with its traceback among it) carries the id.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        given = request.headers.get("X-Request-ID", "")
+        rid = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+        request.request_id = rid
+        token = request_id.set(rid)
+        started = time.monotonic()
+        try:
+            _tag_error_reports(rid)
+            response = self.get_response(request)
+            response["X-Request-ID"] = rid
+            if settings.LOG_REQUESTS:
+                access_logger.info(
+                    "%s %s %s",
+                    request.method,
+                    request.path,
+                    response.status_code,
+                    extra={
+                        "method": request.method,
+                        "path": request.path,
+                        "status": response.status_code,
+                        "duration_ms": round((time.monotonic() - started) * 1000, 1),
+                        "client": request.META.get("REMOTE_ADDR", ""),
+                    },
+                )
+            return response
+        finally:
+            request_id.reset(token)
+
+
+def _tag_error_reports(rid: str) -> None:
+    """Sentry's reports of this request carry its id too (nothing happens without Sentry)."""
+    if settings.SENTRY_DSN:
+        import sentry_sdk
+
+        sentry_sdk.set_tag("request_id", rid)
+
+
+@lru_cache(maxsize=8)
+def _networks(proxies: tuple[str, ...]) -> tuple[Network, ...]:
+    return tuple(ipaddress.ip_network(p, strict=False) for p in proxies)
+
+
+def _trusted(address: str, networks: Iterable[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_address(peer: str, forwarded_for: str, proxies: Iterable[str]) -> str:
+    """The client's address: the peer's, unless the peer is a trusted proxy; then the
+    rightmost address in ``X-Forwarded-For`` that is not a trusted proxy (whatever stands
+    left of it was written by the client and proves nothing)."""
+    networks = _networks(tuple(proxies))
+    if not _trusted(peer, networks):
+        return peer
+    client = peer
+    for hop in reversed(forwarded_for.split(",") if forwarded_for else []):
+        hop = hop.strip()
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            break
+        client = hop
+        if not _trusted(hop, networks):
+            break
+    return client
+
+
+class ClientAddressMiddleware:
+    """Set ``REMOTE_ADDR`` to the client's address and drop forwarding headers that no
+    trusted proxy wrote, so that neither rate limits nor "is this HTTPS?" take a client's
+    word for them. Must come before ``SecurityMiddleware``."""
+
+    FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST")
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        meta = request.META
+        peer = meta.get("REMOTE_ADDR", "")
+        proxies = settings.TRUSTED_PROXIES
+        if _trusted(peer, _networks(tuple(proxies))):
+            forwarded_for = meta.get("HTTP_X_FORWARDED_FOR", "")
+            meta["REMOTE_ADDR"] = client_address(peer, forwarded_for, proxies)
+        else:
+            for header in self.FORWARDED:
+                meta.pop(header, None)
+        return self.get_response(request)
 
 
 def unavailable(request: HttpRequest, exc: Exception) -> JsonResponse:
@@ -43,3 +174,47 @@ class DatabaseUnavailableMiddleware:
         if isinstance(exc, OperationalError | InterfaceError):
             return unavailable(request, exc)
         return None
+
+
+class PrivateCacheMiddleware:
+    """``Cache-Control: private, no-store`` on every answer to a signed-in user (by session or,
+    under /api/, by token) that does not set its own: their unprocessed orders and private
+    press must not stay in a proxy's or the browser's cache. Comes after authentication."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        user = getattr(request, "user", None)  # DRF puts a token's user here as well
+        if "Cache-Control" not in response and user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True, no_store=True)
+        return response
+
+
+class NulCharacterMiddleware:
+    """A NUL character in the path or the query string is a 400 before any view reads it:
+    PostgreSQL cannot compare text holding one (the admin's list filters were a 500), and no
+    honest link carries one. Form fields and API bodies refuse NUL themselves."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            detail = "A NUL character is not allowed in a URL."
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": detail}, status=400)
+            return HttpResponseBadRequest(detail, content_type="text/plain")
+        return self.get_response(request)
+
+
+class CompressionMiddleware(GZipMiddleware):
+    """Django's gzip (with its BREACH mitigation: up to 100 random bytes in each gzip header,
+    and CSRF tokens masked anew on every page), but never for ``text/event-stream``: gzip
+    buffers a stream's events until enough bytes gather, and live updates must not wait."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)

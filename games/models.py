@@ -13,6 +13,22 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+import adjudication
+
+from .variant_words import phase_label
+
+BOT_NAME = "Bot {}"  # with a space, which no sign-up, admin form or createsuperuser allows
+
+
+def is_bot_account(user) -> bool:
+    """A bot's account: named like one, inactive and without a password, so it can never sign
+    in (the session and token backends both refuse inactive accounts)."""
+    return (
+        user.username.startswith(BOT_NAME.format(""))
+        and not user.is_active
+        and not user.has_usable_password()
+    )
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -53,6 +69,12 @@ class Game(models.Model):
     civil_disorder_after = models.PositiveIntegerField(
         default=2, help_text="Missed movement phases in a row before a power falls into CD."
     )
+    bots_fill_empty = models.BooleanField(
+        default=False, help_text="When the game starts, bots play the powers nobody took."
+    )
+    bots_take_civil_disorder = models.BooleanField(
+        default=False, help_text="A power that falls into civil disorder is handed to a bot."
+    )
     current_phase = models.ForeignKey(
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -65,9 +87,20 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        permissions = [
+            ("moderate_any_game", "Can moderate every game (see all orders and press, pause, ...)")
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """Options are checked against what the engine says this variant reads, so that an
+        edit (in the admin, say) cannot store one that breaks every later request."""
+        if self.variant in adjudication.available():
+            problems = adjudication.option_problems(self.variant, self.options)
+            if problems:
+                raise ValidationError({"options": problems})
 
     @property
     def is_over(self) -> bool:
@@ -81,7 +114,11 @@ class Game(models.Model):
         }[phase_type]
 
     def is_moderator(self, user) -> bool:
-        return user.is_authenticated and (user.pk == self.creator_id or user.is_staff)
+        """The game's creator, a superuser, or a site moderator (the ``moderate_any_game``
+        permission). Being staff (admin access) alone is not enough."""
+        return user.is_authenticated and (
+            user.pk == self.creator_id or user.has_perm("games.moderate_any_game")
+        )
 
     def membership_of(self, user) -> Membership | None:
         """The user's current seat in this game, if any (replaced seats do not count)."""
@@ -107,6 +144,10 @@ class Membership(models.Model):
     missed_phases = models.PositiveIntegerField(default=0)
     preferences = models.JSONField(
         default=list, blank=True, help_text="Powers in order of preference."
+    )
+    bot = models.BooleanField(
+        default=False,
+        help_text="A bot plays this seat (its user is a bot account that cannot sign in).",
     )
     joined = models.DateTimeField(auto_now_add=True)
 
@@ -163,7 +204,8 @@ class Phase(models.Model):
 
     @property
     def name(self) -> str:
-        return f"{self.season.title()} {self.year} {self.type}"
+        """In the variant's words ("Autumn 1870 movement" in Colonial), as mails show it."""
+        return phase_label(self.game.variant, self.season, self.year, self.type)
 
     def as_engine_phase(self) -> dict:
         return {"season": self.season, "year": self.year, "type": self.type}
@@ -181,6 +223,12 @@ class Order(models.Model):
         max_length=100, null=True, blank=True, help_text="The unit's location for valid orders."
     )
     valid = models.BooleanField(default=False)
+    data = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The engine's reading of the order (kind, unit, location, destination, ...); "
+        "none when it does not parse.",
+    )
     reason = models.CharField(max_length=300, blank=True)
     result = models.CharField(max_length=20, blank=True, help_text="Filled in when processed.")
     result_reason = models.CharField(max_length=300, blank=True)
@@ -222,6 +270,39 @@ class Message(models.Model):
     @property
     def is_public(self) -> bool:
         return not self.recipients
+
+    @property
+    def from_bot(self) -> bool:
+        return is_bot_account(self.sender)
+
+
+class PressRead(models.Model):
+    """How far an account has read one press thread of a game, so that unread counts follow
+    the player to any browser or device rather than living in one browser's session."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="press_reads"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="press_reads")
+    thread = models.CharField(
+        max_length=500, help_text="'public' or the sorted powers, '|'-joined."
+    )
+    last_read = models.PositiveBigIntegerField(default=0, help_text="The last message read.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "thread"], name="one_marker_per_thread")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} read {self.thread} of {self.game} to {self.last_read}"
+
+    @classmethod
+    def mark(cls, user, game: Game, thread: str, message_pk: int) -> None:
+        """Move the marker forward to ``message_pk``; never back (an older tab may load late)."""
+        marker, _ = cls.objects.get_or_create(user=user, game=game, thread=thread)
+        if message_pk > marker.last_read:
+            cls.objects.filter(pk=marker.pk, last_read__lt=message_pk).update(last_read=message_pk)
 
 
 class DrawVote(models.Model):
@@ -269,7 +350,7 @@ def validate_time_zone(value: str) -> None:
 
 class Palette(models.TextChoices):
     DEFAULT = "default", "Default colours"
-    COLOUR_BLIND = "colour-blind", "Colour-blind safe (Okabe and Ito)"
+    COLOUR_BLIND = "colour-blind", "Colour-blind safe (checked for deuteranopia)"
 
 
 class NotificationSettings(models.Model):
@@ -320,3 +401,80 @@ class Payment(models.Model):
 
     def as_engine(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": self.amount}
+
+
+# -- ratings (games.ratings) ---------------------------------------------------------------
+
+
+class Rating(models.Model):
+    """A player's OpenSkill rating (Plackett-Luce), overall (blank variant) or in one variant."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    variant = models.CharField(max_length=50, blank=True, help_text="Blank: every variant.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="one_rating_per_variant")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant or 'overall'}: {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating shown and compared: mu less three sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """One finished game's effect on one rating: the history a player page draws, and what a
+    rollback of that game undoes."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    variant = models.CharField(max_length=50, blank=True, help_text="Blank: every variant.")
+    power = models.CharField(max_length=50)
+    rank = models.PositiveIntegerField(help_text="1 is best; equal ranks share the result.")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user", "variant"], name="one_rating_change_per_game"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}: rank {self.rank}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class JoinRequirement(models.Model):
+    """What a player needs to join a game: a minimum rating and reliability (games.ratings)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="requirement")
+    min_rating = models.FloatField(
+        null=True, blank=True, help_text="Overall rating (mu - 3 sigma) needed; blank: none."
+    )
+    min_reliability = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Percent of phases with orders in; blank: none."
+    )
+
+    def __str__(self) -> str:
+        return f"{self.game}: rating {self.min_rating}, reliability {self.min_reliability}"

@@ -3,12 +3,28 @@ a game shows (orders, press, player names) depends on who is looking."""
 
 from __future__ import annotations
 
+import json
+import re
+from datetime import datetime, timedelta
+
 from django.contrib.auth import get_user_model, password_validation
+from django.http import QueryDict
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, visibility
-from .models import Game, Message, NotificationSettings, Payment, Phase
+from .input_types import StrictInput
+from .limits import (
+    MAX_DEADLINE_DAYS_AHEAD,
+    MAX_DEADLINE_SHIFT_MINUTES,
+    MAX_INTEGER,
+    MAX_MISSED_PHASES,
+    MAX_ORDER_LENGTH,
+    MAX_ORDERS,
+    MAX_PHASE_MINUTES,
+)
+from .models import Game, Message, ModeratorAction, NotificationSettings, Payment, Phase
 
 User = get_user_model()
 
@@ -17,7 +33,7 @@ def _viewer(serializer: serializers.Serializer):
     return serializer.context["request"].user
 
 
-class SignupSerializer(serializers.ModelSerializer):
+class SignupSerializer(StrictInput, serializers.ModelSerializer):
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
 
     class Meta:
@@ -32,22 +48,49 @@ class SignupSerializer(serializers.ModelSerializer):
         return User.objects.create_user(**validated_data)
 
 
-class NotificationSettingsSerializer(serializers.ModelSerializer):
+class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
     class Meta:
         model = NotificationSettings
         fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
 
 
-@extend_schema_field(
-    {"type": "string", "pattern": r"^\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?$", "example": "18:00:00"}
-)
+# hh:mm[:ss[.uuuuuu]], in ASCII digits; Django alone would also read "1:30" and "12:3".
+TIME_OF_DAY = r"([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{1,6})?)?"
+
+
+@extend_schema_field({"type": "string", "pattern": f"^{TIME_OF_DAY}$", "example": "18:00:00"})
 class TimeOfDayField(serializers.TimeField):
     """A time of day in UTC. Not OpenAPI's "time" format, which demands an offset ("Z")
     that these neither need nor carry."""
 
+    def to_internal_value(self, value):
+        if isinstance(value, str) and not re.fullmatch(TIME_OF_DAY, value):
+            self.fail("invalid", format="hh:mm[:ss[.uuuuuu]]")
+        return super().to_internal_value(value)
 
-class GameCreateSerializer(serializers.ModelSerializer):
+
+class OptionsField(serializers.JSONField):
+    """A game's options: a JSON object (in form data, one written as JSON text). Its schema is
+    every option some variant reads, as the engine declares them (``games.schema``)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and isinstance(self.root.initial_data, QueryDict):
+            try:
+                data = json.loads(data)
+            except ValueError:
+                self.fail("invalid")
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("options must be an object")
+        return super().to_internal_value(data)
+
+
+class GameCreateSerializer(StrictInput, serializers.ModelSerializer):
     variant = serializers.ChoiceField(choices=[])
+    options = OptionsField(
+        required=False,
+        help_text="Variant rule options; the variant decides which it reads and their ranges "
+        "(GET /api/variants/{id}/ shows them as option_schema).",
+    )
     deadline_time = TimeOfDayField(
         required=False,
         allow_null=True,
@@ -70,11 +113,14 @@ class GameCreateSerializer(serializers.ModelSerializer):
             "process_when_ready",
             "options",
             "civil_disorder_after",
+            "bots_fill_empty",
+            "bots_take_civil_disorder",
         ]
         extra_kwargs = {
-            "movement_minutes": {"min_value": 1},
-            "retreats_minutes": {"min_value": 1},
-            "adjustments_minutes": {"min_value": 1},
+            "movement_minutes": {"min_value": 1, "max_value": MAX_PHASE_MINUTES},
+            "retreats_minutes": {"min_value": 1, "max_value": MAX_PHASE_MINUTES},
+            "adjustments_minutes": {"min_value": 1, "max_value": MAX_PHASE_MINUTES},
+            "civil_disorder_after": {"min_value": 0, "max_value": MAX_MISSED_PHASES},
         }
 
     def __init__(self, *args, **kwargs) -> None:
@@ -84,16 +130,22 @@ class GameCreateSerializer(serializers.ModelSerializer):
     def validate_options(self, value) -> dict:
         if not isinstance(value, dict):
             raise serializers.ValidationError("options must be an object")
-        threshold = value.get("victory_centers")
-        if threshold is not None and (not isinstance(threshold, int) or threshold < 1):
-            raise serializers.ValidationError("victory_centers must be a positive whole number")
         return value
+
+    def validate(self, attrs: dict) -> dict:
+        """Options as the engine declares them for the chosen variant: an option of the wrong
+        type would otherwise break every order check and every processing of the game."""
+        problems = engine.option_problems(attrs["variant"], attrs.get("options", {}))
+        if problems:
+            raise serializers.ValidationError({"options": problems})
+        return attrs
 
 
 class PowerSerializer(serializers.Serializer):
     power = serializers.CharField()
     player = serializers.CharField(allow_null=True)
     status = serializers.CharField()
+    bot = serializers.BooleanField(help_text="A bot plays this power (player is its name).")
     ready = serializers.BooleanField()
     supply_centers = serializers.IntegerField()
     units = serializers.IntegerField()
@@ -136,7 +188,7 @@ class BoardSerializer(serializers.ModelSerializer):
         ]
 
 
-class PaymentSerializer(serializers.ModelSerializer):
+class PaymentSerializer(StrictInput, serializers.ModelSerializer):
     phase = serializers.IntegerField(source="phase.index", read_only=True)
     to = serializers.CharField(source="payee", max_length=50)
 
@@ -144,6 +196,7 @@ class PaymentSerializer(serializers.ModelSerializer):
         model = Payment
         fields = ["id", "phase", "payer", "to", "amount", "created"]
         read_only_fields = ["id", "phase", "payer", "created"]
+        extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_INTEGER}}
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -200,12 +253,60 @@ class GameSerializer(serializers.ModelSerializer):
                     "power": power,
                     "player": visibility.player_name(seat, user, show) if seat else None,
                     "status": seat.status if seat else "civil_disorder",
+                    "bot": bool(seat and seat.bot),
                     "ready": bool(seat and seat.ready),
                     "supply_centers": len(phase.supply_centers.get(power, [])),
                     "units": sum(1 for u in phase.units if u["power"] == power),
                 }
             )
         return out
+
+
+_TEXT = {"type": "string"}
+ORDER_DATA_SCHEMA = {
+    "type": "object",
+    "description": "The engine's reading of an order, so that nobody has to parse its text.",
+    "properties": {
+        "kind": {
+            "type": "string",
+            "enum": [
+                "hold",
+                "move",
+                "support",
+                "convoy",
+                "retreat",
+                "disband",
+                "build",
+                "remove",
+                "waive",
+                "special",
+            ],
+        },
+        "order": {**_TEXT, "description": "The canonical text."},
+        "unit": {**_TEXT, "enum": ["A", "F"]},
+        "location": {**_TEXT, "description": "Where the unit stands (a build: where it is built)."},
+        "destination": {
+            **_TEXT,
+            "description": "A move's or retreat's end, or the supported or convoyed move's.",
+        },
+        "coast": _TEXT,
+        "via": {**_TEXT, "description": "convoy, or a rule's route such as TSR."},
+        "target_unit": {**_TEXT, "enum": ["A", "F"]},
+        "target": {**_TEXT, "description": "The supported or convoyed unit's location."},
+        "words": {"type": "array", "items": {}, "description": "A rule's own order's words."},
+        "rule": {**_TEXT, "description": "The rule a special order belongs to (suez_canal, ...)."},
+        "form": {**_TEXT, "description": "Which of the rule's orders it is (permit, enter, ...)."},
+        "needs": {**_TEXT, "description": "Options only: what it waits for from other powers."},
+    },
+}
+
+
+@extend_schema_field({**ORDER_DATA_SCHEMA, "nullable": True})
+class OrderDataField(serializers.JSONField):
+    """An order as the engine's data (``adjudication.options.order_data``), read only."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(read_only=True, **kwargs)
 
 
 class OrderSerializer(serializers.Serializer):
@@ -217,16 +318,28 @@ class OrderSerializer(serializers.Serializer):
     text = serializers.CharField(read_only=True)
     canonical = serializers.CharField(read_only=True)
     valid = serializers.BooleanField(read_only=True)
+    data = OrderDataField()
     reason = serializers.CharField(read_only=True)
     result = serializers.CharField(read_only=True, help_text="Filled in when processed.")
     result_reason = serializers.CharField(read_only=True)
 
 
-class OrdersInputSerializer(serializers.Serializer):
+class OrdersInputSerializer(StrictInput, serializers.Serializer):
     orders = serializers.ListField(
-        child=serializers.CharField(max_length=200, trim_whitespace=True),
-        max_length=100,
+        child=serializers.CharField(max_length=MAX_ORDER_LENGTH, trim_whitespace=True),
+        max_length=MAX_ORDERS,
         allow_empty=True,
+    )
+
+
+class OptionsSerializer(serializers.Serializer):
+    """Every legal order of one power this phase, from the engine (``adjudication.options``)."""
+
+    power = serializers.CharField(read_only=True)
+    phase = serializers.DictField(read_only=True, help_text="season, year and type")
+    orders = serializers.ListField(child=OrderDataField(), read_only=True)
+    adjustment = serializers.IntegerField(
+        read_only=True, help_text="Builds (positive) or removals (negative) due; else 0."
     )
 
 
@@ -245,8 +358,9 @@ class PhaseSerializer(BoardSerializer):
         return phase.results if phase.processed_at else None
 
 
-class MessageSerializer(serializers.ModelSerializer):
+class MessageSerializer(StrictInput, serializers.ModelSerializer):
     sender = serializers.SerializerMethodField()
+    sender_bot = serializers.SerializerMethodField(help_text="A bot's account sent it.")
     phase = serializers.IntegerField(source="phase.index", read_only=True, allow_null=True)
     recipients = serializers.ListField(
         child=serializers.CharField(max_length=50), required=False, max_length=20
@@ -255,8 +369,20 @@ class MessageSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Message
-        fields = ["id", "sender_power", "sender", "recipients", "body", "phase", "created"]
-        read_only_fields = ["id", "sender_power", "sender", "phase", "created"]
+        fields = [
+            "id",
+            "sender_power",
+            "sender",
+            "sender_bot",
+            "recipients",
+            "body",
+            "phase",
+            "created",
+        ]
+        read_only_fields = ["id", "sender_power", "sender", "sender_bot", "phase", "created"]
+
+    def get_sender_bot(self, message: Message) -> bool:
+        return message.from_bot
 
     def get_sender(self, message: Message) -> str | None:
         user = _viewer(self)
@@ -265,7 +391,7 @@ class MessageSerializer(serializers.ModelSerializer):
         return message.sender.username if message.sender_id == user.pk else None
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(StrictInput, serializers.Serializer):
     preferences = serializers.ListField(
         child=serializers.CharField(max_length=50), required=False, max_length=20
     )
@@ -274,26 +400,63 @@ class JoinSerializer(serializers.Serializer):
     )
 
 
-class ReadySerializer(serializers.Serializer):
+class ReadySerializer(StrictInput, serializers.Serializer):
     ready = serializers.BooleanField(default=True)
+    phase = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INTEGER,
+        help_text="The index of the phase this is meant for (the game's current_phase.index); "
+        "for any other phase the request is refused with 409 and changes nothing.",
+        error_messages={
+            "required": "Name the phase this is meant for: the game's current_phase.index."
+        },
+    )
 
 
-class VoteSerializer(serializers.Serializer):
+class VoteSerializer(StrictInput, serializers.Serializer):
     draw = serializers.BooleanField(default=False, help_text="Vote for a draw; false withdraws.")
     concede_to = serializers.CharField(max_length=50, required=False, default="", allow_blank=True)
 
 
-class ModerationSerializer(serializers.Serializer):
+class ModerationSerializer(StrictInput, serializers.Serializer):
     """Arguments of every moderator action; each action reads the ones it needs."""
 
-    minutes = serializers.IntegerField(required=False, help_text="deadline: move by this much")
-    deadline = serializers.DateTimeField(required=False, help_text="deadline: set to this")
-    phase = serializers.IntegerField(required=False, min_value=0, help_text="rollback: index")
-    power = serializers.CharField(required=False, max_length=50, help_text="replace, remove")
+    minutes = serializers.IntegerField(
+        required=False,
+        min_value=-MAX_DEADLINE_SHIFT_MINUTES,
+        max_value=MAX_DEADLINE_SHIFT_MINUTES,
+        help_text="deadline: move by this much",
+    )
+    deadline = serializers.DateTimeField(
+        required=False,
+        help_text=f"deadline: set to this, at most {MAX_DEADLINE_DAYS_AHEAD} days ahead",
+    )
+    phase = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        help_text="rollback: to this index; process: the current phase's index (required: a "
+        "repeated request finds another phase current and is refused with 409)",
+    )
+    power = serializers.CharField(required=False, max_length=50, help_text="replace, remove, bot")
     username = serializers.CharField(required=False, max_length=150, help_text="replace")
     winner = serializers.CharField(required=False, max_length=50, allow_blank=True, help_text="end")
+    bot = serializers.BooleanField(
+        required=False, help_text="bot: true puts a bot on the power's seat, false takes it off"
+    )
 
-    REQUIRED = {"rollback": ["phase"], "replace": ["power", "username"], "remove": ["power"]}
+    REQUIRED = {
+        "process": ["phase"],
+        "rollback": ["phase"],
+        "replace": ["power", "username"],
+        "remove": ["power"],
+        "bot": ["power", "bot"],
+    }
+
+    def validate_deadline(self, value: datetime) -> datetime:
+        if value > timezone.now() + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
+            raise serializers.ValidationError(f"at most {MAX_DEADLINE_DAYS_AHEAD} days from now")
+        return value
 
     def validate(self, attrs: dict) -> dict:
         action = self.context["action"]
@@ -301,7 +464,8 @@ class ModerationSerializer(serializers.Serializer):
         if action == "deadline" and not ({"minutes", "deadline"} & set(attrs)):
             missing.append("minutes")
         if missing:
-            raise serializers.ValidationError({f: "This field is required." for f in missing})
+            # A rule of the action, not of the schema (one body serves every action).
+            raise serializers.ValidationError({f: f"{action} needs this field" for f in missing})
         if "username" in attrs:
             user = User.objects.filter(username=attrs["username"]).first()
             if user is None:
@@ -316,3 +480,14 @@ class VariantSerializer(serializers.Serializer):
     powers = serializers.ListField(child=serializers.DictField())
     start = serializers.DictField()
     victory_centers = serializers.IntegerField()
+
+
+class AuditEntrySerializer(serializers.ModelSerializer):
+    """One entry of a game's audit log: who did what, with the details it was stored with."""
+
+    user = serializers.CharField(source="user.username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = ModeratorAction
+        fields = ["id", "action", "user", "details", "created"]
+        read_only_fields = fields

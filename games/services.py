@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import logging
 import random
+import zlib
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Count, Max
+from django.db import connection, transaction
+from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
 
-from . import engine
+from . import engine, events, ratings
+from .limits import MAX_ORDER_LENGTH, MAX_ORDERS
 from .models import (
+    BOT_NAME,
     DrawVote,
     Game,
     Membership,
@@ -28,6 +34,7 @@ from .models import (
     Order,
     Payment,
     Phase,
+    is_bot_account,
 )
 
 logger = logging.getLogger(__name__)
@@ -42,6 +49,20 @@ class GameError(Exception):
 
 class OrdersChanged(GameError):
     """The power's orders changed since the client read them (another tab or device)."""
+
+
+class PhaseChanged(GameError):
+    """A ready or a process meant for another phase than the current one: a retry or a
+    double click arriving after the phase it was meant for was processed."""
+
+
+def _check_phase(phase: Phase, index: int | None) -> None:
+    """Refuse unless ``index`` (when given) names ``phase``, the game's current phase."""
+    if index is not None and index != phase.index:
+        raise PhaseChanged(
+            f"this was meant for phase {index}, but the current phase is {phase.index}; "
+            "reload and look at the board first"
+        )
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -61,6 +82,7 @@ def _current(game: Game) -> Phase:
 
 
 def _log(game: Game, user: AbstractBaseUser | None, action: str, **details) -> ModeratorAction:
+    events.changed(game)  # every logged act (deadline, pause, rollback, seats) shows live
     return ModeratorAction.objects.create(game=game, user=user, action=action, details=details)
 
 
@@ -92,7 +114,11 @@ def _schedule(phase: Phase) -> None:
         _enqueue("process_phase", phase.game_id, phase.pk, eta=phase.deadline)
 
 
-def _open_phase(game: Game, index: int, board: dict, now: datetime) -> Phase:
+def _open_phase(
+    game: Game, index: int, board: dict, now: datetime, seats: dict | None = None
+) -> Phase:
+    """Create and schedule the game's next phase; every seat's ready flag resets (and
+    ``seats``: other seat fields to set in the same UPDATE, one round trip fewer)."""
     phase = Phase.objects.create(
         game=game,
         index=index,
@@ -107,8 +133,9 @@ def _open_phase(game: Game, index: int, board: dict, now: datetime) -> Phase:
         deadline=None if game.is_over else deadline_after(game, board["type"], now),
     )
     game.current_phase = phase
-    game.memberships.update(ready=False)
+    game.memberships.update(ready=False, **(seats or {}))
     _schedule(phase)
+    _wake_bots(game, phase)
     return phase
 
 
@@ -127,11 +154,33 @@ def _seat(game: Game, power: str) -> Membership | None:
 # -- forming a game ---------------------------------------------------------------------
 
 
-def create_game(creator: AbstractBaseUser, *, name: str, variant: str, **settings) -> Game:
-    """A new game in the forming state; its creator moderates it."""
+def _check_game_caps(creator: AbstractBaseUser) -> None:
+    """One account may hold only so many unstarted and unfinished games it created: games fill
+    the database and the lobby, and the creation throttle alone bounds them only per hour."""
+    mine = Game.objects.filter(creator=creator)
+    forming = django_settings.MAX_FORMING_GAMES
+    unfinished = django_settings.MAX_UNFINISHED_GAMES
+    if forming and mine.filter(status=Status.FORMING).count() >= forming:
+        raise GameError(f"you already have {forming} games waiting for players; start or end one")
+    running = (Status.FORMING, Status.ACTIVE, Status.PAUSED)
+    if unfinished and mine.filter(status__in=running).count() >= unfinished:
+        raise GameError(f"you already run {unfinished} unfinished games; end one first")
+
+
+def create_game(
+    creator: AbstractBaseUser, *, name: str, variant: str, capped: bool = False, **settings
+) -> Game:
+    """A new game in the forming state; its creator moderates it. ``capped``: refuse it when
+    the creator already has too many (the pages and the API ask; scripts and the admin not)."""
     if variant not in engine.variant_ids():
         raise GameError(f"unknown variant {variant!r}")
-    options = dict(settings.pop("options", None) or {})
+    options = settings.pop("options", None) or {}
+    problems = engine.option_problems(variant, options)
+    if problems:
+        raise GameError("; ".join(problems))
+    if capped:
+        _check_game_caps(creator)
+    options = {**options}
     options.setdefault("seed", random.randrange(2**31))  # the game's chance, replayable
     game = Game.objects.create(
         name=name, variant=variant, creator=creator, options=options, **settings
@@ -157,6 +206,7 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
         raise GameError("the game is no longer forming; take over a power in civil disorder")
     if game.memberships.filter(user=user).exists():
         raise GameError("you are already in this game")
+    ratings.check_requirements(game, user)
     membership = game.memberships.create(
         user=user, preferences=_check_preferences(game, preferences)
     )
@@ -204,10 +254,14 @@ def _start(game: Game) -> Phase:
     for membership in members:
         membership.power = seats[membership.pk]
         membership.save(update_fields=["power"])
+    if game.bots_fill_empty:
+        for power in sorted(set(powers) - set(seats.values())):
+            _seat_bot(game, power)
     game.status = Status.ACTIVE
     board = engine.starting_phase(game.variant, game.options.get("seed", 0))
     phase = _open_phase(game, 0, board, timezone.now())
     game.save()
+    events.changed(game)
     return phase
 
 
@@ -224,21 +278,27 @@ def start_game(game: Game, by: AbstractBaseUser) -> Phase:
 
 @transaction.atomic
 def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
-    """Take over a surviving power that nobody plays (civil disorder or never filled)."""
+    """Take over a surviving power that nobody plays (civil disorder or never filled) or that
+    a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
     if game.memberships.filter(user=user).exists():
         raise GameError("you are already in this game")
+    ratings.check_requirements(game, user)
     if power not in engine.survivors(_current(game)):
         raise GameError(f"{power} is not a surviving power")
     seat = _seat(game, power)
-    if seat is not None and seat.status != Seat.CIVIL_DISORDER:
+    if seat is not None and seat.status != Seat.CIVIL_DISORDER and not seat.bot:
         raise GameError(f"{power} is not in civil disorder")
     if seat is not None:
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
-    return game.memberships.create(user=user, power=power)
+        if seat.bot:
+            _log(game, user, "bot", power=power, bot=False, player=user.username)
+    membership = game.memberships.create(user=user, power=power)
+    _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
+    return membership
 
 
 # -- playing ----------------------------------------------------------------------------
@@ -298,11 +358,7 @@ def submit_orders(
     ``membership.game`` (the API reads all three in one query); if it has been processed
     since, the orders are refused rather than stored in the next phase.
     """
-    if phase is None:
-        game = Game.objects.select_related("current_phase").get(pk=membership.game_id)
-        phase = _current(game)
-    else:
-        game = membership.game
+    game, phase = _ordering(membership, texts, phase)
     # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
     with transaction.atomic():
@@ -311,33 +367,80 @@ def submit_orders(
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         Order.objects.filter(phase=phase, power=membership.power).delete()
-        orders = Order.objects.bulk_create(
-            Order(
-                phase=phase,
-                power=membership.power,
-                membership=membership,
-                text=c.text,
-                canonical=c.canonical,
-                location=c.location,
-                valid=c.valid,
-                reason=c.reason,
-                position=n,
-            )
-            for n, c in enumerate(checked)
-        )
+        orders = Order.objects.bulk_create(_order_rows(membership, phase, checked))
         if membership.missed_phases or membership.status != Seat.ACTIVE:
             membership.missed_phases = 0
             membership.status = Seat.ACTIVE
             membership.save(update_fields=["missed_phases", "status"])
+        events.changed(membership.game_id)
     return orders
 
 
-def set_ready(membership: Membership, ready: bool = True) -> None:
-    """Mark the power ready; when every active power is, the phase may process early."""
+def check_orders(
+    membership: Membership, texts: list[str], *, phase: Phase | None = None
+) -> list[Order]:
+    """Answer orders exactly as ``submit_orders`` would, and store nothing: the order box
+    checks with this while the player types, so typing spends no saves and makes no new
+    versions of the saved orders. ``phase`` as in ``submit_orders``."""
+    game, phase = _ordering(membership, texts, phase)
+    if game.status not in (Status.ACTIVE, Status.PAUSED):
+        raise GameError("the game is not running")
+    if membership.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+        raise GameError(f"you no longer play {membership.power}")
+    checked = engine.check_orders(game, phase, membership.power, texts)
+    return list(_order_rows(membership, phase, checked))
+
+
+def _ordering(membership: Membership, texts: list[str], phase: Phase | None) -> tuple[Game, Phase]:
+    """What saving and checking orders share: the limits, then the game and the phase."""
+    _order_limits(texts)
+    if phase is None:
+        game = Game.objects.select_related("current_phase").get(pk=membership.game_id)
+        return game, _current(game)
+    return membership.game, phase
+
+
+def _order_limits(texts: list[str]) -> None:
+    if len(texts) > MAX_ORDERS:
+        raise GameError(f"at most {MAX_ORDERS} orders a phase; {len(texts)} were sent")
+    long = next((n for n, text in enumerate(texts, 1) if len(text) > MAX_ORDER_LENGTH), None)
+    if long is not None:
+        raise GameError(f"order {long} is longer than {MAX_ORDER_LENGTH} characters")
+    if any("\x00" in text for text in texts):
+        raise GameError("an order may not contain a NUL character")
+
+
+def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable[Order]:
+    """The power's orders as the engine answered them (``engine.Checked``), not yet saved."""
+    for n, c in enumerate(checked):
+        yield Order(
+            phase=phase,
+            power=membership.power,
+            membership=membership,
+            text=c.text,
+            canonical=c.canonical,
+            location=c.location,
+            data=c.data,
+            valid=c.valid,
+            reason=c.reason,
+            position=n,
+        )
+
+
+def set_ready(membership: Membership, ready: bool = True, *, phase: int | None = None) -> None:
+    """Mark the power ready; when every active power is, the phase may process early.
+
+    ``phase``: the index of the phase the player is ready for (the API and the page send it);
+    for any other phase nothing changes (``PhaseChanged``). The flag is cleared whenever a
+    new phase opens, so a ready never carries over.
+    """
     with transaction.atomic():
-        game, phase = _playing(membership)
+        game, current = _playing(membership)
+        _check_phase(current, phase)
+        phase = current
         membership.ready = ready
         membership.save(update_fields=["ready"])
+        events.changed(game)
         if ready and game.status == Status.ACTIVE and _all_ready(game, phase):
             _enqueue("process_phase", game.pk, phase.pk)
 
@@ -375,6 +478,7 @@ def send_message(
             recipients.remove(sender_power)
             if not recipients:
                 raise GameError("a message needs someone other than yourself to read it")
+        events.changed(game)
         return Message.objects.create(
             game=game,
             phase_id=game.current_phase_id,
@@ -386,8 +490,10 @@ def send_message(
 
 
 def _voters(game: Game, phase: Phase) -> set[str]:
+    """The humans' powers: bots never vote, so they neither block nor make a draw."""
     alive = engine.survivors(phase)
-    return {m.power for m in game.memberships.filter(status=Seat.ACTIVE) if m.power in alive}
+    seats = game.memberships.filter(status=Seat.ACTIVE, bot=False)
+    return {m.power for m in seats if m.power in alive}
 
 
 def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") -> bool:
@@ -421,18 +527,29 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
 # -- processing -------------------------------------------------------------------------
 
 
-def process_phase(game_id: int, phase_id: int, *, force: bool = False) -> bool:
+def process_phase(
+    game_id: int, phase_id: int, *, force: bool = False, skip_locked: bool = False
+) -> bool:
     """Adjudicate the phase if it is still the game's current one and is due. Exactly once.
 
     The game row lock makes a second worker wait, then find the phase already processed and
     do nothing. Results and the next phase are written in the same transaction, so a crash
     leaves the phase as it was. Returns whether this call processed it.
+
+    ``skip_locked``: a game whose row another transaction holds is left alone (returns False)
+    instead of waited for, so that workers draining a deadline storm never queue up behind
+    each other; whoever holds the lock processes it, or the next sweep does.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = (
+            Game.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+            .select_related("current_phase")
+            .filter(pk=game_id)
+            .first()
+        )
         if game is None or game.status != Status.ACTIVE or game.current_phase_id != phase_id:
             return False
-        phase = Phase.objects.get(pk=phase_id)
+        phase = game.current_phase
         if phase.processed_at is not None:
             return False
         now = timezone.now()
@@ -444,38 +561,99 @@ def process_phase(game_id: int, phase_id: int, *, force: bool = False) -> bool:
     return True
 
 
+@transaction.atomic
+def hold(game_id: int, phase_id: int, reason: str) -> bool:
+    """Pause a game whose phase the engine refuses to process (its stored options or board are
+    broken), so that the sweep stops retrying it every minute; the audit log says why. Resuming
+    gives the phase its full time again. Returns whether the game was paused."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status != Status.ACTIVE or game.current_phase_id != phase_id:
+        return False
+    phase = _current(game)
+    game.paused_remaining = timedelta(minutes=game.minutes_for(phase.type))
+    game.status = Status.PAUSED
+    game.save(update_fields=["status", "paused_remaining"])
+    phase.deadline = None
+    phase.save(update_fields=["deadline"])
+    _log(game, None, "hold", reason=reason[:500])
+    return True
+
+
 def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
-    orders = list(phase.orders.filter(valid=True).order_by("power", "position"))
+    # Every stored order, the ones refused when sent too: the engine judges them all together,
+    # and each gets its result and reason from the whole phase (an order checked alone cannot
+    # see another power's canal permit or the railroad move its support is for).
+    orders = list(phase.orders.order_by("power", "position"))
     payload = engine.request(
-        game, phase, [{"power": o.power, "order": o.canonical} for o in orders]
+        game, phase, [{"power": o.power, "order": o.canonical or o.text} for o in orders]
     )
     response = engine.adjudicate(payload)
     # Replies come in request order; a variant may append its own (Chinese factions) after.
     for order, reply in zip(orders, response["orders"][: len(orders)], strict=True):
         order.result = reply["result"]
         order.result_reason = reply.get("reason", "")[:300]
-    Order.objects.bulk_update(orders, ["result", "result_reason"])
+    _store_results(orders)
     phase.results = response
     phase.processed_at = now
     phase.save(update_fields=["results", "processed_at"])
-    _count_missed(game, phase, {o.power for o in phase.orders.all()})
-    deposed = (response.get("economy") or {}).get("deposed") or []
-    if deposed:
-        # A leader more than 1,000 k oz in the red is deposed: the seat opens to a new player.
-        game.memberships.filter(power__in=deposed, status=Seat.ACTIVE).update(
-            status=Seat.CIVIL_DISORDER
-        )
+    _count_missed(game, phase, {o.power for o in orders})
+    _depose(game, (response.get("economy") or {}).get("deposed") or [])
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
-    next_phase = _open_phase(
-        game, phase.index + 1, {**response["next_phase"], **_board(response)}, now
+    board = {**response["next_phase"], **_board(response)}
+    alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
+    # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once
+    # counted out while its power still plays (a Chinese great power off the board, before
+    # such powers were known to survive) is back in play.
+    status = Case(
+        When(status=Seat.ELIMINATED, power__in=alive, then=Value(Seat.ACTIVE)),
+        When(
+            ~Q(status__in=[Seat.REPLACED, Seat.ELIMINATED]) & ~Q(power__in=alive),
+            then=Value(Seat.ELIMINATED),
+        ),
+        default=F("status"),
     )
-    alive = engine.survivors(next_phase)
-    game.memberships.exclude(status__in=[Seat.REPLACED, Seat.ELIMINATED]).exclude(
-        power__in=alive
-    ).update(status=Seat.ELIMINATED)
+    next_phase = _open_phase(game, phase.index + 1, board, now, {"status": status})
     _enqueue("notify_phase_processed", phase.pk)
+    events.changed(game)
     return next_phase
+
+
+# What engine.survivors reads of a phase.
+_SURVIVAL_KEYS = ("units", "dislodged", "supply_centers", "carried")
+
+
+def _store_results(orders: list[Order]) -> None:
+    """Write every order's result and reason in one ``UPDATE ... FROM (VALUES ...)``.
+
+    Raw SQL because the ORM cannot join an update to a list of values: ``bulk_update`` builds
+    a CASE per row and field, and resolving those expressions cost more than the adjudication
+    (PostgreSQL and SQLite 3.33+ both name a VALUES list's columns column1, column2, ...).
+    """
+    if not orders:
+        return
+    table = connection.ops.quote_name(Order._meta.db_table)
+    result, reason = (
+        connection.ops.quote_name(Order._meta.get_field(name).column)
+        for name in ("result", "result_reason")
+    )
+    rows = ", ".join(["(%s, %s, %s)"] * len(orders))
+    params = [value for o in orders for value in (o.pk, o.result, o.result_reason)]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {result} = v.column2, {reason} = v.column3 "
+            f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+            params,
+        )
+
+
+def _depose(game: Game, powers: list[str]) -> None:
+    """A leader more than 1,000 k oz in the red is deposed (Chinese Diplomacy): the seat ends,
+    as no other loss ends it, and the power opens to a new player, who starts at net zero."""
+    for seat in game.memberships.filter(power__in=powers).exclude(status=Seat.REPLACED):
+        seat.status = Seat.REPLACED
+        seat.save(update_fields=["status"])
+        _log(game, None, "deposed", power=seat.power, player=seat.user.username)
 
 
 def _board(response: dict) -> dict:
@@ -489,7 +667,8 @@ def _count_missed(game: Game, phase: Phase, ordered: set[str]) -> None:
     """Count movement phases a power to move sent nothing; N in a row is civil disorder."""
     if phase.type != Phase.Type.MOVEMENT:
         return
-    to_act = engine.powers_to_act(phase)
+    # A power with nothing on the board (a Chinese great power staying off) misses nothing.
+    to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}
     for m in game.memberships.filter(status=Seat.ACTIVE, power__in=to_act):
         if m.power in ordered:
             continue
@@ -497,6 +676,11 @@ def _count_missed(game: Game, phase: Phase, ordered: set[str]) -> None:
         if game.civil_disorder_after and m.missed_phases >= game.civil_disorder_after:
             m.status = Seat.CIVIL_DISORDER
         m.save(update_fields=["missed_phases", "status"])
+        if m.status == Seat.CIVIL_DISORDER and game.bots_take_civil_disorder and not m.bot:
+            m.status = Seat.REPLACED
+            m.save(update_fields=["status"])
+            _seat_bot(game, m.power)
+            _log(game, None, "bot", power=m.power, bot=True, player=m.user.username, why="cd")
 
 
 # -- moderation -------------------------------------------------------------------------
@@ -562,10 +746,16 @@ def resume(game: Game, by: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def process_now(game: Game, by: AbstractBaseUser) -> Phase:
-    """Adjudicate the current phase at once, whatever its deadline."""
+def process_now(game: Game, by: AbstractBaseUser, *, phase: int | None = None) -> Phase:
+    """Adjudicate the current phase at once, whatever its deadline.
+
+    ``phase``: the index of the phase meant (the API and the console send it); a repeated
+    request finds the next phase current and is refused (``PhaseChanged``).
+    """
     game = _moderating(game, by, Status.ACTIVE)
-    phase = _current(game)
+    current = _current(game)
+    _check_phase(current, phase)
+    phase = current
     _log(game, by, "process", phase=phase.index)
     next_phase = _adjudicate(game, phase, timezone.now())
     game.save()
@@ -600,6 +790,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     game.memberships.update(ready=False)
     game.votes.all().delete()
     _schedule(phase)
+    _wake_bots(game, phase)
     _log(game, by, "rollback", phase=index)
     return phase
 
@@ -610,8 +801,12 @@ def replace_player(
 ) -> Membership:
     """Hand a power to another user; the old player's seat is kept as replaced."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
+    if power not in engine.powers(game):
+        raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     if game.memberships.filter(user=user).exists():
         raise GameError(f"{user} already has a seat in this game")
+    if is_bot_account(user):
+        raise GameError("a bot is put on a seat with the bot action, not by its account")
     seat = _seat(game, power)
     if seat is not None:
         seat.status = Seat.REPLACED
@@ -632,6 +827,40 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     seat.save(update_fields=["status"])
     _log(game, by, "remove", power=power, player=seat.user.username)
     return seat
+
+
+@transaction.atomic
+def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membership:
+    """Put a bot on a power's seat (whoever held it is replaced) or take the bot off (the seat
+    falls into civil disorder, open to a human, as a removed player's does)."""
+    game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
+    if power not in engine.powers(game):
+        raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
+    seat = _seat(game, power)
+    phase = _current(game)
+    if not bot:
+        if seat is None or not seat.bot or seat.status != Seat.ACTIVE:
+            raise GameError(f"no bot plays {power}")
+        seat.status = Seat.CIVIL_DISORDER
+        seat.save(update_fields=["status"])
+        _log(game, by, "bot", power=power, bot=False, player=seat.user.username)
+        return seat
+    if power not in engine.survivors(phase):
+        raise GameError(f"{power} is no longer in the game")
+    if seat is not None and seat.bot and seat.status == Seat.ACTIVE:
+        raise GameError(f"a bot already plays {power}")
+    if seat is not None and seat.bot:  # a bot taken off before: back on
+        seat.status, seat.missed_phases = Seat.ACTIVE, 0
+        seat.save(update_fields=["status", "missed_phases"])
+        membership = seat
+    else:
+        if seat is not None:
+            seat.status = Seat.REPLACED
+            seat.save(update_fields=["status"])
+        membership = _seat_bot(game, power)
+    _log(game, by, "bot", power=power, bot=True, player=seat and seat.user.username)
+    _wake_bots(game, phase)
+    return membership
 
 
 @transaction.atomic
@@ -660,6 +889,36 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
     _log(game, by, "end", winner=winner)
 
 
+def _loggable(value: object) -> object:
+    """A setting's value as the audit log's JSON can hold it (times and users as text)."""
+    if value is None or isinstance(value, bool | int | float | str | list | dict):
+        return value
+    return str(value)
+
+
+@transaction.atomic
+def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game:
+    """Change a game's settings (the admin's form): the moderator only, and every changed
+    value is written to the audit log with what it was before."""
+    game = _moderating(game, by)
+    if "variant" in changes and changes["variant"] != game.variant:
+        if game.status != Status.FORMING:
+            raise GameError("only a forming game's variant can change")
+        if changes["variant"] not in engine.variant_ids():
+            raise GameError(f"unknown variant {changes['variant']!r}")
+    changed = {}
+    for field, value in changes.items():
+        old = getattr(game, field)
+        if old != value:
+            changed[field] = {"old": _loggable(old), "new": _loggable(value)}
+            setattr(game, field, value)
+    if changed:
+        game.full_clean(exclude=["current_phase"])
+        game.save(update_fields=list(changed))
+        _log(game, by, "settings", **changed)
+    return game
+
+
 @transaction.atomic
 def pay(membership: Membership, payee: str, amount: int) -> Payment:
     """Gold from one great power to another, in this year's ledger (Chinese Diplomacy)."""
@@ -675,3 +934,80 @@ def pay(membership: Membership, payee: str, amount: int) -> Payment:
     )
     _log(game, membership.user, "pay", payee=payee, amount=amount)
     return payment
+
+
+# -- bots -------------------------------------------------------------------------------
+
+
+def _bot_account(game: Game) -> AbstractBaseUser:
+    """A bot account with no seat in this game yet (one account holds one seat a game)."""
+    taken = set(game.memberships.values_list("user__username", flat=True))
+    number = 0
+    while True:
+        number += 1
+        name = BOT_NAME.format(number)
+        if name in taken:
+            continue
+        user, _ = get_user_model().objects.get_or_create(
+            username=name, defaults={"is_active": False, "password": make_password(None)}
+        )
+        if is_bot_account(user):
+            return user
+
+
+def _seat_bot(game: Game, power: str) -> Membership:
+    return game.memberships.create(user=_bot_account(game), power=power, bot=True)
+
+
+def _wake_bots(game: Game, phase: Phase) -> None:
+    """Have the bots play the phase once it is committed (``games.tasks.play_bots``)."""
+    bots = game.memberships.filter(bot=True, status=Seat.ACTIVE)
+    if phase.processed_at is None and not game.is_over and bots.exists():
+        _enqueue("play_bots", game.pk, phase.pk)
+
+
+def bot_seed(game: Game, phase: Phase, power: str) -> int:
+    """The bot's chance in one phase: from the game, the phase and the power, so a game
+    with bots replays the same way."""
+    return zlib.crc32(f"{game.pk}:{phase.index}:{power}".encode())
+
+
+def play_bots(game_id: int, phase_id: int) -> list[str]:
+    """Every bot seat to act in the phase submits its orders and is ready, as a player would
+    (through ``submit_orders`` and ``set_ready``, as the bot's seat). A bot that fails is
+    logged and its seat holds, ready all the same: bots never stop nor slow a game. Returns
+    the powers that ordered.
+
+    Bots are ready only while a human plays: a game left to bots alone moves at its deadlines
+    rather than playing itself to the end in a burst of worker time."""
+    from bots.heuristic import HeuristicBot
+
+    game = Game.objects.select_related("current_phase").filter(pk=game_id).first()
+    if game is None or game.status not in (Status.ACTIVE, Status.PAUSED):
+        return []
+    phase = game.current_phase
+    if phase is None or phase.pk != phase_id or phase.processed_at is not None:
+        return []
+    to_act = engine.powers_to_act(phase)
+    seats = game.memberships.filter(bot=True, status=Seat.ACTIVE, ready=False, power__in=to_act)
+    humans = game.memberships.filter(bot=False, status=Seat.ACTIVE).exists()
+    played = []
+    for seat in seats.select_related("user", "game"):
+        try:
+            request = engine.request(game, phase, [])
+            texts = HeuristicBot(bot_seed(game, phase, seat.power)).decide(request, seat.power)
+            submit_orders(seat, texts, phase=phase)
+        except GameError as error:  # the phase moved on or the seat changed hands: done
+            logger.info("the bot for %s in game %s stopped: %s", seat.power, game_id, error)
+            continue
+        except Exception:
+            logger.exception("the bot for %s in game %s phase %s", seat.power, game_id, phase_id)
+            _log(game, seat.user, "bot failed", power=seat.power, phase=phase.index)
+        else:
+            played.append(seat.power)
+        if humans:  # a bot that failed is ready too: its units hold, the game goes on
+            try:
+                set_ready(seat, True, phase=phase.index)
+            except GameError as error:
+                logger.info("the bot for %s in game %s stopped: %s", seat.power, game_id, error)
+    return played

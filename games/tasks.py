@@ -10,37 +10,111 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
 
-from . import notifications, services
+from . import engine, notifications, services
 from .models import Game, Phase
 
 logger = logging.getLogger(__name__)
 
 
+def _process(game_id: int, phase_id: int) -> bool:
+    """Process a phase; one the engine refuses (a game whose stored options are bad, say) would
+    fail at every sweep forever, so its game is paused instead, with the reason in its log."""
+    try:
+        return services.process_phase(game_id, phase_id)
+    except engine.EngineError as error:
+        logger.exception("the engine refused game %s phase %s; pausing it", game_id, phase_id)
+        services.hold(game_id, phase_id, f"the engine refused to process: {error}")
+        return False
+
+
 @shared_task(ignore_result=True)
 def process_phase(game_id: int, phase_id: int) -> bool:
-    """Process the phase if it is due and still current; otherwise do nothing."""
-    return services.process_phase(game_id, phase_id)
+    """Process the phase if it is due and still current; otherwise do nothing.
+
+    A phase already processed is seen without a transaction or a lock (in a deadline storm
+    most late copies of this task find their game done by a batch). When many other phases
+    are overdue too, this is the first sign of a storm: it hands them out in batches (at most
+    once every ``FAN_OUT_SECONDS``) instead of leaving every one to this worker's timers.
+    """
+    if not Phase.objects.filter(
+        pk=phase_id, game_id=game_id, game__current_phase=F("pk"), processed_at__isnull=True
+    ).exists():
+        return False
+    done = _process(game_id, phase_id)
+    if done and cache.add("games.tasks.fan_out", 1, timeout=FAN_OUT_SECONDS):
+        _fan_out(_overdue(), keep=0)
+    return done
+
+
+# A storm's overdue phases go out in batches of this many, one task each.
+BATCH = 50
+FAN_OUT_SECONDS = 15
+
+
+def _overdue() -> list[tuple[int, int]]:
+    """(game, phase) of every overdue phase of a running game, the earliest deadline first."""
+    return list(
+        Phase.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__current_phase=F("pk"),
+            processed_at__isnull=True,
+            deadline__lte=timezone.now(),
+        )
+        .order_by("deadline", "pk")
+        .values_list("game_id", "pk")
+    )
+
+
+def _fan_out(overdue: list[tuple[int, int]], keep: int) -> list[tuple[int, int]]:
+    """Send all but the first ``keep`` overdue phases to ``process_batch`` in batches, so that
+    every free worker takes a share; returns the ones kept. A broker outage is logged: the
+    next sweep finds them again."""
+    if len(overdue) <= max(keep, BATCH):
+        return overdue
+    for start in range(keep, len(overdue), BATCH):
+        try:
+            process_batch.delay(overdue[start : start + BATCH])
+        except Exception:
+            logger.exception("could not hand out %s overdue phases", len(overdue) - start)
+            break
+    return overdue[:keep]
+
+
+def _process_all(pairs: list[tuple[int, int]], skip_locked: bool) -> int:
+    done = 0
+    for game_id, phase_id in pairs:
+        try:
+            if skip_locked:
+                done += services.process_phase(game_id, phase_id, skip_locked=True)
+            else:
+                done += _process(game_id, phase_id)
+        except engine.EngineError as error:
+            logger.exception("the engine refused game %s phase %s; pausing it", game_id, phase_id)
+            services.hold(game_id, phase_id, f"the engine refused to process: {error}")
+        except Exception:
+            # One broken game must not hold up the others.
+            logger.exception("processing game %s phase %s failed", game_id, phase_id)
+    return done
+
+
+@shared_task(ignore_result=True)
+def process_batch(pairs: list[tuple[int, int]]) -> int:
+    """Process a batch of overdue phases, each game in its own transaction. A game another
+    worker holds is skipped (``skip_locked``): it is being processed, or the next sweep will.
+    Returns how many this task processed."""
+    return _process_all([(g, p) for g, p in pairs], skip_locked=True)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> int:
-    """Process every overdue phase of a running game. Returns how many were processed."""
-    overdue = Phase.objects.filter(
-        game__status=Game.Status.ACTIVE,
-        game__current_phase=F("pk"),
-        processed_at__isnull=True,
-        deadline__lte=timezone.now(),
-    ).values_list("game_id", "pk")
-    done = 0
-    for game_id, phase_id in overdue:
-        try:
-            done += services.process_phase(game_id, phase_id)
-        except Exception:
-            # One broken game must not hold up the others.
-            logger.exception("processing game %s phase %s failed", game_id, phase_id)
+    """Process every overdue phase of a running game; in a storm (more than a batch), hand
+    all but the first batch out to ``process_batch`` tasks so that every worker takes a share.
+    Returns how many this sweep processed itself."""
+    done = _process_all(_fan_out(_overdue(), keep=BATCH), skip_locked=False)
     notifications.deadline_reminders()
     return done
 
@@ -55,3 +129,9 @@ def notify_phase_processed(phase_id: int) -> None:
 @shared_task(ignore_result=True)
 def press_digest() -> int:
     return notifications.press_digest()
+
+
+@shared_task(ignore_result=True)
+def play_bots(game_id: int, phase_id: int) -> list[str]:
+    """The bots' orders and ready for a phase that has just opened (``services.play_bots``)."""
+    return services.play_bots(game_id, phase_id)

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import web
+from . import ratings_views, replays, web
 
 urlpatterns = [
     path("", web.lobby, name="lobby"),
@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<int:pk>/join/", web.join_game, name="join"),
     path("games/<int:pk>/leave/", web.leave_game, name="leave"),
     path("games/<int:pk>/orders/", web.submit_orders, name="submit-orders"),
+    path("games/<int:pk>/orders/add/", web.add_order, name="add-order"),
     path("games/<int:pk>/ready/", web.ready, name="ready"),
     path("games/<int:pk>/press/", web.send_press, name="send-press"),
     path("games/<int:pk>/pay/", web.pay, name="pay"),
@@ -28,4 +29,10 @@ urlpatterns = [
     path("games/<int:pk>/moderate/", web.moderate, name="moderate"),
     path("games/<int:pk>/moderate/<str:action>/", web.moderate_action, name="moderate-action"),
     path("variants/<str:variant_id>/", web.variant_page, name="variant"),
+    path("players/<str:username>/", ratings_views.player_page, name="player"),
+    path("leaderboard/", ratings_views.leaderboard_page, name="leaderboard"),
+    path("games/<int:pk>/requirements/", ratings_views.requirements_page, name="requirements"),
+    path("games/<int:pk>/phases/<int:index>.png", replays.phase_png_view, name="phase-png"),
+    path("games/<int:pk>/replay.gif", replays.replay_gif_view, name="replay-gif"),
+    path("games/<int:pk>/replay.json", replays.replay_json_view, name="replay-json"),
 ]

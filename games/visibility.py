@@ -45,6 +45,6 @@ def shows_names(game: Game, user: AbstractBaseUser) -> bool:
 
 
 def player_name(membership: Membership, user: AbstractBaseUser, show: bool) -> str | None:
-    if show or membership.user_id == user.pk:
+    if show or membership.bot or membership.user_id == user.pk:  # a bot's name hides nobody
         return membership.user.username
     return None

@@ -4,9 +4,14 @@ click-to-order on the board."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import zoneinfo
 from collections import defaultdict
+from datetime import datetime
 from functools import wraps
+from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth import login
@@ -15,12 +20,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
 from django.views.decorators.http import require_POST
 
-import adjudication
-from variants.render import power_colours, render_board
+from variants import render as render_module
+from variants.render import power_colours, render_board, render_orders
 
-from . import engine, services, visibility
+from . import engine, events, phase_guide, services, variant_words, visibility
 from .forms import (
     PALETTES,
     GameForm,
@@ -32,6 +39,7 @@ from .forms import (
     SettingsForm,
     SignUpForm,
 )
+from .limits import ascii_index
 from .models import (
     Game,
     Membership,
@@ -40,6 +48,7 @@ from .models import (
     Order,
     Payment,
     Phase,
+    PressRead,
 )
 
 MODERATOR_ACTIONS = {
@@ -51,6 +60,8 @@ MODERATOR_ACTIONS = {
     "rollback": "Go back to an earlier phase; every later phase is deleted.",
     "replace": "Hand a power to another user.",
     "remove": "Put a power into civil disorder, open for others to take over.",
+    "bot": "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
+    "power falls into civil disorder). A player may take over a bot's seat at any time.",
     "draw": "End the game as a draw among the surviving powers.",
     "end": "End the game now, with a winner if one is named; a forming game is cancelled.",
 }
@@ -153,30 +164,84 @@ def _act(request: HttpRequest, action, *args, **kwargs) -> bool:
 
 
 def phase_name(game: Game, phase: Phase) -> str:
-    names = engine.describe(game.variant).get("season_names", {})
-    season = names.get(phase.season, phase.season.title())
-    return f"{season} {phase.year} {phase.type}"
+    """The phase in the variant's own words: "Autumn 1870 movement" in Colonial."""
+    return variant_words.phase_label(game.variant, phase.season, phase.year, phase.type)
 
 
-def board_svg(game: Game, phase: Phase, user, palette: str) -> str:
-    """The phase drawn for this viewer: results once processed, else the orders they may see."""
-    state = {
+NO_BOARD = '<p class="no-board">This map has no board drawing; use the orders box.</p>'
+# A year: a board at a phase-versioned address never changes (its version is in the address).
+BOARD_MAX_AGE = 365 * 24 * 3600
+# The drawing code's own version: a new release draws new boards at new addresses.
+RENDER_VERSION = hashlib.blake2b(Path(render_module.__file__).read_bytes(), digest_size=8)
+
+
+def _board_state(phase: Phase) -> dict:
+    return {
         "units": phase.units,
         "supply_centers": phase.supply_centers,
         "dislodged": phase.dislodged,
         "contested": phase.contested,
     }
-    orders, results = None, None
+
+
+def _results(phase: Phase) -> list | None:
+    return phase.results.get("orders") if phase.processed_at and phase.results else None
+
+
+def _pending(phase: Phase, user) -> list[dict] | None:
+    """The unprocessed orders this viewer may see, as the board draws them."""
     if phase.processed_at and phase.results:
-        results = phase.results.get("orders")
-    else:
-        visible = visibility.visible_orders(phase, user).filter(valid=True)
-        orders = [{"power": o.power, "order": o.canonical} for o in visible]
+        return None
+    visible = visibility.visible_orders(phase, user).filter(valid=True)
+    return [{"power": o.power, "order": o.canonical, "data": o.data} for o in visible]
+
+
+def has_board(game: Game) -> bool:
+    return (render_module.board_dir(game.variant) / "board.svg").exists()
+
+
+def board_version(game: Game, phase: Phase, palette: str) -> str:
+    """What the phase's board (without pending orders) is drawn from, hashed: its address
+    changes exactly when its picture does (a processed phase, a rollback, another palette)."""
+    blob = json.dumps(
+        [game.variant, _board_state(phase), _results(phase), palette],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+    drawing = (render_module.board_dir(game.variant) / "board.svg").stat()
+    digest = RENDER_VERSION.copy()
+    digest.update(f"{drawing.st_size}:{drawing.st_mtime_ns}:{blob}".encode())
+    return digest.hexdigest()
+
+
+def board_url(game: Game, phase: Phase, palette: str) -> str | None:
+    """The phase's board at its versioned address (cached a year), None without a drawing."""
+    if not has_board(game):
+        return None
+    version = board_version(game, phase, palette)
+    return f"{reverse('board', args=[game.pk])}?phase={phase.index}&v={version}"
+
+
+def board_svg(game: Game, phase: Phase, user, palette: str, *, orders: bool = True) -> str:
+    """The phase drawn for this viewer: results once processed, else (with ``orders``) the
+    orders they may see."""
+    pending = _pending(phase, user) if orders else None
+    state, results = _board_state(phase), _results(phase)
     try:
-        svg = render_board(game.variant, state, orders=orders, results=results, palette=palette)
+        svg = render_board(game.variant, state, orders=pending, results=results, palette=palette)
     except ValueError:  # a variant without a board drawing (the standard map): text play only
-        return '<p class="no-board">This map has no board drawing; use the orders box.</p>'
+        return NO_BOARD
     return _inline(svg, f"The board, {phase_name(game, phase)}")
+
+
+def orders_overlay(game: Game, phase: Phase, user, palette: str) -> str:
+    """Only the order marks the viewer may see: what an order check changes on the board."""
+    pending = _pending(phase, user)
+    state, results = _board_state(phase), _results(phase)
+    try:
+        return render_orders(game.variant, state, orders=pending, results=results, palette=palette)
+    except ValueError:
+        return ""
 
 
 def _inline(svg: str, label: str) -> str:
@@ -186,25 +251,16 @@ def _inline(svg: str, label: str) -> str:
 
 
 def board_data(game: Game, phase: Phase, power: str | None) -> dict:
-    """What click-to-order needs to offer legal orders: units and the map's borders."""
-    variant = adjudication.load(game.variant)
-    rail = variant.rule_data.get("trans_siberian_railroad")
-    suez = variant.rule_data.get("suez_canal")
+    """What click-to-order needs: the units to click, and where to ask the server for the
+    power's legal orders (the engine's list) and to check typed ones. No map, no rule: the
+    page offers only what the engine lists."""
     return {
         "power": power,
         "phase": phase.type,
         "units": phase.units,
         "dislodged": phase.dislodged,
-        "centres": phase.supply_centers,
-        "homes": {p.name: list(p.home_centers) for p in variant.powers.values()},
-        "provinces": {
-            n: {"type": p.type, "abbreviation": p.abbreviation}
-            for n, p in variant.provinces.items()
-        },
-        "army": {k: sorted(v) for k, v in variant.army_adj.items()},
-        "fleet": {k: sorted(v) for k, v in variant.fleet_adj.items()},
-        "rail": rail if "trans_siberian_railroad" in variant.rules else None,
-        "suez": suez if "suez_canal" in variant.rules else None,
+        "options": reverse("game-options", args=[game.pk]),
+        "check": reverse("game-check-orders", args=[game.pk]),
     }
 
 
@@ -213,7 +269,7 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
     threads: dict[str, dict] = {}
     for message in visibility.visible_messages(game, user):
         people = sorted({message.sender_power or "Moderator", *message.recipients})
-        key = "public" if message.is_public else "|".join(people)
+        key = events.thread_key(message)
         thread = threads.setdefault(
             key,
             {
@@ -278,6 +334,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 "phase": phase and phase_name(game, phase),
                 "ordered": ordered,
                 "to_act": to_act,
+                "bots": game.memberships.filter(bot=True).exclude(status="replaced").count(),
             }
         )
     open_games = (
@@ -286,7 +343,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .select_related("creator")
     )
     moderated = Game.objects.filter(creator=request.user).exclude(memberships__user=request.user)
-    variants = [engine.describe(v) for v in engine.variant_ids()]
+    variants = [variant_words.summary(v) for v in engine.variant_ids()]
     context = {
         "mine": mine,
         "open_games": open_games,
@@ -302,7 +359,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.create_game(request.user, **form.settings())
+            game = services.create_game(request.user, capped=True, **form.settings())
         except services.GameError as error:
             form.add_error(None, str(error))
         else:
@@ -349,10 +406,10 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     phases = list(game.phases.all())
     phase = current
     if "phase" in request.GET and phases:
-        try:
-            phase = next(p for p in phases if p.index == int(request.GET["phase"]))
-        except (ValueError, StopIteration):
-            raise Http404("no such phase") from None
+        index = ascii_index(request.GET["phase"])
+        phase = next((p for p in phases if p.index == index), None)
+        if phase is None:
+            raise Http404("no such phase")
     context = {
         "game": game,
         "membership": membership,
@@ -362,6 +419,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "phase": phase,
         "is_current": phase is not None and phase == current and not phase.processed_at,
         "variant": engine.describe(game.variant),
+        "rules_variant": game.variant,
         "time_zone": time_zone_of(request),
         "options": _options(game),
     }
@@ -372,6 +430,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "games/game.html", context)
     context.update(_phase_context(request, game, phase, power))
     context.update(_press_context(request, game, power))
+    # Where live updates start: this phase, and press after the latest message now.
+    latest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
+    context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request))
     if not power and not game.is_over:
@@ -380,9 +441,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _options(game: Game) -> list[tuple[str, str]]:
-    victory = game.options.get("victory_centers") or engine.describe(game.variant).get(
-        "victory_centers"
-    )
+    victory = variant_words.victory(game.variant, game.options.get("victory_centers"))
     deadline_time = game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else "none"
     return [
         ("Press", game.get_press_display()),
@@ -393,9 +452,20 @@ def _options(game: Game) -> list[tuple[str, str]]:
         ("Deadlines at", deadline_time),
         ("Process early when all are ready", "yes" if game.process_when_ready else "no"),
         ("Civil disorder after", f"{game.civil_disorder_after} missed movement phases"),
-        ("Victory at", f"{victory} supply centres"),
+        ("Bots", bots_words(game)),
+        ("Victory", victory[:1].upper() + victory[1:]),
         ("Moderator", game.creator.username),
     ]
+
+
+def bots_words(game: Game) -> str:
+    """What the game's bot settings do, in a sentence."""
+    parts = [
+        "fill the seats nobody took" if game.bots_fill_empty else "",
+        "play powers in civil disorder" if game.bots_take_civil_disorder else "",
+    ]
+    said = " and ".join(p for p in parts if p)
+    return f"Bots {said}." if said else "Only when the moderator puts one on a seat."
 
 
 def _powers(game: Game, user, palette: str) -> list[dict]:
@@ -403,6 +473,7 @@ def _powers(game: Game, user, palette: str) -> list[dict]:
     show = visibility.shows_names(game, user)
     seats = {m.power: m for m in game.memberships.exclude(status="replaced").select_related("user")}
     alive = engine.survivors(phase) if phase else set()
+    ordered = set(phase.orders.values_list("power", flat=True)) if phase else set()
     colours = power_colours(game.variant, palette)
     out = []
     for name in engine.powers(game):
@@ -415,10 +486,12 @@ def _powers(game: Game, user, palette: str) -> list[dict]:
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
                 "status_label": seat.get_status_display() if seat else "Civil disorder",
                 "ready": bool(seat and seat.ready),
+                "orders": name in ordered,
+                "bot": bool(seat and seat.bot),
                 "centres": len(phase.supply_centers.get(name, [])) if phase else 0,
                 "units": sum(1 for u in phase.units if u["power"] == name) if phase else 0,
                 "open": name in alive
-                and (seat is None or seat.status == Membership.Status.CIVIL_DISORDER),
+                and (seat is None or seat.bot or seat.status == Membership.Status.CIVIL_DISORDER),
             }
         )
     return out
@@ -430,7 +503,9 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
     mine = [o for o in orders if o.power == power]
     context = {
         "phase_label": phase_name(game, phase),
-        "board": board_svg(game, phase, user, palette_of(request)),
+        # The board is its own resource, cached per phase: the page stays small.
+        "board_src": board_url(game, phase, palette_of(request)),
+        "board": "" if has_board(game) else NO_BOARD,
         "orders": orders,
         "results": phase.results if phase.processed_at else None,
     }
@@ -439,10 +514,19 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         own = [u for u in phase.units if u["power"] == power]
         if phase.type == Phase.Type.RETREATS:
             own = [u for u in phase.dislodged if u["power"] == power]
+            context["retreats"] = phase_guide.retreats(game, phase, power)
+        elif phase.type == Phase.Type.ADJUSTMENTS:
+            # Builds and removals are not orders to units: say how many instead.
+            own = []
+            context["adjustment"] = phase_guide.adjustments(game, phase, power)
+        context["examples"] = variant_words.examples(game.variant, phase.type)
         context["unordered"] = [
             f"{u['unit']} {u['location']}" for u in own if u["location"] not in ordered
         ]
         context["must_act"] = power in engine.powers_to_act(phase)
+        context["has_units"] = bool(own)
+        if phase.type == Phase.Type.MOVEMENT:
+            context["rule_orders"] = engine.rule_orders(game, phase, power)
         unsaved = request.session.pop(f"unsaved-orders-{game.pk}", None)
         version = services.orders_version(phase.pk, power, mine)
         context["orders_form"] = OrdersForm(
@@ -452,6 +536,8 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         context["board_data"]["unordered"] = [
             u["location"] for u in own if u["location"] not in ordered
         ]
+        if "adjustment" in context:
+            context["board_data"]["guide"] = context["adjustment"]["text"]
     return context
 
 
@@ -496,17 +582,35 @@ def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool)
     return {"gold": gold}
 
 
+# Messages of a thread shown at once; earlier ones are a link away.
+PRESS_PAGE = 50
+
+
+def _press_page(thread: dict, before: str) -> None:
+    """Cut the thread to its latest ``PRESS_PAGE`` messages (before message ``before``, when
+    given), so that a flood of press cannot make every reader's page megabytes long."""
+    messages = thread["messages"]
+    thread["paged"] = bool(re.fullmatch(r"[0-9]{1,18}", before))
+    if thread["paged"]:
+        messages = [m for m in messages if m.pk < int(before)]
+    shown = messages[-PRESS_PAGE:]
+    thread["messages"] = shown
+    thread["earlier"] = shown[0].pk if len(messages) > len(shown) else None
+
+
 def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
-    seen_key = f"press-seen-{game.pk}"
-    seen = request.session.get(seen_key, {})
+    # Read markers live on the account, so unread counts agree on every device.
+    markers = PressRead.objects.filter(user=request.user, game=game)
+    seen = dict(markers.values_list("thread", "last_read"))
     threads = _threads(game, request.user, power, seen)
     selected = request.GET.get("thread")
     if selected is None and threads:
         selected = threads[0]["key"]
     thread = next((t for t in threads if t["key"] == selected), None)
     if thread is not None:
-        seen[thread["key"]] = max(m.pk for m in thread["messages"])
-        request.session[seen_key] = seen
+        # Read from now on; this page still shows how many were new when it opened.
+        PressRead.mark(request.user, game, thread["key"], max(m.pk for m in thread["messages"]))
+        _press_page(thread, request.GET.get("before", ""))
     can_send = game.status not in (Game.Status.FORMING, Game.Status.CANCELLED) and (
         power is not None or game.is_moderator(request.user)
     )
@@ -515,27 +619,71 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
         others = []
     elif game.press == Game.Press.NONE and power and not game.is_over:
         can_send = False
-    initial = {}
-    if thread and thread["key"] != "public":
-        initial["recipients"] = [p for p in thread["key"].split("|") if p in others]
-    return {
-        "threads": threads,
-        "thread": thread,
-        "can_send": can_send,
-        "message_form": MessageForm(powers=others, initial=initial),
-    }
+    form = MessageForm(powers=others)
+    # Opening a private thread ticks its members, to reply there; right after sending,
+    # nobody is ticked, so that the next message is public unless someone is chosen again.
+    if thread and thread["key"] != "public" and "sent" not in request.GET:
+        form.initial["recipients"] = [p for p in thread["key"].split("|") if p in others]
+        form.fields[
+            "recipients"
+        ].help_text = "Ticked to reply in this thread; untick everyone for a public message."
+    return {"threads": threads, "thread": thread, "can_send": can_send, "message_form": form}
 
 
 @login_required
 def board(request: HttpRequest, pk: int) -> HttpResponse:
-    """The board alone, so that the page can redraw it after orders change."""
+    """The board as its own resource, in three forms:
+
+    - ``?phase=n&v=<version>`` (the page's address, from ``board_url``): the phase without
+      pending orders, results drawn once processed. Kept a year by the browser, since a new
+      picture gets a new version; an old or wrong version is answered with ``no-cache``.
+    - ``?phase=n&part=orders``: only the order marks the viewer may see (a few kilobytes), which
+      the page lays over the board after each order check.
+    - ``?phase=n``: the whole board with those orders (the page without JavaScript shows it).
+
+    Every form has an ETag and answers 304 to a matching If-None-Match.
+    """
     game = _game_or_404(pk)
     phase = game.current_phase
     if "phase" in request.GET:
-        phase = get_object_or_404(game.phases, index=request.GET["phase"])
+        index = ascii_index(request.GET["phase"])
+        if index is None:
+            raise Http404("no such phase")
+        phase = get_object_or_404(game.phases, index=index)
     if phase is None:
         raise Http404("the game has not started")
-    return HttpResponse(board_svg(game, phase, request.user, palette_of(request)))
+    palette = palette_of(request)
+    if request.GET.get("part") == "orders":
+        body = orders_overlay(game, phase, request.user, palette)
+        return _cached(request, body, "image/svg+xml", forever=False)
+    if "v" in request.GET and has_board(game):
+        version = board_version(game, phase, palette)
+        svg = board_svg(game, phase, request.user, palette, orders=False)
+        fixed = request.GET["v"] == version
+        return _cached(request, svg, "image/svg+xml", forever=fixed, etag=version)
+    svg = board_svg(game, phase, request.user, palette)
+    return _cached(request, svg, "image/svg+xml", forever=False)
+
+
+def _cached(
+    request: HttpRequest, body: str, content_type: str, *, forever: bool, etag: str = ""
+) -> HttpResponse:
+    """An answer the viewer's browser may keep: a year when its address says its version,
+    else revalidated each time (304 when unchanged). Private: the board may show the
+    viewer's own orders and palette."""
+    etag = etag or hashlib.blake2b(body.encode(), digest_size=12).hexdigest()
+    # Weakly compared: gzip (CompressionMiddleware) makes the ETag a weak one, W/"...".
+    sent = {tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))}
+    if f'"{etag}"' in sent:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body, content_type=content_type)
+    response["ETag"] = f'"{etag}"'
+    if forever:
+        patch_cache_control(response, private=True, max_age=BOARD_MAX_AGE, immutable=True)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
 
 
 @login_required
@@ -545,6 +693,11 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     form = OrdersForm(request.POST)
     if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors) + " Nothing was saved.")
+        text = request.POST.get("orders", "")
+        if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
+            request.session[f"unsaved-orders-{pk}"] = text
         return redirect(reverse("game", args=[pk]) + "#orders")
     version = form.cleaned_data["version"] or None
     try:
@@ -571,9 +724,42 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def ready(request: HttpRequest, pk: int) -> HttpResponse:
+def add_order(request: HttpRequest, pk: int) -> HttpResponse:
+    """One order added to the saved ones by a button (Chinese Diplomacy's Enter and Leave, a
+    Suez permit); the engine checks it like any other."""
     game, membership = _playing(request, pk)
-    _act(request, services.set_ready, membership, request.POST.get("ready") != "0")
+    text = request.POST.get("order", "").strip()[:200]
+    if text:
+        mine = Order.objects.filter(phase_id=game.current_phase_id, power=membership.power)
+        saved = list(mine.order_by("position"))
+        texts = [o.text for o in saved] + [text]
+        # Added to the orders read here: if they change meanwhile, nothing is overwritten.
+        version = services.orders_version(game.current_phase_id, membership.power, saved)
+        try:
+            added = services.submit_orders(membership, texts, version=version)[-1]
+        except services.OrdersChanged:
+            messages.error(request, "Your orders were changed elsewhere; nothing was added.")
+        except services.GameError as error:
+            messages.error(request, str(error))
+        else:
+            if added.valid:
+                messages.success(request, f"Added “{added.canonical}” to your orders.")
+            else:
+                messages.warning(request, f"“{text}” is invalid: {added.reason}")
+    return redirect(reverse("game", args=[pk]) + "#orders")
+
+
+@login_required
+@require_POST
+def ready(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ready (or not) for the phase the button was shown in, and only for that one."""
+    game, membership = _playing(request, pk)
+    phase = ascii_index(request.POST.get("phase"))
+    if phase is None:
+        messages.error(request, "That button belonged to an old page; reload and try again.")
+    else:
+        ready = request.POST.get("ready") != "0"
+        _act(request, services.set_ready, membership, ready, phase=phase)
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -601,7 +787,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, "A message needs some text.")
     url = reverse("game", args=[pk])
-    return redirect(f"{url}?thread={thread}#press" if thread else f"{url}#press")
+    return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
 
 
 @login_required
@@ -639,15 +825,103 @@ def vote(request: HttpRequest, pk: int) -> HttpResponse:
 # -- moderation ----------------------------------------------------------------------------
 
 
+def possible_actions(game: Game, phases: int) -> list[str]:
+    """The moderator actions the game's state allows now, in the console's order."""
+    status = game.status
+    running = status in (Game.Status.ACTIVE, Game.Status.PAUSED)
+    possible = {
+        "start": status == Game.Status.FORMING,
+        "deadline": status == Game.Status.ACTIVE and game.current_phase_id is not None,
+        "pause": status == Game.Status.ACTIVE,
+        "resume": status == Game.Status.PAUSED,
+        "process": status == Game.Status.ACTIVE,
+        "rollback": phases > 1 and (running or status == Game.Status.FINISHED),
+        "replace": running,
+        "remove": running,
+        "bot": running,
+        "draw": running,
+        "end": running or status == Game.Status.FORMING,
+    }
+    return [action for action in MODERATOR_ACTIONS if possible[action]]
+
+
+def _when(value: str | None, zone: str) -> str:
+    """An ISO time from the audit log, in the viewer's time zone."""
+    if not value:
+        return "none"
+    moment = datetime.fromisoformat(value).astimezone(zoneinfo.ZoneInfo(zone))
+    return moment.strftime("%a %d %b %H:%M %Z")
+
+
+def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) -> str:
+    """One audit-log entry as a sentence, rather than the raw details it was stored with."""
+    d = entry.details or {}
+    phase = d.get("phase")
+    phase_text = (
+        f"phase {phase} ({phase_names[phase]})" if phase in phase_names else f"phase {phase}"
+    )
+    left = int(d.get("remaining_seconds") or 0)
+    words = {
+        "create": lambda: f"Created the game ({variant_words.variant_name(d.get('variant'))}).",
+        "start": lambda: f"Started the game with {d.get('players')} players.",
+        "deadline": lambda: (
+            f"Moved the deadline from {_when(d.get('old'), zone)} to {_when(d.get('new'), zone)}."
+        ),
+        "pause": lambda: f"Paused the clock with {left // 3600} h {left % 3600 // 60} min left.",
+        "resume": lambda: f"Restarted the clock; deadline {_when(d.get('deadline'), zone)}.",
+        "process": lambda: f"Processed {phase_text} at once.",
+        "rollback": lambda: f"Rolled back to {phase_text}.",
+        "replace": lambda: (
+            f"Handed {d.get('power')} from {d['old']} to {d.get('new')}."
+            if d.get("old")
+            else f"Gave {d.get('power')} to {d.get('new')}."
+        ),
+        "remove": lambda: f"Put {d.get('power')} ({d.get('player')}) into civil disorder.",
+        "draw": lambda: f"Declared a draw among {', '.join(d.get('powers') or []) or 'nobody'}.",
+        "end": lambda: (
+            f"Ended the game with {d['winner']} as the winner."
+            if d.get("winner")
+            else "Ended the game without a winner."
+        ),
+        "bot": lambda: bot_words(d),
+        "bot failed": lambda: (
+            f"The bot could not play {d.get('power')} in {phase_text}; the seat holds."
+        ),
+        "pay": lambda: f"Paid {d.get('payee')} {d.get('amount')} k oz of gold.",
+        "deposed": lambda: (
+            f"{d.get('power')}'s leader ({d.get('player')}) was deposed, more than 1,000 k oz "
+            "in debt; the power is open to a new player."
+        ),
+    }
+    if entry.action in words:
+        return words[entry.action]()
+    return "; ".join(f"{key.replace('_', ' ')}: {value}" for key, value in d.items()) or "—"
+
+
+def bot_words(d: dict) -> str:
+    """An audit-log entry of a bot put on or taken off a seat."""
+    power, player = d.get("power"), d.get("player")
+    if not d.get("bot"):
+        return f"Took the bot off {power}; the power is in civil disorder."
+    if d.get("why") == "cd":
+        return f"{power} fell into civil disorder ({player}); a bot plays it now."
+    return f"Put a bot on {power}" + (f" in place of {player}." if player else ".")
+
+
 @moderator_only
 def moderate(request: HttpRequest, game: Game) -> HttpResponse:
+    phases = list(game.phases.all())
+    names = {p.index: phase_name(game, p) for p in phases}
+    zone = time_zone_of(request)
+    log = ModeratorAction.objects.filter(game=game).select_related("user")
     context = {
         "game": game,
-        "actions": MODERATOR_ACTIONS,
+        "actions": {a: MODERATOR_ACTIONS[a] for a in possible_actions(game, len(phases))},
         "powers": engine.powers(game),
-        "phases": [(p, phase_name(game, p)) for p in game.phases.all()],
-        "log": ModeratorAction.objects.filter(game=game).select_related("user"),
-        "time_zone": time_zone_of(request),
+        "phases": [(p, names[p.index]) for p in phases],
+        "log": [(entry, audit_words(entry, names, zone)) for entry in log],
+        "time_zone": zone,
+        "rules_variant": game.variant,
     }
     return render(request, "games/moderate.html", context)
 
@@ -660,8 +934,8 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         raise Http404("no such action")
     form = ModerationForm(request.POST, action=action)
     if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, f"{action}: {' '.join(errors)}")
+        for field, errors in form.errors.items():
+            messages.error(request, f"{action}, {field}: {' '.join(errors)}")
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {
@@ -679,10 +953,11 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         "deadline": lambda: services.change_deadline(game, user, minutes=args["minutes"]),
         "pause": lambda: services.pause(game, user),
         "resume": lambda: services.resume(game, user),
-        "process": lambda: services.process_now(game, user),
+        "process": lambda: services.process_now(game, user, phase=args["phase"]),
         "rollback": lambda: services.rollback(game, user, args["phase"]),
         "replace": lambda: services.replace_player(game, user, args["power"], args["user"]),
         "remove": lambda: services.remove_player(game, user, args["power"]),
+        "bot": lambda: services.set_bot(game, user, args["power"], args["bot"] == "on"),
         "draw": lambda: services.declare_draw(game, user),
         "end": lambda: services.end_game(game, user, args.get("winner") or ""),
     }
@@ -712,6 +987,15 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
         svg = ""
     context = {
         "variant": facts,
+        "rules_variant": variant_id,
+        "start_season": variant_words.season_name(variant_id, facts["start"]["season"]),
+        "victory": variant_words.victory(variant_id),
+        "examples": [
+            (kind, variant_words.examples(variant_id, kind))
+            for kind in ("movement", "retreats", "adjustments")
+            if variant_words.examples(variant_id, kind)
+        ],
+        "abbreviations": variant_words.abbreviations_allowed(variant_id),
         "rules": RULES.get(variant_id, []),
         "powers": powers,
         "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",

@@ -1,4 +1,5 @@
-"""Rate limits for the browser forms (sign-in, sign-up, orders) and the admin's sign-in.
+"""Rate limits for the browser forms (sign-in, sign-up, orders, new games, joins, press) and
+the admin's sign-in.
 
 Those are plain Django views, outside DRF's throttling; this middleware applies the API's
 throttles to them, with the same scopes and cache keys, so a client has one budget for
@@ -20,6 +21,9 @@ FORMS = {
     "signup": (SignInThrottle, "auth"),
     "admin:login": (SignInThrottle, "auth"),
     "submit-orders": (ScopedThrottle, "orders"),
+    "create-game": (ScopedThrottle, "games"),
+    "join": (ScopedThrottle, "joins"),
+    "send-press": (ScopedThrottle, "press"),
 }
 
 

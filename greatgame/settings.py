@@ -4,9 +4,11 @@ With no environment at all the server runs embedded: SQLite in var/, Celery on k
 filesystem broker in var/broker/, a local-memory cache and e-mail printed to the console.
 """
 
+from email.utils import parseaddr
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -27,11 +29,12 @@ ALLOWED_HOSTS = env.list(
 )
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
-# HTTPS in production (all off with DEBUG, so `make run` serves plain HTTP). The server sits
-# behind NUM_PROXIES reverse proxies: it trusts their X-Forwarded-Proto for "is this HTTPS?"
-# and their X-Forwarded-For for the client address that rate limits count (never the client's).
-NUM_PROXIES = env.int("NUM_PROXIES", default=0 if DEBUG else 1)
-if NUM_PROXIES:
+# HTTPS in production (all off with DEBUG, so `make run` serves plain HTTP). X-Forwarded-For
+# (the client address that rate limits count) and X-Forwarded-Proto ("is this HTTPS?") are
+# believed only from these reverse proxies (addresses or networks); from anyone else they are
+# dropped (games.middleware.ClientAddressMiddleware). None by default: the peer's address.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
@@ -50,17 +53,26 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # the API docs' Swagger UI, served from our own static files
+    "csp",
     "games",
 ]
 
 MIDDLEWARE = [
+    "games.middleware.RequestIdMiddleware",  # first: every log record carries the id
+    # gzip pages and boards (not event streams); outermost but one, so it sees the final body.
+    "games.middleware.CompressionMiddleware",
+    "games.middleware.ClientAddressMiddleware",  # before anything reads the address or scheme
     "games.middleware.DatabaseUnavailableMiddleware",  # PostgreSQL down: 503, not 500
+    "games.middleware.NulCharacterMiddleware",  # a NUL in a URL: 400, never the database's 500
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.middleware.PrivateCacheMiddleware",
     "greatgame.ratelimit.FormRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -78,6 +90,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",  # {{ CSP_NONCE }} for a page's own script
             ],
         },
     },
@@ -93,6 +106,18 @@ DATABASES = {
 # more than a whole order submission. A URL's own ?conn_max_age= wins; 0 turns it off.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves a few players at once: readers go on while one writes
+    # (WAL), a writer waits its turn for up to 20 s instead of failing "database is locked",
+    # and a transaction takes the write lock when it begins (IMMEDIATE), so that two of them
+    # can never both read and then both need to write, which SQLite can only refuse.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -151,6 +176,9 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker logs through LOGGING above (JSON lines with the rest); anything printed is INFO.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_WORKER_REDIRECT_STDOUTS_LEVEL = "INFO"
 # The sweep processes overdue phases (a lost message or a restarted worker strands nothing)
 # and sends deadline reminders; the digest collects a day's press.
 CELERY_BEAT_SCHEDULE = {
@@ -160,7 +188,68 @@ CELERY_BEAT_SCHEDULE = {
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
+if EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend":  # noqa: F821 (just set)
+    # "Printed" mail becomes an INFO log record, one JSON line like every other.
+    EMAIL_BACKEND = "greatgame.logs.LoggingEmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Great Game <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+# Who is mailed each unhandled error with its traceback (DEBUG off): "Name <a@b>, c@d".
+ADMINS = [parseaddr(admin) for admin in env.list("ADMINS", default=[])]
+
+# Logs: JSON lines on stdout (LOG_FORMAT=text for plain lines), each with the request id.
+# Unhandled errors are logged by "django.request" with their traceback (and mailed to ADMINS).
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
+LOG_FORMAT = env.str("LOG_FORMAT", default="json")
+# One access record per request (method, path, status, time, client); runserver has its own.
+LOG_REQUESTS = env.bool("LOG_REQUESTS", default=not DEBUG)
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {
+        "request_id": {"()": "greatgame.logs.RequestIdFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
+    "formatters": {
+        "json": {"()": "greatgame.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "filters": ["request_id"],
+            "formatter": "text" if LOG_FORMAT == "text" else "json",
+        },
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own console handlers (DEBUG only) are replaced by the root's.
+        "django": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
+        "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+    },
+}
+
+# Error reports to Sentry (or a compatible service) when SENTRY_DSN is set; nothing otherwise.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )
+
+# No honest request comes near these (100 orders of 200 characters, or 5,000 characters of
+# press, is some 60 KB form-encoded); games.parsers holds the API's bodies to the same cap.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns "not signed in" into 401, not 403.
@@ -169,19 +258,40 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "games.schema.Schema",
     "EXCEPTION_HANDLER": "games.api.exception_handler",
+    # DRF's parsers bounded: size (413), JSON depth and NUL characters (400).
+    "DEFAULT_PARSER_CLASSES": [
+        "games.parsers.JSONParser",
+        "games.parsers.FormParser",
+        "games.parsers.MultiPartParser",
+    ],
     # Scopes of games.api's throttles, counted in the Django cache (Redis when REDIS_URL is set):
-    # sign-in and sign-up per client address, order submissions per user. Empty: no limit.
+    # sign-in and sign-up per client address; order submissions, game creation, joins and press
+    # per user (the pages share each budget). Empty: no limit.
     "DEFAULT_THROTTLE_RATES": {
         "auth": env.str("THROTTLE_AUTH", default="10/min") or None,
         "orders": env.str("THROTTLE_ORDERS", default="60/min") or None,
+        "checks": env.str("THROTTLE_CHECKS", default="120/min") or None,
+        "games": env.str("THROTTLE_GAMES", default="10/hour") or None,
+        "joins": env.str("THROTTLE_JOINS", default="30/hour") or None,
+        "press": env.str("THROTTLE_PRESS", default="20/min") or None,
     },
-    "NUM_PROXIES": NUM_PROXIES,
+    # Every list comes in pages: ?page=n (or "last"), ?page_size= up to 100 (games.pagination).
+    "DEFAULT_PAGINATION_CLASS": "games.pagination.Pages",
+    # ClientAddressMiddleware has already put the client's address in REMOTE_ADDR.
+    "NUM_PROXIES": 0,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+# Games one account may have created and not yet started / not yet finished, when it creates
+# one through the pages or the API (0: no cap).
+MAX_FORMING_GAMES = env.int("MAX_FORMING_GAMES", default=5)
+MAX_UNFINISHED_GAMES = env.int("MAX_UNFINISHED_GAMES", default=20)
 
 SPECTACULAR_SETTINGS = {
+    # Request bodies get components of their own, so that they can say what a request may not
+    # hold (a blank string where one is refused) without saying it of every answer.
+    "COMPONENT_SPLIT_REQUEST": True,
     "TITLE": "Great Game API",
     "DESCRIPTION": "Play Diplomacy variants set in Asia.",
     "VERSION": "0.1.0",
@@ -189,4 +299,26 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.document_errors",
     ],
+    # Swagger UI from our own static files, not a CDN: works offline, nothing unpinned runs.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# Content-Security-Policy on every answer: scripts only from our origin or with the page's
+# nonce, nothing framed, no plugins. Styles may be inline: the board's SVG colours each
+# province with a style attribute, and attributes cannot carry a nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
 }

@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from games.api import (
@@ -12,9 +12,11 @@ from games.api import (
     TokenView,
     VariantViewSet,
 )
+from games.ratings_views import LeaderboardView, PlayerView, RequirementView
 from games.views import healthz
 
 handler404 = "games.api.not_found"
+handler500 = "games.views.server_error"
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -27,7 +29,11 @@ urlpatterns = [
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file: no inline script for CSP.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/players/<str:username>/", PlayerView.as_view(), name="api-player"),
+    path("api/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
+    path("api/games/<int:pk>/requirements/", RequirementView.as_view(), name="api-requirements"),
     path("api/", include(router.urls)),
     path("", include("games.urls_web")),
 ]

@@ -114,8 +114,11 @@
   var deadline = document.getElementById("deadline");
   var countdown = document.getElementById("countdown");
   if (deadline && countdown) {
-    var due = new Date(deadline.getAttribute("datetime"));
     var tick = function () {
+      // Read each second: live updates (live.js) move or clear the deadline.
+      var when = deadline.getAttribute("datetime");
+      if (!when) { countdown.textContent = ""; return; }
+      var due = new Date(when);
       var left = Math.round((due - Date.now()) / 1000);
       if (left <= 0) { countdown.textContent = "(due now)"; return; }
       var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
@@ -128,6 +131,12 @@
   }
 
   // -- click-to-order ----------------------------------------------------------------
+  //
+  // The page knows no rule of the game: every order the menu offers comes from the server's
+  // list of this power's legal orders (GET .../options/, the engine's own list, as data), and
+  // what an order is about (its unit, its kind) comes from the engine's answers, never from
+  // reading its text here. Typing is checked (POST .../orders/check/, nothing stored); orders
+  // are saved by the Save button or by each order the menu makes (PUT .../orders/).
 
   var dataNode = document.getElementById("board-data");
   var form = document.getElementById("orders-form");
@@ -143,11 +152,9 @@
   var inner = viewport.querySelector(".board-inner");
   var unorderedNote = document.getElementById("unordered");
   var unordered = new Set(data.unordered || []);
-  var canonicalOf = {};  // order text -> canonical, from the last check
+  var dataOf = {};       // order line -> the engine's data of it, from the last answer
+  var options = [];      // this power's legal orders, as the engine lists them
   var step = null;       // what a click on the board means now
-
-  menu.hidden = false;
-  viewport.classList.add("ordering");
 
   var province = function (loc) { return loc.split("/")[0]; };
   var mine = function () {
@@ -157,48 +164,48 @@
   var unitAt = function (place, list) {
     return (list || data.units).find(function (u) { return province(u.location) === province(place); });
   };
-  function reach(unit) {
-    var table = unit.unit === "A" ? data.army : data.fleet;
-    return (table[unit.location] || []).slice();
-  }
-  function reachProvinces(unit) {
-    return Array.from(new Set(reach(unit).map(province)));
-  }
+  // The engine's orders for the unit standing at ``location`` (a rule's own orders aside).
+  var optionsFor = function (location) {
+    return options.filter(function (o) {
+      return o.kind !== "special" && o.location && province(o.location) === province(location);
+    });
+  };
 
-  // The unit an order line is about, from its checked canonical text or as typed.
+  // The unit an order line is about, as the engine answered it; null when unknown.
   function lineLocation(line) {
-    var text = canonicalOf[line] || line;
-    var m = /^(?:build\s+|remove\s+)?[AF]\s+(.+?)(?:\s+(?:H|HOLD|-|->|S|C|R|D|MOVE|SUPPORTS?|CONVOYS?|RETREAT|DISBAND)(?=\s|$).*)?$/i.exec(text.trim());
-    if (!m) return null;
-    var name = m[1].toLowerCase();
-    for (var p in data.provinces) {
-      if (p.toLowerCase() === province(name) || data.provinces[p].abbreviation.toLowerCase() === province(name)) {
-        return p;
-      }
-    }
-    return null;
+    var d = dataOf[line];
+    if (!d || !d.location || d.kind === "special" || d.kind === "waive") return null;
+    return province(d.location);
   }
 
   function lines() {
     return textarea.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
   }
 
-  function setOrder(location, text) {
-    var kept = lines().filter(function (l) {
-      return location === null || lineLocation(l) !== province(location);
-    });
-    kept.push(text);
-    textarea.value = kept.join("\n");
-    check();
-    idle(text + " — added.");
+  function remember(orders) {
+    orders.forEach(function (o) { if (o.data) dataOf[o.text] = o.data; });
   }
 
-  // -- checking orders through the API, as the player types
+  // Put an order the menu made in the box, in place of the unit's other order, and save.
+  function place(option) {
+    dataOf[option.order] = option;
+    var where = option.kind === "special" || option.kind === "waive" || option.kind === "build"
+      ? null : province(option.location);
+    var kept = lines().filter(function (l) {
+      return l !== option.order && (where === null || lineLocation(l) !== where);
+    });
+    kept.push(option.order);
+    textarea.value = kept.join("\n");
+    save();
+    idle(option.order + " — saved.");
+  }
+
+  // -- checking as the player types (nothing is stored), saving when asked
 
   var timer = null;
   textarea.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(check, 800);  // the API allows some sixty checks a minute
+    timer = setTimeout(check, 600);
   });
 
   // Another tab (or device) may save this power's orders too. Each PUT says which version
@@ -220,59 +227,62 @@
   function touched() {
     var now = new Set(lines()), before = new Set(synced), places = new Set();
     lines().concat(synced).forEach(function (line) {
-      if (now.has(line) !== before.has(line)) places.add(lineLocation(line));
+      if (now.has(line) !== before.has(line)) places.add(lineLocation(line) || line);
     });
     return places;
   }
 
+  var MERGED = "Your orders were also changed in another tab; both sets of changes are kept.";
+  var merged = false;  // whether the last save had to merge
   function merge() {
     var mineChanged = touched();
+    var key = function (line) { return lineLocation(line) || line; };
     return fetch(form.dataset.api, {
       credentials: "same-origin", headers: { Accept: "application/json" },
     }).then(function (response) {
       var fresh = etag(response);
       return response.json().then(function (orders) {
         var saved = orders.filter(function (o) { return o.power === data.power; });
-        saved.forEach(function (o) { canonicalOf[o.text] = o.canonical || o.text; });
+        remember(saved);
         var kept = saved.map(function (o) { return o.text; }).filter(function (line) {
-          return !mineChanged.has(lineLocation(line));
+          return !mineChanged.has(key(line));
         });
-        var own = lines().filter(function (line) { return mineChanged.has(lineLocation(line)); });
+        var own = lines().filter(function (line) { return mineChanged.has(key(line)); });
         textarea.value = kept.concat(own).join("\n");
         synced = saved.map(function (o) { return o.text; });
         setVersion(fresh);
-        if (!step) idle("Your orders were also changed in another tab; both sets of changes are kept.");
+        merged = true;
+        if (!step) idle(MERGED);
       });
     });
   }
 
-  var checks = 0;  // only the latest answer counts: answers may overtake each other
-  function check(retries) {
+  var answers = 0;  // only the latest answer counts: answers may overtake each other
+  function send(method, url, retries) {
     clearTimeout(timer);
-    if (retries === undefined) retries = 2;
     var sent = lines();
-    var number = ++checks;
+    var number = ++answers;
     form.dataset.checking = "1";
     var headers = { "Content-Type": "application/json", "X-CSRFToken": token, Accept: "application/json" };
-    if (version) headers["If-Match"] = '"' + version + '"';
-    return fetch(form.dataset.api, {
-      method: "PUT",
+    if (method === "PUT" && version) headers["If-Match"] = '"' + version + '"';
+    return fetch(url, {
+      method: method,
       credentials: "same-origin",
       headers: headers,
       body: JSON.stringify({ orders: sent }),
     }).then(function (response) {
-      if (response.status === 412 && retries > 0 && number === checks) {
-        return merge().then(function () { return check(retries - 1); }).then(function () {
+      if (method === "PUT" && response.status === 412 && retries > 0 && number === answers) {
+        return merge().then(function () { return send(method, url, retries - 1); }).then(function () {
           return { stale: true };
         });
       }
-      if (response.ok) {
+      if (method === "PUT" && response.ok) {
         setVersion(etag(response));
         synced = sent;
       }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {
-      if (reply.stale || number !== checks) return;
+      if (reply.stale || number !== answers) return;
       if (!reply.ok) {
         statusList.innerHTML = "";
         var li = document.createElement("li");
@@ -281,16 +291,27 @@
         statusList.appendChild(li);
         return;
       }
-      showStatus(reply.body);
-      return redraw();
-    }).finally(function () { if (number === checks) form.dataset.checking = ""; });
+      remember(reply.body);
+      showStatus(reply.body, method === "PUT");
+      if (method === "PUT") return redraw();
+    }).finally(function () { if (number === answers) form.dataset.checking = ""; });
   }
 
-  function showStatus(orders) {
+  function check() { return send("POST", data.check, 0); }
+  function save() { return send("PUT", form.dataset.api, 2); }
+
+  // "Save orders" saves through the API and stays on the page (without JavaScript the form
+  // posts as usual).
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    merged = false;
+    save().then(function () { if (!step) idle((merged ? MERGED + " " : "") + "Orders saved."); });
+  });
+
+  function showStatus(orders, saved) {
     statusList.innerHTML = "";
     var ordered = new Set();
     orders.forEach(function (order) {
-      canonicalOf[order.text] = order.canonical || order.text;
       var li = document.createElement("li");
       li.className = order.valid ? "valid" : "invalid";
       var tag = document.createElement("span");
@@ -302,9 +323,10 @@
       verdict.textContent = order.valid ? "valid" : "invalid";
       li.appendChild(verdict);
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
+      if (!saved && synced.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" (not saved yet)"));
       statusList.appendChild(li);
       if (order.valid) {
-        var loc = lineLocation(order.canonical);
+        var loc = lineLocation(order.text);
         if (loc) ordered.add(loc);
       }
     });
@@ -321,13 +343,19 @@
         ? "Without orders: " + missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") + "."
         : "Every unit has an order.";
     }
+    decorate();
   }
 
+  // The saved orders' marks on the board: live.js lays them over the loaded board when the
+  // page has it; otherwise the whole board is fetched again.
   function redraw() {
+    var live = window.greatGame;
+    if (live && live.drawOrders && viewport.dataset.ordersUrl) return live.drawOrders();
     return fetch(viewport.dataset.boardUrl, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (svg) { inner.innerHTML = svg; decorate(); });
   }
+  document.addEventListener("board:drawn", function () { decorate(); });
 
   // -- the board's pieces
 
@@ -363,6 +391,7 @@
     return b;
   }
 
+  // Ask for one of ``targets`` (places, highlighted and clickable on the board).
   function ask(text, targets, onPick, extra) {
     prompt.textContent = text;
     choices.innerHTML = "";
@@ -373,139 +402,92 @@
     button("Cancel", function () { idle(); });
   }
 
+  function unique(list) { return Array.from(new Set(list)); }
+
   function idle(note) {
     step = null;
     highlight([]);
-    prompt.textContent = (note ? note + " " : "") + "Click one of your units on the board, or choose it here.";
     choices.innerHTML = "";
+    var lead = note ? note + " " : "";
     if (data.phase === "adjustments") {
-      adjustments();
+      // Builds, removals and waives are chosen from the engine's list, not by clicking a unit.
+      prompt.textContent = lead + (data.guide || "Choose below.");
+      options.forEach(function (o) { button(o.order, function () { place(o); }); });
       return;
     }
+    prompt.textContent = lead + "Click one of your units on the board, or choose it here.";
     mine().forEach(function (u) {
       var b = button(u.unit + " " + u.location, function () { selectUnit(u); });
       if (unordered.has(u.location)) b.classList.add("warn");
     });
-    var suez = data.suez;
-    if (suez && data.phase === "movement" && unitAt(suez.controlled_from, mine())) {
-      button("Suez permit…", suezPermit);
-    }
+    // A rule's own orders (a canal permit, a Chinese army entering or leaving).
+    options.filter(function (o) { return o.kind === "special"; }).forEach(function (o) {
+      button(o.order, function () { place(o); }).classList.add("rule-order");
+    });
   }
 
+  var MOVES = { move: "Move", retreat: "Retreat" };
+
+  var loaded = false, waiting = null;  // a unit clicked before the engine's list came
+
   function selectUnit(unit) {
+    if (!loaded) { waiting = unit; prompt.textContent = "Loading your orders…"; return; }
     var base = unit.unit + " " + unit.location;
     inner.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
     var g = inner.querySelector('g.unit[data-location="' + CSS.escape(unit.location) + '"]');
     if (g) g.classList.add("selected");
+    var own = optionsFor(unit.location);
     ask(base + ": what should it do?", [], null, function () {
-      if (data.phase === "retreats") {
-        var d = data.dislodged.find(function (x) { return x.location === unit.location; });
-        button("Retreat…", function () {
-          ask("Where does " + base + " retreat?", (d && d.retreats) || [], function (p) {
-            setOrder(unit.location, base + " R " + p);
-          });
-        });
-        button("Disband", function () { setOrder(unit.location, base + " D"); });
+      if (!own.length) {
+        prompt.textContent = base + ": the engine lists no order for it.";
         return;
       }
-      button("Hold", function () { setOrder(unit.location, base + " H"); });
-      button("Move…", function () { move(unit); });
-      button("Support…", function () { support(unit); });
-      if (unit.unit === "F" && data.provinces[province(unit.location)].type === "sea") {
-        button("Convoy…", function () { convoy(unit); });
-      }
-      var rail = data.rail;
-      if (rail && unit.unit === "A" && data.power === rail.power && rail.route.indexOf(unit.location) >= 0) {
-        button("Move via TSR…", function () { railroad(unit); });
-      }
-    });
-  }
-
-  function move(unit) {
-    var base = unit.unit + " " + unit.location;
-    var places = reach(unit);
-    ask("Where does " + base + " move? Click a highlighted province.", places, function (p) {
-      setOrder(unit.location, base + " - " + p);
-    });
-  }
-
-  function railroad(unit) {
-    var base = unit.unit + " " + unit.location;
-    var places = data.rail.route.filter(function (p) { return p !== unit.location; });
-    ask("Where does " + base + " ride on the railroad?", places, function (p) {
-      setOrder(unit.location, base + " - " + p + " via TSR");
-    });
-  }
-
-  function support(unit) {
-    var base = unit.unit + " " + unit.location;
-    var near = reachProvinces(unit);
-    var candidates = data.units.filter(function (u) {
-      if (u.location === unit.location) return false;
-      return near.indexOf(province(u.location)) >= 0 ||
-        reachProvinces(u).some(function (p) { return near.indexOf(p) >= 0; });
-    });
-    ask("Which unit does " + base + " support? Click it.", candidates.map(function (u) { return u.location; }), function (place) {
-      var other = unitAt(place);
-      if (!other) return;
-      var them = other.unit + " " + other.location;
-      var dests = reachProvinces(other).filter(function (p) { return near.indexOf(p) >= 0; });
-      ask("Where does " + them + " go? Click it, or support it holding.", dests, function (p) {
-        if (province(p) === province(other.location)) setOrder(unit.location, base + " S " + them);
-        else setOrder(unit.location, base + " S " + them + " - " + p);
-      }, function () {
-        if (near.indexOf(province(other.location)) >= 0) {
-          button("Support holding", function () { setOrder(unit.location, base + " S " + them); });
+      // One button per kind of order the engine lists, moves apart by the route it names.
+      var groups = [];
+      own.forEach(function (o) {
+        var key = o.kind + (o.via ? " via " + o.via : "");
+        var group = groups.find(function (x) { return x.key === key; });
+        if (!group) groups.push(group = { key: key, kind: o.kind, via: o.via, items: [] });
+        group.items.push(o);
+      });
+      groups.forEach(function (group) {
+        var label = (MOVES[group.kind] || group.kind.charAt(0).toUpperCase() + group.kind.slice(1)) +
+          (group.via ? " via " + group.via : "");
+        if (group.items.length === 1 && !group.items[0].destination && !group.items[0].target) {
+          button(label, function () { place(group.items[0]); });
+        } else if (group.kind === "support" || group.kind === "convoy") {
+          button(label + "…", function () { aimed(base, group); });
+        } else {
+          button(label + "…", function () { where(base, label, group.items); });
         }
       });
     });
   }
 
-  function convoy(unit) {
-    var base = unit.unit + " " + unit.location;
-    var shores = reachProvinces(unit).filter(function (p) { return data.provinces[p].type === "coast"; });
-    var armies = data.units.filter(function (u) { return u.unit === "A" && shores.indexOf(u.location) >= 0; });
-    ask("Which army does " + base + " convoy?", armies.map(function (u) { return u.location; }), function (place) {
-      var army = unitAt(place);
-      ask("Where to?", shores.filter(function (p) { return p !== army.location; }), function (p) {
-        setOrder(unit.location, base + " C A " + army.location + " - " + p);
+  // Where a unit goes: the destinations of the engine's orders.
+  function where(base, label, items) {
+    ask(label + ": where does " + base + " go? Click a highlighted province.",
+      unique(items.map(function (o) { return o.destination; })), function (p) {
+        place(items.find(function (o) { return o.destination === p; }));
       });
-    });
   }
 
-  function suezPermit() {
-    var fleets = data.units.filter(function (u) {
-      return u.unit === "F" && data.suez.connects.indexOf(u.location) >= 0;
-    });
-    ask("Which fleet may pass the canal?", fleets.map(function (u) { return u.location; }), function (place) {
-      var text = "Suez permit F " + unitAt(place).location;
-      textarea.value = lines().filter(function (l) { return !/^suez/i.test(l); }).concat([text]).join("\n");
-      check();
-      idle(text + " — added.");
-    });
-  }
-
-  function adjustments() {
-    var own = data.units.filter(function (u) { return u.power === data.power; });
-    var centres = data.centres[data.power] || [];
-    var homes = (data.homes[data.power] || []).filter(function (h) {
-      return centres.indexOf(h) >= 0 && !unitAt(h);
-    });
-    if (centres.length > own.length) {
-      homes.forEach(function (h) {
-        button("Build A " + h, function () { setOrder(null, "Build A " + h); });
-        if (data.provinces[h].type === "coast") {
-          button("Build F " + h, function () { setOrder(null, "Build F " + h); });
-        }
+  // A support or a convoy: first the unit it is for, then that unit's destination.
+  function aimed(base, group) {
+    var verb = group.kind === "support" ? "support" : "convoy";
+    ask("Which unit does " + base + " " + verb + "? Click it.",
+      unique(group.items.map(function (o) { return o.target; })), function (target) {
+        var items = group.items.filter(function (o) { return o.target === target; });
+        var them = items[0].target_unit + " " + target;
+        var holding = items.find(function (o) { return !o.destination; });
+        var moving = items.filter(function (o) { return o.destination; });
+        ask("Where does " + them + " go? Click it" + (holding ? ", or support it holding." : "."),
+          moving.map(function (o) { return o.destination; }), function (p) {
+            place(moving.find(function (o) { return o.destination === p; }));
+          }, function () {
+            if (holding) button("Support holding", function () { place(holding); });
+          });
       });
-      button("Waive", function () { setOrder(null, "Waive"); });
-    } else if (centres.length < own.length) {
-      own.forEach(function (u) {
-        button("Remove " + u.unit + " " + u.location, function () {
-          setOrder(null, "Remove " + u.unit + " " + u.location);
-        });
-      });
-    }
   }
 
   function placeOf(target) {
@@ -515,13 +497,13 @@
     return path ? path.dataset.province : null;
   }
 
-  function pick(place) {
-    if (!place) return;
+  function pick(spot) {
+    if (!spot) return;
     if (step && step.pick) {
-      var target = step.targets.find(function (t) { return province(t) === province(place); });
+      var target = step.targets.find(function (t) { return province(t) === province(spot); });
       if (target) { step.pick(target); return; }
     }
-    var unit = unitAt(place, mine());
+    var unit = unitAt(spot, mine());
     if (unit && data.phase !== "adjustments") selectUnit(unit);
   }
 
@@ -537,5 +519,18 @@
   });
 
   decorate();
-  idle();
+  prompt.textContent = data.phase === "adjustments" ? data.guide || "" : "Loading your orders…";
+  menu.hidden = false;
+  viewport.classList.add("ordering");
+  fetch(data.options, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then(function (r) { return r.ok ? r.json() : { orders: [] }; })
+    .then(function (reply) {
+      options = reply.orders || [];
+      options.forEach(function (o) { dataOf[o.order] = o; });
+      menu.dataset.options = String(options.length);
+      loaded = true;
+      idle();
+      if (waiting) selectUnit(waiting);
+    });
+  if (lines().length) check();  // the saved orders' data, and their verdicts
 })();

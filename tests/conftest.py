@@ -48,8 +48,15 @@ def no_rate_limits(settings) -> None:
     """Rate limits count across tests (one client address, one cache); tests of them set rates."""
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {"auth": None, "orders": None},
+        "DEFAULT_THROTTLE_RATES": dict.fromkeys(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]),
     }
+
+
+@pytest.fixture(autouse=True)
+def short_live_streams(settings) -> None:
+    """Live event streams (games.events) send the state and end at once, so that a test or
+    schemathesis reading one to its end never waits minutes; tests of live updates set more."""
+    settings.LIVE_MAX_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -81,9 +81,12 @@ def test_a_game_through_the_api() -> None:
     phase0 = players["Russia"].get(f"/api/games/{game_id}/phases/0/").data
     assert phase0["orders"] == [] and phase0["results"] is None
 
-    assert players["Japan"].post(f"/api/games/{game_id}/ready/").data == {"ready": True}
+    ready = players["Japan"].post(f"/api/games/{game_id}/ready/", {"phase": 0}, format="json")
+    assert ready.data == {"ready": True, "phase": 0}
 
-    response = moderator.post(f"/api/games/{game_id}/moderation/process/")
+    response = moderator.post(
+        f"/api/games/{game_id}/moderation/process/", {"phase": 0}, format="json"
+    )
     assert response.status_code == 200, response.data
     assert response.data["current_phase"]["index"] == 1
     assert response.data["current_phase"]["season"] == "fall"
@@ -96,7 +99,7 @@ def test_a_game_through_the_api() -> None:
     ]
     assert phase0["orders"][0]["result"] == "succeeds"
     assert phase0["results"]["next_phase"]["season"] == "fall"
-    phases = players["Russia"].get(f"/api/games/{game_id}/phases/").data
+    phases = players["Russia"].get(f"/api/games/{game_id}/phases/").data["results"]
     assert [p["index"] for p in phases] == [0, 1]
     assert players["Russia"].get(f"/api/games/{game_id}/phases/7/").status_code == 404
 
@@ -147,11 +150,11 @@ def test_private_press_reaches_only_sender_and_recipients(api, game, seat, moder
     response = france.post(url, {"body": "Channel?", "recipients": ["England"]}, format="json")
     assert response.status_code == 201, response.data
     assert france.post(url, {"body": "Hello all"}, format="json").status_code == 201
-    assert [m["body"] for m in england.get(url).data] == ["Channel?", "Hello all"]
-    assert [m["body"] for m in france.get(url).data] == ["Channel?", "Hello all"]
-    assert [m["body"] for m in germany.get(url).data] == ["Hello all"]
-    assert len(api(moderator).get(url).data) == 2
-    assert england.get(url).data[0]["sender_power"] == "France"
+    assert [m["body"] for m in england.get(url).data["results"]] == ["Channel?", "Hello all"]
+    assert [m["body"] for m in france.get(url).data["results"]] == ["Channel?", "Hello all"]
+    assert [m["body"] for m in germany.get(url).data["results"]] == ["Hello all"]
+    assert api(moderator).get(url).data["count"] == 2
+    assert england.get(url).data["results"][0]["sender_power"] == "France"
 
 
 def test_press_modes(api, make_game, seat) -> None:
@@ -176,7 +179,8 @@ def test_anonymous_games_hide_players_until_the_end(api, make_game, seat, modera
     assert names["France"] == seat(game, "France").user.username
     assert names["England"] is None
     france.post(f"{url}messages/", {"body": "hi"}, format="json")
-    assert api(seat(game, "Italy").user).get(f"{url}messages/").data[0]["sender"] is None
+    italy = api(seat(game, "Italy").user)
+    assert italy.get(f"{url}messages/").data["results"][0]["sender"] is None
     assert all(p["player"] for p in api(moderator).get(url).data["powers"])
     api(moderator).post(f"{url}moderation/draw/")
     assert all(p["player"] for p in france.get(url).data["powers"])
@@ -233,8 +237,8 @@ def test_notification_settings(api, make_user) -> None:
 
 def test_game_list_filters_by_status(api, game, moderator) -> None:
     client = api(moderator)
-    assert [g["id"] for g in client.get("/api/games/?status=active").data] == [game.pk]
-    assert client.get("/api/games/?status=forming").data == []
+    assert [g["id"] for g in client.get("/api/games/?status=active").data["results"]] == [game.pk]
+    assert client.get("/api/games/?status=forming").data["results"] == []
 
 
 def test_odd_order_text_is_answered_not_crashed_on(api, game, seat) -> None:

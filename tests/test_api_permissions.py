@@ -46,7 +46,7 @@ ENDPOINTS = [
     ),
     ("get", "/api/games/{game}/orders/", None, PLAYERS),
     ("put", "/api/games/{game}/orders/", {"orders": ["F London H"]}, PLAYING),
-    ("post", "/api/games/{game}/ready/", {}, PLAYING),
+    ("post", "/api/games/{game}/ready/", {"phase": 0}, PLAYING),
     ("get", "/api/games/{game}/phases/", None, OPEN),
     ("get", "/api/games/{game}/phases/0/", None, OPEN),
     ("get", "/api/games/{game}/messages/", None, PLAYERS),

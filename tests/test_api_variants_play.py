@@ -47,7 +47,10 @@ def order(client: APIClient, game_id: int, orders: list[str]) -> list[dict]:
 
 
 def process(moderator: APIClient, game_id: int) -> dict:
-    response = moderator.post(f"/api/games/{game_id}/moderation/process/")
+    index = moderator.get(f"/api/games/{game_id}/").data["current_phase"]["index"]
+    response = moderator.post(
+        f"/api/games/{game_id}/moderation/process/", {"phase": index}, format="json"
+    )
     assert response.status_code == 200, response.data
     return response.data["current_phase"]
 
@@ -117,7 +120,8 @@ def test_chinese_from_1900_to_a_processed_1901():
         if o["power"] != "Imperials"
     ]
     assert engine.adjudicate(engine.request(first.game, first, mine)) == first.results
-    assert players["Russia"].get(f"/api/games/{game_id}/payments/").data[0]["amount"] == 30
+    payments = players["Russia"].get(f"/api/games/{game_id}/payments/").data["results"]
+    assert payments[0]["amount"] == 30
 
 
 def test_a_deposed_chinese_leader_opens_the_seat():
@@ -129,4 +133,12 @@ def test_a_deposed_chinese_leader_opens_the_seat():
     after = process(moderator, game_id)
     assert after["balances"]["Germany"] == 0  # the new leader starts at net zero
     seat = Game.objects.get(pk=game_id).memberships.get(power="Germany")
-    assert seat.status == "civil_disorder"  # open to another player
+    assert seat.status == "replaced"  # deposition ends the leader's seat
+    refused = players["Germany"].put(
+        f"/api/games/{game_id}/orders/", {"orders": ["A Pacific Ocean H"]}, format="json"
+    )
+    assert refused.status_code in (403, 404, 409), refused.data
+    newcomer = signup("new_german_leader")
+    taken = newcomer.post(f"/api/games/{game_id}/join/", {"power": "Germany"}, format="json")
+    assert taken.status_code == 200, taken.data
+    order(newcomer, game_id, ["A Pacific Ocean H"])

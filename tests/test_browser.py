@@ -75,7 +75,21 @@ def sign_up(page, base: str, username: str) -> None:
 
 def settle(page) -> None:
     """Wait until the orders box has been checked through the API and the board redrawn."""
-    page.wait_for_function("document.getElementById('orders-form').dataset.checking === ''")
+    # A selector, not a JavaScript predicate: the page's CSP forbids evaluating strings.
+    page.wait_for_selector("#orders-form[data-checking='']", state="attached")
+
+
+def open_game(page, url: str) -> None:
+    """Open a game page and wait for its board, which arrives as a resource of its own."""
+    page.goto(url)
+    page.wait_for_selector("#board svg", state="attached")
+
+
+def press_ready(page) -> None:
+    """Ready is sent without leaving the page: wait until the page says so (or, when that
+    made everyone ready, until the live update says the phase was processed)."""
+    page.click("#ready-button")
+    page.wait_for_selector("form.ready p.ok, #new-phase")
 
 
 def click_unit(page, location: str) -> None:
@@ -86,12 +100,17 @@ def click_centre(page, province: str) -> None:
     page.locator(f'#board circle.sc[data-province="{province}"]').click()
 
 
-def type_order(page, text: str) -> None:
+def type_order(page, text: str, save: bool = True) -> None:
+    """Type an order at the end of the box; it is checked as typed, and saved with the Save
+    button unless ``save`` is false."""
     box = page.locator("#id_orders")
     box.press("Control+End")
     box.press_sequentially("\n" + text)
-    page.wait_for_timeout(1000)  # the box is checked 0.8 s after typing stops
+    page.wait_for_timeout(1000)  # the box is checked 0.6 s after typing stops
     settle(page)
+    if save:
+        page.click("#save-orders")
+        settle(page)
 
 
 @pytest.fixture
@@ -143,7 +162,8 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     }
 
     # Ada (Russia): the army in Moscow rides the railroad, entered by clicking the map.
-    ada.goto(game_url)
+    open_game(ada, game_url)
+    ada.locator("#board g.unit.unordered").first.wait_for()  # flagged once the page has its data
     assert ada.locator("#board g.unit.unordered").count() == 5
     click_unit(ada, "Moscow")
     ada.click("#order-choices >> text=Move via TSR…")
@@ -165,6 +185,8 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     box = ada.locator("#id_orders")
     box.fill(box.input_value().replace("F Port Arthur - Vladivostok", "F Port Arthur H"))
     ada.wait_for_timeout(1000)
+    settle(ada)
+    ada.click("#save-orders")
     settle(ada)
     assert "invalid" not in status.inner_text()
     assert ada.locator("#board g.unit.unordered").count() == 0
@@ -208,10 +230,10 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     # Both press Ready; with every power ready the phase processes early.
     phase = game.phases.get(index=0)
     ada.goto(game_url)
-    ada.click("#ready-button")
+    press_ready(ada)
     assert "You are ready." in ada.content()
     bob.goto(game_url)
-    bob.click("#ready-button")
+    press_ready(bob)
     if worker_or_none is None:
         assert "You are ready." in bob.content()
         # No broker to send it through: the task was recorded; run what it would run.
@@ -230,14 +252,14 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
         assert "process_phase" in log.read_text()
 
     for page, name in ((ada, "03-russia-after"), (bob, "04-china-after")):
-        page.goto(game_url + "?phase=0")
+        open_game(page, game_url + "?phase=0")
         text = page.locator("#order-status").inner_text()
         assert "A Moscow - Vladivostok via TSR — succeeds" in text
         assert "A Peking - Mongolia — succeeds" in text
         tsr = page.locator('#board g.order.tsr[data-result="succeeds"]')
         assert tsr.count() == 1 and tsr.get_attribute("data-colour") == "#ff8c00"
         shot(page, name)
-        page.goto(game_url)
+        open_game(page, game_url)
         vladivostok = page.locator('#board g.unit[data-location="Vladivostok"]')
         assert vladivostok.get_attribute("data-power") == "Russia"
         assert page.locator('#board g.unit[data-location="Seoul"]').count() == 1

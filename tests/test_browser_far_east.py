@@ -21,6 +21,8 @@ from test_browser import (
     browser,  # noqa: F401 - a fixture
     click_centre,
     click_unit,
+    open_game,
+    press_ready,
     settle,
     shot,
     sign_up,
@@ -43,7 +45,7 @@ def ready_and_process(game, index, pages, worker, enqueued, next_label):
     phase = game.phases.get(index=index)
     for page in pages:
         page.goto(game.url)
-        page.click("#ready-button")
+        press_ready(page)
     if worker is None:
         for page in pages:
             assert "You are ready." in page.content() or next_label in page.content()
@@ -59,7 +61,7 @@ def ready_and_process(game, index, pages, worker, enqueued, next_label):
         wait_for(processed, 60, f"the worker to process phase {index}\n{worker.read_text()}")
         assert "process_phase" in worker.read_text()
     for page in pages:
-        page.goto(game.url)
+        open_game(page, game.url)
         assert next_label in page.locator("#board-title").inner_text()
 
 
@@ -107,9 +109,10 @@ def test_a_far_east_year_to_winter_builds(browser, live_server, worker_or_none, 
     }
 
     # Spring 1991. Lan (Viet Nam) clicks F Saigon, Move…, then Cambodia's centre.
-    lan.goto(game.url)
+    open_game(lan, game.url)
     assert "Spring 1991 movement" in lan.locator("#board-title").inner_text()
     assert "you play Viet Nam" in lan.locator(".game-head .meta").inner_text()
+    lan.locator("#board g.unit.unordered").first.wait_for()  # flagged once the page has its data
     assert lan.locator("#board g.unit.unordered").count() == 3
     click_unit(lan, "Saigon")
     lan.click("#order-choices >> text=Move…")
@@ -159,7 +162,7 @@ def test_a_far_east_year_to_winter_builds(browser, live_server, worker_or_none, 
     assert (spring.season, spring.year, spring.type) == ("spring", 1992, "movement")
 
     for page, name in ((kenji, "japan"), (lan, "viet-nam")):
-        page.goto(game.url)
+        open_game(page, game.url)
         assert "Spring 1992 movement" in page.locator("#board-title").inner_text()
         assert power_at(page, "Saigon") == "Viet Nam"
         assert power_at(page, "Tokyo") == "Japan"

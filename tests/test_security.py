@@ -112,7 +112,11 @@ def rates(settings):
     def set_rates(auth: str | None = None, orders: str | None = None) -> None:
         settings.REST_FRAMEWORK = {
             **settings.REST_FRAMEWORK,
-            "DEFAULT_THROTTLE_RATES": {"auth": auth, "orders": orders},
+            "DEFAULT_THROTTLE_RATES": {
+                **dict.fromkeys(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]),
+                "auth": auth,
+                "orders": orders,
+            },
         }
 
     cache.delete_many([f"throttle_auth_{ip}" for ip in ("127.0.0.1", "192.0.2.7", "192.0.2.8")])
@@ -124,13 +128,18 @@ def _forget_orders(*users) -> None:
 
 
 def test_default_rates() -> None:
-    """10 sign-ins a minute per address, 60 order submissions a minute per user."""
+    """10 sign-ins a minute per address; per user 60 order submissions and 120 checks a minute,
+    10 new games an hour, 30 joins an hour and 20 messages a minute."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("THROTTLE_")}
     code = (
         "from django.conf import settings; print(settings.REST_FRAMEWORK['DEFAULT_THROTTLE_RATES'])"
     )
     out = _django(code, env)
-    assert out.strip() == "{'auth': '10/min', 'orders': '60/min'}"
+    assert out.strip() == str(
+        {"auth": "10/min", "orders": "60/min", "checks": "120/min", "games": "10/hour"}
+        | {"joins": "30/hour"}
+        | {"press": "20/min"}
+    )
 
 
 @pytest.mark.django_db
@@ -146,7 +155,7 @@ def test_token_endpoint_is_rate_limited_per_address(rates, make_user) -> None:
     response = client.post("/api/auth/token/", {"username": "alice", "password": "pw"})
     assert response.status_code == 429
     assert int(response["Retry-After"]) > 0
-    # X-Forwarded-For is not believed without a proxy in front (NUM_PROXIES=0)...
+    # X-Forwarded-For is not believed without a trusted proxy in front (TRUSTED_PROXIES)...
     spoofed = client.post(
         "/api/auth/token/",
         {"username": "alice", "password": "pw"},
@@ -235,7 +244,7 @@ def test_api_returns_names_and_press_as_json_data(api, hostile, seat, moderator)
     assert detail.json()["name"] == XSS
     press = client.get(f"/api/games/{game.pk}/messages/")
     assert press["Content-Type"] == "application/json"
-    assert [m["body"] for m in press.json()] == [hostile["press"]]
+    assert [m["body"] for m in press.json()["results"]] == [hostile["press"]]
     created = api(moderator).post("/api/games/", {"name": XSS, "variant": "standard"})
     assert created.status_code == 201
     assert created["Content-Type"] == "application/json"
@@ -293,7 +302,7 @@ def test_admin_escapes_names_and_press(hostile, make_user) -> None:
 # -- production settings ----------------------------------------------------------------
 
 
-def _django(code: str, env: dict[str, str]) -> str:
+def _django(code: str, env: dict[str, str], timeout: int = 120) -> str:
     """Run Python with Django set up, in a fresh process with this environment."""
     setup = "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
     setup += "'greatgame.settings'); django.setup(); "
@@ -303,7 +312,7 @@ def _django(code: str, env: dict[str, str]) -> str:
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
@@ -311,7 +320,7 @@ def _django(code: str, env: dict[str, str]) -> str:
 
 def _production_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SECURE_", "THROTTLE_"))}
-    env.pop("NUM_PROXIES", None)
+    env.pop("TRUSTED_PROXIES", None)
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
@@ -343,15 +352,17 @@ def test_production_settings() -> None:
         "SECURE_HSTS_SECONDS",
         "SESSION_COOKIE_SECURE",
         "CSRF_COOKIE_SECURE",
-        "NUM_PROXIES",
+        "TRUSTED_PROXIES",
     ]
     code = f"from django.conf import settings; print([getattr(settings, n) for n in {names}])"
-    assert _django(code, _production_env()).strip() == (
-        "[True, ('HTTP_X_FORWARDED_PROTO', 'https'), 31536000, True, True, 1]"
+    behind = _production_env(TRUSTED_PROXIES="10.0.0.2,172.16.0.0/12")
+    assert _django(code, behind).strip() == (
+        "[True, ('HTTP_X_FORWARDED_PROTO', 'https'), 31536000, True, True, "
+        "['10.0.0.2', '172.16.0.0/12']]"
     )
-    # Without a proxy in front, X-Forwarded-Proto would be the client's word: not trusted.
-    direct = _production_env(NUM_PROXIES="0", SECURE_SSL_REDIRECT="0")
-    assert _django(code, direct).strip() == "[False, None, 31536000, True, True, 0]"
+    # Without a trusted proxy, X-Forwarded-Proto would be the client's word: not believed.
+    direct = _production_env(SECURE_SSL_REDIRECT="0")
+    assert _django(code, direct).strip() == "[False, None, 31536000, True, True, []]"
 
 
 def test_development_settings_serve_plain_http() -> None:
@@ -369,9 +380,13 @@ def test_development_settings_serve_plain_http() -> None:
 def test_production_redirects_plain_http_but_not_health_checks(settings) -> None:
     settings.SECURE_SSL_REDIRECT = True
     settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.TRUSTED_PROXIES = ["127.0.0.1"]
     client = Client()
     assert client.get("/api/variants/").status_code == 301
     assert client.get("/api/variants/", HTTP_X_FORWARDED_PROTO="https").status_code == 200
+    # The same header from a client that is no trusted proxy is dropped.
+    direct = Client(REMOTE_ADDR="203.0.113.5")
+    assert direct.get("/api/variants/", HTTP_X_FORWARDED_PROTO="https").status_code == 301
     assert client.get("/healthz").status_code == 200
 
 

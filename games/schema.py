@@ -1,0 +1,66 @@
+"""The OpenAPI schema generator: drf-spectacular's, saying what validation really does."""
+
+from __future__ import annotations
+
+import sys
+
+from django.core import validators
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+from . import engine
+
+# Some character that Python's str.strip() keeps, spelt out: JSON Schema's patterns are
+# ECMAScript's, whose \s is not quite Python's (it misses \x1c-\x1f and \x85, adds \ufeff).
+_SPACES = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
+NOT_ONLY_SPACE = "[^" + "".join(f"\\u{ord(c):04x}" for c in _SPACES) + "]"
+
+
+class Schema(AutoSchema):
+    """A text field that is trimmed and may not be blank refuses whitespace alone, so the
+    request schema asks for a character other than whitespace, not only for ``minLength: 1``
+    (which drf-spectacular adds for request components)."""
+
+    def _get_serializer_field_meta(self, field, direction) -> dict:
+        meta = super()._get_serializer_field_meta(field, direction)
+        if (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and not field.read_only
+            and not field.allow_blank
+            and field.trim_whitespace
+            and not any(isinstance(v, validators.RegexValidator) for v in field.validators)
+        ):
+            meta["pattern"] = NOT_ONLY_SPACE
+        return meta
+
+
+def every_option() -> dict:
+    """Every option some variant reads, each with the widest range any variant gives it: what a
+    game's ``options`` may hold before its variant is known. Drawn from the engine."""
+    properties: dict[str, dict] = {}
+    for variant_id in engine.variant_ids():
+        for key, rule in engine.option_schema(variant_id)["properties"].items():
+            known = properties.setdefault(key, dict(rule))
+            if "maximum" in rule:
+                known["maximum"] = max(known.get("maximum", rule["maximum"]), rule["maximum"])
+            if "minimum" in rule:
+                known["minimum"] = min(known.get("minimum", rule["minimum"]), rule["minimum"])
+    return {
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "description": "Options of the game's variant; GET /api/variants/{id}/ gives each "
+        "variant's own (option_schema).",
+    }
+
+
+class OptionsFieldSchema(OpenApiSerializerFieldExtension):
+    """The schema of ``games.serializers.OptionsField``, asked of the engine when the schema is
+    generated (not at import)."""
+
+    target_class = "games.serializers.OptionsField"
+
+    def map_serializer_field(self, auto_schema, direction) -> dict:
+        return every_option()

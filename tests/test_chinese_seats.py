@@ -1,0 +1,130 @@
+"""Chinese Diplomacy's seats (issue #14 item 6): a great power with no army still plays.
+
+It may enter in any year, pay and be paid; only deposition ends a leader's seat. The game page
+offers its entries onto the board and its armies' departures from it.
+"""
+
+from __future__ import annotations
+
+from html import unescape
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Game, Membership, ModeratorAction, Order
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def chinese(make_game) -> Game:
+    return make_game("chinese", civil_disorder_after=1)
+
+
+def client_for(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def process(game: Game) -> None:
+    game.refresh_from_db()
+    assert services.process_phase(game.pk, game.current_phase_id, force=True)
+    game.refresh_from_db()
+
+
+def test_a_power_that_stays_off_the_board_still_plays(chinese, seat):
+    services.submit_orders(seat(chinese, "England"), ["Enter A Pacific Ocean"])
+    process(chinese)
+    process(chinese)  # two years off the board, and civil disorder after one missed phase
+    france = seat(chinese, "France")
+    assert france.status == Membership.Status.ACTIVE and france.missed_phases == 0
+    phase = chinese.current_phase
+    assert "France" in engine.survivors(phase) and "France" in engine.powers_to_act(phase)
+    # Still plays: orders, payments and votes are taken.
+    services.submit_orders(france, ["Enter A Indo-China"])
+    services.pay(france, "England", 5)
+    services.pay(seat(chinese, "England"), "France", 7)
+    services.vote(france, draw=True)
+    process(chinese)
+    units = {(u["power"], u["location"]) for u in chinese.current_phase.units}
+    assert ("France", "Indo-China") in units
+    balances = chinese.current_phase.carried["economy"]["balances"]
+    assert balances["France"] == -15 - 5 + 7
+
+
+def test_the_page_offers_enter_and_the_button_adds_the_order(chinese, seat):
+    france = seat(chinese, "France")
+    services.submit_orders(france, ["Enter A Pacific Ocean"])
+    c = client_for(france.user)
+    html = c.get(reverse("game", args=[chinese.pk])).content.decode()
+    assert 'id="rule-orders"' in html
+    assert 'value="Enter A Indo-China"' in html and 'value="Enter A Pacific Ocean"' in html
+    assert "Enter A Siberia" not in html  # Russia's alone
+    assert "no army on the board" in html
+    response = c.post(reverse("add-order", args=[chinese.pk]), {"order": "Enter A Indo-China"})
+    assert response.status_code == 302
+    saved = Order.objects.filter(phase=chinese.current_phase, power="France").order_by("position")
+    assert [(o.canonical, o.valid) for o in saved] == [
+        ("Enter A Pacific Ocean", True),
+        ("Enter A Indo-China", True),
+    ]
+    # An order the engine refuses is stored as invalid, with the reason shown.
+    html = c.post(
+        reverse("add-order", args=[chinese.pk]), {"order": "Enter A Siberia"}, follow=True
+    ).content.decode()
+    assert "is invalid" in html and "France may not enter the board at Siberia" in html
+
+
+def test_the_page_offers_leave_for_an_army_in_an_entry_space(chinese, seat):
+    russia = seat(chinese, "Russia")
+    services.submit_orders(russia, ["Enter A Siberia"])
+    process(chinese)
+    c = client_for(russia.user)
+    html = c.get(reverse("game", args=[chinese.pk])).content.decode()
+    assert 'value="A Siberia Leave"' in html and "no army on the board" not in html
+    c.post(reverse("add-order", args=[chinese.pk]), {"order": "A Siberia Leave"})
+    process(chinese)
+    assert not [u for u in chinese.current_phase.units if u["power"] == "Russia"]
+    assert seat(chinese, "Russia").status == Membership.Status.ACTIVE
+
+
+def test_the_add_order_button_is_for_players_only(chinese, make_user):
+    stranger = client_for(make_user("stranger"))
+    url = reverse("add-order", args=[chinese.pk])
+    assert stranger.post(url, {"order": "Enter A Pacific Ocean"}).status_code == 403
+    assert not Order.objects.filter(phase=chinese.current_phase).exists()
+
+
+def test_only_deposition_ends_the_seat(chinese, seat):
+    phase = chinese.current_phase
+    phase.carried["economy"]["balances"]["Germany"] = -995
+    phase.save(update_fields=["carried"])
+    germany = seat(chinese, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    process(chinese)
+    germany.refresh_from_db()
+    assert germany.status == Membership.Status.REPLACED
+    log = ModeratorAction.objects.get(game=chinese, action="deposed")
+    assert log.details == {"power": "Germany", "player": germany.user.username}
+    moderator = client_for(chinese.creator)
+    html = unescape(moderator.get(reverse("moderate", args=[chinese.pk])).content.decode())
+    assert f"Germany's leader ({germany.user.username}) was deposed" in html
+    with pytest.raises(services.GameError, match="no longer play Germany"):
+        services.submit_orders(germany, ["A Pacific Ocean H"])
+    # Every other great power, on the board or not, keeps its seat.
+    others = chinese.memberships.exclude(power="Germany")
+    assert {m.status for m in others} == {Membership.Status.ACTIVE}
+
+
+def test_a_seat_counted_out_before_plays_again_after_the_next_year(chinese, seat):
+    # A game from before the fix: France, off the board, had been marked eliminated.
+    france = seat(chinese, "France")
+    france.status = Membership.Status.ELIMINATED
+    france.save(update_fields=["status"])
+    process(chinese)
+    france.refresh_from_db()
+    assert france.status == Membership.Status.ACTIVE
+    services.submit_orders(france, ["Enter A Indo-China"])

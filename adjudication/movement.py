@@ -44,33 +44,60 @@ class Movement:
         self.power = [u.power for u in units]
         self.prov = [u.province for u in units]
         self.order: list[Order | None] = [None] * n
-        self.kind = [HOLD] * n
-        self.dest: list[str | None] = [None] * n
-        self.convoyed = [False] * n
-        self.target: list[int | None] = [None] * n  # supported or convoyed unit
-        self.matches = [False] * n  # support/convoy matches what its target does
         # Where units share a province (stacking), the first one listed answers for it.
         backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
         self.unit_at: dict[str, int] = dict(backwards)
-        # Filled by prepare(); an empty tuple stands for "none" until the first one arrives.
+        # What the orders come to and the decisions: set by restart(), filled by prepare().
+        self.kind: list[str] = []
+        self.dest: list[str | None] = []
+        self.convoyed: list[bool] = []
+        self.target: list[int | None] = []  # supported or convoyed unit
+        self.matches: list[bool] = []  # support/convoy matches what its target does
         self.movers_into: dict[str, list[int]] = {}
-        self.supports_of: list[list[int] | tuple[()]] = [()] * n
-        self.convoys_of: list[list[int] | tuple[()]] = [()] * n
-        self.h2h: list[int | None] = [None] * n
+        # An empty tuple stands for "none" until the first one arrives.
+        self.supports_of: list[list[int] | tuple[()]] = []
+        self.convoys_of: list[list[int] | tuple[()]] = []
+        self.h2h: list[int | None] = []
         self.paradox: set[int] = set()
         self.by_intent: set[int] = set()  # adjacent moves convoyed because their power convoys
         # Decisions: one per unit, then any a plug-in adds.
-        self.adjudicators: list = [None] * n
-        self.state = [UNRESOLVED] * n
-        self.result = [False] * n
+        self.adjudicators: list = []
+        self.state: list[int] = []
+        self.result: list[bool] = []
         self.deps: list[int] = []
         self.guesses_read = 0
+        self.restart()
         self.specials: list[tuple[str, Order]] = []
         self.dislodged_by: list[int | None] = []  # filled at the end of run()
         # A list while a failed decision's cause is worked out (an instance attribute from the
         # start: set later, it would change the object's layout and slow every attribute).
         self.explain: list | None = None
         self.checks = _checkers(type(self))
+
+    def restart(self) -> None:
+        """Forget every decision and what ``prepare`` built, keeping the orders, so that
+        ``run`` may judge them again (a plug-in that finds its cycle settled badly does)."""
+        n = len(self.units)
+        self.kind = [HOLD] * n
+        self.dest = [None] * n
+        self.convoyed = [False] * n
+        self.target = [None] * n
+        self.matches = [False] * n
+        self.movers_into = {}
+        self.supports_of = [()] * n
+        self.convoys_of = [()] * n
+        self.h2h = [None] * n
+        self.paradox = set()
+        self.by_intent = set()
+        self.adjudicators = [None] * n
+        self.state = [UNRESOLVED] * n
+        self.result = [False] * n
+        self.deps = []
+        self.guesses_read = 0
+
+    def consistent(self) -> bool:
+        """Whether every decision, judged again once all are settled, agrees with itself."""
+        return all(judge(d) == self.result[d] for d, judge in enumerate(self.adjudicators))
 
     # -- orders ------------------------------------------------------------------------------
 

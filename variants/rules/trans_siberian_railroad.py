@@ -15,6 +15,7 @@ own; a cycle through them is settled like circular movement.
 
 from __future__ import annotations
 
+from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, Order, OrderError
 from adjudication.variant import province_of
@@ -26,6 +27,10 @@ class Movement(_Core):
     """Adds the railroad move and its decisions to the core resolver."""
 
     tsr: int | None = None
+    # Whether a cycle settled by the backup rule held a railroad decision, and whether such a
+    # cycle now keeps the army where it is (see ``run``).
+    rail_cycle = False
+    rail_stays_in_cycle = False
 
     # -- the order -------------------------------------------------------------------------
 
@@ -233,6 +238,36 @@ class Movement(_Core):
             if self.free_at_end(self.path[m]):
                 return m
         return 0
+
+    def rail_decisions(self) -> set[int]:
+        return {self.tsr, self.enters, *self.passes.values()} if self.tsr is not None else set()
+
+    def backup_rule(self, cycle: list[int]) -> None:
+        """A cycle through the railroad: circular movement first; if that proved impossible
+        (``run`` found two units in one space), the army stays where it is."""
+        rail = self.rail_decisions().intersection(cycle)
+        if not rail:
+            return super().backup_rule(cycle)
+        self.rail_cycle = True
+        if not self.rail_stays_in_cycle:
+            return super().backup_rule(cycle)
+        for x in cycle:
+            self.state[x] = UNRESOLVED
+        for x in rail:
+            self.result[x] = False
+            self.state[x] = RESOLVED
+        return None
+
+    def run(self) -> None:
+        """Judge the phase; when the circular-movement backup rule settled a cycle through the
+        railroad in a way its own decisions contradict (a third Russian move into a space of
+        a swap, say), judge again with the army kept at its origin in that cycle. The answer
+        depends on the position only, never on the order of the list."""
+        super().run()
+        if self.rail_cycle and not self.rail_stays_in_cycle and not self.consistent():
+            self.rail_stays_in_cycle = True
+            self.restart()
+            super().run()
 
     def _leaves_origin(self, d: int) -> bool:
         return self.stop() > 0

@@ -15,7 +15,10 @@ from .movement import could_move, reaches, seas_between
 from .orders import Order
 from .variant import Variant
 
-_FIELDS = ("unit", "location", "target_unit", "target", "destination", "via")
+_FIELDS = (
+    "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
+    "via",
+)  # fmt: skip
 
 
 def order_data(order: Order, canonical: str) -> dict:
@@ -133,6 +136,8 @@ def _movement(board: Board, unit) -> list[str]:
         if other is unit:
             continue
         there = f"{other.kind} {other.location}"
+        if other.province in variant.stacking:  # a shared space: say whose unit it is
+            there = f"{other.power} {there}"
         if reaches(variant, unit.kind, unit.location, other.province):
             texts.append(f"{here} S {there}")
         for dprov in _support_destinations(board, unit, other):

@@ -62,6 +62,16 @@ class Order:
     extra: tuple = ()  # plug-in specific words, e.g. ("permit",) for the Suez canal
     # text() worked out in advance by shared_order (its unit is always known); not compared.
     canonical: str | None = field(default=None, compare=False, repr=False)
+    # Whose unit a support names, and its number there (``S Japan F2 Mid-Pacific - Guam``):
+    # only where one space holds several units.
+    target_power: str | None = None
+    target_number: int | None = None
+
+    def target_text(self) -> str:
+        """The supported or convoyed unit as written in the canonical order."""
+        power = f"{self.target_power} " if self.target_power else ""
+        number = self.target_number or ""
+        return f"{power}{self.target_unit or '?'}{number} {self.target}"
 
     def text(self, unit: str | None = None) -> str:
         """The canonical notation of the contract."""
@@ -73,10 +83,9 @@ class Order:
             via = f" via {_via_word(self.via)}" if self.via else ""
             return f"{u} {self.location} - {self.destination}{via}"
         if kind == SUPPORT:
-            t = self.target_unit or "?"
             if self.destination is None:
-                return f"{u} {self.location} S {t} {self.target}"
-            return f"{u} {self.location} S {t} {self.target} - {self.destination}"
+                return f"{u} {self.location} S {self.target_text()}"
+            return f"{u} {self.location} S {self.target_text()} - {self.destination}"
         if kind == CONVOY:
             t = self.target_unit or "A"
             return f"{u} {self.location} C {t} {self.target} - {self.destination}"
@@ -135,7 +144,7 @@ COAST_WORDS = {
     "nc": "nc", "north": "nc", "n": "nc", "sc": "sc", "south": "sc",
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
-_FLEET_NUMBER = re.compile(r"^f(\d{1,2})$")
+_UNIT_NUMBER = re.compile(r"^([af])(\d{1,2})$")
 
 
 _PUNCTUATION = frozenset("-/(),:")
@@ -214,11 +223,24 @@ class _Reader:
             self.pos += 1
             return UNIT_WORDS[tok], None
         if tok is not None:
-            m = _FLEET_NUMBER.match(tok)
+            m = _UNIT_NUMBER.match(tok)
             if m:
                 self.pos += 1
-                return "F", int(m.group(1))
+                return m.group(1).upper(), int(m.group(2))
         return None, None
+
+    def power(self) -> str | None:
+        """A power's name (or abbreviation) before a unit word: whose unit a support names."""
+        keys = self.keys
+        for size in (1, 2, 3):
+            after = self.peek(size)
+            if after is None or not (after in UNIT_WORDS or _UNIT_NUMBER.match(after)):
+                continue
+            power = self.variant.power_names.get("".join(keys[self.pos : self.pos + size]))
+            if power is not None:
+                self.pos += size
+                return power
+        return None
 
     def location(self, what: str = "a province") -> str:
         """A name whose words are the next tokens (this reading's candidate), then a coast."""
@@ -377,17 +399,19 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _end(r)
         return Order(MOVE, unit, location, destination=destination, via=via, number=number)
     if word in SUPPORT_WORDS:
-        t_unit, _ = r.unit()
+        t_power = r.power()
+        t_unit, t_number = r.unit()
         target = r.location("the supported unit's province")
+        whose = {"number": number, "target_power": t_power, "target_number": t_number}
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
             destination = r.location("the supported move's destination")
             _via(r)  # a supporter may repeat "via convoy"; it changes nothing
             _end(r)
-            return Order(SUPPORT, unit, location, t_unit, target, destination, number=number)
+            return Order(SUPPORT, unit, location, t_unit, target, destination, **whose)
         r.accept(HOLD_WORDS)
         _end(r)
-        return Order(SUPPORT, unit, location, t_unit, target, number=number)
+        return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
         t_unit, _ = r.unit()
         target = r.location("the convoyed army's province")

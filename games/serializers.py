@@ -292,6 +292,8 @@ ORDER_DATA_SCHEMA = {
         "coast": _TEXT,
         "via": {**_TEXT, "description": "convoy, or a rule's route such as TSR."},
         "target_unit": {**_TEXT, "enum": ["A", "F"]},
+        "target_power": {**_TEXT, "description": "Whose unit, where one space holds several."},
+        "target_number": {"type": "integer", "description": "Its number there (F2: second)."},
         "target": {**_TEXT, "description": "The supported or convoyed unit's location."},
         "words": {"type": "array", "items": {}, "description": "A rule's own order's words."},
         "rule": {**_TEXT, "description": "The rule a special order belongs to (suez_canal, ...)."},

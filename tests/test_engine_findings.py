@@ -1,0 +1,119 @@
+"""Findings of an independent adversary against the engine (rules engine round 2), each with
+the case that showed it. Through the engine's entry points only."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from adjudication import adjudicate
+
+MID = "Mid-Pacific Ocean"
+
+
+def far_east(units, orders):
+    return adjudicate(
+        {
+            "variant": "far-east",
+            "phase": {"season": "spring", "year": 1991, "type": "movement"},
+            "units": [{"power": p, "unit": u, "location": loc} for p, u, loc in units],
+            "orders": [{"power": p, "order": o} for p, o in orders],
+        }
+    )
+
+
+def reply(response, text, power=None):
+    found = [
+        o for o in response["orders"] if o["order"] == text and power in (None, o["power"])
+    ]
+    assert len(found) == 1, response
+    return found[0]
+
+
+# -- supports to a unit in a space that holds several -------------------------------------
+
+TWO_POWERS = [("China", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
+
+
+def test_support_into_a_shared_ocean_naming_nobody_is_refused_when_two_powers_stand_there():
+    """China's and Japan's fleets both sail from the Mid-Pacific to Guam; Japan's support
+    "S F Mid-Pacific - Guam" could be for either, so it is refused with the reason (it used
+    to go to the first-listed fleet, China's)."""
+    orders = [
+        ("China", "F Mid-Pacific - Guam"),
+        ("Japan", "F Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S F Mid-Pacific - Guam"),
+    ]
+    r = far_east(TWO_POWERS, orders)
+    support = reply(r, "F Philippine Sea S F Mid-Pacific - Guam")
+    assert support["result"] == "invalid"
+    assert "China and Japan" in support["reason"] and "say whose" in support["reason"]
+    assert "China" not in {u["power"] for u in r["units"] if u["location"] == "Guam"}
+
+
+@pytest.mark.parametrize("sequence", list(itertools.permutations(range(3))))
+def test_support_naming_the_power_goes_to_that_powers_fleet(sequence):
+    orders = [
+        ("China", "F Mid-Pacific - Guam"),
+        ("Japan", "F Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S Japan F Mid-Pacific - Guam"),
+    ]
+    r = far_east(TWO_POWERS, [orders[n] for n in sequence])
+    support = reply(r, "F Philippine Sea S Japan F Mid-Pacific - Guam")
+    assert support["result"] == "succeeds", support
+    assert support["canonical"] == f"F Philippine Sea S Japan F {MID} - Guam"
+    assert reply(r, "F Mid-Pacific - Guam", "Japan")["result"] == "succeeds"
+    assert reply(r, "F Mid-Pacific - Guam", "China")["result"] == "fails"
+    guam = [u["power"] for u in r["units"] if u["location"] == "Guam"]
+    assert guam == ["Japan"]
+
+
+def test_numbered_fleets_are_the_powers_first_and_second_in_the_position():
+    """F2 is the power's second fleet in the ocean (in the position's order); the support for
+    F2 goes to F2, not to the first fleet moving to Guam."""
+    units = [("Japan", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
+    orders = [
+        ("Japan", "F2 Mid-Pacific - Guam"),
+        ("Japan", "F1 Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S F2 Mid-Pacific - Guam"),
+    ]
+    r = far_east(units, orders)
+    assert reply(r, "F2 Mid-Pacific - Guam")["result"] == "succeeds"
+    assert reply(r, "F1 Mid-Pacific - Guam")["result"] == "fails"
+    support = reply(r, "F Philippine Sea S F2 Mid-Pacific - Guam")
+    assert support["canonical"] == f"F Philippine Sea S F2 {MID} - Guam"
+
+
+def test_a_fleet_number_that_is_not_there_is_refused():
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Japan F3 Mid-Pacific - Guam")])
+    assert r["orders"][0]["result"] == "invalid"
+    assert "no number 3" in r["orders"][0]["reason"]
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Australia F Mid-Pacific - Guam")])
+    assert "Australia has no unit" in r["orders"][0]["reason"]
+
+
+def test_chinese_entry_space_supports_name_the_army_meant():
+    """Entry spaces hold armies of several powers: a support must say whose."""
+    units = [
+        {"power": "England", "unit": "A", "location": "Pacific Ocean"},
+        {"power": "Japan", "unit": "A", "location": "Pacific Ocean"},
+        {"power": "Japan", "unit": "A", "location": "Kiangsu"},
+    ]
+    body = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": units,
+        "random_seed": 1,
+    }
+    orders = [
+        {"power": "England", "order": "A Pacific Ocean - Chekiang"},
+        {"power": "Japan", "order": "A Pacific Ocean - Chekiang"},
+        {"power": "Japan", "order": "A Kiangsu S A Pacific Ocean - Chekiang"},
+    ]
+    r = adjudicate({**body, "orders": orders})
+    assert reply(r, "A Kiangsu S A Pacific Ocean - Chekiang")["result"] == "invalid"
+    orders[2] = {"power": "Japan", "order": "A Kiangsu S Japan A Pacific Ocean - Chekiang"}
+    r = adjudicate({**body, "orders": orders})
+    assert reply(r, orders[2]["order"])["result"] == "succeeds"
+    assert [u["power"] for u in r["units"] if u["location"] == "Chekiang"] == ["Japan"]

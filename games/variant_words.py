@@ -18,7 +18,10 @@ VICTORY = {
 
 @cache
 def _data(variant_id: str) -> dict:
-    """The variant's data file, read once; only the keys the engine does not read are used."""
+    """The variant's data file, read once; only the keys the engine does not read are used.
+    An id the engine does not know is never made into a path."""
+    if variant_id not in adjudication.available():
+        return {}
     path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
     with path.open(encoding="utf-8") as f:
         return json.load(f)

@@ -24,9 +24,7 @@ def far_east(units, orders):
 
 
 def reply(response, text, power=None):
-    found = [
-        o for o in response["orders"] if o["order"] == text and power in (None, o["power"])
-    ]
+    found = [o for o in response["orders"] if o["order"] == text and power in (None, o["power"])]
     assert len(found) == 1, response
     return found[0]
 
@@ -117,3 +115,46 @@ def test_chinese_entry_space_supports_name_the_army_meant():
     r = adjudicate({**body, "orders": orders})
     assert reply(r, orders[2]["order"])["result"] == "succeeds"
     assert [u["power"] for u in r["units"] if u["location"] == "Chekiang"] == ["Japan"]
+
+
+# -- variant ids are names, never paths -----------------------------------------------------
+
+BAD_IDS = ["../../etc", "x" * 5000, "../standard", "standard/../colonial", "far_east", "/etc"]
+
+
+@pytest.mark.parametrize("variant_id", BAD_IDS)
+def test_a_long_or_path_like_variant_id_is_an_unknown_variant(variant_id):
+    """No OSError, no file outside variants/: the engine's usual error reply."""
+    import adjudication
+    from adjudication.api import opening
+    from adjudication.game_options import option_schema
+
+    body = {
+        "variant": variant_id,
+        "phase": {"season": "spring", "year": 1901, "type": "movement"},
+        "units": [],
+        "orders": [],
+    }
+    for answer in (adjudicate(body), adjudication.check(body)):
+        assert answer["error"].startswith("unknown variant"), answer
+        assert len(answer["error"]) < 200
+    for call in (adjudication.load, opening, option_schema):
+        with pytest.raises(adjudication.VariantError, match="unknown variant"):
+            call(variant_id)
+
+
+def test_the_command_line_answers_a_path_like_variant_with_an_error():
+    import json
+    import subprocess
+    import sys
+
+    body = {"variant": "x" * 5000, "phase": {"season": "spring", "year": 1901, "type": "movement"}}
+    run = subprocess.run(
+        [sys.executable, "-m", "adjudication", "adjudicate"],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "unknown variant" in run.stdout, (run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr

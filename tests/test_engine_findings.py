@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from adjudication import adjudicate
+from adjudication import adjudicate, check
 
 MID = "Mid-Pacific Ocean"
 
@@ -135,7 +135,7 @@ def test_a_long_or_path_like_variant_id_is_an_unknown_variant(variant_id):
         "units": [],
         "orders": [],
     }
-    for answer in (adjudicate(body), adjudication.check(body)):
+    for answer in (adjudicate(body), check(body)):
         assert answer["error"].startswith("unknown variant"), answer
         assert len(answer["error"]) < 200
     for call in (adjudication.load, opening, option_schema):
@@ -158,3 +158,34 @@ def test_the_command_line_answers_a_path_like_variant_with_an_error():
     )
     assert "unknown variant" in run.stdout, (run.stdout, run.stderr)
     assert "Traceback" not in run.stderr
+
+
+# -- Chinese economy of the wrong shape -----------------------------------------------------
+
+CHINESE = {
+    "variant": "chinese",
+    "phase": {"season": "year", "year": 1900, "type": "movement"},
+    "units": [],
+    "orders": [],
+    "random_seed": 1,
+}
+
+
+@pytest.mark.parametrize(
+    ("part", "field"),
+    [
+        ({"economy": {"payments": 5}}, "economy.payments"),
+        ({"economy": {"payments": {"from": "England"}}}, "economy.payments"),
+        ({"economy": {"payments": [7]}}, "economy.payments[0]"),
+        ({"economy": {"payments": [{"from": "England", "to": "Japan", "amount": "9"}]}}, "amount"),
+        ({"economy": {"balances": 12}}, "economy.balances"),
+        ({"economy": {"balances": {"England": 1.5}}}, "economy.balances.England"),
+        ({"economy": "rich"}, "economy"),
+        ({"faction_orders": 5}, "faction_orders"),
+        ({"faction_orders": [{"power": "Imperials", "order": 3}]}, "faction_orders[0]"),
+    ],
+)
+def test_chinese_economy_of_the_wrong_type_is_an_error_naming_the_field(part, field):
+    for answer in (adjudicate({**CHINESE, **part}), check({**CHINESE, **part})):
+        assert field in answer["error"], answer
+        assert answer["details"][0]["field"].endswith(field)

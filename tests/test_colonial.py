@@ -196,19 +196,20 @@ def test_errata_9_241_leaving_unit_unblocks_the_line():
     assert r.units == {"Russia A Moscow", "China A Mongolia"}
 
 
-def test_errata_9_241_captured_vacant_centre_does_not_block_under_2_2():
+def test_errata_9_241_captured_vacant_centre_blocks_unless_the_game_plays_pure_2_2():
     """001, rule 9.241 exception: if China owns Omsk but has vacated it, a TSR army from
-    Vladivostok could move to Omsk but no further. 2.2 (seed 000) blocks the route only with
-    units, not with ownership, so under 2.2 the army goes all the way to Moscow."""
+    Vladivostok could move to Omsk but no further. 2.2 (seed 000) speaks of units only, so
+    the errata applies by default; a game that sets ``tsr_captured_centres_cut`` false plays
+    2.2 alone, and the army goes all the way to Moscow."""
     order = "A Vladivostok - Moscow via TSR"
-    r = judge(
-        ["Russia A Vladivostok"],
-        [f"Russia: {order}"],
-        supply_centers={
-            "Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"],
-            "China": ["Canton", "Manchuria", "Omsk", "Peking", "Shanghai", "Sinkiang"],
-        },
-    )
+    centres = {
+        "Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"],
+        "China": ["Canton", "Manchuria", "Omsk", "Peking", "Shanghai", "Sinkiang"],
+    }
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=centres)
+    r.assert_stopped(order, "Omsk")
+    off = {"tsr_captured_centres_cut": False}
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=centres, options=off)
     r.assert_succeeds(order)
     assert r.units == {"Russia A Moscow"}
 

@@ -705,3 +705,49 @@ def test_random_russian_chains_around_the_railroad_keep_one_unit_a_space():
         assert len(set(where)) == len(where), first.explain()
         shuffled = rng.sample(orders, len(orders))
         assert key(judge(positions, shuffled)) == key(first), (positions, orders, shuffled)
+
+
+# =============================================================================================
+# Errata 9.241: a centre on the line owned by another power cuts it, even when empty
+# =============================================================================================
+
+CHINA_OWNS_OMSK = {"Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"], "China": ["Omsk"]}
+
+
+@pytest.mark.parametrize(
+    ("dest", "result", "at"),
+    [("Perm", "stopped", "Omsk"), ("Moscow", "stopped", "Omsk"), ("Omsk", "succeeds", None)],
+)
+def test_errata_9_241_an_empty_centre_china_owns_cuts_the_line(dest, result, at):
+    """The errata's example: China owns Omsk but has left it; the army from Vladivostok may
+    ride to Omsk, but no further that turn."""
+    order = f"A Vladivostok - {dest} via TSR"
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=CHINA_OWNS_OMSK)
+    reply = r.reply(order)
+    assert reply["result"] == result, r.explain()
+    assert reply.get("stopped_at") == at
+    if at:
+        assert "cut at Omsk" in reply["reason"] and "China" in reply["reason"]
+    assert r.units == {"Russia A Omsk"}
+
+
+def test_errata_9_241_supports_do_not_carry_the_army_past_the_cut_and_the_option_turns_it_off():
+    units = ["Russia A Vladivostok", "Russia A Orenburg"]
+    orders = ["Russia: A Vladivostok - Perm via TSR", "Russia: A Orenburg S A Vladivostok - Perm"]
+    r = judge(units, orders, supply_centers=CHINA_OWNS_OMSK)
+    assert r.units == {"Russia A Omsk", "Russia A Orenburg"}
+    r = judge(
+        units,
+        orders,
+        supply_centers=CHINA_OWNS_OMSK,
+        options={"tsr_captured_centres_cut": False},
+    )
+    assert r.units == {"Russia A Perm", "Russia A Orenburg"}
+    from adjudication.game_options import option_schema
+
+    assert option_schema("colonial")["properties"]["tsr_captured_centres_cut"]["type"] == "boolean"
+
+
+def test_errata_9_241_a_russian_centre_does_not_cut_the_line():
+    r = judge(["Russia A Vladivostok"], ["Russia: A Vladivostok - Perm via TSR"])
+    r.assert_succeeds("A Vladivostok - Perm via TSR")

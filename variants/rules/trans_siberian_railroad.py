@@ -21,12 +21,22 @@ from adjudication.orders import MOVE, Order, OrderError
 from adjudication.variant import province_of
 
 RAIL = "tsr"
+CUT_OPTION = "tsr_captured_centres_cut"
+OPTIONS = {
+    CUT_OPTION: {
+        "type": "boolean",
+        "description": "Errata 9.241 (default true): a supply centre on the railroad owned by "
+        "another power cuts the line there, even when empty; the railroad army may ride to "
+        "it but not past it until Russia owns it again.",
+    }
+}
 
 
 class Movement(_Core):
     """Adds the railroad move and its decisions to the core resolver."""
 
     tsr: int | None = None
+    cut: int | None = None
     # Whether a cycle settled by the backup rule held a railroad decision, and whether such a
     # cycle now keeps the army where it is (see ``run``).
     rail_cycle = False
@@ -90,6 +100,10 @@ class Movement(_Core):
         start, end = route.index(self.prov[t]), route.index(self.dest[t])
         step = 1 if end > start else -1
         self.path = [route[k] for k in range(start, end + step, step)]  # origin first
+        # Errata 9.241: the ride ends at the first centre on the way that another power owns.
+        self.cut = self.cut_index()
+        if self.cut is not None:
+            del self.path[self.cut + 1 :]
         self.on_route = set(route)
         self.movers_into[self.dest[t]].remove(t)
         self.kind[t] = RAIL
@@ -98,6 +112,18 @@ class Movement(_Core):
         self.passes = {m: self.add_decision(self._pass) for m in range(1, len(self.path) - 1)}
         self.space_of = {d: m for m, d in self.passes.items()}
         self.enters = self.add_decision(self._enter)
+
+    def cut_index(self) -> int | None:
+        """Where a centre owned by another power cuts the line before the destination (errata
+        9.241; the game option ``tsr_captured_centres_cut`` may switch it off), or None."""
+        if self.board.options.get(CUT_OPTION, True) is False:
+            return None
+        owners = self.board.centres
+        for m in range(1, len(self.path) - 1):
+            owner = owners.get(self.path[m])
+            if owner is not None and owner != self.rail_owner:
+                return m
+        return None
 
     def is_mover(self, j: int) -> bool:
         return j == self.tsr or super().is_mover(j)
@@ -132,8 +158,11 @@ class Movement(_Core):
         return j is not None and self.foreign(j) and not self.is_mover(j)
 
     def rail_prevent(self, m: int) -> int:
-        """The army's strength against others entering path[m]: supports count at the end."""
-        return 1 + self.support_count(self.tsr) if m == len(self.path) - 1 else 1
+        """The army's strength against others entering path[m]: supports count at the end
+        (the destination ordered, not a cut centre the ride ends at instead)."""
+        if m == len(self.path) - 1 and self.cut is None:
+            return 1 + self.support_count(self.tsr)
+        return 1
 
     def rail_stops(self, k: int) -> bool:
         """Whether the railroad army, arriving at move k's destination, bounces it there.
@@ -297,7 +326,7 @@ class Movement(_Core):
             return super().outcome(i)
         at = self.stop()
         last = len(self.path) - 1
-        if at == last:
+        if at == last and self.cut is None:
             return "succeeds", None
         reason = self.stop_reason()
         if at == 0:
@@ -307,6 +336,10 @@ class Movement(_Core):
     def stop_reason(self) -> str:
         """The first block on the way, from the decisions that stopped the army."""
         last = len(self.path) - 1
+        if self.cut is not None and self.stop() == last:
+            space = self.path[last]
+            owner = self.board.centres[space]
+            return f"the line is cut at {space}, a centre {owner} owns (errata 9.241)"
         for m in range(1, last + 1):
             space = self.path[m]
             if self.moves_along(space):

@@ -600,6 +600,8 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     _depose(game, (response.get("economy") or {}).get("deposed") or [])
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
+    elif response.get("game_over"):  # the game's last turn ended in a tie (Chinese, 1950)
+        _finish(game, "draw", response.get("winners") or [])
     board = {**response["next_phase"], **_board(response)}
     alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
     # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once

@@ -23,6 +23,9 @@ ENTRY = "entry"
 IMPERIALS, KUOMINTANG, COMMUNISTS = "Imperials", "Kuomintang", "Communists"
 FACTIONS = (IMPERIALS, KUOMINTANG, COMMUNISTS)
 FIRST_YEAR, LAST_YEAR = 1900, 1950
+# One movement turn a year: the gamesmaster retreats at random and the factions' builds come
+# with the year's end, so no request is for a retreat or adjustment phase.
+PHASE_TYPES = ("movement",)
 
 # Gold, in thousands of ounces (rule 3 and 4).
 ENTRY_COST = EXIT_COST = 5
@@ -371,10 +374,14 @@ def finish_response(board: Board, response: dict) -> None:
         p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
     }
     balances = response["economy"]["balances"]
-    response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
+    richest = _richest_at_the_end(held, balances, board.year, len(_chit_order(variant)))
+    response["winner"] = richest[0] if richest and len(richest) == 1 else None
+    if richest is not None:  # the game is over, won alone or shared by a tie
+        response["game_over"] = True
+        response["winners"] = richest
     response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
     response["factions"] = {"events": faction_events, "next_orders": []}
-    if not response["winner"]:
+    if richest is None:
         seed = board.extra["seed"]
         response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
     response["draws"] = {
@@ -577,14 +584,16 @@ def _draw_centre(chits: list[str], units: list[Unit], faction: str, rng: Year) -
             return where
 
 
-def _winner(held: dict[str, str], balances: dict[str, int], year: int, centres: int):
-    """The game ends in 1950 or when the Communists hold every centre: the richest wins."""
+def _richest_at_the_end(
+    held: dict[str, str], balances: dict[str, int], year: int, centres: int
+) -> list[str] | None:
+    """None while the game goes on; when it ends (in 1950, or when the Communists hold every
+    centre) the richest great powers: one wins, several tied share the win (a draw)."""
     communists_all = sum(1 for owner in held.values() if owner == COMMUNISTS) == centres
     if year < LAST_YEAR and not communists_all:
         return None
     best = max(balances.values())
-    leaders = [p for p, gold in balances.items() if gold == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return sorted(p for p, gold in balances.items() if gold == best)
 
 
 # -- options ----------------------------------------------------------------------------------

@@ -771,9 +771,19 @@ def legal_move(
         return f"an army cannot move to {dprov}: it is a sea"
     if via == "convoy" or dprov not in variant.army_adj[province]:
         if not seas_between(variant, province, dprov):
+            if via:
+                return _no_convoy_reason(variant, province, dprov)
             return f"{province} is not adjacent to {dprov}"
         return shared_order(MOVE, "A", location, None, None, dprov, "convoy")
     return shared_order(MOVE, "A", location, None, None, dprov)
+
+
+def _no_convoy_reason(variant: Variant, province: str, dprov: str) -> str:
+    """Why an army ordered ``via Convoy`` has no sea route: armies cross only the sea."""
+    for end in (province, dprov):
+        if not _seas_from(variant, end):
+            return f"no convoy can reach {end}: it has no coast (armies are convoyed by sea only)"
+    return f"no sea route joins {province} and {dprov} for a convoy"
 
 
 def _fleet_move(variant: Variant, location: str, dest: str) -> Order | str:

@@ -381,7 +381,7 @@ def _order(r: _Reader, phase_type: str) -> Order:
     if first in BUILD_WORDS or first in REMOVE_WORDS or first in WAIVE_WORDS:
         raise OrderError(f"{first} orders belong in an adjustment phase, not a {phase_type} phase")
     unit, number = r.unit()
-    location = r.location("the unit's province")
+    location = _place(r, "the unit's province")
     if phase_type == "retreats":
         return _retreat(r, unit, location)
     return _movement(r, unit, number, location)
@@ -394,19 +394,26 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         return Order(HOLD, unit, location, number=number)
     if word in MOVE_WORDS:
         r.skip_arrow()
+        route = _route_in_arrow(r)  # the errata's A MOS-TSR-VLA
         destination = r.location("a destination")
         via = _via(r)
+        if route is not None:
+            if via not in (None, route):
+                raise OrderError(f"the move names two routes, {route} and {via}")
+            via = route
         _end(r)
         return Order(MOVE, unit, location, destination=destination, via=via, number=number)
     if word in SUPPORT_WORDS:
         t_power = r.power()
         t_unit, t_number = r.unit()
-        target = r.location("the supported unit's province")
+        target = _place(r, "the supported unit's province")
         whose = {"number": number, "target_power": t_power, "target_number": t_number}
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
             destination = r.location("the supported move's destination")
-            _via(r)  # a supporter may repeat "via convoy"; it changes nothing
+            via = _via(r)  # a supporter may repeat the move's route; it changes nothing
+            if via is not None and via != "convoy" and via not in _routes(r.variant):
+                raise OrderError(f"there is no route called {r.typed(r.pos - 1)!r} on this map")
             _end(r)
             return Order(SUPPORT, unit, location, t_unit, target, destination, **whose)
         r.accept(HOLD_WORDS)
@@ -441,6 +448,36 @@ def _via(r: _Reader) -> str | None:
     if word is None:
         raise OrderError("'via' must be followed by Convoy")
     return word.upper()
+
+
+def _place(r: _Reader, what: str) -> str:
+    """A unit's province, also as the Far East rules write it in brackets: ``F (Guam) -``."""
+    if r.peek() != "(":
+        return r.location(what)
+    r.pos += 1
+    place = r.location(what)
+    if not r.accept({")"}):
+        raise OrderError(f"a bracket after {place} is not closed")
+    return place
+
+
+def _route_in_arrow(r: _Reader) -> str | None:
+    """A route written between two dashes, ``MOS-TSR-VLA``: only a route word of this map
+    (no name's word) followed by a dash is read so."""
+    word, after = r.peek(), r.peek(1)
+    if word is None or after not in ("-",):
+        return None
+    for route in _routes(r.variant):
+        if word == route.lower():
+            r.pos += 1
+            r.skip_arrow()
+            return route
+    return None
+
+
+def _routes(variant: Variant) -> set[str]:
+    """Route words the variant's rule plug-ins add to ``via`` (``TSR``)."""
+    return {word for plugin in variant.plugins for word in getattr(plugin, "ROUTES", ())}
 
 
 def _retreat(r: _Reader, unit: str | None, location: str) -> Order:

@@ -9,6 +9,11 @@ import pytest
 
 from adjudication import adjudicate, check
 
+try:
+    from tests.colonial_cases import judge
+except ImportError:  # tests/ is not a package: pytest put tests/ on sys.path
+    from colonial_cases import judge
+
 MID = "Mid-Pacific Ocean"
 
 
@@ -189,3 +194,119 @@ def test_chinese_economy_of_the_wrong_type_is_an_error_naming_the_field(part, fi
     for answer in (adjudicate({**CHINESE, **part}), check({**CHINESE, **part})):
         assert field in answer["error"], answer
         assert answer["details"][0]["field"].endswith(field)
+
+
+@pytest.mark.parametrize("numbered_first", [True, False])
+def test_numbered_and_unnumbered_orders_in_one_ocean_do_not_depend_on_the_list(numbered_first):
+    units = [("Japan", "F", MID), ("Japan", "F", MID)]
+    orders = [("Japan", "F Mid-Pacific - Guam"), ("Japan", "F1 Mid-Pacific - New Guinea")]
+    r = far_east(units, orders[::-1] if numbered_first else orders)
+    assert {o["result"] for o in r["orders"]} == {"succeeds"}, r["orders"]
+    assert sorted(u["location"] for u in r["units"]) == ["Guam", "New Guinea"]
+
+
+# -- the seeds' own notations ----------------------------------------------------------------
+
+
+def test_far_east_rule_6_4_examples_as_the_seed_writes_them():
+    """Seed 002 writes the unit's space in brackets and the move with an en dash. Example 2's
+    "Fl" is written F1 here: "Fl" is read as nothing (a number or a fleet? it is a guess)."""
+    example_1 = [
+        ("Australia", "F (Mid-Pacific) – Guam"),
+        ("Japan", "F (Guam) – Mid-Pacific"),
+        ("Japan", "F (North Pacific) – Guam"),
+    ]
+    units = [("Australia", "F", MID), ("Japan", "F", "Guam"), ("Japan", "F", "North Pacific Ocean")]
+    r = far_east(units, example_1)
+    assert [o["result"] for o in r["orders"]] == ["fails", "succeeds", "fails"], r["orders"]
+    example_2 = [
+        ("Australia", "F1 (Mid-Pacific) S F2(Mid—Pacific) – Guam"),
+        ("Australia", "F2 (Mid-Pacific) – Guam"),
+        *example_1[1:],
+    ]
+    r = far_east([("Australia", "F", MID), *units], example_2)
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "succeeds", "fails"]
+    assert r["orders"][0]["canonical"] == f"F {MID} S F2 {MID} - Guam"
+    assert sorted(u["location"] for u in r["units"] if u["power"] == "Australia") == [
+        "Guam",
+        MID,
+    ]
+
+
+@pytest.mark.parametrize("text", ["A MOS-TSR-VLA", "A Mos-TSR-Vla", "A Moscow - TSR - Vladivostok"])
+def test_the_errata_railroad_notation_is_a_railroad_move(text):
+    r = judge(["Russia A Moscow"], [f"Russia: {text}"])
+    assert r.reply(text)["canonical"] == "A Moscow - Vladivostok via TSR"
+    assert r.units == {"Russia A Vladivostok"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "words"),
+    [
+        ("standard", "A MOS-TSR-WAR", "no province called 'TSR'"),  # no railroad on this map
+        ("colonial", "A Mos-TRS-Vla", "no province called 'TRS'"),  # the errata's typo
+        ("colonial", "A Mos-TSR-Vla via Convoy", "two routes"),
+        ("colonial", "A (Moscow H", "not closed"),
+    ],
+)
+def test_notations_close_to_the_seeds_are_not_misread(variant, text, words):
+    from adjudication import load
+    from adjudication.orders import OrderError, parse
+
+    with pytest.raises(OrderError, match=words):
+        parse(load(variant), text)
+
+
+# -- true reasons ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ("A Moscow - Perm via Convoy", "no convoy can reach Moscow: it has no coast"),
+        ("A Moscow - Bombay via Convoy", "no convoy can reach Moscow"),
+        ("A Moscow - Peking", "Moscow is not adjacent to Peking"),
+        ("A Orenburg S A Moscow - Omsk via Bogus", "no route called 'Bogus'"),
+        ("A Orenburg S A Moscow - Omsk by Bogus", "no route called 'Bogus'"),
+    ],
+)
+def test_reasons_say_the_true_cause(order, words):
+    r = judge(["Russia A Moscow", "Russia A Orenburg"], [f"Russia: {order}"])
+    assert r.reply(order)["result"] == "invalid"
+    assert words in r.reason(order), r.reason(order)
+
+
+def test_a_support_repeating_the_railroad_route_is_read():
+    order = "A Orenburg S A Moscow - Omsk via TSR"
+    r = judge(["Russia A Moscow", "Britain A Orenburg"], [f"Britain: {order}"])
+    assert r.reply(order)["result"] == "succeeds"
+
+
+def test_an_army_retreating_to_sea_and_a_second_build_get_their_true_reason():
+    retreat = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "retreats"},
+            "units": [],
+            "dislodged": [
+                {"power": "England", "unit": "A", "location": "Wales", "attacker_from": "London"}
+            ],
+            "orders": [{"power": "England", "order": "A Wales R English Channel"}],
+        }
+    )
+    assert (
+        retreat["orders"][0]["reason"] == "an army cannot retreat to English Channel: it is a sea"
+    )
+    builds = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "winter", "year": 1901, "type": "adjustments"},
+            "units": [],
+            "supply_centers": {"England": ["London", "Edinburgh", "Liverpool", "Norway"]},
+            "orders": [
+                {"power": "England", "order": "Build A London"},
+                {"power": "England", "order": "Build F London"},
+            ],
+        }
+    )
+    assert builds["orders"][1]["reason"] == "London already has a build this phase"

@@ -6,6 +6,7 @@ A plug-in is a module. Everything in it is optional:
 - ``order_form(order) -> str``: the name of one of those orders' forms (``permit``,
   ``enter``, ``leave``), given in the order's data as ``form`` beside ``rule``, so that no
   reader outside the plug-in has to tell its orders apart by their words;
+- ``ROUTES``: words a move may name after ``via`` besides Convoy (``TSR``);
 - ``read_request(board, request)``: state the plug-in keeps in the request;
 - ``allows_stacking(variant, province) -> bool``: provinces that hold several units;
 - ``may_retreat_to_attacker(variant, dislodged, province) -> bool``;

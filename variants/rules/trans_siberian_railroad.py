@@ -21,6 +21,7 @@ from adjudication.orders import MOVE, Order, OrderError
 from adjudication.variant import province_of
 
 RAIL = "tsr"
+ROUTES = ("TSR",)  # the word after "via" (a support may repeat it)
 CUT_OPTION = "tsr_captured_centres_cut"
 OPTIONS = {
     CUT_OPTION: {

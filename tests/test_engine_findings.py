@@ -11,8 +11,10 @@ from adjudication import adjudicate, check
 
 try:
     from tests.colonial_cases import judge
+    from tests.colonial_cases import request as colonial_request
 except ImportError:  # tests/ is not a package: pytest put tests/ on sys.path
     from colonial_cases import judge
+    from colonial_cases import request as colonial_request
 
 MID = "Mid-Pacific Ocean"
 
@@ -310,3 +312,17 @@ def test_an_army_retreating_to_sea_and_a_second_build_get_their_true_reason():
         }
     )
     assert builds["orders"][1]["reason"] == "London already has a build this phase"
+
+
+# -- orders a power may give once a turn -----------------------------------------------------
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_two_railroad_rides_are_both_refused_by_the_check_as_well(reverse):
+    orders = ["Russia: A Moscow - Perm via TSR", "Russia: A Omsk - Irkutsk via TSR"]
+    body = colonial_request(
+        ["Russia A Moscow", "Russia A Omsk"], orders[::-1] if reverse else orders
+    )
+    for answer in (check(body), adjudicate(body)):
+        assert [o["result"] for o in answer["orders"]] == ["invalid", "invalid"], answer
+        assert all("gave 2" in o["reason"] for o in answer["orders"])

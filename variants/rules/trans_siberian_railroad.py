@@ -33,6 +33,13 @@ OPTIONS = {
 }
 
 
+def one_a_turn(order: Order) -> str | None:
+    """A railroad move: one a turn (seed 000: "Only one unit may use the TSR per turn")."""
+    if order.kind == MOVE and order.via == "TSR":
+        return "only one army may ride the Trans-Siberian Railroad a turn"
+    return None
+
+
 class Movement(_Core):
     """Adds the railroad move and its decisions to the core resolver."""
 

@@ -235,7 +235,8 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
-    ordinary.sort(key=lambda index: orders[index].number is None)
+    if any(orders[index].number is not None for index in ordinary):
+        ordinary.sort(key=lambda index: orders[index].number is None)
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]

@@ -48,24 +48,6 @@ class Movement:
         backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
         self.unit_at: dict[str, int] = dict(backwards)
         # What the orders come to and the decisions: set by restart(), filled by prepare().
-        self.kind: list[str] = []
-        self.dest: list[str | None] = []
-        self.convoyed: list[bool] = []
-        self.target: list[int | None] = []  # supported or convoyed unit
-        self.matches: list[bool] = []  # support/convoy matches what its target does
-        self.movers_into: dict[str, list[int]] = {}
-        # An empty tuple stands for "none" until the first one arrives.
-        self.supports_of: list[list[int] | tuple[()]] = []
-        self.convoys_of: list[list[int] | tuple[()]] = []
-        self.h2h: list[int | None] = []
-        self.paradox: set[int] = set()
-        self.by_intent: set[int] = set()  # adjacent moves convoyed because their power convoys
-        # Decisions: one per unit, then any a plug-in adds.
-        self.adjudicators: list = []
-        self.state: list[int] = []
-        self.result: list[bool] = []
-        self.deps: list[int] = []
-        self.guesses_read = 0
         self.restart()
         self.specials: list[tuple[str, Order]] = []
         self.dislodged_by: list[int | None] = []  # filled at the end of run()
@@ -78,21 +60,23 @@ class Movement:
         """Forget every decision and what ``prepare`` built, keeping the orders, so that
         ``run`` may judge them again (a plug-in that finds its cycle settled badly does)."""
         n = len(self.units)
-        self.kind = [HOLD] * n
-        self.dest = [None] * n
+        self.kind: list[str] = [HOLD] * n
+        self.dest: list[str | None] = [None] * n
         self.convoyed = [False] * n
-        self.target = [None] * n
-        self.matches = [False] * n
-        self.movers_into = {}
-        self.supports_of = [()] * n
-        self.convoys_of = [()] * n
-        self.h2h = [None] * n
-        self.paradox = set()
-        self.by_intent = set()
-        self.adjudicators = [None] * n
+        self.target: list[int | None] = [None] * n  # supported or convoyed unit
+        self.matches = [False] * n  # support/convoy matches what its target does
+        self.movers_into: dict[str, list[int]] = {}
+        # An empty tuple stands for "none" until the first one arrives.
+        self.supports_of: list[list[int] | tuple[()]] = [()] * n
+        self.convoys_of: list[list[int] | tuple[()]] = [()] * n
+        self.h2h: list[int | None] = [None] * n
+        self.paradox: set[int] = set()
+        self.by_intent: set[int] = set()  # adjacent moves convoyed because their power convoys
+        # Decisions: one per unit, then any a plug-in adds.
+        self.adjudicators: list = [None] * n
         self.state = [UNRESOLVED] * n
         self.result = [False] * n
-        self.deps = []
+        self.deps: list[int] = []
         self.guesses_read = 0
 
     def consistent(self) -> bool:

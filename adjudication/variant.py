@@ -213,10 +213,17 @@ def load(variant_id: str) -> Variant:
 
     Only the ids of ``available()`` are loaded: an id is never used as a path, so a long or
     path-like one (``../../etc``) is an unknown variant, never a file outside ``variants/``."""
+    loaded = _LOADED.get(variant_id) if isinstance(variant_id, str) else None
+    if loaded is not None:
+        return loaded
     if not isinstance(variant_id, str) or variant_id not in _known():
         shown = repr(variant_id) if len(repr(variant_id)) <= 40 else repr(variant_id)[:37] + "..."
         raise VariantError(f"unknown variant {shown}")
-    return _load(variant_id)
+    _LOADED[variant_id] = loaded = _load(variant_id)
+    return loaded
+
+
+_LOADED: dict[str, Variant] = {}  # the variants loaded so far, by id (the fast path of load)
 
 
 @cache

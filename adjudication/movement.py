@@ -608,6 +608,8 @@ class Movement:
             if not self.path_ok(i):
                 return self.no_route_reason(i)
             return f"cannot dislodge a unit of its own power in {dest}"
+        if how == "bounced":
+            cause = self.named_rival(i, cause)
         _, other, attack, against = cause
         label = self.units[other].label()
         if how == "head-on":
@@ -615,6 +617,17 @@ class Movement:
         if how == "held":
             return f"{label} stays in {dest} (strength {attack} against {against})"
         return self.bounce_reason(i, cause)
+
+    def named_rival(self, i: int, cause: tuple) -> tuple:
+        """Of the rivals that each bounced move i, the one its reason names: the strongest,
+        then by province, so the reason never depends on the order the units are listed."""
+        attack = cause[2]
+        held = [(self.prevent_strength(k), k) for k in self.rivals(i)]
+        held = [(p, k) for p, k in held if p >= attack]
+        if len(held) < 2:
+            return cause
+        prevent, k = min(held, key=lambda pk: (-pk[0], self.prov[pk[1]]))
+        return ("bounced", k, attack, prevent)
 
     def bounce_reason(self, i: int, cause: tuple) -> str:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""
@@ -668,6 +681,9 @@ class Movement:
         self.adjudicate_support(s)
         self.explain = None
         k = why[0][1] if why else None
+        if why and why[0][0] == "cut":  # of several cutters, name one whatever the unit order
+            cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
+            k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]
         if by is not None and k in (None, by):
             return f"dislodged by {self.units[by].label()}"

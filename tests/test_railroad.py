@@ -674,7 +674,7 @@ def test_two_russian_units_standing_off_on_the_line_do_not_stop_the_army(block):
 def test_random_russian_chains_around_the_railroad_keep_one_unit_a_space():
     """Random positions thick with Russian armies moving around, onto and along the line
     while one rides it: never two units in a space, and the answer never depends on the
-    order of the list (this found the swap-and-third-move case above)."""
+    order of the orders or of the units (this found the swap-and-third-move case above)."""
     import random
 
     variant, route, near_list = _line_and_neighbours()
@@ -704,7 +704,8 @@ def test_random_russian_chains_around_the_railroad_keep_one_unit_a_space():
         where = [u["location"] for u in first.response["units"]]
         assert len(set(where)) == len(where), first.explain()
         shuffled = rng.sample(orders, len(orders))
-        assert key(judge(positions, shuffled)) == key(first), (positions, orders, shuffled)
+        listed = rng.sample(positions, len(positions))
+        assert key(judge(listed, shuffled)) == key(first), (positions, orders, listed, shuffled)
 
 
 # =============================================================================================

@@ -114,6 +114,9 @@ class Movement(_Core):
             del self.path[self.cut + 1 :]
         self.on_route = set(route)
         self.movers_into[self.dest[t]].remove(t)
+        for space in self.path:  # the block a reason names: the same whatever the unit order
+            if space in self.movers_into:
+                self.movers_into[space].sort(key=self.prov.__getitem__)
         self.kind[t] = RAIL
         self.adjudicators[t] = self._leaves_origin
         # passes[m] for 1 <= m < len(path) - 1, and enters for the last space.

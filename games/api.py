@@ -91,8 +91,10 @@ ERRORS = {
 THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
 PHASE_BOUND = {("/api/games/{id}/ready/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/moderation/{action_name}/", "post")}
+PHASE_BOUND |= {("/api/games/{id}/orders/", "put"), ("/api/games/{id}/orders/check/", "post")}
 THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
 THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
+THROTTLED |= {("/api/games/{id}/payments/", "post")}
 
 
 def document_errors(result: dict, generator, request, public: bool) -> dict:
@@ -320,6 +322,7 @@ class GameViewSet(
         ("join", "POST"): "joins",
         ("messages", "POST"): "press",
         ("orders", "PUT"): "orders",
+        ("payments", "POST"): "payments",
         # Checking and listing store nothing, but each runs the engine: a budget of their own,
         # so that checking while typing never spends the saves'.
         ("check_orders", "POST"): "checks",
@@ -427,9 +430,9 @@ class GameViewSet(
         membership = self._membership(pk)
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        orders = services.check_orders(
-            membership, serializer.validated_data["orders"], phase=membership.game.current_phase
-        )
+        data = serializer.validated_data
+        phase = self._phase_meant(membership, data.get("phase"))
+        orders = services.check_orders(membership, data["orders"], phase=phase)
         return Response(OrderSerializer(orders, many=True).data)
 
     @extend_schema(
@@ -478,6 +481,15 @@ class GameViewSet(
             membership = _seat(self.get_object(), self.request.user)
         return membership
 
+    def _phase_meant(self, membership: Membership, index: int | None):
+        """The current phase, as read with the seat; a 409 when the request names another
+        (``phase`` in the body): orders typed for a phase since processed never land in the
+        next one."""
+        phase = membership.game.current_phase
+        if index is not None and phase is not None:
+            services.check_phase(phase, index)
+        return phase
+
     def _submit(self, request: Request, pk: str) -> Response:
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
@@ -489,7 +501,7 @@ class GameViewSet(
             membership,
             serializer.validated_data["orders"],
             version=match.strip("*") or None,
-            phase=game.current_phase,
+            phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
         )
         data = OrderSerializer(orders, many=True).data
         return self._versioned(Response(data), game, orders, membership)
@@ -558,7 +570,21 @@ class GameViewSet(
         return Response(MessageSerializer(message, context=context).data, status=201)
 
     @extend_schema(methods=["GET"], responses=PaymentSerializer(many=True))
-    @extend_schema(methods=["POST"], request=PaymentSerializer, responses={201: PaymentSerializer})
+    @extend_schema(
+        methods=["POST"],
+        request=PaymentSerializer,
+        responses={201: PaymentSerializer, 200: PaymentSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                pattern=r"^[ -~]{0,64}$",
+                description="Your name for this payment: a repeat with the same key (a retry, "
+                "a double click) pays nothing more and answers the first payment with 200.",
+            )
+        ],
+    )
     @action(detail=True, methods=["get", "post"])
     def payments(self, request: Request, pk: str) -> Response:
         """The gold ledger between great powers (Chinese Diplomacy); POST pays another power."""
@@ -568,10 +594,17 @@ class GameViewSet(
         membership = _seat(game, request.user)
         serializer = PaymentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key", "")
+        if len(key) > 64 or not key.isascii() or not key.isprintable():
+            raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
         payment = services.pay(
-            membership, serializer.validated_data["payee"], serializer.validated_data["amount"]
+            membership,
+            serializer.validated_data["payee"],
+            serializer.validated_data["amount"],
+            key=key,
         )
-        return Response(PaymentSerializer(payment).data, status=201)
+        answer = status.HTTP_200_OK if payment.repeated else status.HTTP_201_CREATED
+        return Response(PaymentSerializer(payment).data, status=answer)
 
     @extend_schema(
         request=VoteSerializer,
@@ -623,7 +656,11 @@ class GameViewSet(
                 services.start_game(game, user)
             case "deadline":
                 services.change_deadline(
-                    game, user, minutes=args.get("minutes"), deadline=args.get("deadline")
+                    game,
+                    user,
+                    minutes=args.get("minutes"),
+                    deadline=args.get("deadline"),
+                    phase=args.get("phase"),
                 )
             case "pause":
                 services.pause(game, user)

@@ -13,6 +13,7 @@ from .limits import (
     MAX_MISSED_PHASES,
     MAX_ORDER_LENGTH,
     MAX_ORDERS,
+    MAX_PAYMENT,
     MAX_PHASE_MINUTES,
     MAX_VICTORY_CENTERS,
 )
@@ -174,9 +175,11 @@ class PaymentForm(forms.Form):
     amount = forms.IntegerField(
         label="Amount (k oz)",
         min_value=1,
-        max_value=MAX_INTEGER,
+        max_value=MAX_PAYMENT,
         help_text="Thousands of ounces of gold.",
     )
+    # A fresh name for each payment form shown: sent twice (a double click), it pays once.
+    key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -201,7 +204,7 @@ class ModerationForm(forms.Form):
     )
 
     REQUIRED = {
-        "deadline": ["minutes"],
+        "deadline": ["minutes", "phase"],
         "process": ["phase"],
         "rollback": ["phase"],
         "replace": ["power", "username"],

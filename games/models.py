@@ -10,12 +10,17 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 import adjudication
 
+from .limits import MAX_MISSED_PHASES, MAX_PHASE_MINUTES
 from .variant_words import phase_label
+
+# A phase's minutes, as the API and the pages bound them: the admin's form checks them too.
+PHASE_MINUTES = [MinValueValidator(1), MaxValueValidator(MAX_PHASE_MINUTES)]
 
 BOT_NAME = "Bot {}"  # with a space, which no sign-up, admin form or createsuperuser allows
 
@@ -49,9 +54,9 @@ class Game(models.Model):
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
     )
-    movement_minutes = models.PositiveIntegerField(default=24 * 60)
-    retreats_minutes = models.PositiveIntegerField(default=12 * 60)
-    adjustments_minutes = models.PositiveIntegerField(default=12 * 60)
+    movement_minutes = models.PositiveIntegerField(default=24 * 60, validators=PHASE_MINUTES)
+    retreats_minutes = models.PositiveIntegerField(default=12 * 60, validators=PHASE_MINUTES)
+    adjustments_minutes = models.PositiveIntegerField(default=12 * 60, validators=PHASE_MINUTES)
     deadline_time = models.TimeField(
         null=True,
         blank=True,
@@ -67,7 +72,9 @@ class Game(models.Model):
         default=dict, blank=True, help_text="Variant rule options, e.g. victory_centers."
     )
     civil_disorder_after = models.PositiveIntegerField(
-        default=2, help_text="Missed movement phases in a row before a power falls into CD."
+        default=2,
+        validators=[MaxValueValidator(MAX_MISSED_PHASES)],
+        help_text="Missed movement phases in a row before a power falls into CD.",
     )
     bots_fill_empty = models.BooleanField(
         default=False, help_text="When the game starts, bots play the powers nobody took."
@@ -391,10 +398,18 @@ class Payment(models.Model):
     payer = models.CharField(max_length=50)
     payee = models.CharField(max_length=50)
     amount = models.PositiveIntegerField(help_text="Thousands of ounces of gold.")
+    key = models.CharField(
+        max_length=64, blank=True, help_text="The payer's name for it: the same key pays once."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "payer", "key"], condition=~Q(key=""), name="one_payment_per_key"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.payer} pays {self.payee} {self.amount} k oz"

@@ -8,6 +8,7 @@ import re
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model, password_validation
+from django.db import IntegrityError, transaction
 from django.http import QueryDict
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
@@ -22,6 +23,7 @@ from .limits import (
     MAX_MISSED_PHASES,
     MAX_ORDER_LENGTH,
     MAX_ORDERS,
+    MAX_PAYMENT,
     MAX_PHASE_MINUTES,
 )
 from .models import Game, Message, ModeratorAction, NotificationSettings, Payment, Phase
@@ -45,7 +47,19 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
         return attrs
 
     def create(self, validated_data: dict):
-        return User.objects.create_user(**validated_data)
+        return create_account(**validated_data)
+
+
+def create_account(**fields):
+    """A new account; the name taken meanwhile (two sign-ups at once, each checked before
+    the other was saved) is the same refusal as one taken before, not a database error."""
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(**fields)
+    except IntegrityError:
+        raise serializers.ValidationError(
+            {"username": ["A user with that username already exists."]}
+        ) from None
 
 
 class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
@@ -196,7 +210,7 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
         model = Payment
         fields = ["id", "phase", "payer", "to", "amount", "created"]
         read_only_fields = ["id", "phase", "payer", "created"]
-        extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_INTEGER}}
+        extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_PAYMENT}}
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -332,6 +346,14 @@ class OrdersInputSerializer(StrictInput, serializers.Serializer):
         max_length=MAX_ORDERS,
         allow_empty=True,
     )
+    phase = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        help_text="The index of the phase these orders are for (the game's "
+        "current_phase.index); for any other phase nothing is stored and the answer is 409. "
+        "Without it the orders go to whatever phase is current when they arrive.",
+    )
 
 
 class OptionsSerializer(serializers.Serializer):
@@ -438,7 +460,9 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         min_value=0,
         max_value=MAX_INTEGER,
         help_text="rollback: to this index; process: the current phase's index (required: a "
-        "repeated request finds another phase current and is refused with 409)",
+        "repeated request finds another phase current and is refused with 409); deadline: "
+        "the current phase's index (required for a deadline now or past, which processes "
+        "the phase at once)",
     )
     power = serializers.CharField(required=False, max_length=50, help_text="replace, remove, bot")
     username = serializers.CharField(required=False, max_length=150, help_text="replace")

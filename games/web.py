@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid
 import zoneinfo
 from collections import defaultdict
 from datetime import datetime
@@ -17,6 +18,8 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -292,9 +295,14 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("lobby")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the name was taken meanwhile, by a sign-up at the same time
+            form.add_error("username", "A user with that username already exists.")
+        else:
+            login(request, user)
+            return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -313,13 +321,24 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 # -- lobby and creating games --------------------------------------------------------------
 
 
+# Games shown a page in each list of the lobby.
+LOBBY_PAGE = 25
+
+
+def _page(request: HttpRequest, items, param: str):
+    """One page of a lobby list, chosen by ``?<param>=n``: no list grows with the site."""
+    return Paginator(items, LOBBY_PAGE).get_page(ascii_index(request.GET.get(param)) or 1)
+
+
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
     seats = (
         Membership.objects.filter(user=request.user)
         .exclude(status=Membership.Status.REPLACED)
         .select_related("game", "game__current_phase")
+        .order_by("-game__created", "-pk")
     )
+    seats = _page(request, seats, "mine")
     mine = []
     for seat in seats:
         game, phase = seat.game, seat.game.current_phase
@@ -346,8 +365,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     variants = [variant_words.summary(v) for v in engine.variant_ids()]
     context = {
         "mine": mine,
-        "open_games": open_games,
-        "moderated": moderated,
+        "mine_page": seats,
+        "open_games": _page(request, open_games, "open"),
+        "moderated": _page(request, moderated, "moderated"),
         "variants": variants,
         "time_zone": time_zone_of(request),
     }
@@ -560,7 +580,8 @@ def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool)
             if o.get("published") and o.get("power") != "Communists"
         ]
         if power and not game.is_over:
-            gold["payment_form"] = PaymentForm(powers=[p for p in powers if p != power])
+            others = [p for p in powers if p != power]
+            gold["payment_form"] = PaymentForm(powers=others, initial={"key": uuid.uuid4().hex})
     results = (phase.results or {}).get("economy") if phase.processed_at else None
     if results:
         deposed = set(results.get("deposed") or [])
@@ -803,8 +824,15 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, f"{label}: {' '.join(errors)}")
     else:
         data = form.cleaned_data
-        if _act(request, services.pay, membership, data["to"], data["amount"]):
-            messages.success(request, f"Paid {data['to']} {data['amount']} k oz.")
+        try:
+            payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
+        except services.GameError as error:
+            messages.error(request, str(error))
+        else:
+            if payment.repeated:
+                messages.info(request, "That payment was already made; nothing more was paid.")
+            else:
+                messages.success(request, f"Paid {data['to']} {data['amount']} k oz.")
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
@@ -908,18 +936,24 @@ def bot_words(d: dict) -> str:
     return f"Put a bot on {power}" + (f" in place of {player}." if player else ".")
 
 
+# Audit-log entries shown a page of the moderator's console (newest first).
+AUDIT_PAGE = 50
+
+
 @moderator_only
 def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     phases = list(game.phases.all())
     names = {p.index: phase_name(game, p) for p in phases}
     zone = time_zone_of(request)
-    log = ModeratorAction.objects.filter(game=game).select_related("user")
+    entries = ModeratorAction.objects.filter(game=game).select_related("user")
+    log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
     context = {
         "game": game,
         "actions": {a: MODERATOR_ACTIONS[a] for a in possible_actions(game, len(phases))},
         "powers": engine.powers(game),
         "phases": [(p, names[p.index]) for p in phases],
         "log": [(entry, audit_words(entry, names, zone)) for entry in log],
+        "log_page": log,
         "time_zone": zone,
         "rules_variant": game.variant,
     }
@@ -950,7 +984,9 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
     user = request.user
     calls = {
         "start": lambda: services.start_game(game, user),
-        "deadline": lambda: services.change_deadline(game, user, minutes=args["minutes"]),
+        "deadline": lambda: services.change_deadline(
+            game, user, minutes=args["minutes"], phase=args["phase"]
+        ),
         "pause": lambda: services.pause(game, user),
         "resume": lambda: services.resume(game, user),
         "process": lambda: services.process_now(game, user, phase=args["phase"]),

@@ -202,11 +202,23 @@ LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 LOG_FORMAT = env.str("LOG_FORMAT", default="json")
 # One access record per request (method, path, status, time, client); runserver has its own.
 LOG_REQUESTS = env.bool("LOG_REQUESTS", default=not DEBUG)
+# Django's SuspiciousOperation records that are a client's bad request, answered 400.
+CLIENT_ERRORS = [
+    "DisallowedHost",
+    "DisallowedRedirect",
+    "RequestDataTooBig",
+    "TooManyFieldsSent",
+    "TooManyFilesSent",
+    "SuspiciousMultipartForm",
+    "SuspiciousSession",
+    "InvalidSessionKey",
+]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_id": {"()": "greatgame.logs.RequestIdFilter"},
+        "client_error": {"()": "greatgame.logs.ClientErrorFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
@@ -231,6 +243,13 @@ LOGGING = {
         # Django's own console handlers (DEBUG only) are replaced by the root's.
         "django": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # A bad Host header, an oversize form, too many fields: the client's mistake, answered
+        # 400. A warning without a traceback, never an error mailed to the admins. (A logger's
+        # filter sees only the records logged to that very logger, so each is named.)
+        **{
+            f"django.security.{name}": {"filters": ["client_error"], "propagate": True}
+            for name in CLIENT_ERRORS
+        },
     },
 }
 
@@ -276,7 +295,12 @@ REST_FRAMEWORK = {
         "games": env.str("THROTTLE_GAMES", default="10/hour") or None,
         "joins": env.str("THROTTLE_JOINS", default="30/hour") or None,
         "press": env.str("THROTTLE_PRESS", default="20/min") or None,
+        "payments": env.str("THROTTLE_PAYMENTS", default="20/min") or None,
     },
+    # JSON only under /api/ (no browsable HTML pages), whatever the client accepts; the docs
+    # (/api/docs/) and the schema name their own renderers.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.parsers.JSONAnyway",
     # Every list comes in pages: ?page=n (or "last"), ?page_size= up to 100 (games.pagination).
     "DEFAULT_PAGINATION_CLASS": "games.pagination.Pages",
     # ClientAddressMiddleware has already put the client's address in REMOTE_ADDR.

@@ -61,7 +61,7 @@ class Movement(_Core):
         if not self.can_reach(i, dest):
             raise OrderError(f"the fleets in the {target} cannot move to {dest}")
         dest = order.destination if "/" in order.destination else dest
-        return Order(SUPPORT, "F", unit.location, "F", target, dest)
+        return Order(SUPPORT, unit.kind, unit.location, unit.kind, target, dest)
 
     def support_target(self, s: int, order: Order) -> int:
         province = province_of(order.target)

@@ -114,7 +114,7 @@ class Movement(_Core):
         if not self.can_reach(i, dest):
             raise OrderError(f"the fleets in the {target} cannot move to {dest}")
         dest = order.destination if "/" in order.destination else dest
-        return Order(SUPPORT, "F", unit.location, "F", target, dest, **whose)
+        return Order(SUPPORT, unit.kind, unit.location, unit.kind, target, dest, **whose)
 
     def support_target(self, s: int, order: Order) -> int:
         """The unit support s names: by its number, else the one of the named power doing

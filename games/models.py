@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 import adjudication
 
@@ -32,16 +33,16 @@ def is_bot_account(user) -> bool:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        FORMING = "forming"
-        ACTIVE = "active"
-        PAUSED = "paused"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        FORMING = "forming", _("Forming")
+        ACTIVE = "active", _("Active")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Press(models.TextChoices):
-        FULL = "full", "full press"
-        PUBLIC = "public", "public press only"
-        NONE = "none", "no press"
+        FULL = "full", _("full press")
+        PUBLIC = "public", _("public press only")
+        NONE = "none", _("no press")
 
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50)
@@ -74,6 +75,15 @@ class Game(models.Model):
     )
     bots_take_civil_disorder = models.BooleanField(
         default=False, help_text="A power that falls into civil disorder is handed to a bot."
+    )
+    public = models.BooleanField(
+        default=False,
+        help_text="Anyone, signed in or not, may watch: the board, processed orders and public "
+        "press (never unprocessed orders, private press, or names in an anonymous game).",
+    )
+    sandbox = models.BooleanField(
+        default=False,
+        help_text="A practice game: its creator plays every power, without deadlines or ratings.",
     )
     current_phase = models.ForeignKey(
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -129,10 +139,10 @@ class Game(models.Model):
 
 class Membership(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active"
-        CIVIL_DISORDER = "civil_disorder"
-        ELIMINATED = "eliminated"
-        REPLACED = "replaced"
+        ACTIVE = "active", _("Active")
+        CIVIL_DISORDER = "civil_disorder", _("Civil disorder")
+        ELIMINATED = "eliminated", _("Eliminated")
+        REPLACED = "replaced", _("Replaced")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -349,8 +359,8 @@ def validate_time_zone(value: str) -> None:
 
 
 class Palette(models.TextChoices):
-    DEFAULT = "default", "Default colours"
-    COLOUR_BLIND = "colour-blind", "Colour-blind safe (checked for deuteranopia)"
+    DEFAULT = "default", _("Default colours")
+    COLOUR_BLIND = "colour-blind", _("Colour-blind safe (checked for deuteranopia)")
 
 
 class NotificationSettings(models.Model):

@@ -86,8 +86,11 @@ def _log(game: Game, user: AbstractBaseUser | None, action: str, **details) -> M
     return ModeratorAction.objects.create(game=game, user=user, action=action, details=details)
 
 
-def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime:
-    """Now plus the phase's minutes; with a fixed time of day, the next such time after that."""
+def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime | None:
+    """Now plus the phase's minutes; with a fixed time of day, the next such time after that.
+    None in a sandbox: its player processes at will."""
+    if game.sandbox:
+        return None
     deadline = now + timedelta(minutes=game.minutes_for(phase_type))
     if game.deadline_time is None:
         return deadline

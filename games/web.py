@@ -16,12 +16,17 @@ from pathlib import Path
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
 from django.utils.http import parse_etags
+from django.utils.translation import gettext as _g
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from variants import render as render_module
@@ -52,18 +57,40 @@ from .models import (
 )
 
 MODERATOR_ACTIONS = {
-    "start": "Start the game now; empty seats play as civil disorder.",
-    "deadline": "Move the current deadline by some minutes (negative shortens it).",
-    "pause": "Stop the clock; the time left is kept.",
-    "resume": "Restart the clock with the time that was left.",
-    "process": "Adjudicate the current phase now, whatever its deadline.",
-    "rollback": "Go back to an earlier phase; every later phase is deleted.",
-    "replace": "Hand a power to another user.",
-    "remove": "Put a power into civil disorder, open for others to take over.",
-    "bot": "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
-    "power falls into civil disorder). A player may take over a bot's seat at any time.",
-    "draw": "End the game as a draw among the surviving powers.",
-    "end": "End the game now, with a winner if one is named; a forming game is cancelled.",
+    "start": _("Start the game now; empty seats play as civil disorder."),
+    "deadline": _("Move the current deadline by some minutes (negative shortens it)."),
+    "pause": _("Stop the clock; the time left is kept."),
+    "resume": _("Restart the clock with the time that was left."),
+    "process": _("Adjudicate the current phase now, whatever its deadline."),
+    "rollback": _("Go back to an earlier phase; every later phase is deleted."),
+    "replace": _("Hand a power to another user."),
+    "remove": _("Put a power into civil disorder, open for others to take over."),
+    "bot": _(
+        "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
+        "power falls into civil disorder). A player may take over a bot's seat at any time."
+    ),
+    "draw": _("End the game as a draw among the surviving powers."),
+    "end": _("End the game now, with a winner if one is named; a forming game is cancelled."),
+}
+# The actions' names as the console shows them (the keys are the API's words).
+ACTION_NAMES = {
+    "create": pgettext_lazy("moderator action", "Create"),
+    "start": pgettext_lazy("moderator action", "Start"),
+    "deadline": pgettext_lazy("moderator action", "Deadline"),
+    "pause": pgettext_lazy("moderator action", "Pause"),
+    "resume": pgettext_lazy("moderator action", "Resume"),
+    "process": pgettext_lazy("moderator action", "Process"),
+    "rollback": pgettext_lazy("moderator action", "Rollback"),
+    "replace": pgettext_lazy("moderator action", "Replace"),
+    "remove": pgettext_lazy("moderator action", "Remove"),
+    "bot": pgettext_lazy("moderator action", "Bot"),
+    "draw": pgettext_lazy("moderator action", "Draw"),
+    "end": pgettext_lazy("moderator action", "End"),
+    "bot failed": pgettext_lazy("moderator action", "Bot failed"),
+    "pay": pgettext_lazy("moderator action", "Pay"),
+    "deposed": pgettext_lazy("moderator action", "Deposed"),
+    "settings": pgettext_lazy("moderator action", "Settings"),
+    "requirements": pgettext_lazy("moderator action", "Requirements"),
 }
 
 RULES = {
@@ -140,6 +167,23 @@ def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
     return game, membership
 
 
+def watchable(view):
+    """A game's page or picture for whoever may watch it: anyone for a public game, anyone
+    signed in for the rest (``visibility.can_watch``). A signed-out visitor is sent to sign in
+    for any other number, whether a game has it or not, so that nothing tells which exist."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        game = Game.objects.filter(pk=pk).only("public", "sandbox", "creator").first()
+        if game is None or not visibility.can_watch(game, request.user):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise Http404("no such game")
+        return view(request, pk, *args, **kwargs)
+
+    return wrapped
+
+
 def moderator_only(view):
     """Only the game's moderator may open the moderator pages."""
 
@@ -147,7 +191,7 @@ def moderator_only(view):
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         game = _game_or_404(pk)
         if not game.is_moderator(request.user):
-            return HttpResponseForbidden("Only the moderator may do this.")
+            return HttpResponseForbidden(_g("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
 
     return login_required(wrapped)
@@ -168,7 +212,7 @@ def phase_name(game: Game, phase: Phase) -> str:
     return variant_words.phase_label(game.variant, phase.season, phase.year, phase.type)
 
 
-NO_BOARD = '<p class="no-board">This map has no board drawing; use the orders box.</p>'
+NO_BOARD = _('<p class="no-board">This map has no board drawing; use the orders box.</p>')
 # A year: a board at a phase-versioned address never changes (its version is in the address).
 BOARD_MAX_AGE = 365 * 24 * 3600
 # The drawing code's own version: a new release draws new boards at new addresses.
@@ -274,14 +318,14 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
             key,
             {
                 "key": key,
-                "title": "Everyone" if key == "public" else ", ".join(people),
+                "title": _g("Everyone") if key == "public" else ", ".join(people),
                 "messages": [],
                 "unread": 0,
             },
         )
         thread["messages"].append(message)
         mine = message.sender_id == user.pk
-        if not mine and message.pk > seen.get(key, 0):
+        if user.is_authenticated and not mine and message.pk > seen.get(key, 0):
             thread["unread"] += 1
     return sorted(threads.values(), key=lambda t: (t["key"] != "public", t["title"]))
 
@@ -305,7 +349,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Settings saved.")
+        messages.success(request, _g("Settings saved."))
         return redirect("account-settings")
     return render(request, "games/settings.html", {"form": form})
 
@@ -342,12 +386,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .exclude(memberships__user=request.user)
         .select_related("creator")
     )
-    moderated = Game.objects.filter(creator=request.user).exclude(memberships__user=request.user)
+    moderated = Game.objects.filter(creator=request.user, sandbox=False).exclude(
+        memberships__user=request.user
+    )
+    watch = (
+        Game.objects.filter(public=True, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        .exclude(memberships__user=request.user)
+        .select_related("current_phase")[:20]
+    )
     variants = [variant_words.summary(v) for v in engine.variant_ids()]
     context = {
         "mine": mine,
         "open_games": open_games,
         "moderated": moderated,
+        "watch": [(game, phase_name(game, game.current_phase)) for game in watch],
+        "sandboxes": Game.objects.filter(creator=request.user, sandbox=True).exclude(
+            status=Game.Status.CANCELLED
+        )[:20],
         "variants": variants,
         "time_zone": time_zone_of(request),
     }
@@ -363,7 +418,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
         except services.GameError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Game created. Join it to play, or wait for players.")
+            messages.success(request, _g("Game created. Join it to play, or wait for players."))
             return redirect("game", pk=game.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -395,7 +450,7 @@ def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
 # -- the game ------------------------------------------------------------------------------
 
 
-@login_required
+@watchable
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The board, your orders, the press and the history. ``?phase=n`` shows a past phase."""
     game = _game_or_404(pk)
@@ -435,37 +490,47 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request))
-    if not power and not game.is_over:
+    if not power and not game.is_over and user.is_authenticated:
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
     return render(request, "games/game.html", context)
 
 
 def _options(game: Game) -> list[tuple[str, str]]:
     victory = variant_words.victory(game.variant, game.options.get("victory_centers"))
-    deadline_time = game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else "none"
+    deadline_time = game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else _g("none")
+    yes, no = _g("yes"), _g("no")
+
+    def minutes(n: int) -> str:
+        return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
+
+    missed = ngettext(
+        "%(n)d missed movement phase", "%(n)d missed movement phases", game.civil_disorder_after
+    ) % {"n": game.civil_disorder_after}
     return [
-        ("Press", game.get_press_display()),
-        ("Anonymous", "yes" if game.anonymous else "no"),
-        ("Movement phases", f"{game.movement_minutes} minutes"),
-        ("Retreat phases", f"{game.retreats_minutes} minutes"),
-        ("Adjustment phases", f"{game.adjustments_minutes} minutes"),
-        ("Deadlines at", deadline_time),
-        ("Process early when all are ready", "yes" if game.process_when_ready else "no"),
-        ("Civil disorder after", f"{game.civil_disorder_after} missed movement phases"),
-        ("Bots", bots_words(game)),
-        ("Victory", victory[:1].upper() + victory[1:]),
-        ("Moderator", game.creator.username),
+        (_g("Press"), game.get_press_display()),
+        (_g("Anonymous"), yes if game.anonymous else no),
+        (_g("Public (anyone may watch)"), yes if game.public else no),
+        (_g("Movement phases"), minutes(game.movement_minutes)),
+        (_g("Retreat phases"), minutes(game.retreats_minutes)),
+        (_g("Adjustment phases"), minutes(game.adjustments_minutes)),
+        (_g("Deadlines at"), deadline_time),
+        (_g("Process early when all are ready"), yes if game.process_when_ready else no),
+        (_g("Civil disorder after"), missed),
+        (_g("Bots"), bots_words(game)),
+        (_g("Victory"), victory[:1].upper() + victory[1:]),
+        (_g("Moderator"), game.creator.username),
     ]
 
 
 def bots_words(game: Game) -> str:
     """What the game's bot settings do, in a sentence."""
-    parts = [
-        "fill the seats nobody took" if game.bots_fill_empty else "",
-        "play powers in civil disorder" if game.bots_take_civil_disorder else "",
-    ]
-    said = " and ".join(p for p in parts if p)
-    return f"Bots {said}." if said else "Only when the moderator puts one on a seat."
+    if game.bots_fill_empty and game.bots_take_civil_disorder:
+        return _g("Bots fill the seats nobody took and play powers in civil disorder.")
+    if game.bots_fill_empty:
+        return _g("Bots fill the seats nobody took.")
+    if game.bots_take_civil_disorder:
+        return _g("Bots play powers in civil disorder.")
+    return _g("Only when the moderator puts one on a seat.")
 
 
 def _powers(game: Game, user, palette: str) -> list[dict]:
@@ -484,7 +549,7 @@ def _powers(game: Game, user, palette: str) -> list[dict]:
                 "colour": colours.get(name),
                 "player": visibility.player_name(seat, user, show) if seat else None,
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
-                "status_label": seat.get_status_display() if seat else "Civil disorder",
+                "status_label": seat.get_status_display() if seat else _g("Civil disorder"),
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
                 "bot": bool(seat and seat.bot),
@@ -599,17 +664,20 @@ def _press_page(thread: dict, before: str) -> None:
 
 
 def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
-    # Read markers live on the account, so unread counts agree on every device.
-    markers = PressRead.objects.filter(user=request.user, game=game)
-    seen = dict(markers.values_list("thread", "last_read"))
+    # Read markers live on the account, so unread counts agree on every device; a signed-out
+    # spectator has none (everything is read).
+    signed_in = request.user.is_authenticated
+    markers = PressRead.objects.filter(user=request.user, game=game) if signed_in else None
+    seen = dict(markers.values_list("thread", "last_read")) if signed_in else {}
     threads = _threads(game, request.user, power, seen)
     selected = request.GET.get("thread")
     if selected is None and threads:
         selected = threads[0]["key"]
     thread = next((t for t in threads if t["key"] == selected), None)
-    if thread is not None:
+    if thread is not None and signed_in:
         # Read from now on; this page still shows how many were new when it opened.
         PressRead.mark(request.user, game, thread["key"], max(m.pk for m in thread["messages"]))
+    if thread is not None:
         _press_page(thread, request.GET.get("before", ""))
     can_send = game.status not in (Game.Status.FORMING, Game.Status.CANCELLED) and (
         power is not None or game.is_moderator(request.user)
@@ -630,7 +698,7 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     return {"threads": threads, "thread": thread, "can_send": can_send, "message_form": form}
 
 
-@login_required
+@watchable
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board as its own resource, in three forms:
 
@@ -694,7 +762,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrdersForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors) + " Nothing was saved.")
+            messages.error(request, " ".join(errors) + " " + _g("Nothing was saved."))
         text = request.POST.get("orders", "")
         if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
             request.session[f"unsaved-orders-{pk}"] = text
@@ -708,17 +776,27 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
         messages.error(
             request,
-            "Your orders were changed in another tab since this page was loaded, so nothing "
-            "was saved. Your text is still in the box; the orders saved now are listed below.",
+            _g(
+                "Your orders were changed in another tab since this page was loaded, so nothing "
+                "was saved. Your text is still in the box; the orders saved now are listed below.",
+            ),
         )
     except services.GameError as error:
         messages.error(request, str(error))
     else:
         invalid = membership.orders.filter(phase_id=game.current_phase_id, valid=False)
         if invalid.exists():
-            messages.warning(request, f"{invalid.count()} order(s) are invalid; see why below.")
+            messages.warning(
+                request,
+                ngettext(
+                    "%(count)d order is invalid; see why below.",
+                    "%(count)d orders are invalid; see why below.",
+                    invalid.count(),
+                )
+                % {"count": invalid.count()},
+            )
         else:
-            messages.success(request, "Orders saved.")
+            messages.success(request, _g("Orders saved."))
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -738,14 +816,20 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             added = services.submit_orders(membership, texts, version=version)[-1]
         except services.OrdersChanged:
-            messages.error(request, "Your orders were changed elsewhere; nothing was added.")
+            messages.error(request, _g("Your orders were changed elsewhere; nothing was added."))
         except services.GameError as error:
             messages.error(request, str(error))
         else:
             if added.valid:
-                messages.success(request, f"Added “{added.canonical}” to your orders.")
+                messages.success(
+                    request, _g("Added “%(order)s” to your orders.") % {"order": added.canonical}
+                )
             else:
-                messages.warning(request, f"“{text}” is invalid: {added.reason}")
+                messages.warning(
+                    request,
+                    _g("“%(order)s” is invalid: %(reason)s")
+                    % {"order": text, "reason": added.reason},
+                )
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -756,7 +840,7 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     phase = ascii_index(request.POST.get("phase"))
     if phase is None:
-        messages.error(request, "That button belonged to an old page; reload and try again.")
+        messages.error(request, _g("That button belonged to an old page; reload and try again."))
     else:
         ready = request.POST.get("ready") != "0"
         _act(request, services.set_ready, membership, ready, phase=phase)
@@ -785,7 +869,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
     else:
-        messages.error(request, "A message needs some text.")
+        messages.error(request, _g("A message needs some text."))
     url = reverse("game", args=[pk])
     return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
 
@@ -804,7 +888,10 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         data = form.cleaned_data
         if _act(request, services.pay, membership, data["to"], data["amount"]):
-            messages.success(request, f"Paid {data['to']} {data['amount']} k oz.")
+            messages.success(
+                request,
+                _g("Paid %(to)s %(amount)s k oz.") % {"to": data["to"], "amount": data["amount"]},
+            )
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
@@ -848,49 +935,77 @@ def possible_actions(game: Game, phases: int) -> list[str]:
 def _when(value: str | None, zone: str) -> str:
     """An ISO time from the audit log, in the viewer's time zone."""
     if not value:
-        return "none"
+        return _g("none")
     moment = datetime.fromisoformat(value).astimezone(zoneinfo.ZoneInfo(zone))
-    return moment.strftime("%a %d %b %H:%M %Z")
+    return date_format(moment, "D j M H:i T")
 
 
 def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) -> str:
     """One audit-log entry as a sentence, rather than the raw details it was stored with."""
     d = entry.details or {}
     phase = d.get("phase")
-    phase_text = (
-        f"phase {phase} ({phase_names[phase]})" if phase in phase_names else f"phase {phase}"
-    )
+    if phase in phase_names:
+        phase_text = _g("phase %(index)s (%(name)s)") % {"index": phase, "name": phase_names[phase]}
+    else:
+        phase_text = _g("phase %(index)s") % {"index": phase}
     left = int(d.get("remaining_seconds") or 0)
+    power, player, new = d.get("power"), d.get("player"), d.get("new")
     words = {
-        "create": lambda: f"Created the game ({variant_words.variant_name(d.get('variant'))}).",
-        "start": lambda: f"Started the game with {d.get('players')} players.",
+        "create": lambda: (
+            _g("Created the game (%(variant)s).")
+            % {"variant": variant_words.variant_name(d.get("variant"))}
+        ),
+        "start": lambda: (
+            _g("Started the game with %(players)s players.") % {"players": d.get("players")}
+        ),
         "deadline": lambda: (
-            f"Moved the deadline from {_when(d.get('old'), zone)} to {_when(d.get('new'), zone)}."
+            _g("Moved the deadline from %(old)s to %(new)s.")
+            % {"old": _when(d.get("old"), zone), "new": _when(d.get("new"), zone)}
         ),
-        "pause": lambda: f"Paused the clock with {left // 3600} h {left % 3600 // 60} min left.",
-        "resume": lambda: f"Restarted the clock; deadline {_when(d.get('deadline'), zone)}.",
-        "process": lambda: f"Processed {phase_text} at once.",
-        "rollback": lambda: f"Rolled back to {phase_text}.",
+        "pause": lambda: (
+            _g("Paused the clock with %(hours)s h %(minutes)s min left.")
+            % {"hours": left // 3600, "minutes": left % 3600 // 60}
+        ),
+        "resume": lambda: (
+            _g("Restarted the clock; deadline %(deadline)s.")
+            % {"deadline": _when(d.get("deadline"), zone)}
+        ),
+        "process": lambda: _g("Processed %(phase)s at once.") % {"phase": phase_text},
+        "rollback": lambda: _g("Rolled back to %(phase)s.") % {"phase": phase_text},
         "replace": lambda: (
-            f"Handed {d.get('power')} from {d['old']} to {d.get('new')}."
+            _g("Handed %(power)s from %(old)s to %(new)s.")
+            % {"power": power, "old": d["old"], "new": new}
             if d.get("old")
-            else f"Gave {d.get('power')} to {d.get('new')}."
+            else _g("Gave %(power)s to %(new)s.") % {"power": power, "new": new}
         ),
-        "remove": lambda: f"Put {d.get('power')} ({d.get('player')}) into civil disorder.",
-        "draw": lambda: f"Declared a draw among {', '.join(d.get('powers') or []) or 'nobody'}.",
+        "remove": lambda: (
+            _g("Put %(power)s (%(player)s) into civil disorder.")
+            % {"power": power, "player": player}
+        ),
+        "draw": lambda: (
+            _g("Declared a draw among %(powers)s.")
+            % {"powers": ", ".join(d.get("powers") or []) or _g("nobody")}
+        ),
         "end": lambda: (
-            f"Ended the game with {d['winner']} as the winner."
+            _g("Ended the game with %(winner)s as the winner.") % {"winner": d["winner"]}
             if d.get("winner")
-            else "Ended the game without a winner."
+            else _g("Ended the game without a winner.")
         ),
         "bot": lambda: bot_words(d),
         "bot failed": lambda: (
-            f"The bot could not play {d.get('power')} in {phase_text}; the seat holds."
+            _g("The bot could not play %(power)s in %(phase)s; the seat holds.")
+            % {"power": power, "phase": phase_text}
         ),
-        "pay": lambda: f"Paid {d.get('payee')} {d.get('amount')} k oz of gold.",
+        "pay": lambda: (
+            _g("Paid %(payee)s %(amount)s k oz of gold.")
+            % {"payee": d.get("payee"), "amount": d.get("amount")}
+        ),
         "deposed": lambda: (
-            f"{d.get('power')}'s leader ({d.get('player')}) was deposed, more than 1,000 k oz "
-            "in debt; the power is open to a new player."
+            _g(
+                "%(power)s's leader (%(player)s) was deposed, more than 1,000 k oz in debt; the "
+                "power is open to a new player."
+            )
+            % {"power": power, "player": player}
         ),
     }
     if entry.action in words:
@@ -902,10 +1017,18 @@ def bot_words(d: dict) -> str:
     """An audit-log entry of a bot put on or taken off a seat."""
     power, player = d.get("power"), d.get("player")
     if not d.get("bot"):
-        return f"Took the bot off {power}; the power is in civil disorder."
+        return _g("Took the bot off %(power)s; the power is in civil disorder.") % {"power": power}
     if d.get("why") == "cd":
-        return f"{power} fell into civil disorder ({player}); a bot plays it now."
-    return f"Put a bot on {power}" + (f" in place of {player}." if player else ".")
+        return _g("%(power)s fell into civil disorder (%(player)s); a bot plays it now.") % {
+            "power": power,
+            "player": player,
+        }
+    if player:
+        return _g("Put a bot on %(power)s in place of %(player)s.") % {
+            "power": power,
+            "player": player,
+        }
+    return _g("Put a bot on %(power)s.") % {"power": power}
 
 
 @moderator_only
@@ -916,10 +1039,16 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     log = ModeratorAction.objects.filter(game=game).select_related("user")
     context = {
         "game": game,
-        "actions": {a: MODERATOR_ACTIONS[a] for a in possible_actions(game, len(phases))},
+        "actions": {
+            a: {"name": ACTION_NAMES[a], "description": MODERATOR_ACTIONS[a]}
+            for a in possible_actions(game, len(phases))
+        },
         "powers": engine.powers(game),
         "phases": [(p, names[p.index]) for p in phases],
-        "log": [(entry, audit_words(entry, names, zone)) for entry in log],
+        "log": [
+            (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))
+            for entry in log
+        ],
         "time_zone": zone,
         "rules_variant": game.variant,
     }
@@ -962,7 +1091,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         "end": lambda: services.end_game(game, user, args.get("winner") or ""),
     }
     if _act(request, calls[action]):
-        messages.success(request, f"Done: {action}.")
+        messages.success(request, _g("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
     return redirect("moderate", pk=game.pk)
 
 

@@ -488,3 +488,48 @@ class JoinRequirement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: rating {self.min_rating}, reliability {self.min_reliability}"
+
+
+# -- webhooks and web push (games.reach) ------------------------------------------------------
+
+
+class Webhook(models.Model):
+    """A game's webhook: Discord-compatible JSON posted when a phase is processed, an hour before
+    a deadline and when the game ends; signed with HMAC-SHA256 of the body under ``secret``."""
+
+    EVENTS = ("processed", "deadline", "over")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64)
+    events = models.JSONField(default=list, blank=True, help_text="Empty: every event.")
+    created = models.DateTimeField(auto_now_add=True)
+    last_status = models.CharField(max_length=100, blank=True)
+    failures = models.PositiveIntegerField(default=0, help_text="Deliveries given up on in a row.")
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.url}"
+
+    def wants(self, event: str) -> bool:
+        return not self.events or event in self.events
+
+
+class PushSubscription(models.Model):
+    """One browser's Push API subscription (opt-in on the settings page)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push for {self.user}"
+
+    def as_subscription(self) -> dict:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

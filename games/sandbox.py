@@ -17,10 +17,10 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,7 +40,7 @@ def create_sandbox(user: AbstractBaseUser, variant: str) -> Game:
     """A started practice game of ``variant``: ``user`` moderates it and orders for every power."""
     if variant not in engine.variant_ids():
         raise services.GameError(f"unknown variant {variant!r}")
-    name = _g("Sandbox: %(variant)s") % {"variant": variant_words.variant_name(variant)}
+    name = gettext("Sandbox: %(variant)s") % {"variant": variant_words.variant_name(variant)}
     game = services.create_game(
         user, name=name[:100], variant=variant, capped=True, sandbox=True, process_when_ready=False
     )
@@ -128,7 +128,13 @@ class SandboxOrdersView(APIView):
 class SandboxStepView(APIView):
     """Process the current phase now, or undo the last one."""
 
-    @extend_schema(request=None, responses=GameSerializer, summary="Process or undo a phase")
+    @extend_schema(
+        request=None,
+        responses=GameSerializer,
+        summary="Process or undo a phase",
+        operation_id="sandbox_step",
+        parameters=[OpenApiParameter("step", str, OpenApiParameter.PATH, enum=["process", "undo"])],
+    )
     def post(self, request: Request, pk: int, step: str) -> Response:
         game = _own(pk, request.user)
         if step == "process":
@@ -206,9 +212,11 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         bad = sum(not o.valid for o in saved)
         if bad:
-            messages.warning(request, _g("%(power)s: some orders are invalid.") % {"power": power})
+            messages.warning(
+                request, gettext("%(power)s: some orders are invalid.") % {"power": power}
+            )
         else:
-            messages.success(request, _g("%(power)s: orders saved.") % {"power": power})
+            messages.success(request, gettext("%(power)s: orders saved.") % {"power": power})
     return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
 
 

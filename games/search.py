@@ -118,20 +118,22 @@ class GameFilter(django_filters.FilterSet):
     open_seats = YesNoFilter(
         method="filter_open_seats",
         label=_("Open seats"),
-        help_text="Yes: a forming game with a free seat, or a running one with a power in "
-        "civil disorder, played by a bot, or never taken.",
+        help_text=_(
+            "Yes: a forming game with a free seat, or a running one with a power in "
+            "civil disorder, played by a bot, or never taken."
+        ),
     )
     bots = YesNoFilter(
         method="filter_bots",
         label=_("Bots"),
-        help_text="Yes: bots play or will fill seats; no: people only.",
+        help_text=_("Yes: bots play or will fill seats; no: people only."),
     )
     max_min_rating = django_filters.NumberFilter(
         method="filter_rating",
         min_value=MIN_RATING,
         max_value=MAX_RATING,
         label=_("Joinable with a rating of"),
-        help_text="Games whose minimum rating to join is at most this, or have none.",
+        help_text=_("Games whose minimum rating to join is at most this, or have none."),
     )
     public = YesNoFilter(label=_("Public (anyone may watch)"))
     anonymous = YesNoFilter(label=_("Anonymous"))

@@ -482,7 +482,7 @@ def send_message(
             if not recipients:
                 raise GameError("a message needs someone other than yourself to read it")
         events.changed(game)
-        return Message.objects.create(
+        message = Message.objects.create(
             game=game,
             phase_id=game.current_phase_id,
             sender=user,
@@ -490,6 +490,8 @@ def send_message(
             recipients=recipients,
             body=body,
         )
+        _enqueue("push_press", message.pk)  # web push to its readers (games.reach)
+        return message
 
 
 def _voters(game: Game, phase: Phase) -> set[str]:

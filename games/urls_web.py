@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import ratings_views, replays, sandbox, search, web
+from . import ratings_views, reach_views, replays, sandbox, search, web
 
 urlpatterns = [
     path("", web.lobby, name="lobby"),
@@ -34,6 +34,12 @@ urlpatterns = [
     path("games/<int:pk>/moderate/", web.moderate, name="moderate"),
     path("games/<int:pk>/moderate/<str:action>/", web.moderate_action, name="moderate-action"),
     path("variants/<str:variant_id>/", web.variant_page, name="variant"),
+    path("games/<int:pk>/webhooks/", reach_views.webhook_add, name="webhook-add"),
+    path(
+        "games/<int:pk>/webhooks/<int:hook>/remove/",
+        reach_views.webhook_remove,
+        name="webhook-remove",
+    ),
     path("players/<str:username>/", ratings_views.player_page, name="player"),
     path("leaderboard/", ratings_views.leaderboard_page, name="leaderboard"),
     path("games/<int:pk>/requirements/", ratings_views.requirements_page, name="requirements"),

@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import wraps
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -24,9 +25,9 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.utils.http import parse_etags
-from django.utils.translation import gettext as _g
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from variants import render as render_module
@@ -95,30 +96,42 @@ ACTION_NAMES = {
 
 RULES = {
     "colonial": [
-        "The standard rules of Diplomacy apply, on a map of Asia in 1870, with seven powers: "
-        "Britain, China, Russia, France, Holland, Japan and Turkey.",
-        "Victory at 29 of the 58 supply centres; the game's options may change the figure.",
-        "Hong Kong is a British home centre that counts for every power but China. When China "
-        "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
-        "another power takes it.",
-        "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
-        "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
-        "may then move straight to the sea at the other end. The board shows the permission "
-        "as a blue arrow.",
-        "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
-        "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
-        "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
-        "blocked it stops on the last free space before the block. The board shows the ride as "
-        "an orange arrow.",
+        _(
+            "The standard rules of Diplomacy apply, on a map of Asia in 1870, with seven powers: "
+            "Britain, China, Russia, France, Holland, Japan and Turkey."
+        ),
+        _("Victory at 29 of the 58 supply centres; the game's options may change the figure."),
+        _(
+            "Hong Kong is a British home centre that counts for every power but China. When China "
+            "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
+            "another power takes it."
+        ),
+        _(
+            "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
+            "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
+            "may then move straight to the sea at the other end. The board shows the permission "
+            "as a blue arrow."
+        ),
+        _(
+            "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
+            "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
+            "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
+            "blocked it stops on the last free space before the block. The board shows the ride as "
+            "an orange arrow."
+        ),
     ],
     "far-east": [
-        "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
-        "only in a power's own home centres, still owned and empty.",
-        "Oceans hold any number of fleets, and no fleet can be dislodged there.",
+        _(
+            "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
+            "only in a power's own home centres, still owned and empty."
+        ),
+        _("Oceans hold any number of fleets, and no fleet can be dislodged there."),
     ],
     "chinese": [
-        "Chinese Diplomacy is played by year, and accepts full province names only: no "
-        "abbreviations in orders.",
+        _(
+            "Chinese Diplomacy is played by year, and accepts full province names only: no "
+            "abbreviations in orders."
+        ),
     ],
     "standard": ["The 1971/2000 rules on the classic map of Europe, the baseline the DATC tests."],
 }
@@ -191,7 +204,7 @@ def moderator_only(view):
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         game = _game_or_404(pk)
         if not game.is_moderator(request.user):
-            return HttpResponseForbidden(_g("Only the moderator may do this."))
+            return HttpResponseForbidden(gettext("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
 
     return login_required(wrapped)
@@ -318,7 +331,7 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
             key,
             {
                 "key": key,
-                "title": _g("Everyone") if key == "public" else ", ".join(people),
+                "title": gettext("Everyone") if key == "public" else ", ".join(people),
                 "messages": [],
                 "unread": 0,
             },
@@ -349,9 +362,10 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, _g("Settings saved."))
+        messages.success(request, gettext("Settings saved."))
         return redirect("account-settings")
-    return render(request, "games/settings.html", {"form": form})
+    context = {"form": form, "vapid_public_key": settings.VAPID_PUBLIC_KEY}
+    return render(request, "games/settings.html", context)
 
 
 # -- lobby and creating games --------------------------------------------------------------
@@ -418,7 +432,9 @@ def create_game(request: HttpRequest) -> HttpResponse:
         except services.GameError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, _g("Game created. Join it to play, or wait for players."))
+            messages.success(
+                request, gettext("Game created. Join it to play, or wait for players.")
+            )
             return redirect("game", pk=game.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -497,8 +513,10 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _options(game: Game) -> list[tuple[str, str]]:
     victory = variant_words.victory(game.variant, game.options.get("victory_centers"))
-    deadline_time = game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else _g("none")
-    yes, no = _g("yes"), _g("no")
+    deadline_time = (
+        game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else gettext("none")
+    )
+    yes, no = gettext("yes"), gettext("no")
 
     def minutes(n: int) -> str:
         return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
@@ -507,30 +525,30 @@ def _options(game: Game) -> list[tuple[str, str]]:
         "%(n)d missed movement phase", "%(n)d missed movement phases", game.civil_disorder_after
     ) % {"n": game.civil_disorder_after}
     return [
-        (_g("Press"), game.get_press_display()),
-        (_g("Anonymous"), yes if game.anonymous else no),
-        (_g("Public (anyone may watch)"), yes if game.public else no),
-        (_g("Movement phases"), minutes(game.movement_minutes)),
-        (_g("Retreat phases"), minutes(game.retreats_minutes)),
-        (_g("Adjustment phases"), minutes(game.adjustments_minutes)),
-        (_g("Deadlines at"), deadline_time),
-        (_g("Process early when all are ready"), yes if game.process_when_ready else no),
-        (_g("Civil disorder after"), missed),
-        (_g("Bots"), bots_words(game)),
-        (_g("Victory"), victory[:1].upper() + victory[1:]),
-        (_g("Moderator"), game.creator.username),
+        (gettext("Press"), game.get_press_display()),
+        (gettext("Anonymous"), yes if game.anonymous else no),
+        (gettext("Public (anyone may watch)"), yes if game.public else no),
+        (gettext("Movement phases"), minutes(game.movement_minutes)),
+        (gettext("Retreat phases"), minutes(game.retreats_minutes)),
+        (gettext("Adjustment phases"), minutes(game.adjustments_minutes)),
+        (gettext("Deadlines at"), deadline_time),
+        (gettext("Process early when all are ready"), yes if game.process_when_ready else no),
+        (gettext("Civil disorder after"), missed),
+        (gettext("Bots"), bots_words(game)),
+        (gettext("Victory"), victory[:1].upper() + victory[1:]),
+        (gettext("Moderator"), game.creator.username),
     ]
 
 
 def bots_words(game: Game) -> str:
     """What the game's bot settings do, in a sentence."""
     if game.bots_fill_empty and game.bots_take_civil_disorder:
-        return _g("Bots fill the seats nobody took and play powers in civil disorder.")
+        return gettext("Bots fill the seats nobody took and play powers in civil disorder.")
     if game.bots_fill_empty:
-        return _g("Bots fill the seats nobody took.")
+        return gettext("Bots fill the seats nobody took.")
     if game.bots_take_civil_disorder:
-        return _g("Bots play powers in civil disorder.")
-    return _g("Only when the moderator puts one on a seat.")
+        return gettext("Bots play powers in civil disorder.")
+    return gettext("Only when the moderator puts one on a seat.")
 
 
 def _powers(game: Game, user, palette: str) -> list[dict]:
@@ -549,7 +567,7 @@ def _powers(game: Game, user, palette: str) -> list[dict]:
                 "colour": colours.get(name),
                 "player": visibility.player_name(seat, user, show) if seat else None,
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
-                "status_label": seat.get_status_display() if seat else _g("Civil disorder"),
+                "status_label": seat.get_status_display() if seat else gettext("Civil disorder"),
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
                 "bot": bool(seat and seat.bot),
@@ -762,7 +780,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrdersForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors) + " " + _g("Nothing was saved."))
+            messages.error(request, " ".join(errors) + " " + gettext("Nothing was saved."))
         text = request.POST.get("orders", "")
         if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
             request.session[f"unsaved-orders-{pk}"] = text
@@ -776,7 +794,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
         messages.error(
             request,
-            _g(
+            gettext(
                 "Your orders were changed in another tab since this page was loaded, so nothing "
                 "was saved. Your text is still in the box; the orders saved now are listed below.",
             ),
@@ -796,7 +814,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
                 % {"count": invalid.count()},
             )
         else:
-            messages.success(request, _g("Orders saved."))
+            messages.success(request, gettext("Orders saved."))
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -816,18 +834,21 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             added = services.submit_orders(membership, texts, version=version)[-1]
         except services.OrdersChanged:
-            messages.error(request, _g("Your orders were changed elsewhere; nothing was added."))
+            messages.error(
+                request, gettext("Your orders were changed elsewhere; nothing was added.")
+            )
         except services.GameError as error:
             messages.error(request, str(error))
         else:
             if added.valid:
                 messages.success(
-                    request, _g("Added “%(order)s” to your orders.") % {"order": added.canonical}
+                    request,
+                    gettext("Added “%(order)s” to your orders.") % {"order": added.canonical},
                 )
             else:
                 messages.warning(
                     request,
-                    _g("“%(order)s” is invalid: %(reason)s")
+                    gettext("“%(order)s” is invalid: %(reason)s")
                     % {"order": text, "reason": added.reason},
                 )
     return redirect(reverse("game", args=[pk]) + "#orders")
@@ -840,7 +861,9 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     phase = ascii_index(request.POST.get("phase"))
     if phase is None:
-        messages.error(request, _g("That button belonged to an old page; reload and try again."))
+        messages.error(
+            request, gettext("That button belonged to an old page; reload and try again.")
+        )
     else:
         ready = request.POST.get("ready") != "0"
         _act(request, services.set_ready, membership, ready, phase=phase)
@@ -869,7 +892,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
     else:
-        messages.error(request, _g("A message needs some text."))
+        messages.error(request, gettext("A message needs some text."))
     url = reverse("game", args=[pk])
     return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
 
@@ -890,7 +913,8 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
         if _act(request, services.pay, membership, data["to"], data["amount"]):
             messages.success(
                 request,
-                _g("Paid %(to)s %(amount)s k oz.") % {"to": data["to"], "amount": data["amount"]},
+                gettext("Paid %(to)s %(amount)s k oz.")
+                % {"to": data["to"], "amount": data["amount"]},
             )
     return redirect(reverse("game", args=[pk]) + "#gold")
 
@@ -935,7 +959,7 @@ def possible_actions(game: Game, phases: int) -> list[str]:
 def _when(value: str | None, zone: str) -> str:
     """An ISO time from the audit log, in the viewer's time zone."""
     if not value:
-        return _g("none")
+        return gettext("none")
     moment = datetime.fromisoformat(value).astimezone(zoneinfo.ZoneInfo(zone))
     return date_format(moment, "D j M H:i T")
 
@@ -945,63 +969,66 @@ def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) 
     d = entry.details or {}
     phase = d.get("phase")
     if phase in phase_names:
-        phase_text = _g("phase %(index)s (%(name)s)") % {"index": phase, "name": phase_names[phase]}
+        phase_text = gettext("phase %(index)s (%(name)s)") % {
+            "index": phase,
+            "name": phase_names[phase],
+        }
     else:
-        phase_text = _g("phase %(index)s") % {"index": phase}
+        phase_text = gettext("phase %(index)s") % {"index": phase}
     left = int(d.get("remaining_seconds") or 0)
     power, player, new = d.get("power"), d.get("player"), d.get("new")
     words = {
         "create": lambda: (
-            _g("Created the game (%(variant)s).")
+            gettext("Created the game (%(variant)s).")
             % {"variant": variant_words.variant_name(d.get("variant"))}
         ),
         "start": lambda: (
-            _g("Started the game with %(players)s players.") % {"players": d.get("players")}
+            gettext("Started the game with %(players)s players.") % {"players": d.get("players")}
         ),
         "deadline": lambda: (
-            _g("Moved the deadline from %(old)s to %(new)s.")
+            gettext("Moved the deadline from %(old)s to %(new)s.")
             % {"old": _when(d.get("old"), zone), "new": _when(d.get("new"), zone)}
         ),
         "pause": lambda: (
-            _g("Paused the clock with %(hours)s h %(minutes)s min left.")
+            gettext("Paused the clock with %(hours)s h %(minutes)s min left.")
             % {"hours": left // 3600, "minutes": left % 3600 // 60}
         ),
         "resume": lambda: (
-            _g("Restarted the clock; deadline %(deadline)s.")
+            gettext("Restarted the clock; deadline %(deadline)s.")
             % {"deadline": _when(d.get("deadline"), zone)}
         ),
-        "process": lambda: _g("Processed %(phase)s at once.") % {"phase": phase_text},
-        "rollback": lambda: _g("Rolled back to %(phase)s.") % {"phase": phase_text},
+        "process": lambda: gettext("Processed %(phase)s at once.") % {"phase": phase_text},
+        "rollback": lambda: gettext("Rolled back to %(phase)s.") % {"phase": phase_text},
         "replace": lambda: (
-            _g("Handed %(power)s from %(old)s to %(new)s.")
+            gettext("Handed %(power)s from %(old)s to %(new)s.")
             % {"power": power, "old": d["old"], "new": new}
             if d.get("old")
-            else _g("Gave %(power)s to %(new)s.") % {"power": power, "new": new}
+            else gettext("Gave %(power)s to %(new)s.") % {"power": power, "new": new}
         ),
         "remove": lambda: (
-            _g("Put %(power)s (%(player)s) into civil disorder.")
+            gettext("Put %(power)s (%(player)s) into civil disorder.")
             % {"power": power, "player": player}
         ),
         "draw": lambda: (
-            _g("Declared a draw among %(powers)s.")
-            % {"powers": ", ".join(d.get("powers") or []) or _g("nobody")}
+            gettext("Declared a draw among %(powers)s.")
+            % {"powers": ", ".join(d.get("powers") or []) or gettext("nobody")}
         ),
         "end": lambda: (
-            _g("Ended the game with %(winner)s as the winner.") % {"winner": d["winner"]}
+            gettext("Ended the game with %(winner)s as the winner.") % {"winner": d["winner"]}
             if d.get("winner")
-            else _g("Ended the game without a winner.")
+            else gettext("Ended the game without a winner.")
         ),
         "bot": lambda: bot_words(d),
         "bot failed": lambda: (
-            _g("The bot could not play %(power)s in %(phase)s; the seat holds.")
+            gettext("The bot could not play %(power)s in %(phase)s; the seat holds.")
             % {"power": power, "phase": phase_text}
         ),
         "pay": lambda: (
-            _g("Paid %(payee)s %(amount)s k oz of gold.")
+            gettext("Paid %(payee)s %(amount)s k oz of gold.")
             % {"payee": d.get("payee"), "amount": d.get("amount")}
         ),
         "deposed": lambda: (
-            _g(
+            gettext(
                 "%(power)s's leader (%(player)s) was deposed, more than 1,000 k oz in debt; the "
                 "power is open to a new player."
             )
@@ -1017,18 +1044,20 @@ def bot_words(d: dict) -> str:
     """An audit-log entry of a bot put on or taken off a seat."""
     power, player = d.get("power"), d.get("player")
     if not d.get("bot"):
-        return _g("Took the bot off %(power)s; the power is in civil disorder.") % {"power": power}
+        return gettext("Took the bot off %(power)s; the power is in civil disorder.") % {
+            "power": power
+        }
     if d.get("why") == "cd":
-        return _g("%(power)s fell into civil disorder (%(player)s); a bot plays it now.") % {
+        return gettext("%(power)s fell into civil disorder (%(player)s); a bot plays it now.") % {
             "power": power,
             "player": player,
         }
     if player:
-        return _g("Put a bot on %(power)s in place of %(player)s.") % {
+        return gettext("Put a bot on %(power)s in place of %(player)s.") % {
             "power": power,
             "player": player,
         }
-    return _g("Put a bot on %(power)s.") % {"power": power}
+    return gettext("Put a bot on %(power)s.") % {"power": power}
 
 
 @moderator_only
@@ -1051,6 +1080,7 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         ],
         "time_zone": zone,
         "rules_variant": game.variant,
+        "webhooks": list(game.webhooks.all()),
     }
     return render(request, "games/moderate.html", context)
 
@@ -1071,6 +1101,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             "game": game,
             "action": action,
             "description": MODERATOR_ACTIONS[action],
+            "action_name": ACTION_NAMES[action],
             "fields": {k: v for k, v in form.cleaned_data.items() if v not in (None, "")},
         }
         context["fields"].pop("user", None)
@@ -1091,7 +1122,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         "end": lambda: services.end_game(game, user, args.get("winner") or ""),
     }
     if _act(request, calls[action]):
-        messages.success(request, _g("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
+        messages.success(request, gettext("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
     return redirect("moderate", pk=game.pk)
 
 
@@ -1120,12 +1151,12 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
         "start_season": variant_words.season_name(variant_id, facts["start"]["season"]),
         "victory": variant_words.victory(variant_id),
         "examples": [
-            (kind, variant_words.examples(variant_id, kind))
+            (capfirst(variant_words.PHASE_WORDS[kind]), variant_words.examples(variant_id, kind))
             for kind in ("movement", "retreats", "adjustments")
             if variant_words.examples(variant_id, kind)
         ],
         "abbreviations": variant_words.abbreviations_allowed(variant_id),
-        "rules": RULES.get(variant_id, []),
+        "rules": [str(paragraph) for paragraph in RULES.get(variant_id, [])],
         "powers": powers,
         "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",
     }

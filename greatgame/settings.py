@@ -331,3 +331,14 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
+
+# Webhooks and web push (games.reach). Web push needs a VAPID key pair (e.g. from
+# `vapid --gen`): the private key (PEM or base64url) and the public key the browser subscribes
+# with; without them push is off. SITE_URL makes the links in notifications.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:admin@localhost")
+# Webhooks and push endpoints may point at private or loopback addresses only when this is on
+# (tests and local development); otherwise they are refused (server-side request forgery).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=False)

@@ -13,6 +13,12 @@ from games.api import (
     VariantViewSet,
 )
 from games.ratings_views import LeaderboardView, PlayerView, RequirementView
+from games.reach_views import (
+    PushKeyView,
+    PushSubscriptionsView,
+    WebhooksView,
+    WebhookView,
+)
 from games.sandbox import SandboxOrdersView, SandboxStepView, SandboxView
 from games.views import healthz
 
@@ -37,6 +43,10 @@ urlpatterns = [
     path("api/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
     path("api/games/<int:pk>/requirements/", RequirementView.as_view(), name="api-requirements"),
     path("api/sandbox/", SandboxView.as_view(), name="api-sandbox"),
+    path("api/games/<int:pk>/webhooks/", WebhooksView.as_view(), name="api-webhooks"),
+    path("api/games/<int:pk>/webhooks/<int:hook>/", WebhookView.as_view(), name="api-webhook"),
+    path("api/push/key/", PushKeyView.as_view(), name="api-push-key"),
+    path("api/push/subscriptions/", PushSubscriptionsView.as_view(), name="api-push"),
     path(
         "api/sandbox/<int:pk>/orders/<str:power>/",
         SandboxOrdersView.as_view(),

@@ -45,8 +45,13 @@ class UnsafeAddress(ValueError):
     """A URL the server will not call: not http(s), or a private, loopback or reserved host."""
 
 
-def check_url(url: str) -> None:
-    """Refuse URLs that would make the server call itself or its private network."""
+LOCAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".home.arpa")
+
+
+def check_url(url: str, *, resolve: bool = True) -> None:
+    """Refuse URLs that would make the server call itself or its private network. Without
+    ``resolve`` (when an address is saved) a name is not looked up, only literal addresses and
+    local names are refused; every delivery checks again, resolving (a name can change)."""
     parts = urlsplit(url)
     allow_private = getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False)
     schemes = ("https", "http") if allow_private or settings.DEBUG else ("https",)
@@ -55,6 +60,17 @@ def check_url(url: str) -> None:
     if parts.username or parts.password:
         raise UnsafeAddress(_("the address may not hold a user name or password"))
     if allow_private:
+        return
+    host = parts.hostname.rstrip(".").lower()
+    if host == "localhost" or host.endswith(LOCAL_NAMES):
+        raise UnsafeAddress(_("the address is private, loopback or reserved"))
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None and not literal.is_global:
+        raise UnsafeAddress(_("the address is private, loopback or reserved"))
+    if not resolve:
         return
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)

@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from . import reach
 from .input_types import StrictInput
 from .models import Game, PushSubscription, Webhook
+from .parsers import JSONParser
 
 
 class WebhookSerializer(StrictInput, serializers.ModelSerializer):
@@ -37,7 +38,7 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
 
     def validate_url(self, value: str) -> str:
         try:
-            reach.check_url(value)
+            reach.check_url(value, resolve=False)  # resolved again at every delivery
         except reach.UnsafeAddress as error:
             raise serializers.ValidationError(str(error)) from error
         return value
@@ -101,7 +102,7 @@ class PushSubscriptionSerializer(StrictInput, serializers.Serializer):
 
     def validate_endpoint(self, value: str) -> str:
         try:
-            reach.check_url(value)
+            reach.check_url(value, resolve=False)  # resolved again at every delivery
         except reach.UnsafeAddress as error:
             raise serializers.ValidationError(str(error)) from error
         return value
@@ -119,6 +120,8 @@ class PushKeyView(APIView):
 
 
 class PushSubscriptionsView(APIView):
+    parser_classes = [JSONParser]  # a subscription is nested JSON, as the browser makes it
+
     @extend_schema(
         request=PushSubscriptionSerializer,
         responses={201: None},

@@ -274,3 +274,22 @@ def test_console_adds_and_removes_a_webhook(client, game, moderator, private_ok)
     assert hook.url in client.get(f"/games/{game.pk}/moderate/").content.decode()
     client.post(f"/games/{game.pk}/webhooks/{hook.pk}/remove/")
     assert not Webhook.objects.exists()
+
+
+def test_a_name_that_resolves_inside_is_refused_at_delivery(
+    api, game, moderator, monkeypatch
+) -> None:
+    """Saving does not look a name up; delivering does, and refuses a private answer."""
+    url = "https://hooks.example.com/in"
+    assert (
+        api(moderator)
+        .post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+        .status_code
+        == 201
+    )
+    inside = [(2, 1, 6, "", ("10.0.0.7", 443))]
+    monkeypatch.setattr(reach.socket, "getaddrinfo", lambda *args, **kwargs: inside)
+    hook = Webhook.objects.get()
+    assert tasks.deliver_webhook(hook.pk, "processed", {"content": "x"}) is None
+    hook.refresh_from_db()
+    assert hook.failures == 1 and "private" in hook.last_status

@@ -109,3 +109,31 @@ def test_lobby_lists_games_to_watch(client, watched, private, make_user) -> None
     watch = html[html.index('id="watch"') :]
     assert reverse("game", args=[watched.pk]) in watch
     assert reverse("game", args=[private.pk]) not in watch
+
+
+def test_a_game_made_public_on_the_page(client, make_user) -> None:
+    client.force_login(make_user("host"))
+    form = {
+        "name": "Open table",
+        "variant": "colonial",
+        "movement_minutes": 1440,
+        "retreats_minutes": 720,
+        "adjustments_minutes": 720,
+        "press": "full",
+        "civil_disorder_after": 2,
+        "public": "on",
+    }
+    assert client.post(reverse("create-game"), form).status_code == 302
+    game = Game.objects.get(name="Open table")
+    assert game.public
+    client.logout()
+    assert client.get(reverse("game", args=[game.pk])).status_code == 200
+
+
+def test_another_users_sandbox_is_not_found(client, make_user) -> None:
+    from games.sandbox import create_sandbox
+
+    game = create_sandbox(make_user("ada"), "colonial")
+    client.force_login(make_user("bob"))
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404
+    assert client.get(reverse("sandbox", args=[game.pk])).status_code == 404

@@ -42,7 +42,13 @@ def create_sandbox(user: AbstractBaseUser, variant: str) -> Game:
         raise services.GameError(f"unknown variant {variant!r}")
     name = gettext("Sandbox: %(variant)s") % {"variant": variant_words.variant_name(variant)}
     game = services.create_game(
-        user, name=name[:100], variant=variant, capped=True, sandbox=True, process_when_ready=False
+        user,
+        name=name[:100],
+        variant=variant,
+        capped=True,
+        sandbox=True,
+        process_when_ready=False,
+        civil_disorder_after=0,  # the stand-ins never fall into civil disorder
     )
     for power in engine.powers(game):
         # A stand-in that cannot sign in holds each seat; not a bot seat, so no bot plays it.

@@ -284,6 +284,8 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that
     a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
+    if game.sandbox:
+        raise GameError("a sandbox is played by its creator alone")
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
     if game.memberships.filter(user=user).exists():

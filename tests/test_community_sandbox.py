@@ -3,6 +3,7 @@ they like and undoes a phase; nobody else sees it, and it is never rated."""
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from games import services
@@ -96,3 +97,14 @@ def test_sandbox_pages(client, make_user) -> None:
     game.refresh_from_db()
     assert game.current_phase.index == 0
     assert reverse("sandbox", args=[game.pk]) in client.get(reverse("lobby")).content.decode()
+
+
+def test_nobody_takes_over_a_sandbox_seat(api, make_user) -> None:
+    ada, bob = make_user("ada"), make_user("bob")
+    game = Game.objects.get(pk=_start(api, ada)["id"])
+    russia = game.memberships.get(power="Russia")
+    russia.status = "civil_disorder"
+    russia.save()
+    with pytest.raises(services.GameError, match="creator alone"):
+        services.take_over(game, bob, "Russia")
+    assert game.civil_disorder_after == 0

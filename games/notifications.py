@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mass_mail
 from django.utils import timezone
 
-from . import engine, visibility
+from . import engine, reach, visibility
 from .limits import clip
 from .models import Game, Membership, NotificationSettings, Phase
 
@@ -54,6 +54,7 @@ def phase_processed(phase: Phase) -> int:
     elif current is not None and current.deadline:
         lines.append(f"Next: {current.name}, deadline {current.deadline:%Y-%m-%d %H:%M} UTC.")
     users = _recipients(_seats(game), "phase_processed")
+    reach.phase_processed(phase)  # webhooks and web push, queued
     return _send(users, f"[{game.name}] {phase.name} processed", "\n".join(lines))
 
 
@@ -85,6 +86,7 @@ def _remind(phase: Phase, hours: int) -> int:
     game = phase.game
     ordered = set(phase.orders.values_list("power", flat=True))
     to_act = engine.powers_to_act(phase) - ordered
+    reach.deadline_soon(phase, hours, to_act)  # webhooks and web push, queued
     seats = _seats(game).filter(status=Membership.Status.ACTIVE, power__in=to_act)
     users = _recipients(seats, "deadline_reminders")
     body = (

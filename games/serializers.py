@@ -129,6 +129,7 @@ class GameCreateSerializer(StrictInput, serializers.ModelSerializer):
             "civil_disorder_after",
             "bots_fill_empty",
             "bots_take_civil_disorder",
+            "public",
         ]
         extra_kwargs = {
             "movement_minutes": {"min_value": 1, "max_value": MAX_PHASE_MINUTES},
@@ -232,6 +233,7 @@ class GameSerializer(serializers.ModelSerializer):
             "finished_at",
             "result",
             "paused_remaining",
+            "sandbox",
             "players",
             "my_power",
             "is_moderator",

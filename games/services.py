@@ -93,8 +93,11 @@ def _log(game: Game, user: AbstractBaseUser | None, action: str, **details) -> M
     return ModeratorAction.objects.create(game=game, user=user, action=action, details=details)
 
 
-def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime:
-    """Now plus the phase's minutes; with a fixed time of day, the next such time after that."""
+def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime | None:
+    """Now plus the phase's minutes; with a fixed time of day, the next such time after that.
+    None in a sandbox: its player processes at will."""
+    if game.sandbox:
+        return None
     deadline = now + timedelta(minutes=game.minutes_for(phase_type))
     if game.deadline_time is None:
         return deadline
@@ -288,6 +291,8 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that
     a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
+    if game.sandbox:
+        raise GameError("a sandbox is played by its creator alone")
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
     if game.memberships.filter(user=user).exists():
@@ -499,7 +504,7 @@ def send_message(
             if not recipients:
                 raise GameError("a message needs someone other than yourself to read it")
         events.changed(game)
-        return Message.objects.create(
+        message = Message.objects.create(
             game=game,
             phase_id=game.current_phase_id,
             sender=user,
@@ -507,6 +512,8 @@ def send_message(
             recipients=recipients,
             body=body,
         )
+        _enqueue("push_press", message.pk)  # web push to its readers (games.reach)
+        return message
 
 
 def _voters(game: Game, phase: Phase) -> set[str]:

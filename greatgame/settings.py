@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "django_filters",  # the game search (games.search)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the API docs' Swagger UI, served from our own static files
     "csp",
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the one picked on the page (a cookie), else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -90,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "csp.context_processors.nonce",  # {{ CSP_NONCE }} for a page's own script
             ],
         },
@@ -127,7 +131,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, Simplified Chinese and Japanese (locale/; .mo files are committed, compiled from
+# the .po files by `python manage.py compilemessages`). Province and power names stay as
+# each variant names them.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -346,3 +355,14 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
+
+# Webhooks and web push (games.reach). Web push needs a VAPID key pair (e.g. from
+# `vapid --gen`): the private key (PEM or base64url) and the public key the browser subscribes
+# with; without them push is off. SITE_URL makes the links in notifications.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:admin@localhost")
+# Webhooks and push endpoints may point at private or loopback addresses only when this is on
+# (tests and local development); otherwise they are refused (server-side request forgery).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=False)

@@ -276,7 +276,7 @@ def test_moderator_console(colonial, moderator):
     c.post(reverse("moderate-action", args=[colonial.pk, "remove"]), {"confirm": "yes"})  # no power
     html = assert_html(c.get(reverse("moderate", args=[colonial.pk])))
     assert (
-        "pause" in html
+        "Paused the clock" in html  # the audit log, in words
         and ModeratorAction.objects.filter(game=colonial, action="deadline").exists()
     )
 

@@ -224,6 +224,7 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
     orders: list[Order | None] = [None] * len(entries)
     specials: list[int] = []
     ordinary: list[int] = []
+    numbered = False  # an order names a unit by number (F2 Mid-Pacific)
     for index, (power, text) in enumerate(entries):
         try:
             order = orders[index] = parse(variant, text, "movement")
@@ -231,11 +232,13 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
             items[index] = _invalid(power, text, None, e)
             continue
         (specials if order.kind == SPECIAL else ordinary).append(index)
+        if order.number is not None:
+            numbered = True
     refused = _one_a_turn(variant, entries, orders)
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
-    if any(orders[index].number is not None for index in ordinary):
+    if numbered:
         ordinary.sort(key=lambda index: orders[index].number is None)
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
@@ -254,7 +257,7 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
     """Orders a power may give once a turn (a railroad ride, a canal permit: the plug-ins'
     ``one_a_turn``) given twice or more: every one of them is refused, so the answer never
     depends on which the player listed first. Returns entry index -> reason."""
-    hooks = [p.one_a_turn for p in variant.plugins if hasattr(p, "one_a_turn")]
+    hooks = _once_a_turn_hooks(variant)
     if not hooks:
         return {}
     groups: dict[tuple[str, str], list[int]] = {}
@@ -270,6 +273,11 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
             for index in indexes:
                 refused[index] = f"{rule}, and {power} gave {len(indexes)} ({given}): none is taken"
     return refused
+
+
+@cache
+def _once_a_turn_hooks(variant: Variant) -> tuple:
+    return tuple(p.one_a_turn for p in variant.plugins if hasattr(p, "one_a_turn"))
 
 
 def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:

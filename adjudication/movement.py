@@ -621,8 +621,11 @@ class Movement:
     def named_rival(self, i: int, cause: tuple) -> tuple:
         """Of the rivals that each bounced move i, the one its reason names: the strongest,
         then by province, so the reason never depends on the order the units are listed."""
+        rivals = self.rivals(i)
+        if len(rivals) < 2:
+            return cause
         attack = cause[2]
-        held = [(self.prevent_strength(k), k) for k in self.rivals(i)]
+        held = [(self.prevent_strength(k), k) for k in rivals]
         held = [(p, k) for p, k in held if p >= attack]
         if len(held) < 2:
             return cause

@@ -74,7 +74,7 @@ def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_serve
     page = sign_in(chromium, live_server.url, "desktop")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("#order-menu[data-options]")  # the engine's list has come
-    assert "Autumn 1870 adjustments" in page.locator("#board-title").inner_text()
+    assert "Winter 1870 adjustments" in page.locator("#board-title").inner_text()
     prompt = page.locator("#order-prompt").inner_text()
     assert "You may build 2" in prompt and "Click one of your units" not in prompt
     assert page.locator("#unordered").count() == 0  # no "Without orders: ..." in a build phase

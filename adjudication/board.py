@@ -103,10 +103,8 @@ def read(request: object) -> tuple[Board, list]:
     orders = request.get("orders", [])
     if not isinstance(orders, list):
         raise RequestError('orders must be a list of {"power": ..., "order": ...}')
-    for plugin in variant.plugins:
-        reader = getattr(plugin, "read_request", None)
-        if reader is not None:
-            reader(board, request)
+    for rule in variant.plugins:
+        rule.read_request(board, request)
     return board, orders
 
 

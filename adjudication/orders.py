@@ -329,12 +329,10 @@ def parse(variant: Variant, text: str, phase_type: str = "movement") -> Order:
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
     tokens = tokenize(text)
-    for plugin in variant.plugins:
-        special = getattr(plugin, "parse_order", None)
-        if special is not None:
-            order = special(variant, tokens, phase_type)
-            if order is not None:
-                return order
+    for rule in variant.plugins:
+        order = rule.parse_order(variant, tokens, phase_type)
+        if order is not None:
+            return order
     keys = tuple(map(_token_key, tokens))
     error: OrderError | None = None
     furthest = -1

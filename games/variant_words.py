@@ -3,11 +3,7 @@ orders. Each variant has its own words; none borrows Colonial's or the standard 
 
 from __future__ import annotations
 
-import json
-from functools import cache
-
 import adjudication
-from adjudication.variant import VARIANTS_DIR
 
 # Variants not won on supply centres: how they end, in words (seed 003, rule 7, for Chinese).
 VICTORY = {
@@ -16,12 +12,10 @@ VICTORY = {
 }
 
 
-@cache
 def _data(variant_id: str) -> dict:
-    """The variant's data file, read once; only the keys the engine does not read are used."""
-    path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
-    with path.open(encoding="utf-8") as f:
-        return json.load(f)
+    """The variant's data document as registered with the engine; only the keys the engine
+    does not read are used."""
+    return adjudication.load(variant_id).raw
 
 
 def variant_name(variant_id: str) -> str:

@@ -66,6 +66,7 @@ MODERATOR_ACTIONS = {
     "end": "End the game now, with a winner if one is named; a forming game is cancelled.",
 }
 
+# What the rules page says of each variant besides its rules' own words (``Rule.summary``).
 RULES = {
     "colonial": [
         "The standard rules of Diplomacy apply, on a map of Asia in 1870, with seven powers: "
@@ -74,20 +75,10 @@ RULES = {
         "Hong Kong is a British home centre that counts for every power but China. When China "
         "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
         "another power takes it.",
-        "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
-        "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
-        "may then move straight to the sea at the other end. The board shows the permission "
-        "as a blue arrow.",
-        "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
-        "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
-        "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
-        "blocked it stops on the last free space before the block. The board shows the ride as "
-        "an orange arrow.",
     ],
     "far-east": [
         "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
         "only in a power's own home centres, still owned and empty.",
-        "Oceans hold any number of fleets, and no fleet can be dislodged there.",
     ],
     "chinese": [
         "Chinese Diplomacy is played by year, and accepts full province names only: no "
@@ -996,7 +987,7 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
             if variant_words.examples(variant_id, kind)
         ],
         "abbreviations": variant_words.abbreviations_allowed(variant_id),
-        "rules": RULES.get(variant_id, []),
+        "rules": RULES.get(variant_id, []) + engine.rule_summaries(variant_id),
         "powers": powers,
         "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",
     }

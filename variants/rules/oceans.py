@@ -13,17 +13,10 @@ from __future__ import annotations
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
 FLAG = "ocean"
-
-
-def allows_stacking(variant: Variant, province: str) -> bool:
-    return FLAG in variant.provinces[province].flags
-
-
-def may_retreat_to_attacker(variant: Variant, dislodged: Dislodged, province: str) -> bool:
-    return allows_stacking(variant, province)
 
 
 class Movement(_Core):
@@ -103,3 +96,23 @@ class Movement(_Core):
 
     def can_be_dislodged(self, j: int) -> bool:
         return not self.ocean(self.prov[j]) and super().can_be_dislodged(j)
+
+
+class Oceans(Rule):
+    """Provinces flagged ``ocean`` stack fleets and are judged by the mixin above."""
+
+    name = "oceans"
+    title = "Oceans"
+    summary = "Oceans hold any number of fleets, and no fleet can be dislodged there."
+    Movement = Movement
+
+    def allows_stacking(self, variant: Variant, province: str) -> bool:
+        return FLAG in variant.provinces[province].flags
+
+    def may_retreat_to_attacker(
+        self, variant: Variant, dislodged: Dislodged, province: str
+    ) -> bool:
+        return self.allows_stacking(variant, province)
+
+
+RULE = Oceans()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import province_of
 
 RAIL = "tsr"
@@ -323,7 +324,7 @@ class Movement(_Core):
                 item["stopped_at"] = self.path[at]
 
 
-# -- options ----------------------------------------------------------------------------------
+# -- the rule object ---------------------------------------------------------------------------
 
 
 def _line(board):
@@ -331,25 +332,41 @@ def _line(board):
     return data["route"], data.get("power", "Russia")
 
 
-def extra_reach(board, unit) -> set[str]:
-    """Where the railroad could carry a unit, for listing supports of railroad moves."""
-    route, owner = _line(board)
-    if unit.kind != "A" or unit.power != owner or unit.province not in route:
-        return set()
-    return set(route) - {unit.province}
+class TransSiberianRailroad(Rule):
+    """The ride (``via TSR``) in the options and in the resolver; its reasons are the mixin's."""
+
+    name = "trans_siberian_railroad"
+    title = "The Trans-Siberian Railroad"
+    summary = (
+        "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
+        "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
+        "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
+        "blocked it stops on the last free space before the block. The board shows the ride as "
+        "an orange arrow."
+    )
+    Movement = Movement
+
+    def extra_reach(self, board, unit) -> set[str]:
+        """Where the railroad could carry a unit, for listing supports of railroad moves."""
+        route, owner = _line(board)
+        if unit.kind != "A" or unit.power != owner or unit.province not in route:
+            return set()
+        return set(route) - {unit.province}
+
+    def option_orders(self, board, power: str) -> list[str]:
+        """Every railroad move the power's armies could make (one list: one ride a turn)."""
+        if board.phase_type != "movement":
+            return []
+        route, owner = _line(board)
+        if power != owner:
+            return []
+        return [
+            f"A {u.location} - {dest} via TSR"
+            for u in board.units
+            if u.power == power and u.kind == "A" and u.province in route
+            for dest in route
+            if dest != u.province
+        ]
 
 
-def option_orders(board, power: str) -> list[str]:
-    """Every railroad move the power's armies could make (one list: one ride a turn)."""
-    if board.phase_type != "movement":
-        return []
-    route, owner = _line(board)
-    if power != owner:
-        return []
-    return [
-        f"A {u.location} - {dest} via TSR"
-        for u in board.units
-        if u.power == power and u.kind == "A" and u.province in route
-        for dest in route
-        if dest != u.province
-    ]
+RULE = TransSiberianRailroad()

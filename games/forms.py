@@ -6,7 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 
-from . import engine
+from . import engine, moderation
 from .limits import (
     MAX_DEADLINE_SHIFT_MINUTES,
     MAX_INTEGER,
@@ -184,7 +184,8 @@ class PaymentForm(forms.Form):
 
 
 class ModerationForm(forms.Form):
-    """The arguments of every moderator action; each action reads the ones it needs."""
+    """The console's inputs of every moderator action; which ones an action needs is the
+    registry's (``games.moderation``)."""
 
     minutes = forms.IntegerField(
         required=False,
@@ -192,31 +193,33 @@ class ModerationForm(forms.Form):
         max_value=MAX_DEADLINE_SHIFT_MINUTES,
         help_text="Negative shortens the deadline.",
     )
+    deadline = forms.DateTimeField(required=False, help_text="In your time zone.")
     phase = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)
     winner = forms.CharField(required=False, max_length=50)
-    bot = forms.ChoiceField(
-        required=False, choices=[("on", "put a bot on the seat"), ("off", "take the bot off")]
+    bot = forms.TypedChoiceField(
+        required=False,
+        choices=[("on", "put a bot on the seat"), ("off", "take the bot off")],
+        coerce=lambda value: value == "on",
+        empty_value=None,
     )
-
-    REQUIRED = {
-        "deadline": ["minutes"],
-        "process": ["phase"],
-        "rollback": ["phase"],
-        "replace": ["power", "username"],
-        "remove": ["power"],
-        "bot": ["power", "bot"],
-    }
 
     def __init__(self, *args, action: str, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.action = action
 
+    def clean_deadline(self):
+        value = self.cleaned_data.get("deadline")
+        problem = moderation.deadline_problem(value)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
+
     def clean(self) -> dict:
         data = super().clean()
-        for name in self.REQUIRED.get(self.action, []):
-            if data.get(name) in (None, ""):
+        for name in moderation.ACTIONS[self.action].missing(data):
+            if name not in self.errors:
                 self.add_error(name, "This field is required.")
         username = data.get("username")
         if username:

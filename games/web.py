@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_POST
@@ -27,7 +28,7 @@ from django.views.decorators.http import require_POST
 from variants import render as render_module
 from variants.render import power_colours, render_board, render_orders
 
-from . import engine, events, phase_guide, services, variant_words, visibility
+from . import engine, events, moderation, phase_guide, services, variant_words, visibility
 from .forms import (
     PALETTES,
     GameForm,
@@ -50,21 +51,6 @@ from .models import (
     Phase,
     PressRead,
 )
-
-MODERATOR_ACTIONS = {
-    "start": "Start the game now; empty seats play as civil disorder.",
-    "deadline": "Move the current deadline by some minutes (negative shortens it).",
-    "pause": "Stop the clock; the time left is kept.",
-    "resume": "Restart the clock with the time that was left.",
-    "process": "Adjudicate the current phase now, whatever its deadline.",
-    "rollback": "Go back to an earlier phase; every later phase is deleted.",
-    "replace": "Hand a power to another user.",
-    "remove": "Put a power into civil disorder, open for others to take over.",
-    "bot": "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
-    "power falls into civil disorder). A player may take over a bot's seat at any time.",
-    "draw": "End the game as a draw among the surviving powers.",
-    "end": "End the game now, with a winner if one is named; a forming game is cancelled.",
-}
 
 # What the rules page says of each variant besides its rules' own words (``Rule.summary``).
 RULES = {
@@ -816,26 +802,6 @@ def vote(request: HttpRequest, pk: int) -> HttpResponse:
 # -- moderation ----------------------------------------------------------------------------
 
 
-def possible_actions(game: Game, phases: int) -> list[str]:
-    """The moderator actions the game's state allows now, in the console's order."""
-    status = game.status
-    running = status in (Game.Status.ACTIVE, Game.Status.PAUSED)
-    possible = {
-        "start": status == Game.Status.FORMING,
-        "deadline": status == Game.Status.ACTIVE and game.current_phase_id is not None,
-        "pause": status == Game.Status.ACTIVE,
-        "resume": status == Game.Status.PAUSED,
-        "process": status == Game.Status.ACTIVE,
-        "rollback": phases > 1 and (running or status == Game.Status.FINISHED),
-        "replace": running,
-        "remove": running,
-        "bot": running,
-        "draw": running,
-        "end": running or status == Game.Status.FORMING,
-    }
-    return [action for action in MODERATOR_ACTIONS if possible[action]]
-
-
 def _when(value: str | None, zone: str) -> str:
     """An ISO time from the audit log, in the viewer's time zone."""
     if not value:
@@ -907,7 +873,7 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     log = ModeratorAction.objects.filter(game=game).select_related("user")
     context = {
         "game": game,
-        "actions": {a: MODERATOR_ACTIONS[a] for a in possible_actions(game, len(phases))},
+        "actions": moderation.possible(game),
         "powers": engine.powers(game),
         "phases": [(p, names[p.index]) for p in phases],
         "log": [(entry, audit_words(entry, names, zone)) for entry in log],
@@ -920,40 +886,36 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
 @moderator_only
 @require_POST
 def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
-    """Every action asks once more before it acts: the first post shows what will happen."""
-    if action not in MODERATOR_ACTIONS:
+    """Every action asks once more before it acts: the first post shows what will happen.
+    An action the game's state does not allow now is refused with its reason."""
+    entry = moderation.ACTIONS.get(action)
+    if entry is None:
         raise Http404("no such action")
-    form = ModerationForm(request.POST, action=action)
-    if not form.is_valid():
+    reason = entry.why_not(game)
+    if reason:
+        messages.error(request, reason)
+        return redirect("moderate", pk=game.pk)
+    with timezone.override(time_zone_of(request)):  # a deadline typed is in the viewer's zone
+        form = ModerationForm(request.POST, action=action)
+        valid = form.is_valid()
+    if not valid:
         for field, errors in form.errors.items():
             messages.error(request, f"{action}, {field}: {' '.join(errors)}")
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {
             "game": game,
-            "action": action,
-            "description": MODERATOR_ACTIONS[action],
-            "fields": {k: v for k, v in form.cleaned_data.items() if v not in (None, "")},
+            "action": entry,
+            # As typed, to be sent again with the confirmation and checked again then.
+            "fields": [
+                (f.label, f.name, request.POST[f.name])
+                for f in entry.fields
+                if request.POST.get(f.name, "") != ""
+            ],
         }
-        context["fields"].pop("user", None)
         return render(request, "games/moderate_confirm.html", context)
-    args = form.cleaned_data
-    user = request.user
-    calls = {
-        "start": lambda: services.start_game(game, user),
-        "deadline": lambda: services.change_deadline(game, user, minutes=args["minutes"]),
-        "pause": lambda: services.pause(game, user),
-        "resume": lambda: services.resume(game, user),
-        "process": lambda: services.process_now(game, user, phase=args["phase"]),
-        "rollback": lambda: services.rollback(game, user, args["phase"]),
-        "replace": lambda: services.replace_player(game, user, args["power"], args["user"]),
-        "remove": lambda: services.remove_player(game, user, args["power"]),
-        "bot": lambda: services.set_bot(game, user, args["power"], args["bot"] == "on"),
-        "draw": lambda: services.declare_draw(game, user),
-        "end": lambda: services.end_game(game, user, args.get("winner") or ""),
-    }
-    if _act(request, calls[action]):
-        messages.success(request, f"Done: {action}.")
+    if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
+        messages.success(request, f"Done: {entry.label.lower()}.")
     return redirect("moderate", pk=game.pk)
 
 

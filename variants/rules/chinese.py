@@ -73,8 +73,11 @@ def _entries(variant: Variant) -> dict[str, list[str]]:
 
 
 def allows_stacking(variant: Variant, province: str) -> bool:
-    """Entry spaces hold any number of armies (the map flags them ``entry``)."""
     return ENTRY in variant.provinces[province].flags
+
+
+def may_retreat_to_attacker(variant: Variant, dislodged: Dislodged, province: str) -> bool:
+    return False
 
 
 def is_faction(power: str) -> bool:
@@ -85,7 +88,89 @@ def is_faction(power: str) -> bool:
 ENTER_WORDS, LEAVE_WORD = "Enter A", "Leave"
 
 
-# -- chance -----------------------------------------------------------------------------------
+def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
+    """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` takes one off."""
+    if not tokens:
+        return None
+    if tokens[0] in ("enter", "enters"):
+        rest = tokens[1:]
+        if rest and rest[0] in ("a", "army"):
+            rest = rest[1:]
+        where = variant.lookup(" ".join(rest)) if rest else None
+        if where is None:
+            raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
+        return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
+    if tokens[-1] in ("leave", "leaves", "exit", "exits"):
+        rest = tokens[:-1]
+        if rest and rest[0] in ("a", "army"):
+            rest = rest[1:]
+        where = variant.lookup(" ".join(rest)) if rest else None
+        if where is None:
+            raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
+        return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
+    return None
+
+
+def order_form(order: Order) -> str:
+    """``enter`` (an army brought on) or ``leave`` (an army taken off)."""
+    return "enter" if order.extra[:1] == (ENTER_WORDS,) else "leave"
+
+
+# -- the request ------------------------------------------------------------------------------
+
+
+def read_request(board: Board, request: dict) -> None:
+    economy = request.get("economy") or {}
+    if not isinstance(economy, dict):
+        raise RequestError("economy must be an object with balances and payments")
+    balances = economy.get("balances") or {}
+    if not isinstance(balances, dict):
+        raise RequestError("economy.balances must map each power to its gold (k oz)")
+    powers = [p for p in board.variant.powers if not is_faction(p)]
+    clean: dict[str, int] = dict.fromkeys(powers, 0)
+    for name, amount in balances.items():
+        power = board.variant.power(name) if isinstance(name, str) else None
+        if power is None or is_faction(power):
+            raise RequestError(f"economy.balances names unknown power {name!r}")
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise RequestError(f"the balance of {power} must be a whole number of k oz")
+        clean[power] = amount
+    payments = []
+    for entry in economy.get("payments") or []:
+        if not isinstance(entry, dict):
+            raise RequestError("each payment must be {from, to, amount}")
+        payer = board.variant.power(str(entry.get("from", "")))
+        payee = board.variant.power(str(entry.get("to", "")))
+        amount = entry.get("amount")
+        if payer is None or payee is None or is_faction(payer) or is_faction(payee):
+            raise RequestError(f"payment {entry!r} must be between great powers")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise RequestError(f"payment {entry!r} must be a positive whole number of k oz")
+        payments.append({"from": payer, "to": payee, "amount": amount})
+    seed = request.get("random_seed", board.options.get("seed", 0))
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RequestError("random_seed must be a whole number")
+    board.extra["balances"] = clean
+    board.extra["payments"] = payments
+    board.extra["seed"] = seed
+    board.extra["given_faction_orders"] = request.get("faction_orders")
+
+
+def extra_orders(board: Board, orders: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The factions' orders: those the request carries (published earlier), else generated."""
+    if board.phase_type != "movement":
+        return []
+    given = board.extra.get("given_faction_orders")
+    if isinstance(given, list):
+        out = []
+        for entry in given:
+            if not isinstance(entry, dict) or not is_faction(str(entry.get("power"))):
+                raise RequestError("each faction order must be {power: faction, order: text}")
+            out.append((entry["power"], str(entry.get("order", ""))))
+        return out
+    rng = Year(board.extra["seed"], board.year, "orders")
+    board.extra["order_draws"] = rng.draws
+    return [(p, text) for p, text, _ in faction_orders(board.variant, board.units, rng)]
 
 
 class Year(random.Random):
@@ -243,6 +328,42 @@ class Movement(_Stacking):
 # -- the year's end ---------------------------------------------------------------------------
 
 
+def finish_response(board: Board, response: dict) -> None:
+    if board.phase_type != "movement":
+        return
+    variant = board.variant
+    rng = Year(board.extra["seed"], board.year, "year-end")
+    ledger: list[dict] = []
+    units = [_unit(u) for u in response["units"]]
+    entered, left = _arrivals_and_departures(response)
+    units = [u for u in units if (u.power, u.province) not in left] + entered
+    annihilated = _random_retreats(variant, response, units, rng)
+    _account(board, entered, left, annihilated, ledger)
+    year = board.year + 1
+    faction_events: list[dict] = []
+    held = _possession(variant, units, board.centres)
+    if year <= LAST_YEAR:
+        units = _faction_adjustments(variant, units, held, year, rng, faction_events, ledger)
+        held = _possession(variant, units, held)
+    _settle(board, response, ledger)
+    response["units"] = [u.as_json() for u in units]
+    response["supply_centers"] = {
+        p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
+    }
+    balances = response["economy"]["balances"]
+    response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
+    response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
+    response["factions"] = {"events": faction_events, "next_orders": []}
+    if not response["winner"]:
+        seed = board.extra["seed"]
+        response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
+    response["draws"] = {
+        "orders": board.extra.get("order_draws", []),
+        "year_end": rng.draws,
+    }
+    response["economy"]["ledger"] = ledger
+
+
 def plan_orders(variant: Variant, units: list[Unit], seed: int, year: int) -> list[dict]:
     """The factions' orders for a year, with whether each is shown to the players in advance."""
     orders = faction_orders(variant, units, Year(seed, year, "orders"))
@@ -252,6 +373,15 @@ def plan_orders(variant: Variant, units: list[Unit], seed: int, year: int) -> li
         {"power": p, "order": text, "action": action, "published": published[p]}
         for p, text, action in orders
     ]
+
+
+def opening(variant: Variant, seed: int) -> dict:
+    """A new game: every great power at zero gold, and the Imperials' orders for 1900."""
+    units = [_unit(u) for u in variant.starting_units]
+    return {
+        "economy": {"balances": dict.fromkeys(variant.playable_powers, 0)},
+        "faction_orders": plan_orders(variant, units, seed, variant.start_year),
+    }
 
 
 def _unit(data: dict) -> Unit:
@@ -437,175 +567,62 @@ def _winner(held: dict[str, str], balances: dict[str, int], year: int, centres: 
     return leaders[0] if len(leaders) == 1 else None
 
 
+# -- options ----------------------------------------------------------------------------------
+
+
+def option_orders(board: Board, power: str) -> list[str]:
+    """A great power's entries onto the board and its armies' departures from it."""
+    if board.phase_type != "movement" or is_faction(power):
+        return []
+    out = [f"Enter A {space}" for space, who in _entries(board.variant).items() if power in who]
+    out += [
+        f"A {u.location} Leave"
+        for u in board.units
+        if u.power == power and allows_stacking(board.variant, u.province)
+    ]
+    return out
+
+
+def carry(request: dict, response: dict) -> dict:
+    """What the next phase's request carries: the balances, and the factions' planned orders
+    (after a year's end) or the ones already published (between phases of one year)."""
+    out = {}
+    if "economy" in response:
+        out["economy"] = {"balances": response["economy"]["balances"]}
+    elif "economy" in request:
+        out["economy"] = {"balances": (request["economy"] or {}).get("balances", {})}
+    if "factions" in response:
+        out["faction_orders"] = response["factions"].get("next_orders", [])
+    elif "faction_orders" in request:
+        out["faction_orders"] = request["faction_orders"]
+    return out
+
+
 # -- the rule object ---------------------------------------------------------------------------
 
 
 class Chinese(Rule):
-    """The economy, the factions and the entry spaces of Chinese Diplomacy.
+    """The rule object the engine calls: the economy, the factions and the entry spaces, whose
+    hooks are this module's functions above.
 
-    The entry spaces are stacking spaces judged by the oceans' resolver (``Movement`` below
-    extends ``variants.rules.oceans.Movement`` on purpose): any number of armies, no conflict,
-    no cut supports there. Unlike oceans, nobody retreats into one after being attacked from it.
+    The entry spaces are stacking spaces judged by the oceans' resolver on purpose (``Movement``
+    extends ``variants.rules.oceans.Movement``): any number of armies, no conflict, no cut
+    supports there; unlike an ocean, nobody retreats into one after an attack from it.
     """
 
     name = "chinese"
     title = "Chinese Diplomacy"
     Movement = Movement
-
-    def allows_stacking(self, variant: Variant, province: str) -> bool:
-        return allows_stacking(variant, province)
-
-    def may_retreat_to_attacker(
-        self, variant: Variant, dislodged: Dislodged, province: str
-    ) -> bool:
-        return False
-
-    def parse_order(self, variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
-        """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` takes one off."""
-        if not tokens:
-            return None
-        if tokens[0] in ("enter", "enters"):
-            rest = tokens[1:]
-            if rest and rest[0] in ("a", "army"):
-                rest = rest[1:]
-            where = variant.lookup(" ".join(rest)) if rest else None
-            if where is None:
-                raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
-            return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
-        if tokens[-1] in ("leave", "leaves", "exit", "exits"):
-            rest = tokens[:-1]
-            if rest and rest[0] in ("a", "army"):
-                rest = rest[1:]
-            where = variant.lookup(" ".join(rest)) if rest else None
-            if where is None:
-                raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
-            return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
-        return None
-
-    def order_form(self, order: Order) -> str:
-        """``enter`` (an army brought on) or ``leave`` (an army taken off)."""
-        return "enter" if order.extra[:1] == (ENTER_WORDS,) else "leave"
-
-    def opening(self, variant: Variant, seed: int) -> dict:
-        """A new game: every great power at zero gold, and the Imperials' orders for 1900."""
-        units = [_unit(u) for u in variant.starting_units]
-        return {
-            "economy": {"balances": dict.fromkeys(variant.playable_powers, 0)},
-            "faction_orders": plan_orders(variant, units, seed, variant.start_year),
-        }
-
-    def read_request(self, board: Board, request: dict) -> None:
-        economy = request.get("economy") or {}
-        if not isinstance(economy, dict):
-            raise RequestError("economy must be an object with balances and payments")
-        balances = economy.get("balances") or {}
-        if not isinstance(balances, dict):
-            raise RequestError("economy.balances must map each power to its gold (k oz)")
-        powers = [p for p in board.variant.powers if not is_faction(p)]
-        clean: dict[str, int] = dict.fromkeys(powers, 0)
-        for name, amount in balances.items():
-            power = board.variant.power(name) if isinstance(name, str) else None
-            if power is None or is_faction(power):
-                raise RequestError(f"economy.balances names unknown power {name!r}")
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise RequestError(f"the balance of {power} must be a whole number of k oz")
-            clean[power] = amount
-        payments = []
-        for entry in economy.get("payments") or []:
-            if not isinstance(entry, dict):
-                raise RequestError("each payment must be {from, to, amount}")
-            payer = board.variant.power(str(entry.get("from", "")))
-            payee = board.variant.power(str(entry.get("to", "")))
-            amount = entry.get("amount")
-            if payer is None or payee is None or is_faction(payer) or is_faction(payee):
-                raise RequestError(f"payment {entry!r} must be between great powers")
-            if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-                raise RequestError(f"payment {entry!r} must be a positive whole number of k oz")
-            payments.append({"from": payer, "to": payee, "amount": amount})
-        seed = request.get("random_seed", board.options.get("seed", 0))
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise RequestError("random_seed must be a whole number")
-        board.extra["balances"] = clean
-        board.extra["payments"] = payments
-        board.extra["seed"] = seed
-        board.extra["given_faction_orders"] = request.get("faction_orders")
-
-    def extra_orders(self, board: Board, orders: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The factions' orders: those the request carries (published earlier), else generated."""
-        if board.phase_type != "movement":
-            return []
-        given = board.extra.get("given_faction_orders")
-        if isinstance(given, list):
-            out = []
-            for entry in given:
-                if not isinstance(entry, dict) or not is_faction(str(entry.get("power"))):
-                    raise RequestError("each faction order must be {power: faction, order: text}")
-                out.append((entry["power"], str(entry.get("order", ""))))
-            return out
-        rng = Year(board.extra["seed"], board.year, "orders")
-        board.extra["order_draws"] = rng.draws
-        return [(p, text) for p, text, _ in faction_orders(board.variant, board.units, rng)]
-
-    def finish_response(self, board: Board, response: dict) -> None:
-        if board.phase_type != "movement":
-            return
-        variant = board.variant
-        rng = Year(board.extra["seed"], board.year, "year-end")
-        ledger: list[dict] = []
-        units = [_unit(u) for u in response["units"]]
-        entered, left = _arrivals_and_departures(response)
-        units = [u for u in units if (u.power, u.province) not in left] + entered
-        annihilated = _random_retreats(variant, response, units, rng)
-        _account(board, entered, left, annihilated, ledger)
-        year = board.year + 1
-        faction_events: list[dict] = []
-        held = _possession(variant, units, board.centres)
-        if year <= LAST_YEAR:
-            units = _faction_adjustments(variant, units, held, year, rng, faction_events, ledger)
-            held = _possession(variant, units, held)
-        _settle(board, response, ledger)
-        response["units"] = [u.as_json() for u in units]
-        response["supply_centers"] = {
-            p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
-        }
-        balances = response["economy"]["balances"]
-        response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
-        response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
-        response["factions"] = {"events": faction_events, "next_orders": []}
-        if not response["winner"]:
-            seed = board.extra["seed"]
-            response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
-        response["draws"] = {
-            "orders": board.extra.get("order_draws", []),
-            "year_end": rng.draws,
-        }
-        response["economy"]["ledger"] = ledger
-
-    def option_orders(self, board: Board, power: str) -> list[str]:
-        """A great power's entries onto the board and its armies' departures from it."""
-        if board.phase_type != "movement" or is_faction(power):
-            return []
-        out = [f"Enter A {space}" for space, who in _entries(board.variant).items() if power in who]
-        out += [
-            f"A {u.location} Leave"
-            for u in board.units
-            if u.power == power and allows_stacking(board.variant, u.province)
-        ]
-        return out
-
-    def carry(self, request: dict, response: dict) -> dict:
-        """What the next phase's request carries: the balances, and the factions' planned orders
-        (after a year's end) or the ones already published (between phases of one year)."""
-        out = {}
-        if "economy" in response:
-            out["economy"] = {"balances": response["economy"]["balances"]}
-        elif "economy" in request:
-            out["economy"] = {"balances": (request["economy"] or {}).get("balances", {})}
-        if "factions" in response:
-            out["faction_orders"] = response["factions"].get("next_orders", [])
-        elif "faction_orders" in request:
-            out["faction_orders"] = request["faction_orders"]
-        return out
+    allows_stacking = staticmethod(allows_stacking)
+    may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)
+    parse_order = staticmethod(parse_order)
+    order_form = staticmethod(order_form)
+    opening = staticmethod(opening)
+    read_request = staticmethod(read_request)
+    extra_orders = staticmethod(extra_orders)
+    finish_response = staticmethod(finish_response)
+    option_orders = staticmethod(option_orders)
+    carry = staticmethod(carry)
 
 
 RULE = Chinese()

@@ -19,6 +19,14 @@ from adjudication.variant import Variant, province_of
 FLAG = "ocean"
 
 
+def allows_stacking(variant: Variant, province: str) -> bool:
+    return FLAG in variant.provinces[province].flags
+
+
+def may_retreat_to_attacker(variant: Variant, dislodged: Dislodged, province: str) -> bool:
+    return allows_stacking(variant, province)
+
+
 class Movement(_Core):
     """Oceans in the resolver: stacking, sure moves in, uncut supports, no dislodging."""
 
@@ -99,20 +107,14 @@ class Movement(_Core):
 
 
 class Oceans(Rule):
-    """Provinces flagged ``ocean`` stack fleets and are judged by the mixin above."""
+    """The rule object the engine calls: the hooks are this module's functions above."""
 
     name = "oceans"
     title = "Oceans"
     summary = "Oceans hold any number of fleets, and no fleet can be dislodged there."
     Movement = Movement
-
-    def allows_stacking(self, variant: Variant, province: str) -> bool:
-        return FLAG in variant.provinces[province].flags
-
-    def may_retreat_to_attacker(
-        self, variant: Variant, dislodged: Dislodged, province: str
-    ) -> bool:
-        return self.allows_stacking(variant, province)
+    allows_stacking = staticmethod(allows_stacking)
+    may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)
 
 
 RULE = Oceans()

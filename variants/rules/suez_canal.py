@@ -20,6 +20,29 @@ def _canal(variant: Variant) -> tuple[tuple[str, str], str]:
     return tuple(data["connects"]), data["controlled_from"]
 
 
+def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
+    """``Suez permit F Mediterranean Sea``: the permit names the fleet's sea."""
+    if not tokens or tokens[0] != "suez":
+        return None
+    if phase_type != "movement":
+        raise OrderError("a Suez permit is given in a movement phase")
+    words = tokens[1:]
+    if words and words[0] in ("permit", "permits", "permission", "allow", "allows"):
+        words = words[1:]
+    if words and words[0] in ("f", "fleet"):
+        words = words[1:]
+    sea = variant.lookup(" ".join(words)) if words else None
+    ends, _ = _canal(variant)
+    if sea not in ends:
+        raise OrderError(f"a Suez permit names the fleet in {ends[0]} or {ends[1]}")
+    return Order(SPECIAL, "F", sea, extra=("Suez permit F", sea))
+
+
+def order_form(order: Order) -> str:
+    """The permit is this rule's one order of its own."""
+    return "permit"
+
+
 class Movement(_Core):
     """Adds the permit order and the one permitted passage through the canal.
 
@@ -110,11 +133,40 @@ class Movement(_Core):
         return super().needs(i)
 
 
-# -- the rule object ---------------------------------------------------------------------------
+# -- options ----------------------------------------------------------------------------------
+
+
+def extra_reach(board, unit) -> set[str]:
+    """The far end of the canal, for a fleet at one end (whether it may pass is the check's)."""
+    ends, _ = _canal(board.variant)
+    if unit.kind != "F" or unit.province not in ends:
+        return set()
+    return set(ends) - {unit.province}
+
+
+def option_orders(board, power: str) -> list[str]:
+    """The canal passages of the power's fleets and, from Egypt's holder, the permits."""
+    if board.phase_type != "movement":
+        return []
+    ends, gate = _canal(board.variant)
+    out = [
+        f"F {u.location} - {dest}"
+        for u in board.units
+        if u.power == power and u.kind == "F" and u.province in ends
+        for dest in ends
+        if dest != u.province
+    ]
+    if any(u.power == power and u.province == gate for u in board.units):
+        out += [
+            f"Suez permit F {u.location}"
+            for u in board.units
+            if u.kind == "F" and u.province in ends
+        ]
+    return out
 
 
 class SuezCanal(Rule):
-    """The canal's one order (the permit), its passages in the options, and its resolver."""
+    """The rule object the engine calls: the hooks are this module's functions above."""
 
     name = "suez_canal"
     title = "The Suez Canal"
@@ -125,55 +177,10 @@ class SuezCanal(Rule):
         "as a blue arrow."
     )
     Movement = Movement
-
-    def parse_order(self, variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
-        """``Suez permit F Mediterranean Sea``: the permit names the fleet's sea."""
-        if not tokens or tokens[0] != "suez":
-            return None
-        if phase_type != "movement":
-            raise OrderError("a Suez permit is given in a movement phase")
-        words = tokens[1:]
-        if words and words[0] in ("permit", "permits", "permission", "allow", "allows"):
-            words = words[1:]
-        if words and words[0] in ("f", "fleet"):
-            words = words[1:]
-        sea = variant.lookup(" ".join(words)) if words else None
-        ends, _ = _canal(variant)
-        if sea not in ends:
-            raise OrderError(f"a Suez permit names the fleet in {ends[0]} or {ends[1]}")
-        return Order(SPECIAL, "F", sea, extra=("Suez permit F", sea))
-
-    def order_form(self, order: Order) -> str:
-        """The permit is this rule's one order of its own."""
-        return "permit"
-
-    def extra_reach(self, board, unit) -> set[str]:
-        """The far end of the canal, for a fleet at one end (whether it may pass is the
-        check's)."""
-        ends, _ = _canal(board.variant)
-        if unit.kind != "F" or unit.province not in ends:
-            return set()
-        return set(ends) - {unit.province}
-
-    def option_orders(self, board, power: str) -> list[str]:
-        """The canal passages of the power's fleets and, from Egypt's holder, the permits."""
-        if board.phase_type != "movement":
-            return []
-        ends, gate = _canal(board.variant)
-        out = [
-            f"F {u.location} - {dest}"
-            for u in board.units
-            if u.power == power and u.kind == "F" and u.province in ends
-            for dest in ends
-            if dest != u.province
-        ]
-        if any(u.power == power and u.province == gate for u in board.units):
-            out += [
-                f"Suez permit F {u.location}"
-                for u in board.units
-                if u.kind == "F" and u.province in ends
-            ]
-        return out
+    parse_order = staticmethod(parse_order)
+    order_form = staticmethod(order_form)
+    extra_reach = staticmethod(extra_reach)
+    option_orders = staticmethod(option_orders)
 
 
 RULE = SuezCanal()

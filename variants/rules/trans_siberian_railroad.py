@@ -324,7 +324,7 @@ class Movement(_Core):
                 item["stopped_at"] = self.path[at]
 
 
-# -- the rule object ---------------------------------------------------------------------------
+# -- options ----------------------------------------------------------------------------------
 
 
 def _line(board):
@@ -332,8 +332,32 @@ def _line(board):
     return data["route"], data.get("power", "Russia")
 
 
+def extra_reach(board, unit) -> set[str]:
+    """Where the railroad could carry a unit, for listing supports of railroad moves."""
+    route, owner = _line(board)
+    if unit.kind != "A" or unit.power != owner or unit.province not in route:
+        return set()
+    return set(route) - {unit.province}
+
+
+def option_orders(board, power: str) -> list[str]:
+    """Every railroad move the power's armies could make (one list: one ride a turn)."""
+    if board.phase_type != "movement":
+        return []
+    route, owner = _line(board)
+    if power != owner:
+        return []
+    return [
+        f"A {u.location} - {dest} via TSR"
+        for u in board.units
+        if u.power == power and u.kind == "A" and u.province in route
+        for dest in route
+        if dest != u.province
+    ]
+
+
 class TransSiberianRailroad(Rule):
-    """The ride (``via TSR``) in the options and in the resolver; its reasons are the mixin's."""
+    """The rule object the engine calls: the hooks are this module's functions above."""
 
     name = "trans_siberian_railroad"
     title = "The Trans-Siberian Railroad"
@@ -345,28 +369,8 @@ class TransSiberianRailroad(Rule):
         "an orange arrow."
     )
     Movement = Movement
-
-    def extra_reach(self, board, unit) -> set[str]:
-        """Where the railroad could carry a unit, for listing supports of railroad moves."""
-        route, owner = _line(board)
-        if unit.kind != "A" or unit.power != owner or unit.province not in route:
-            return set()
-        return set(route) - {unit.province}
-
-    def option_orders(self, board, power: str) -> list[str]:
-        """Every railroad move the power's armies could make (one list: one ride a turn)."""
-        if board.phase_type != "movement":
-            return []
-        route, owner = _line(board)
-        if power != owner:
-            return []
-        return [
-            f"A {u.location} - {dest} via TSR"
-            for u in board.units
-            if u.power == power and u.kind == "A" and u.province in route
-            for dest in route
-            if dest != u.province
-        ]
+    extra_reach = staticmethod(extra_reach)
+    option_orders = staticmethod(option_orders)
 
 
 RULE = TransSiberianRailroad()

@@ -208,12 +208,14 @@ def available() -> list[str]:
 
 
 def load(variant_id: str) -> Variant:
-    """Load and validate a registered variant by id (``standard``, ``colonial``...)."""
-    source = registry.variant_source(variant_id)
+    """Load and validate a registered variant by id (``standard``, ``colonial``...). An id is
+    only ever a key of the registry, never a path."""
+    source = registry.variant_source(variant_id) if isinstance(variant_id, str) else None
     if source is None:
+        shown = repr(variant_id) if len(repr(variant_id)) <= 40 else repr(variant_id)[:37] + "..."
         problems = "; ".join(f"{k}: {v}" for k, v in registry.discovery_errors.items())
         hint = f" (variant packages that failed to register: {problems})" if problems else ""
-        raise VariantError(f"unknown variant {variant_id!r}{hint}")
+        raise VariantError(f"unknown variant {shown}{hint}")
     return _load(source)
 
 

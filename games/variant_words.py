@@ -13,9 +13,12 @@ VICTORY = {
 
 
 def _data(variant_id: str) -> dict:
-    """The variant's data document as registered with the engine; only the keys the engine
-    does not read are used."""
-    return adjudication.load(variant_id).raw
+    """The variant's data document as registered with the engine (empty for an id it does not
+    know); only the keys the engine does not read are used."""
+    try:
+        return adjudication.load(variant_id).raw
+    except adjudication.VariantError:
+        return {}
 
 
 def variant_name(variant_id: str) -> str:

@@ -22,6 +22,7 @@ a rule, each with a default that does nothing, so a rule overrides only what it 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -128,6 +129,9 @@ class VariantSource:
 _variants: dict[str, VariantSource] = {}
 _rules: dict[str, Rule] = {}
 _discovered = False
+# Two threads asking at once wait for one discovery; a registration function that itself asks
+# for a variant (same thread) finds discovery under way and does not start it again.
+_discovering = threading.RLock()
 #: Registration entry points that failed (name: error), shown with an unknown variant.
 discovery_errors: dict[str, str] = {}
 
@@ -200,14 +204,15 @@ def discover() -> None:
     """Call every ``adjudication.variants`` entry point once per process. A failing one is
     recorded in ``discovery_errors`` rather than breaking the variants that did register."""
     global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            entry.load()()
-        except Exception as e:  # a broken plug-in package must not take the others down
-            discovery_errors[entry.value] = f"{type(e).__name__}: {e}"
+    with _discovering:
+        if _discovered:
+            return
+        _discovered = True
+        for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                entry.load()()
+            except Exception as e:  # a broken plug-in package must not take the others down
+                discovery_errors[entry.value] = f"{type(e).__name__}: {e}"
 
 
 def _read_json(path: Path) -> Any:

@@ -15,6 +15,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from django.utils.html import escape
 
 import adjudication
 from adjudication import registry
@@ -302,3 +303,37 @@ def test_the_command_line_takes_a_registration_function(tmp_path):
     assert '"result": "succeeds"' in judged.stdout, judged.stderr
     broken = subprocess.run([*command[:-1], "no_such_module:register", "variants"], env=env, **run)
     assert broken.returncode == 2 and "cannot register 'no_such_module:register'" in broken.stderr
+
+
+@pytest.mark.django_db
+def test_the_rules_page_reads_each_rule_objects_own_words(client, toy):
+    """The rules page shows a rule's ``summary`` from its object: the canal's and railroad's on
+    Colonial's page, the oceans' on Far East's, and a toy rule's on its toy map's."""
+    from variants.rules import oceans, suez_canal, trans_siberian_railroad
+
+    colonial = client.get("/variants/colonial/").content.decode()
+    for rule in (suez_canal.RULE, trans_siberian_railroad.RULE):
+        assert escape(rule.summary) in colonial
+    assert escape(oceans.RULE.summary) not in colonial
+    assert escape(oceans.RULE.summary) in client.get("/variants/far-east/").content.decode()
+    assert Ferry.summary in client.get(f"/variants/{toy}/").content.decode()
+
+
+def test_a_broken_variant_package_is_named_and_the_others_still_load(monkeypatch):
+    """Discovery calls every entry point of the group; one that fails is recorded and shown
+    with an unknown variant, and the packages that did register keep working."""
+    import variants
+
+    broken = metadata.EntryPoint("broken", "no_such_package:register", registry.ENTRY_POINT_GROUP)
+    working = metadata.EntryPoint("ok", "variants:register", registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [broken, working])
+    monkeypatch.setattr(registry, "_discovered", False)
+    monkeypatch.setattr(registry, "discovery_errors", {})
+    calls = []
+    monkeypatch.setattr(variants, "register", lambda: calls.append("registered"))
+    reply = adjudication.adjudicate({"variant": "atlantis"})
+    assert "no_such_package:register: ModuleNotFoundError" in reply["error"]
+    assert calls == ["registered"]
+    assert adjudication.load("colonial").name == "Colonial Diplomacy"
+    adjudication.available()
+    assert calls == ["registered"]  # once per process

@@ -337,3 +337,25 @@ def test_a_broken_variant_package_is_named_and_the_others_still_load(monkeypatch
     assert adjudication.load("colonial").name == "Colonial Diplomacy"
     adjudication.available()
     assert calls == ["registered"]  # once per process
+
+
+def test_every_hook_a_rule_defines_is_one_the_engine_calls_with_its_arguments():
+    """A misspelt hook (``option_order``) would be silently ignored, as the old ``getattr``
+    look-ups ignored one: every public name a rule class sets must be in ``Rule``'s interface,
+    and each hook must take the interface's arguments."""
+    import inspect
+
+    import variants.rules
+
+    for rule in variants.rules.RULES:
+        own = {name for name in vars(type(rule)) if not name.startswith("_")}
+        assert own <= set(dir(adjudication.Rule)), (rule.name, own - set(dir(adjudication.Rule)))
+        for name in own:
+            base = getattr(adjudication.Rule, name)
+            if not inspect.isfunction(base):
+                continue
+            expected = list(inspect.signature(base).parameters)[1:]  # without self
+            assert len(inspect.signature(getattr(rule, name)).parameters) == len(expected), (
+                rule.name,
+                name,
+            )

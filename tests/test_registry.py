@@ -359,3 +359,16 @@ def test_every_hook_a_rule_defines_is_one_the_engine_calls_with_its_arguments():
                 rule.name,
                 name,
             )
+
+
+def test_each_rule_module_hands_its_object_every_hook_it_defines():
+    """A rule module's function named like a hook (or its ``OPTIONS``, its ``Movement``) is
+    the rule object's: one defined but not bound would never be called."""
+    from variants.rules import chinese, oceans, suez_canal, trans_siberian_railroad
+
+    interface = {name for name in dir(adjudication.Rule) if not name.startswith("_")}
+    for module in (chinese, oceans, suez_canal, trans_siberian_railroad):
+        defined = interface & set(vars(module)) - {"name", "title", "summary"}
+        assert "Movement" in defined  # every rule here has a resolver mixin
+        for name in defined:
+            assert getattr(module.RULE, name) is getattr(module, name), (module.__name__, name)

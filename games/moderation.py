@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .limits import MAX_DEADLINE_DAYS_AHEAD
@@ -63,7 +65,10 @@ class Action:
     def why_not(self, game: Game) -> str | None:
         """Why the action is impossible in the game's present state; None when it is possible."""
         if game.status not in self.allowed:
-            return f"{self.name} is not possible while the game is {game.get_status_display()}"
+            return gettext("%(action)s is not possible while the game is %(status)s") % {
+                "action": self.name,
+                "status": game.get_status_display(),
+            }
         return self.check(game) if self.check else None
 
     def missing(self, data: dict) -> list[str]:
@@ -85,7 +90,7 @@ def _has_current_phase(game: Game) -> str | None:
 def _has_earlier_phase(game: Game) -> str | None:
     if game.phases.count() > 1:
         return None
-    return "rollback is not possible: there is no earlier phase to go back to"
+    return gettext("rollback is not possible: there is no earlier phase to go back to")
 
 
 def deadline_problem(value: datetime | None) -> str | None:
@@ -95,105 +100,112 @@ def deadline_problem(value: datetime | None) -> str | None:
     return None
 
 
-POWER = Field("power", "power", "Power")
+POWER = Field("power", "power", _("Power"))
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
         Action(
             "start",
-            "Start",
-            "Start the game now; empty seats play as civil disorder.",
+            pgettext_lazy("moderator action", "Start"),
+            _("Start the game now; empty seats play as civil disorder."),
             frozenset({Status.FORMING}),
             lambda game, user, args: services.start_game(game, user),
         ),
         Action(
             "deadline",
-            "Deadline",
-            "Move the current deadline by some minutes (negative shortens it), or set it.",
+            pgettext_lazy("moderator action", "Deadline"),
+            _("Move the current deadline by some minutes (negative shortens it)."),
             frozenset({Status.ACTIVE}),
             lambda game, user, args: services.change_deadline(
                 game, user, minutes=args.get("minutes"), deadline=args.get("deadline")
             ),
             fields=(
-                Field("minutes", "minutes", "Minutes", False, "Negative shortens the deadline."),
-                Field("deadline", "deadline", "Or the new deadline", False, "Used if given."),
+                Field(
+                    "minutes", "minutes", _("Minutes"), False, _("Negative shortens the deadline.")
+                ),
+                Field("deadline", "deadline", _("Or the new deadline"), False, _("Used if given.")),
             ),
             one_of=("minutes", "deadline"),
             check=_has_current_phase,
         ),
         Action(
             "pause",
-            "Pause",
-            "Stop the clock; the time left is kept.",
+            pgettext_lazy("moderator action", "Pause"),
+            _("Stop the clock; the time left is kept."),
             frozenset({Status.ACTIVE}),
             lambda game, user, args: services.pause(game, user),
         ),
         Action(
             "resume",
-            "Resume",
-            "Restart the clock with the time that was left.",
+            pgettext_lazy("moderator action", "Resume"),
+            _("Restart the clock with the time that was left."),
             frozenset({Status.PAUSED}),
             lambda game, user, args: services.resume(game, user),
         ),
         Action(
             "process",
-            "Process",
-            "Adjudicate the current phase now, whatever its deadline.",
+            pgettext_lazy("moderator action", "Process"),
+            _("Adjudicate the current phase now, whatever its deadline."),
             frozenset({Status.ACTIVE}),
             lambda game, user, args: services.process_now(game, user, phase=args["phase"]),
-            fields=(Field("phase", "current_phase", "Phase"),),
+            fields=(Field("phase", "current_phase", _("Phase")),),
             check=_has_current_phase,
         ),
         Action(
             "rollback",
-            "Roll back",
-            "Go back to an earlier phase; every later phase is deleted.",
+            pgettext_lazy("moderator action", "Rollback"),
+            _("Go back to an earlier phase; every later phase is deleted."),
             frozenset({Status.ACTIVE, Status.PAUSED, Status.FINISHED}),
             lambda game, user, args: services.rollback(game, user, args["phase"]),
-            fields=(Field("phase", "phase", "To phase"),),
+            fields=(Field("phase", "phase", _("To phase")),),
             check=_has_earlier_phase,
         ),
         Action(
             "replace",
-            "Replace",
-            "Hand a power to another user.",
+            pgettext_lazy("moderator action", "Replace"),
+            _("Hand a power to another user."),
             RUNNING,
             lambda game, user, args: services.replace_player(
                 game, user, args["power"], args["user"]
             ),
-            fields=(POWER, Field("username", "username", "New player's user name")),
+            fields=(POWER, Field("username", "username", _("New player's user name"))),
         ),
         Action(
             "remove",
-            "Remove",
-            "Put a power into civil disorder, open for others to take over.",
+            pgettext_lazy("moderator action", "Remove"),
+            _("Put a power into civil disorder, open for others to take over."),
             RUNNING,
             lambda game, user, args: services.remove_player(game, user, args["power"]),
             fields=(POWER,),
         ),
         Action(
             "bot",
-            "Bot",
-            "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
-            "power falls into civil disorder). A player may take over a bot's seat at any time.",
+            pgettext_lazy("moderator action", "Bot"),
+            _(
+                "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
+                "power falls into civil disorder). A player may take over a bot's seat at any "
+                "time."
+            ),
             RUNNING,
             lambda game, user, args: services.set_bot(game, user, args["power"], args["bot"]),
-            fields=(POWER, Field("bot", "bot", "Bot")),
+            fields=(POWER, Field("bot", "bot", _("Bot"))),
         ),
         Action(
             "draw",
-            "Draw",
-            "End the game as a draw among the surviving powers.",
+            pgettext_lazy("moderator action", "Draw"),
+            _("End the game as a draw among the surviving powers."),
             RUNNING,
             lambda game, user, args: services.declare_draw(game, user),
         ),
         Action(
             "end",
-            "End",
-            "End the game now, with a winner if one is named; a forming game is cancelled.",
+            pgettext_lazy("moderator action", "End"),
+            _("End the game now, with a winner if one is named; a forming game is cancelled."),
             RUNNING | {Status.FORMING},
             lambda game, user, args: services.end_game(game, user, args.get("winner") or ""),
-            fields=(Field("winner", "winner", "Winner", False, "Leave empty for no winner."),),
+            fields=(
+                Field("winner", "winner", _("Winner"), False, _("Leave empty for no winner.")),
+            ),
         ),
     )
 }

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from variants import render as render_module
@@ -915,7 +916,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         }
         return render(request, "games/moderate_confirm.html", context)
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
-        messages.success(request, f"Done: {entry.label.lower()}.")
+        messages.success(request, gettext("Done: %(action)s.") % {"action": entry.label.lower()})
     return redirect("moderate", pk=game.pk)
 
 

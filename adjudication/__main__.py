@@ -3,6 +3,10 @@
 Exit status 0 when every request was answered, 2 when a request was malformed. ``replay``
 judges again every phase of a server's ``replay.json`` (``-`` or no file: standard input) and
 exits 1 when an answer differs from the stored one.
+
+The maps come from the installed packages' ``adjudication.variants`` entry points (this
+project's ``variants`` once it is installed); ``--register module:function`` calls one more
+registration function first, for a variant package that is not installed.
 """
 
 from __future__ import annotations
@@ -10,8 +14,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib import metadata
 
 from .api import adjudicate, error
+from .registry import ENTRY_POINT_GROUP
 from .variant import available
 
 
@@ -124,7 +130,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m adjudication", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m adjudication",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--register",
+        action="append",
+        default=[],
+        metavar="MODULE:FUNCTION",
+        help="call this variant registration function first (for a package not installed)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("adjudicate", help="judge one request (JSON on stdin)")
     p.add_argument("--batch", action="store_true", help="JSON Lines in, JSON Lines out")
@@ -139,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file", nargs="?", help="the replay (default: standard input)")
     p.set_defaults(func=cmd_replay)
     args = parser.parse_args(argv)
+    for spec in args.register:
+        try:  # resolved like an entry point of the group, so it behaves as an installed one
+            metadata.EntryPoint("cli", spec, ENTRY_POINT_GROUP).load()()
+        except Exception as e:
+            print(f"cannot register {spec!r}: {type(e).__name__}: {e}", file=sys.stderr)
+            return 2
     try:
         return args.func(args)
     except BrokenPipeError:

@@ -13,6 +13,7 @@ from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units
 from .movement import Movement
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
+from .registry import Rule
 from .variant import Variant, load
 
 
@@ -21,10 +22,8 @@ def opening(variant_id: str, seed: int = 0) -> dict:
     first orders), so the server can publish it before the first deadline."""
     variant = load(variant_id)
     state: dict = {}
-    for plugin in variant.plugins:
-        hook = getattr(plugin, "opening", None)
-        if hook is not None:
-            state.update(hook(variant, seed))
+    for rule in variant.plugins:
+        state.update(rule.opening(variant, seed))
     return state
 
 
@@ -45,10 +44,8 @@ def adjudicate(request: dict) -> dict:
     try:
         board, entries = read(request)
         orders = _order_entries(board, entries)
-        for plugin in board.variant.plugins:
-            extra = getattr(plugin, "extra_orders", None)
-            if extra is not None:
-                orders += extra(board, orders)
+        for rule in board.variant.plugins:
+            orders += rule.extra_orders(board, orders)
         return _judge(board, orders)
     except RequestError as e:
         return error(str(e), e.details)
@@ -159,10 +156,8 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     response["next_phase"] = next_phase
     response["winner"] = winner
     _with_data(board, response["orders"])
-    for plugin in board.variant.plugins:
-        finish = getattr(plugin, "finish_response", None)
-        if finish is not None:
-            finish(board, response)
+    for rule in board.variant.plugins:
+        rule.finish_response(board, response)
     return response
 
 
@@ -180,7 +175,7 @@ def _with_data(board: Board, items: list[dict]) -> list[dict]:
 
 def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
     """The structured form of one canonical order (``options.order_data``), and for an
-    order of a rule plug-in the rule's name as ``rule`` and its ``form`` (the plug-in's
+    order of a rule of the variant the rule's name as ``rule`` and its ``form`` (the rule's
     ``order_form``); None if the text does not parse."""
     try:
         order = parse(variant, canonical, phase_type)
@@ -189,13 +184,12 @@ def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None
     data = order_data(order, canonical)
     if order.kind == SPECIAL:
         tokens = tokenize(canonical)
-        for name, plugin in zip(variant.rules, variant.plugins, strict=False):
-            hook = getattr(plugin, "parse_order", None)
-            if hook is not None and hook(variant, tokens, phase_type) is not None:
-                data["rule"] = name
-                form = getattr(plugin, "order_form", None)
+        for rule in variant.plugins:
+            if rule.parse_order(variant, tokens, phase_type) is not None:
+                data["rule"] = rule.name
+                form = rule.order_form(order)
                 if form is not None:
-                    data["form"] = form(order)
+                    data["form"] = form
                 break
     return data
 
@@ -209,8 +203,8 @@ def _invalid(power: str, text: str, canonical: str | None, e: OrderError) -> dic
 
 @cache
 def movement_class(variant: Variant) -> type[Movement]:
-    """The core resolver with the variant's plug-in mixins in front of it."""
-    mixins = tuple(p.Movement for p in variant.plugins if hasattr(p, "Movement"))
+    """The core resolver with the mixins of the variant's rules in front of it."""
+    mixins = tuple(rule.Movement for rule in variant.plugins if rule.Movement is not None)
     if not mixins:
         return Movement
     return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
@@ -277,7 +271,7 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
 
 @cache
 def _once_a_turn_hooks(variant: Variant) -> tuple:
-    return tuple(p.one_a_turn for p in variant.plugins if hasattr(p, "one_a_turn"))
+    return tuple(p.one_a_turn for p in variant.plugins if type(p).one_a_turn is not Rule.one_a_turn)
 
 
 def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:

@@ -103,10 +103,8 @@ def read(request: object) -> tuple[Board, list]:
     orders = request.get("orders", [])
     if not isinstance(orders, list):
         raise RequestError('orders must be a list of {"power": ..., "order": ...}')
-    for plugin in variant.plugins:
-        reader = getattr(plugin, "read_request", None)
-        if reader is not None:
-            reader(board, request)
+    for rule in variant.plugins:
+        rule.read_request(board, request)
     return board, orders
 
 
@@ -143,7 +141,7 @@ def _check_pair(variant: Variant, season: str, phase_type: str) -> None:
             raise RequestError(f"winter holds only adjustments, not a {phase_type} phase")
         raise RequestError(f"adjustments come in winter, not in {season}")
     for plugin in variant.plugins:
-        allowed = getattr(plugin, "PHASE_TYPES", None)
+        allowed = plugin.PHASE_TYPES
         if allowed is not None and phase_type not in allowed:
             only = " or ".join(allowed)
             raise RequestError(f"{variant.name} has only {only} phases, not {phase_type}")

@@ -11,7 +11,6 @@ def next_request(request: dict, response: dict) -> dict | None:
     over = response.get("winner") or response.get("game_over")
     if "error" in response or over or not response.get("next_phase"):
         return None
-    variant = load(request["variant"])
     following = {
         "variant": request["variant"],
         "phase": response["next_phase"],
@@ -22,8 +21,14 @@ def next_request(request: dict, response: dict) -> dict | None:
     if response["next_phase"]["type"] == "retreats":
         following["dislodged"] = response["dislodged"]
         following["contested"] = response["contested"]
-    for plugin in variant.plugins:
-        carry = getattr(plugin, "carry", None)
-        if carry is not None:
-            following.update(carry(request, response))
+    following.update(carried(request, response))
     return following
+
+
+def carried(request: dict, response: dict) -> dict:
+    """The state of the variant's rules (gold, the factions' orders) that the next phase's
+    request carries from this phase; empty for variants without such state."""
+    out: dict = {}
+    for rule in load(request["variant"]).plugins:
+        out.update(rule.carry(request, response))
+    return out

@@ -6,8 +6,8 @@ each rule plug-in read; it declares them here, and a server checks a game's opti
 declaration when they are set, instead of finding out at the first deadline.
 
 A declaration is a small JSON Schema: ``{"type": "integer" | "boolean" | "string", "minimum",
-"maximum", "maxLength", "enum", "description"}``. A rule plug-in adds options of its own with a
-module-level ``OPTIONS`` dict of such declarations.
+"maximum", "maxLength", "enum", "description"}``. A rule adds options of its own with the
+``OPTIONS`` dict of its rule object (``registry.Rule``).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def option_schema(variant_id: str) -> dict:
     Raises ``VariantError`` for an unknown variant."""
     variant = load(variant_id)
     properties = _engine_options(len(variant.centres))
-    for plugin in variant.plugins:
-        properties.update(getattr(plugin, "OPTIONS", {}))
+    for rule in variant.plugins:
+        properties.update(rule.OPTIONS)
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
 

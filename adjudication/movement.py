@@ -7,7 +7,7 @@ a decision that depends on itself is tried both ways; one consistent answer is t
 true cycle falls to the backup rule (circular movement succeeds; a convoy paradox is settled by
 the Szykman rule).
 
-Rule plug-ins extend this class (see ``variants/rules``): they may add decisions of their own
+Rules extend this class (``registry.Rule.Movement``): they may add decisions of their own
 with ``add_decision`` and override the strength methods, always calling ``super()``. Legality
 on the map alone is cached per variant.
 """

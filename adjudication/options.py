@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .board import Board, RequestError, read
 from .movement import could_move, reaches, seas_between
-from .orders import Order
+from .orders import SPECIAL, WAIVE, Order
 from .variant import Variant
 
 _FIELDS = (
@@ -33,6 +33,15 @@ def order_data(order: Order, canonical: str) -> dict:
     if order.extra:
         data["words"] = list(order.extra)
     return data
+
+
+def ordered_unit(data: dict | None) -> str | None:
+    """Where the unit an order commands stands, from the order's data: the key of "one order
+    a unit". None for a waive and for a rule's own orders (a canal permit names another
+    power's fleet, an entry a unit not yet on the board)."""
+    if not data or data.get("kind") in (WAIVE, SPECIAL):
+        return None
+    return data.get("location")
 
 
 def options(request: dict, power: str) -> dict:
@@ -116,12 +125,10 @@ def _candidates(board: Board, power: str) -> list[list[str]]:
         lists = _adjustments(board, power)
     else:
         lists = [_movement(board, u) for u in board.units if u.power == power]
-    for plugin in variant.plugins:
-        hook = getattr(plugin, "option_orders", None)
-        if hook is not None:
-            extra = hook(board, power)
-            if extra:
-                lists.append(list(extra))
+    for rule in variant.plugins:
+        extra = rule.option_orders(board, power)
+        if extra:
+            lists.append(list(extra))
     return [c for c in lists if c]
 
 
@@ -183,13 +190,11 @@ def _support_destinations(board: Board, unit, other) -> list[str]:
 
 
 def _extra_reach(board: Board, unit) -> set[str]:
-    """Provinces a rule plug-in lets a unit reach beyond the map's borders (the railroad,
-    the canal); the engine's check still decides whether each order is legal."""
+    """Provinces a rule lets a unit reach beyond the map's borders (the railroad, the canal);
+    the engine's check still decides whether each order is legal."""
     out: set[str] = set()
-    for plugin in board.variant.plugins:
-        hook = getattr(plugin, "extra_reach", None)
-        if hook is not None:
-            out.update(hook(board, unit))
+    for rule in board.variant.plugins:
+        out.update(rule.extra_reach(board, unit))
     return out
 
 

@@ -351,12 +351,10 @@ def parse(variant: Variant, text: str, phase_type: str = "movement") -> Order:
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
     tokens = tokenize(text)
-    for plugin in variant.plugins:
-        special = getattr(plugin, "parse_order", None)
-        if special is not None:
-            order = special(variant, tokens, phase_type)
-            if order is not None:
-                return order
+    for rule in variant.plugins:
+        order = rule.parse_order(variant, tokens, phase_type)
+        if order is not None:
+            return order
     keys = tuple(map(_token_key, tokens))
     error: OrderError | None = None
     furthest = -1
@@ -477,7 +475,7 @@ def _route_in_arrow(r: _Reader) -> str | None:
 
 def _routes(variant: Variant) -> set[str]:
     """Route words the variant's rule plug-ins add to ``via`` (``TSR``)."""
-    return {word for plugin in variant.plugins for word in getattr(plugin, "ROUTES", ())}
+    return {word for plugin in variant.plugins for word in plugin.ROUTES}
 
 
 def _retreat(r: _Reader, unit: str | None, location: str) -> Order:

@@ -32,12 +32,8 @@ def retreat_options(
 
 
 def _may_return(variant: Variant, d: Dislodged, province: str) -> bool:
-    """A plug-in may let a unit retreat to where its attacker came from (Far East oceans)."""
-    for plugin in variant.plugins:
-        hook = getattr(plugin, "may_retreat_to_attacker", None)
-        if hook is not None and hook(variant, d, province):
-            return True
-    return False
+    """A rule may let a unit retreat to where its attacker came from (Far East oceans)."""
+    return any(rule.may_retreat_to_attacker(variant, d, province) for rule in variant.plugins)
 
 
 def adjudicate_retreats(board: Board, entries: list, answer) -> list:

@@ -1,21 +1,20 @@
 """The board a variant is played on: provinces, coasts, borders, powers and calendar.
 
-Variants are data files under ``variants/<id>/variant.json``. Loading builds the lookup
-tables the adjudicator needs on every order (adjacency per unit kind, name matching) once, and
-rejects a broken file with a message that names the broken entry.
+A variant is a data document registered with the engine (``registry``), with the rule objects
+its ``rules`` list names. Loading builds the lookup tables the adjudicator needs on every
+order (adjacency per unit kind, name matching) once, and rejects a broken document with a
+message that names the broken entry.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
-from pathlib import Path
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent / "variants"
+from . import registry
+from .registry import Rule, VariantSource
 
 COAST_NAMES = {"nc": "North Coast", "sc": "South Coast", "ec": "East Coast", "wc": "West Coast"}
 PROVINCE_TYPES = ("land", "coast", "sea")
@@ -105,7 +104,7 @@ class Variant:
     # A first word that starts one name only, and is that whole name: the parser's fast path.
     name_alone: dict[str, str] = field(default_factory=dict, repr=False)
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
-    plugins: tuple = ()
+    plugins: tuple[Rule, ...] = ()  # the rule objects its ``rules`` list names, in order
     stacking: frozenset[str] = frozenset()  # provinces that may hold several units
 
     # -- names -------------------------------------------------------------------------
@@ -204,38 +203,29 @@ class Variant:
 
 
 def available() -> list[str]:
-    """Ids of every variant with a data file."""
-    return sorted(p.parent.name.replace("_", "-") for p in VARIANTS_DIR.glob("*/variant.json"))
+    """Ids of every registered variant."""
+    return registry.variant_ids()
 
 
 def load(variant_id: str) -> Variant:
-    """Load and validate a variant by id (``standard``, ``colonial``, ``far-east``...).
-
-    Only the ids of ``available()`` are loaded: an id is never used as a path, so a long or
-    path-like one (``../../etc``) is an unknown variant, never a file outside ``variants/``."""
-    loaded = _LOADED.get(variant_id) if isinstance(variant_id, str) else None
-    if loaded is not None:
-        return loaded
-    if not isinstance(variant_id, str) or variant_id not in _known():
+    """Load and validate a registered variant by id (``standard``, ``colonial``...). An id is
+    only ever a key of the registry, never a path."""
+    source = registry.variant_source(variant_id) if isinstance(variant_id, str) else None
+    if source is None:
         shown = repr(variant_id) if len(repr(variant_id)) <= 40 else repr(variant_id)[:37] + "..."
-        raise VariantError(f"unknown variant {shown}")
-    _LOADED[variant_id] = loaded = _load(variant_id)
-    return loaded
-
-
-_LOADED: dict[str, Variant] = {}  # the variants loaded so far, by id (the fast path of load)
-
-
-@cache
-def _known() -> frozenset[str]:
-    return frozenset(available())
+        problems = "; ".join(f"{k}: {v}" for k, v in registry.discovery_errors.items())
+        hint = f" (variant packages that failed to register: {problems})" if problems else ""
+        raise VariantError(f"unknown variant {shown}{hint}")
+    return _load(source)
 
 
 @cache
-def _load(variant_id: str) -> Variant:
-    path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
-    with path.open(encoding="utf-8") as f:
-        data = json.load(f)
+def _load(source: VariantSource) -> Variant:
+    """One Variant per registration, built on first use."""
+    try:
+        data = source.read()
+    except (OSError, ValueError) as e:
+        raise VariantError(f"variant {source.variant_id!r} cannot be read: {e}") from None
     return build(data)
 
 
@@ -269,13 +259,12 @@ def build(data: dict) -> Variant:
     _borders(variant, data.get("borders", []))
     _names(variant, data["provinces"])
     _check_units(variant)
-    variant.plugins = tuple(_plugin(name) for name in variant.rules)
+    variant.plugins = tuple(_rule(name) for name in variant.rules)
     variant.stacking = frozenset(
         name
-        for plugin in variant.plugins
-        if hasattr(plugin, "allows_stacking")
+        for rule in variant.plugins
         for name in variant.provinces
-        if plugin.allows_stacking(variant, name)
+        if rule.allows_stacking(variant, name)
     )
     return variant
 
@@ -517,9 +506,9 @@ def _check_units(variant: Variant) -> None:
             raise VariantError(f"starting unit {kind} {location} cannot stand there")
 
 
-def _plugin(name: str):
-    """Import a rule plug-in module from ``variants.rules``."""
-    try:
-        return importlib.import_module(f"variants.rules.{name}")
-    except ImportError as e:
-        raise VariantError(f"unknown rule plug-in {name!r}") from e
+def _rule(name: object) -> Rule:
+    """The registered rule object a variant's ``rules`` list names."""
+    found = registry.rule(name) if isinstance(name, str) else None
+    if found is None:
+        raise VariantError(f"unknown rule {name!r}: no rule of that name is registered")
+    return found

@@ -1,4 +1,5 @@
-"""Django admin: browse everything; moderator tools run through the services and are logged."""
+"""Django admin: browse everything; moderator tools run through the moderator actions' registry
+(``games.moderation``) and the services, and are logged."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
-from . import engine, services
+from . import engine, moderation, services
 from .limits import ascii_index
 from .models import (
     DrawVote,
@@ -32,39 +33,37 @@ def _each(modeladmin, request: HttpRequest, queryset: QuerySet, tool, *args) -> 
             modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
 
 
-@admin.action(description="Start (empty seats play as civil disorder)")
-def start(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.start_game)
+def _registered(name: str, key: str = "", description: str = "", game_of=None, args_of=None):
+    """An admin action (called ``key``, stable across processes) that runs the registry's
+    moderator action ``name`` on each selected object (a game, or the game of a phase or a
+    seat) with ``args_of(obj)``; refused as the API and the console refuse it when the game's
+    state does not allow it."""
+    entry = moderation.ACTIONS[name]
+
+    @admin.action(description=description or entry.description)
+    def act(modeladmin, request, queryset):
+        def tool(obj, user):
+            game = game_of(obj) if game_of else obj
+            return moderation.perform(name, game, user, args_of(obj) if args_of else {})
+
+        _each(modeladmin, request, queryset, tool)
+
+    act.__name__ = key or name
+    return act
 
 
-@admin.action(description="Extend the deadline by a day")
-def extend_day(modeladmin, request, queryset):
-    _each(
-        modeladmin,
-        request,
-        queryset,
-        lambda game, user: services.change_deadline(game, user, minutes=24 * 60),
-    )
-
-
-@admin.action(description="Shorten the deadline by an hour")
-def shorten_hour(modeladmin, request, queryset):
-    _each(
-        modeladmin,
-        request,
-        queryset,
-        lambda game, user: services.change_deadline(game, user, minutes=-60),
-    )
-
-
-@admin.action(description="Pause")
-def pause(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.pause)
-
-
-@admin.action(description="Resume")
-def resume(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.resume)
+start = _registered("start")
+extend_day = _registered(
+    "deadline", "extend_day", "Extend the deadline by a day", args_of=lambda g: {"minutes": 1440}
+)
+shorten_hour = _registered(
+    "deadline",
+    "shorten_hour",
+    "Shorten the deadline by an hour",
+    args_of=lambda g: {"minutes": -60},
+)
+pause = _registered("pause")
+resume = _registered("resume")
 
 
 @admin.action(description="Process the current phase now")
@@ -95,54 +94,42 @@ def process_now(modeladmin, request, queryset) -> HttpResponse | None:
     return None
 
 
-@admin.action(description="Declare a draw among the survivors")
-def declare_draw(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.declare_draw)
+declare_draw = _registered("draw", "declare_draw")
+end_game = _registered("end", "end_game", "End the game without a winner")
 
 
-@admin.action(description="End the game")
-def end_game(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.end_game)
+def _game(obj) -> Game:
+    return obj.game
 
 
-@admin.action(description="Roll the game back to this phase")
-def roll_back(modeladmin, request, queryset):
-    _each(
-        modeladmin,
-        request,
-        queryset,
-        lambda phase, user: services.rollback(phase.game, user, phase.index),
-    )
-
-
-@admin.action(description="Remove the player (their power goes into civil disorder)")
-def remove_player(modeladmin, request, queryset):
-    _each(
-        modeladmin,
-        request,
-        queryset,
-        lambda seat, user: services.remove_player(seat.game, user, seat.power),
-    )
-
-
-def _bot_action(on: bool, description: str):
-    """An admin action that puts a bot on each selected seat, or takes it off."""
-
-    @admin.action(description=description)
-    def act(modeladmin, request, queryset):
-        _each(
-            modeladmin,
-            request,
-            queryset,
-            lambda seat, user: services.set_bot(seat.game, user, seat.power, on),
-        )
-
-    act.__name__ = "put_bot" if on else "take_bot_off"
-    return act
-
-
-put_bot = _bot_action(True, "Put a bot on the seat (the player is replaced)")
-take_bot_off = _bot_action(False, "Take the bot off (the power goes into civil disorder)")
+roll_back = _registered(
+    "rollback",
+    "roll_back",
+    "Roll the game back to this phase",
+    game_of=_game,
+    args_of=lambda phase: {"phase": phase.index},
+)
+remove_player = _registered(
+    "remove",
+    "remove_player",
+    "Remove the player (their power goes into civil disorder)",
+    game_of=_game,
+    args_of=lambda seat: {"power": seat.power},
+)
+put_bot = _registered(
+    "bot",
+    "put_bot",
+    "Put a bot on the seat (the player is replaced)",
+    game_of=_game,
+    args_of=lambda seat: {"power": seat.power, "bot": True},
+)
+take_bot_off = _registered(
+    "bot",
+    "take_bot_off",
+    "Take the bot off (the power goes into civil disorder)",
+    game_of=_game,
+    args_of=lambda seat: {"power": seat.power, "bot": False},
+)
 
 
 class NumericIdsAdmin(admin.ModelAdmin):

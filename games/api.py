@@ -29,7 +29,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import engine, parsers, services, visibility
+from . import engine, moderation, parsers, services, visibility
 from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
@@ -42,6 +42,7 @@ from .serializers import (
     JoinSerializer,
     MessageSerializer,
     ModerationSerializer,
+    ModeratorActionSerializer,
     NotificationSettingsSerializer,
     OptionsSerializer,
     OrderSerializer,
@@ -54,19 +55,7 @@ from .serializers import (
     VoteSerializer,
 )
 
-MODERATOR_ACTIONS = (
-    "start",
-    "deadline",
-    "pause",
-    "resume",
-    "process",
-    "rollback",
-    "replace",
-    "remove",
-    "bot",
-    "draw",
-    "end",
-)
+MODERATOR_ACTIONS = tuple(moderation.ACTIONS)
 
 
 class OrdersChanged(exceptions.APIException):
@@ -649,6 +638,16 @@ class GameViewSet(
         entries = ModeratorAction.objects.filter(game=game).select_related("user")
         return self._page(entries, AuditEntrySerializer)
 
+    @extend_schema(responses=ModeratorActionSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="moderation", pagination_class=None)
+    def moderation_actions(self, request: Request, pk: str) -> Response:
+        """The moderator actions the game's state allows now, with the inputs each takes: the
+        same list the moderator console shows. Any other action is refused with its reason."""
+        game = self.get_object()
+        if not game.is_moderator(request.user):
+            raise exceptions.PermissionDenied("only the moderator may do this")
+        return Response(ModeratorActionSerializer(moderation.possible(game), many=True).data)
+
     @extend_schema(
         request=ModerationSerializer,
         responses=GameSerializer,
@@ -662,41 +661,15 @@ class GameViewSet(
         url_path=rf"moderation/(?P<action_name>{'|'.join(MODERATOR_ACTIONS)})",
     )
     def moderation(self, request: Request, pk: str, action_name: str) -> Response:
-        """Moderator tools; every use is written to the game's audit log."""
+        """Moderator tools (``games.moderation``); every use is written to the game's audit
+        log. An action the game's state does not allow now is refused (400) with the reason."""
         game = self.get_object()
         if not game.is_moderator(request.user):
             raise exceptions.PermissionDenied("only the moderator may do this")
+        reason = moderation.ACTIONS[action_name].why_not(game)
+        if reason:
+            raise exceptions.ValidationError({"detail": reason})
         serializer = ModerationSerializer(data=request.data, context={"action": action_name})
         serializer.is_valid(raise_exception=True)
-        args = serializer.validated_data
-        user = request.user
-        match action_name:
-            case "start":
-                services.start_game(game, user)
-            case "deadline":
-                services.change_deadline(
-                    game,
-                    user,
-                    minutes=args.get("minutes"),
-                    deadline=args.get("deadline"),
-                    phase=args.get("phase"),
-                )
-            case "pause":
-                services.pause(game, user)
-            case "resume":
-                services.resume(game, user)
-            case "process":
-                services.process_now(game, user, phase=args["phase"])
-            case "rollback":
-                services.rollback(game, user, args["phase"])
-            case "replace":
-                services.replace_player(game, user, args["power"], args["user"])
-            case "remove":
-                services.remove_player(game, user, args["power"])
-            case "bot":
-                services.set_bot(game, user, args["power"], args["bot"])
-            case "draw":
-                services.declare_draw(game, user)
-            case "end":
-                services.end_game(game, user, args.get("winner", ""))
+        moderation.perform(action_name, game, request.user, serializer.validated_data)
         return Response(self._game(game))

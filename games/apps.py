@@ -6,5 +6,11 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        # The engine knows no map of its own: the server hands it the project's variants (the
+        # entry point declared in pyproject.toml does the same for any other user).
+        import variants
+
         # Ratings move when a game is saved finished (and back on a rollback): a signal.
         from . import ratings  # noqa: F401
+
+        variants.register()

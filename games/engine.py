@@ -46,6 +46,11 @@ def describe(variant_id: str) -> dict:
     return adjudication.load(variant_id).describe()
 
 
+def rule_summaries(variant_id: str) -> list[str]:
+    """The variant's rules in the words of their rule objects, for the rules page."""
+    return [rule.summary for rule in adjudication.load(variant_id).plugins if rule.summary]
+
+
 def option_schema(variant_id: str) -> dict:
     """The options a game of this variant may set, as a JSON Schema, from the engine."""
     return adjudication.option_schema(variant_id)
@@ -88,14 +93,10 @@ def request(game: Game, phase: Phase, orders: list[dict]) -> dict:
     return body
 
 
-def carried(response: dict) -> dict:
-    """What the next phase's request must carry from this response (Chinese Diplomacy)."""
-    out = {}
-    if "economy" in response:
-        out["economy"] = {"balances": response["economy"]["balances"]}
-    if "factions" in response:
-        out["faction_orders"] = response["factions"].get("next_orders", [])
-    return out
+def carried(request: dict, response: dict) -> dict:
+    """What the next phase's request must carry from this one (Chinese gold and faction
+    orders), as the variant's rules say (``adjudication.carried``)."""
+    return adjudication.carried(request, response)
 
 
 def adjudicate(payload: dict) -> dict:
@@ -127,7 +128,7 @@ def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list
                 canonical=canonical,
                 valid=valid,
                 reason=reply.get("reason", "") if not valid else "",
-                location=unit_location(reply.get("data")) if valid else None,
+                location=adjudication.ordered_unit(reply.get("data")) if valid else None,
                 data=reply.get("data"),
             )
         )
@@ -148,15 +149,6 @@ def rule_orders(game: Game, phase: Phase, power: str) -> list[str]:
     support, as the engine lists them: Chinese Diplomacy's entries onto the board and
     departures from it, Colonial's Suez permits; none in other variants."""
     return [o["order"] for o in options(game, phase, power)["orders"] if o["kind"] == "special"]
-
-
-def unit_location(data: dict | None) -> str | None:
-    """The location of the unit an order is about, from the engine's data of the order: the
-    key of "one order a unit". None for Waive and for a rule's own orders (a canal permit
-    names another power's fleet, an entry a unit not yet on the board)."""
-    if not data or data.get("kind") in ("waive", "special"):
-        return None
-    return data.get("location")
 
 
 def powers(game: Game) -> list[str]:

@@ -8,7 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import engine
+from . import engine, moderation
 from .limits import (
     MAX_DEADLINE_SHIFT_MINUTES,
     MAX_INTEGER,
@@ -228,7 +228,8 @@ class PaymentForm(forms.Form):
 
 
 class ModerationForm(forms.Form):
-    """The arguments of every moderator action; each action reads the ones it needs."""
+    """The console's inputs of every moderator action; which ones an action needs is the
+    registry's (``games.moderation``)."""
 
     minutes = forms.IntegerField(
         label=_("Minutes"),
@@ -237,31 +238,33 @@ class ModerationForm(forms.Form):
         max_value=MAX_DEADLINE_SHIFT_MINUTES,
         help_text=_("Negative shortens the deadline."),
     )
+    deadline = forms.DateTimeField(required=False, help_text="In your time zone.")
     phase = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)
     winner = forms.CharField(required=False, max_length=50)
-    bot = forms.ChoiceField(
-        required=False, choices=[("on", _("put a bot on the seat")), ("off", _("take the bot off"))]
+    bot = forms.TypedChoiceField(
+        required=False,
+        choices=[("on", _("put a bot on the seat")), ("off", _("take the bot off"))],
+        coerce=lambda value: value == "on",
+        empty_value=None,
     )
-
-    REQUIRED = {
-        "deadline": ["minutes", "phase"],
-        "process": ["phase"],
-        "rollback": ["phase"],
-        "replace": ["power", "username"],
-        "remove": ["power"],
-        "bot": ["power", "bot"],
-    }
 
     def __init__(self, *args, action: str, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.action = action
 
+    def clean_deadline(self):
+        value = self.cleaned_data.get("deadline")
+        problem = moderation.deadline_problem(value)
+        if problem:
+            raise forms.ValidationError(problem)
+        return value
+
     def clean(self) -> dict:
         data = super().clean()
-        for name in self.REQUIRED.get(self.action, []):
-            if data.get(name) in (None, ""):
+        for name in moderation.ACTIONS[self.action].missing(data):
+            if name not in self.errors:
                 self.add_error(name, _("This field is required."))
         username = data.get("username")
         if username:

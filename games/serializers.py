@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth import get_user_model, password_validation
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import engine, visibility
+from . import engine, moderation, visibility
 from .input_types import StrictInput
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
@@ -473,24 +472,15 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         required=False, help_text="bot: true puts a bot on the power's seat, false takes it off"
     )
 
-    REQUIRED = {
-        "process": ["phase"],
-        "rollback": ["phase"],
-        "replace": ["power", "username"],
-        "remove": ["power"],
-        "bot": ["power", "bot"],
-    }
-
     def validate_deadline(self, value: datetime) -> datetime:
-        if value > timezone.now() + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
-            raise serializers.ValidationError(f"at most {MAX_DEADLINE_DAYS_AHEAD} days from now")
+        problem = moderation.deadline_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem)
         return value
 
     def validate(self, attrs: dict) -> dict:
         action = self.context["action"]
-        missing = [f for f in self.REQUIRED.get(action, []) if f not in attrs]
-        if action == "deadline" and not ({"minutes", "deadline"} & set(attrs)):
-            missing.append("minutes")
+        missing = moderation.ACTIONS[action].missing(attrs)
         if missing:
             # A rule of the action, not of the schema (one body serves every action).
             raise serializers.ValidationError({f: f"{action} needs this field" for f in missing})
@@ -500,6 +490,25 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
                 raise serializers.ValidationError({"username": "No such user."})
             attrs["user"] = user
         return attrs
+
+
+class ModeratorActionFieldSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    kind = serializers.CharField(help_text="minutes, deadline, phase, current_phase, power, ...")
+    label = serializers.CharField()
+    required = serializers.BooleanField()
+    help = serializers.CharField()
+
+
+class ModeratorActionSerializer(serializers.Serializer):
+    """One moderator action possible now (``games.moderation``): POST its inputs to
+    ``moderation/{name}/``; ``one_of``: inputs of which at least one is needed."""
+
+    name = serializers.CharField()
+    label = serializers.CharField()
+    description = serializers.CharField()
+    inputs = ModeratorActionFieldSerializer(many=True, source="fields")
+    one_of = serializers.ListField(child=serializers.CharField())
 
 
 class VariantSerializer(serializers.Serializer):

@@ -633,7 +633,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         _finish(game, "abandoned", [])
         game.status = Status.CANCELLED  # nobody's result: not rated
         _log(game, None, "abandoned", phase=phase.index, after=ABANDONED_AFTER)
-    board = {**response["next_phase"], **_board(response)}
+    board = {**response["next_phase"], **_board(payload, response)}
     alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
     # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once
     # counted out while its power still plays (a Chinese great power off the board, before
@@ -703,10 +703,10 @@ def _depose(game: Game, powers: list[str]) -> None:
         _log(game, None, "deposed", power=seat.power, player=seat.user.username)
 
 
-def _board(response: dict) -> dict:
+def _board(request: dict, response: dict) -> dict:
     keys = ("units", "supply_centers", "dislodged", "contested")
     board = {key: response.get(key) or ([] if key != "supply_centers" else {}) for key in keys}
-    board["carried"] = engine.carried(response)
+    board["carried"] = engine.carried(request, response)
     return board
 
 

@@ -3,14 +3,10 @@ orders. Each variant has its own words; none borrows Colonial's or the standard 
 
 from __future__ import annotations
 
-import json
-from functools import cache
-
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 import adjudication
-from adjudication.variant import VARIANTS_DIR
 
 # Variants not won on supply centres: how they end, in words (seed 003, rule 7, for Chinese).
 VICTORY = {
@@ -21,15 +17,13 @@ VICTORY = {
 }
 
 
-@cache
 def _data(variant_id: str) -> dict:
-    """The variant's data file, read once; only the keys the engine does not read are used.
-    An id the engine does not know is never made into a path."""
-    if variant_id not in adjudication.available():
+    """The variant's data document as registered with the engine (empty for an id it does not
+    know); only the keys the engine does not read are used."""
+    try:
+        return adjudication.load(variant_id).raw
+    except adjudication.VariantError:
         return {}
-    path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
-    with path.open(encoding="utf-8") as f:
-        return json.load(f)
 
 
 def variant_name(variant_id: str) -> str:

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.utils.http import parse_etags
@@ -36,7 +37,7 @@ from django.views.decorators.http import require_POST
 from variants import render as render_module
 from variants.render import power_colours, render_board, render_orders
 
-from . import engine, events, phase_guide, services, variant_words, visibility
+from . import engine, events, moderation, phase_guide, services, variant_words, visibility
 from .forms import (
     PALETTES,
     GameForm,
@@ -60,22 +61,6 @@ from .models import (
     PressRead,
 )
 
-MODERATOR_ACTIONS = {
-    "start": _("Start the game now; empty seats play as civil disorder."),
-    "deadline": _("Move the current deadline by some minutes (negative shortens it)."),
-    "pause": _("Stop the clock; the time left is kept."),
-    "resume": _("Restart the clock with the time that was left."),
-    "process": _("Adjudicate the current phase now, whatever its deadline."),
-    "rollback": _("Go back to an earlier phase; every later phase is deleted."),
-    "replace": _("Hand a power to another user."),
-    "remove": _("Put a power into civil disorder, open for others to take over."),
-    "bot": _(
-        "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
-        "power falls into civil disorder). A player may take over a bot's seat at any time."
-    ),
-    "draw": _("End the game as a draw among the surviving powers."),
-    "end": _("End the game now, with a winner if one is named; a forming game is cancelled."),
-}
 # The actions' names as the console shows them (the keys are the API's words).
 ACTION_NAMES = {
     "create": pgettext_lazy("moderator action", "Create"),
@@ -109,26 +94,12 @@ RULES = {
             "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
             "another power takes it."
         ),
-        _(
-            "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
-            "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
-            "may then move straight to the sea at the other end. The board shows the permission "
-            "as a blue arrow."
-        ),
-        _(
-            "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
-            "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
-            "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
-            "blocked it stops on the last free space before the block. The board shows the ride as "
-            "an orange arrow."
-        ),
     ],
     "far-east": [
         _(
             "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
             "only in a power's own home centres, still owned and empty."
         ),
-        _("Oceans hold any number of fleets, and no fleet can be dislodged there."),
     ],
     "chinese": [
         _(
@@ -966,26 +937,6 @@ def vote(request: HttpRequest, pk: int) -> HttpResponse:
 # -- moderation ----------------------------------------------------------------------------
 
 
-def possible_actions(game: Game, phases: int) -> list[str]:
-    """The moderator actions the game's state allows now, in the console's order."""
-    status = game.status
-    running = status in (Game.Status.ACTIVE, Game.Status.PAUSED)
-    possible = {
-        "start": status == Game.Status.FORMING,
-        "deadline": status == Game.Status.ACTIVE and game.current_phase_id is not None,
-        "pause": status == Game.Status.ACTIVE,
-        "resume": status == Game.Status.PAUSED,
-        "process": status == Game.Status.ACTIVE,
-        "rollback": phases > 1 and (running or status == Game.Status.FINISHED),
-        "replace": running,
-        "remove": running,
-        "bot": running,
-        "draw": running,
-        "end": running or status == Game.Status.FORMING,
-    }
-    return [action for action in MODERATOR_ACTIONS if possible[action]]
-
-
 def _when(value: str | None, zone: str) -> str:
     """An ISO time from the audit log, in the viewer's time zone."""
     if not value:
@@ -1103,10 +1054,7 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
     context = {
         "game": game,
-        "actions": {
-            a: {"name": ACTION_NAMES[a], "description": MODERATOR_ACTIONS[a]}
-            for a in possible_actions(game, len(phases))
-        },
+        "actions": moderation.possible(game),
         "powers": engine.powers(game),
         "phases": [(p, names[p.index]) for p in phases],
         "log": [
@@ -1124,43 +1072,36 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
 @moderator_only
 @require_POST
 def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpResponse:
-    """Every action asks once more before it acts: the first post shows what will happen."""
-    if action not in MODERATOR_ACTIONS:
+    """Every action asks once more before it acts: the first post shows what will happen.
+    An action the game's state does not allow now is refused with its reason."""
+    entry = moderation.ACTIONS.get(action)
+    if entry is None:
         raise Http404("no such action")
-    form = ModerationForm(request.POST, action=action)
-    if not form.is_valid():
+    reason = entry.why_not(game)
+    if reason:
+        messages.error(request, reason)
+        return redirect("moderate", pk=game.pk)
+    with timezone.override(time_zone_of(request)):  # a deadline typed is in the viewer's zone
+        form = ModerationForm(request.POST, action=action)
+        valid = form.is_valid()
+    if not valid:
         for field, errors in form.errors.items():
             messages.error(request, f"{action}, {field}: {' '.join(errors)}")
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {
             "game": game,
-            "action": action,
-            "description": MODERATOR_ACTIONS[action],
-            "action_name": ACTION_NAMES[action],
-            "fields": {k: v for k, v in form.cleaned_data.items() if v not in (None, "")},
+            "action": entry,
+            # As typed, to be sent again with the confirmation and checked again then.
+            "fields": [
+                (f.label, f.name, request.POST[f.name])
+                for f in entry.fields
+                if request.POST.get(f.name, "") != ""
+            ],
         }
-        context["fields"].pop("user", None)
         return render(request, "games/moderate_confirm.html", context)
-    args = form.cleaned_data
-    user = request.user
-    calls = {
-        "start": lambda: services.start_game(game, user),
-        "deadline": lambda: services.change_deadline(
-            game, user, minutes=args["minutes"], phase=args["phase"]
-        ),
-        "pause": lambda: services.pause(game, user),
-        "resume": lambda: services.resume(game, user),
-        "process": lambda: services.process_now(game, user, phase=args["phase"]),
-        "rollback": lambda: services.rollback(game, user, args["phase"]),
-        "replace": lambda: services.replace_player(game, user, args["power"], args["user"]),
-        "remove": lambda: services.remove_player(game, user, args["power"]),
-        "bot": lambda: services.set_bot(game, user, args["power"], args["bot"] == "on"),
-        "draw": lambda: services.declare_draw(game, user),
-        "end": lambda: services.end_game(game, user, args.get("winner") or ""),
-    }
-    if _act(request, calls[action]):
-        messages.success(request, gettext("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
+    if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
+        messages.success(request, gettext("Done: %(action)s.") % {"action": entry.label.lower()})
     return redirect("moderate", pk=game.pk)
 
 
@@ -1194,7 +1135,8 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
             if variant_words.examples(variant_id, kind)
         ],
         "abbreviations": variant_words.abbreviations_allowed(variant_id),
-        "rules": [str(paragraph) for paragraph in RULES.get(variant_id, [])],
+        "rules": [str(paragraph) for paragraph in RULES.get(variant_id, [])]
+        + [gettext(summary) for summary in engine.rule_summaries(variant_id)],
         "powers": powers,
         "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",
     }

@@ -76,7 +76,7 @@ def test_the_engine_declares_the_options_it_reads() -> None:
 
 def test_a_rule_plugin_declares_options_of_its_own(monkeypatch) -> None:
     """Only the variants with the plug-in read its options; their types are checked too."""
-    import variants.rules.chinese as chinese
+    from variants.rules.chinese import RULE as chinese
 
     declared = {
         "bribes": {"type": "boolean"},

@@ -16,6 +16,7 @@ import random
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
 from adjudication.orders import HOLD, SPECIAL, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 from variants.rules.oceans import Movement as _Stacking
 
@@ -625,3 +626,34 @@ def carry(request: dict, response: dict) -> dict:
     elif "faction_orders" in request:
         out["faction_orders"] = request["faction_orders"]
     return out
+
+
+# -- the rule object ---------------------------------------------------------------------------
+
+
+class Chinese(Rule):
+    """The rule object the engine calls: the economy, the factions and the entry spaces, whose
+    hooks are this module's functions above.
+
+    The entry spaces are stacking spaces judged by the oceans' resolver on purpose (``Movement``
+    extends ``variants.rules.oceans.Movement``): any number of armies, no conflict, no cut
+    supports there; unlike an ocean, nobody retreats into one after an attack from it.
+    """
+
+    name = "chinese"
+    title = "Chinese Diplomacy"
+    Movement = Movement
+    allows_stacking = staticmethod(allows_stacking)
+    may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)
+    parse_order = staticmethod(parse_order)
+    order_form = staticmethod(order_form)
+    opening = staticmethod(opening)
+    PHASE_TYPES = PHASE_TYPES
+    read_request = staticmethod(read_request)
+    extra_orders = staticmethod(extra_orders)
+    finish_response = staticmethod(finish_response)
+    option_orders = staticmethod(option_orders)
+    carry = staticmethod(carry)
+
+
+RULE = Chinese()

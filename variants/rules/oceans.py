@@ -15,7 +15,10 @@ from dataclasses import replace
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
+
+from .words import gettext_noop
 
 FLAG = "ocean"
 
@@ -161,3 +164,17 @@ class Movement(_Core):
 
     def can_be_dislodged(self, j: int) -> bool:
         return not self.ocean(self.prov[j]) and super().can_be_dislodged(j)
+
+
+class Oceans(Rule):
+    """The rule object the engine calls: the hooks are this module's functions above."""
+
+    name = "oceans"
+    title = "Oceans"
+    summary = gettext_noop("Oceans hold any number of fleets, and no fleet can be dislodged there.")
+    Movement = Movement
+    allows_stacking = staticmethod(allows_stacking)
+    may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)
+
+
+RULE = Oceans()

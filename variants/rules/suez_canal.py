@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SPECIAL, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
+
+from .words import gettext_noop
 
 
 def _canal(variant: Variant) -> tuple[tuple[str, str], str]:
@@ -169,3 +172,25 @@ def option_orders(board, power: str) -> list[str]:
             if u.kind == "F" and u.province in ends
         ]
     return out
+
+
+class SuezCanal(Rule):
+    """The rule object the engine calls: the hooks are this module's functions above."""
+
+    name = "suez_canal"
+    title = "The Suez Canal"
+    summary = gettext_noop(
+        "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
+        "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
+        "may then move straight to the sea at the other end. The board shows the permission "
+        "as a blue arrow."
+    )
+    Movement = Movement
+    parse_order = staticmethod(parse_order)
+    order_form = staticmethod(order_form)
+    one_a_turn = staticmethod(one_a_turn)
+    extra_reach = staticmethod(extra_reach)
+    option_orders = staticmethod(option_orders)
+
+
+RULE = SuezCanal()

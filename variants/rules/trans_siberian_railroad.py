@@ -18,7 +18,10 @@ from __future__ import annotations
 from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, Order, OrderError
+from adjudication.registry import Rule
 from adjudication.variant import province_of
+
+from .words import gettext_noop
 
 RAIL = "tsr"
 ROUTES = ("TSR",)  # the word after "via" (a support may repeat it)
@@ -432,3 +435,27 @@ def option_orders(board, power: str) -> list[str]:
         for dest in route
         if dest != u.province
     ]
+
+
+class TransSiberianRailroad(Rule):
+    """The rule object the engine calls: the hooks are this module's functions above."""
+
+    name = "trans_siberian_railroad"
+    title = "The Trans-Siberian Railroad"
+    summary = gettext_noop(
+        "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
+        "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
+        "Russian units, but a foreign unit on the line, or a centre on it owned by another power, "
+        "closes it. The army never attacks: when "
+        "blocked it stops on the last free space before the block. The board shows the ride as "
+        "an orange arrow."
+    )
+    Movement = Movement
+    OPTIONS = OPTIONS
+    ROUTES = ROUTES
+    one_a_turn = staticmethod(one_a_turn)
+    extra_reach = staticmethod(extra_reach)
+    option_orders = staticmethod(option_orders)
+
+
+RULE = TransSiberianRailroad()

@@ -1,0 +1,231 @@
+"""The variants and rules the engine knows: registered with it, never looked for by it.
+
+A variant is its data (the ``variant.json`` document) and the rules its ``rules`` list names.
+Whoever provides variants registers them here: ``register_variant(id, data)`` for the data
+and ``register_rule(rule)`` for each rule object. The engine itself imports no variant
+package and reads no directory of its own.
+
+Variants are found in two ways:
+
+- a program registers them before it asks for them (a test registering a toy variant, the
+  server's app configuration calling ``variants.register()``);
+- an installed package declares a registration function as an entry point in the group
+  ``adjudication.variants`` (``ENTRY_POINT_GROUP``). The first time the engine is asked for a
+  variant or rule nobody registered, it calls every such function once (``discover``). This
+  project declares ``variants:register`` in ``pyproject.toml``, so ``python -m adjudication``
+  and every other user of the engine find the maps once the project is installed.
+
+A rule object is an instance of ``Rule``: the hooks below are everything the engine ever asks
+a rule, each with a default that does nothing, so a rule overrides only what it changes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:  # types only: the engine's modules import this one
+    from .board import Board, Dislodged, Unit
+    from .movement import Movement
+    from .orders import Order
+    from .variant import Variant
+
+ENTRY_POINT_GROUP = "adjudication.variants"
+
+
+class Rule:
+    """One variant rule (a canal, a railroad, oceans, an economy): the interface the engine
+    calls. Subclass it, set ``name``, override the hooks the rule needs and register an
+    instance with ``register_rule``; a variant switches it on by listing ``name`` in its
+    ``rules``. Every hook receives plain engine objects and must not keep state between calls
+    (one rule object serves every game at once): per-request state goes in ``board.extra``.
+    """
+
+    #: The name a variant's ``rules`` list uses, and ``data.rule`` of the rule's own orders.
+    name: ClassVar[str] = ""
+    #: A heading for the rule, e.g. "The Suez Canal".
+    title: ClassVar[str] = ""
+    #: The rule in a few sentences for a rules page, for players rather than programmers.
+    summary: ClassVar[str] = ""
+    #: A mixin over ``adjudication.movement.Movement`` put in front of the core resolver for
+    #: the variants with this rule: it overrides checks and strengths (calling ``super()``)
+    #: and may add decisions of its own with ``add_decision``. None: the core resolver's.
+    Movement: ClassVar[type[Movement] | None] = None
+    #: Game options the rule reads (``board.options``), each declared as
+    #: ``adjudication.game_options`` describes, so a server checks them when a game is set up.
+    OPTIONS: ClassVar[dict[str, dict]] = {}
+    #: Words a move may name after ``via`` besides Convoy (``TSR``); a support may repeat them.
+    ROUTES: ClassVar[tuple[str, ...]] = ()
+    #: The only phase types the variants with this rule have (Chinese: movement alone, once
+    #: a year); None: any that the season allows.
+    PHASE_TYPES: ClassVar[tuple[str, ...] | None] = None
+
+    # -- orders ----------------------------------------------------------------------------
+
+    def parse_order(self, variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
+        """An order in words of the rule's own (``Suez permit F Red Sea``), or None when the
+        tokens are not one; raises ``OrderError`` for one of its orders that is malformed."""
+        return None
+
+    def order_form(self, order: Order) -> str | None:
+        """The name of one of the rule's own orders' forms (``permit``, ``enter``, ``leave``),
+        given in the order's data as ``form`` beside ``rule``, so that no reader outside the
+        rule tells its orders apart by their words."""
+        return None
+
+    def one_a_turn(self, order: Order) -> str | None:
+        """The rule, in words, of an order a power may give only once a turn (a railroad ride,
+        a canal permit), or None for any other order. When a power gives two, every one of
+        them is refused with it, whatever the order they are listed in."""
+        return None
+
+    def option_orders(self, board: Board, power: str) -> list[str]:
+        """Order texts the rule adds to the power's options (each still goes through the
+        engine's check): railroad rides, canal passages, entries onto the board."""
+        return []
+
+    def extra_reach(self, board: Board, unit: Unit) -> set[str]:
+        """Provinces the rule could carry the unit to beyond the map's borders, so the options
+        list supports of such moves; whether a move is legal stays the check's decision."""
+        return set()
+
+    # -- the request and the response --------------------------------------------------------
+
+    def opening(self, variant: Variant, seed: int) -> dict:
+        """State a new game carries besides its units (gold, the factions' first orders)."""
+        return {}
+
+    def read_request(self, board: Board, request: dict) -> None:
+        """Read and check the request's fields of the rule's own into ``board.extra``; raise
+        ``RequestError`` for a malformed one."""
+
+    def extra_orders(self, board: Board, orders: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """(power, order text) the rule adds before judging (the gamesmaster's orders)."""
+        return []
+
+    def finish_response(self, board: Board, response: dict) -> None:
+        """Change or add fields of the response after the phase is judged."""
+
+    def carry(self, request: dict, response: dict) -> dict:
+        """Fields of the rule's own the next phase's request carries from this one."""
+        return {}
+
+    # -- the map -----------------------------------------------------------------------------
+
+    def allows_stacking(self, variant: Variant, province: str) -> bool:
+        """Whether the province may hold several units (oceans, entry spaces)."""
+        return False
+
+    def may_retreat_to_attacker(
+        self, variant: Variant, dislodged: Dislodged, province: str
+    ) -> bool:
+        """Whether a dislodged unit may retreat to where its attacker came from."""
+        return False
+
+
+@dataclass(eq=False)
+class VariantSource:
+    """Where a registered variant's data comes from: read (and validated) on first use."""
+
+    variant_id: str
+    read: Callable[[], dict] = field(repr=False)
+    origin: str = ""  # the file, or "data" for a document registered as it is
+
+
+_variants: dict[str, VariantSource] = {}
+_rules: dict[str, Rule] = {}
+_discovered = False
+# Two threads asking at once wait for one discovery; a registration function that itself asks
+# for a variant (same thread) finds discovery under way and does not start it again.
+_discovering = threading.RLock()
+#: Registration entry points that failed (name: error), shown with an unknown variant.
+discovery_errors: dict[str, str] = {}
+
+
+def register_rule(rule: Rule) -> Rule:
+    """Make a rule object known by its name; registering the same kind of rule again is a
+    no-op, another rule under a taken name is refused (``ValueError``)."""
+    if not isinstance(rule, Rule):
+        raise TypeError(f"a rule must be an adjudication.registry.Rule, not {type(rule)!r}")
+    if not rule.name:
+        raise ValueError(f"{type(rule).__name__} has no name")
+    known = _rules.get(rule.name)
+    if known is not None and type(known) is not type(rule):
+        raise ValueError(f"another rule is registered as {rule.name!r}")
+    if known is None:
+        _rules[rule.name] = rule
+    return _rules[rule.name]
+
+
+def register_variant(variant_id: str, data: dict | str | Path) -> None:
+    """Make a variant known by its id: its data as a document, or the path of its JSON file.
+
+    The same file registered twice is a no-op; another source for a taken id is refused
+    (``ValueError``), so two packages cannot silently shadow each other's maps.
+    """
+    if not isinstance(variant_id, str) or not variant_id:
+        raise ValueError("a variant id must be a non-empty string")
+    if isinstance(data, dict):
+        document = data
+        source = VariantSource(variant_id, lambda: document, "data")
+    else:
+        path = Path(data)
+        source = VariantSource(variant_id, lambda: _read_json(path), str(path))
+    known = _variants.get(variant_id)
+    if known is not None:
+        if known.origin == source.origin and source.origin != "data":
+            return
+        raise ValueError(f"variant {variant_id!r} is already registered (from {known.origin})")
+    _variants[variant_id] = source
+
+
+def unregister_variant(variant_id: str) -> None:
+    """Forget a variant (a test's toy map); games already loaded keep their ``Variant``."""
+    _variants.pop(variant_id, None)
+
+
+def unregister_rule(name: str) -> None:
+    """Forget a rule (a test's toy rule)."""
+    _rules.pop(name, None)
+
+
+def variant_source(variant_id: str) -> VariantSource | None:
+    if variant_id not in _variants:
+        discover()
+    return _variants.get(variant_id)
+
+
+def rule(name: str) -> Rule | None:
+    if name not in _rules:
+        discover()
+    return _rules.get(name)
+
+
+def variant_ids() -> list[str]:
+    discover()
+    return sorted(_variants)
+
+
+def discover() -> None:
+    """Call every ``adjudication.variants`` entry point once per process. A failing one is
+    recorded in ``discovery_errors`` rather than breaking the variants that did register."""
+    global _discovered
+    with _discovering:
+        if _discovered:
+            return
+        _discovered = True
+        for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            try:
+                entry.load()()
+            except Exception as e:  # a broken plug-in package must not take the others down
+                discovery_errors[entry.value] = f"{type(e).__name__}: {e}"
+
+
+def _read_json(path: Path) -> Any:
+    with path.open(encoding="utf-8") as f:
+        return json.load(f)

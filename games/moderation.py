@@ -1,0 +1,239 @@
+"""The moderator's actions, defined once: what each is called, when the game allows it, what it
+asks for and which service does it.
+
+The API (``/api/games/{id}/moderation/``), the moderator console and the admin all read this
+registry, so they offer the same actions at the same moments and refuse the same ones with the
+same reason. An action's inputs are typed twice, for the two ways they arrive (the JSON body's
+``ModerationSerializer``, the console's ``ModerationForm``); a test holds both to the fields
+named here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .limits import MAX_DEADLINE_DAYS_AHEAD
+from .models import Game
+
+Status = Game.Status
+
+
+class NotPossible(services.GameError):
+    """The action exists but the game's state does not allow it now; the message says why."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One input of an action. ``kind`` tells the console how to ask for it: ``minutes``,
+    ``deadline`` (a date and time), ``phase`` (any phase of the game), ``current_phase`` (the
+    phase on screen, sent back so a repeat finds another phase current), ``power``,
+    ``username``, ``winner`` (a power or none) or ``bot`` (on or off)."""
+
+    name: str
+    kind: str
+    label: str
+    required: bool = True
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One moderator action.
+
+    ``allowed``: the game states it is possible in; ``check``: a further condition on the game
+    (a reason when it fails, None when it holds); ``run``: the service call, given the game,
+    the moderator and the validated inputs; ``one_of``: inputs of which at least one is needed.
+    """
+
+    name: str
+    label: str
+    description: str
+    allowed: frozenset[str]
+    run: Callable[[Game, AbstractBaseUser, dict], object]
+    fields: tuple[Field, ...] = ()
+    one_of: tuple[str, ...] = ()
+    check: Callable[[Game], str | None] | None = field(default=None)
+
+    def why_not(self, game: Game) -> str | None:
+        """Why the action is impossible in the game's present state; None when it is possible."""
+        if game.status not in self.allowed:
+            return gettext("%(action)s is not possible while the game is %(status)s") % {
+                "action": self.name,
+                "status": game.get_status_display(),
+            }
+        return self.check(game) if self.check else None
+
+    def missing(self, data: dict) -> list[str]:
+        """The inputs the action needs that ``data`` lacks (empty values count as missing)."""
+        given = {k for k, v in data.items() if v not in (None, "")}
+        out = [f.name for f in self.fields if f.required and f.name not in given]
+        if self.one_of and not given & set(self.one_of):
+            out.append(self.one_of[0])
+        return out
+
+
+RUNNING = frozenset({Status.ACTIVE, Status.PAUSED})
+
+
+def _has_current_phase(game: Game) -> str | None:
+    return None if game.current_phase_id is not None else "the game has no current phase"
+
+
+def _has_earlier_phase(game: Game) -> str | None:
+    if game.phases.count() > 1:
+        return None
+    return gettext("rollback is not possible: there is no earlier phase to go back to")
+
+
+def deadline_problem(value: datetime | None) -> str | None:
+    """What is wrong with an absolute deadline a moderator asks for; None when nothing."""
+    if value is not None and value > timezone.now() + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
+        return f"at most {MAX_DEADLINE_DAYS_AHEAD} days from now"
+    return None
+
+
+POWER = Field("power", "power", _("Power"))
+ACTIONS: dict[str, Action] = {
+    a.name: a
+    for a in (
+        Action(
+            "start",
+            pgettext_lazy("moderator action", "Start"),
+            _("Start the game now; empty seats play as civil disorder."),
+            frozenset({Status.FORMING}),
+            lambda game, user, args: services.start_game(game, user),
+        ),
+        Action(
+            "deadline",
+            pgettext_lazy("moderator action", "Deadline"),
+            _("Move the current deadline by some minutes (negative shortens it)."),
+            frozenset({Status.ACTIVE}),
+            lambda game, user, args: services.change_deadline(
+                game,
+                user,
+                minutes=args.get("minutes"),
+                deadline=args.get("deadline"),
+                phase=args.get("phase"),
+            ),
+            fields=(
+                Field(
+                    "minutes", "minutes", _("Minutes"), False, _("Negative shortens the deadline.")
+                ),
+                Field("deadline", "deadline", _("Or the new deadline"), False, _("Used if given.")),
+                Field("phase", "current_phase", _("Phase"), False),
+            ),
+            one_of=("minutes", "deadline"),
+            check=_has_current_phase,
+        ),
+        Action(
+            "pause",
+            pgettext_lazy("moderator action", "Pause"),
+            _("Stop the clock; the time left is kept."),
+            frozenset({Status.ACTIVE}),
+            lambda game, user, args: services.pause(game, user),
+        ),
+        Action(
+            "resume",
+            pgettext_lazy("moderator action", "Resume"),
+            _("Restart the clock with the time that was left."),
+            frozenset({Status.PAUSED}),
+            lambda game, user, args: services.resume(game, user),
+        ),
+        Action(
+            "process",
+            pgettext_lazy("moderator action", "Process"),
+            _("Adjudicate the current phase now, whatever its deadline."),
+            frozenset({Status.ACTIVE}),
+            lambda game, user, args: services.process_now(game, user, phase=args["phase"]),
+            fields=(Field("phase", "current_phase", _("Phase")),),
+            check=_has_current_phase,
+        ),
+        Action(
+            "rollback",
+            pgettext_lazy("moderator action", "Rollback"),
+            _("Go back to an earlier phase; every later phase is deleted."),
+            frozenset({Status.ACTIVE, Status.PAUSED, Status.FINISHED}),
+            lambda game, user, args: services.rollback(game, user, args["phase"]),
+            fields=(Field("phase", "phase", _("To phase")),),
+            check=_has_earlier_phase,
+        ),
+        Action(
+            "replace",
+            pgettext_lazy("moderator action", "Replace"),
+            _("Hand a power to another user."),
+            RUNNING,
+            lambda game, user, args: services.replace_player(
+                game, user, args["power"], args["user"]
+            ),
+            fields=(POWER, Field("username", "username", _("New player's user name"))),
+        ),
+        Action(
+            "remove",
+            pgettext_lazy("moderator action", "Remove"),
+            _("Put a power into civil disorder, open for others to take over."),
+            RUNNING,
+            lambda game, user, args: services.remove_player(game, user, args["power"]),
+            fields=(POWER,),
+        ),
+        Action(
+            "bot",
+            pgettext_lazy("moderator action", "Bot"),
+            _(
+                "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
+                "power falls into civil disorder). A player may take over a bot's seat at any "
+                "time."
+            ),
+            RUNNING,
+            lambda game, user, args: services.set_bot(game, user, args["power"], args["bot"]),
+            fields=(POWER, Field("bot", "bot", _("Bot"))),
+        ),
+        Action(
+            "draw",
+            pgettext_lazy("moderator action", "Draw"),
+            _("End the game as a draw among the surviving powers."),
+            RUNNING,
+            lambda game, user, args: services.declare_draw(game, user),
+        ),
+        Action(
+            "end",
+            pgettext_lazy("moderator action", "End"),
+            _("End the game now, with a winner if one is named; a forming game is cancelled."),
+            RUNNING | {Status.FORMING},
+            lambda game, user, args: services.end_game(game, user, args.get("winner") or ""),
+            fields=(
+                Field("winner", "winner", _("Winner"), False, _("Leave empty for no winner.")),
+            ),
+        ),
+    )
+}
+
+
+def possible(game: Game) -> list[Action]:
+    """The actions the game's state allows now, in the registry's order."""
+    return [a for a in ACTIONS.values() if a.why_not(game) is None]
+
+
+def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = None) -> object:
+    """Do one action after checking it is possible now and has its inputs; ``NotPossible`` or
+    ``GameError`` (a 400 in the API, a message in the console and the admin) when not."""
+    action = ACTIONS.get(name)
+    if action is None:
+        raise services.GameError(f"there is no moderator action {name!r}")
+    if not game.is_moderator(user):
+        raise PermissionError("only the moderator may do this")
+    reason = action.why_not(game)
+    if reason:
+        raise NotPossible(reason)
+    args = args or {}
+    missing = action.missing(args)
+    if missing:
+        raise services.GameError(f"{name} needs {', '.join(missing)}")
+    return action.run(game, user, args)

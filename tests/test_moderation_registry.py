@@ -1,0 +1,189 @@
+"""Issue #14 item 7: one registry of moderator actions (``games.moderation``), read by the API,
+the moderator console and the admin. Each offers exactly the actions the game's state allows,
+and each refuses any other with the same clear reason."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import admin as game_admin
+from games import moderation, services
+from games.forms import ModerationForm
+from games.models import Game, ModeratorAction
+from games.serializers import ModerationSerializer
+
+pytestmark = pytest.mark.django_db
+
+
+def console_offers(game, moderator) -> list[str]:
+    c = Client()
+    c.force_login(moderator)
+    html = c.get(reverse("moderate", args=[game.pk])).content.decode()
+    prefix = re.escape(f"/games/{game.pk}/moderate/")
+    return re.findall(rf'<form method="post" action="{prefix}(\w+)/"', html)
+
+
+def api_offers(api, game, moderator) -> list[str]:
+    response = api(moderator).get(f"/api/games/{game.pk}/moderation/")
+    assert response.status_code == 200, response.data
+    return [a["name"] for a in response.data]
+
+
+@pytest.fixture
+def states(make_game, make_user, moderator):
+    """Games in each state a moderator meets: forming, running, paused, running with an
+    earlier phase, finished."""
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    services.join_game(forming, make_user("ada"), ["France"])
+    active = make_game()
+    paused = make_game()
+    services.pause(paused, moderator)
+    later = make_game()
+    services.process_now(later, moderator, phase=0)
+    finished = make_game()
+    services.process_now(finished, moderator, phase=0)
+    finished.refresh_from_db()
+    services.end_game(finished, moderator, "France")
+    games = {"forming": forming, "active": active, "paused": paused, "later": later}
+    games["finished"] = finished
+    for game in games.values():
+        game.refresh_from_db()
+    return games
+
+
+EXPECTED = {
+    "forming": ["start", "end"],
+    "active": ["deadline", "pause", "process", "replace", "remove", "bot", "draw", "end"],
+    "paused": ["resume", "replace", "remove", "bot", "draw", "end"],
+    "later": [
+        "deadline", "pause", "process", "rollback", "replace", "remove", "bot", "draw", "end",
+    ],
+    "finished": ["rollback"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("state", sorted(EXPECTED))
+def test_the_api_and_the_console_offer_exactly_the_possible_actions(state, states, api, moderator):
+    game = states[state]
+    registry = [a.name for a in moderation.possible(game)]
+    assert registry == EXPECTED[state]
+    assert api_offers(api, game, moderator) == registry
+    assert console_offers(game, moderator) == registry
+
+
+def test_the_api_lists_each_action_with_its_inputs(states, api, moderator):
+    listed = api(moderator).get(f"/api/games/{states['active'].pk}/moderation/").data
+    deadline = next(a for a in listed if a["name"] == "deadline")
+    assert [f["name"] for f in deadline["inputs"]] == ["minutes", "deadline", "phase"]
+    assert deadline["one_of"] == ["minutes", "deadline"]
+    replace = next(a for a in listed if a["name"] == "replace")
+    assert [(f["name"], f["required"]) for f in replace["inputs"]] == [
+        ("power", True),
+        ("username", True),
+    ]
+
+
+def test_only_the_moderator_sees_the_list(states, api, seat):
+    game = states["active"]
+    assert (
+        api(seat(game, "France").user).get(f"/api/games/{game.pk}/moderation/").status_code == 403
+    )
+    assert api(None).get(f"/api/games/{game.pk}/moderation/").status_code == 401
+
+
+@pytest.mark.parametrize(
+    "state, action, reason",
+    [
+        ("paused", "pause", "pause is not possible while the game is Paused"),
+        ("active", "resume", "resume is not possible while the game is Active"),
+        ("active", "rollback", "rollback is not possible: there is no earlier phase to go back to"),
+        ("finished", "draw", "draw is not possible while the game is Finished"),
+        ("forming", "process", "process is not possible while the game is Forming"),
+    ],
+)
+def test_an_impossible_action_is_refused_with_its_reason(
+    state, action, reason, states, api, moderator
+):
+    """By the API (400 and the reason, before the body is even read) and by the console (the
+    reason as a message); nothing is done or logged either way."""
+    game = states[state]
+    logged = ModeratorAction.objects.filter(game=game).count()
+    response = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/{action}/", {"phase": 0}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.data["detail"] == reason
+    c = Client()
+    c.force_login(moderator)
+    url = reverse("moderate-action", args=[game.pk, action])
+    page = c.post(url, {"phase": 0, "confirm": "yes"}, follow=True).content.decode()
+    assert reason in page
+    assert ModeratorAction.objects.filter(game=game).count() == logged
+    game.refresh_from_db()
+    assert game.status == states[state].status
+
+
+def test_the_admin_runs_the_registry_and_refuses_alike(states, moderator):
+    """An admin action on a game whose state does not allow it says why, as the API does."""
+    said: list[str] = []
+
+    class Admin:
+        def message_user(self, request, message, level=None):
+            said.append(message)
+
+    class Request:
+        user = moderator
+
+    paused, active = states["paused"], states["active"]
+    game_admin.pause(Admin(), Request(), Game.objects.filter(pk=paused.pk))
+    assert said == [f"{paused}: pause is not possible while the game is Paused"]
+    game_admin.pause(Admin(), Request(), Game.objects.filter(pk=active.pk))
+    active.refresh_from_db()
+    assert active.status == Game.Status.PAUSED and len(said) == 1
+    seat = paused.memberships.get(power="Italy")
+    game_admin.put_bot(Admin(), Request(), paused.memberships.filter(pk=seat.pk))
+    assert paused.memberships.get(power="Italy", status="active").bot
+
+
+def test_both_inputs_declare_every_field_of_the_registry():
+    """The JSON body and the console's form each type every input an action takes, so the two
+    ways in cannot drift apart from the registry (or from each other)."""
+    body = ModerationSerializer(context={"action": "start"}).fields
+    for action in moderation.ACTIONS.values():
+        for field in action.fields:
+            assert field.name in body, (action.name, field.name)
+            assert field.name in ModerationForm.base_fields, (action.name, field.name)
+
+
+def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator):
+    """Once only the API took a date and time; the console now asks for the same inputs."""
+    game = states["active"]
+    c = Client()
+    c.force_login(moderator)
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    when = (datetime.now(UTC) + timedelta(days=10)).replace(second=0, microsecond=0)
+    c.post(url, {"deadline": when.strftime("%Y-%m-%dT%H:%M"), "confirm": "yes"})
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == when
+    too_far = (when + timedelta(days=400)).strftime("%Y-%m-%dT%H:%M")
+    page = c.post(url, {"deadline": too_far}, follow=True).content.decode()
+    assert "at most 366 days from now" in page
+    page = c.post(url, {"minutes": "", "deadline": ""}, follow=True).content.decode()
+    assert "deadline, minutes: This field is required." in page
+
+
+def test_the_console_confirms_a_bot_before_putting_it_on(states, moderator):
+    """The confirmation sends the inputs back as typed, and the second post acts."""
+    game = states["active"]
+    c = Client()
+    c.force_login(moderator)
+    url = reverse("moderate-action", args=[game.pk, "bot"])
+    page = c.post(url, {"power": "Italy", "bot": "on"}).content.decode()
+    assert 'name="bot" value="on"' in page and 'name="power" value="Italy"' in page
+    c.post(url, {"power": "Italy", "bot": "on", "confirm": "yes"})
+    assert game.memberships.get(power="Italy", status="active").bot

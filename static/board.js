@@ -536,20 +536,30 @@
     var minTop = Math.max(4, 4 - f.top), maxTop = Math.min(f.height, window.innerHeight - f.top) - mh - 4;
     var maxLeft = f.width - mw - 4;
     var ax = a.left - f.left, ay = a.top - f.top, cy = ay + a.height / 2 - 28;
-    var spots = [
-      [ax + a.width + gap, cy], [ax - gap - mw, cy],
-      [ax + a.width / 2 - mw / 2, ay + a.height + gap], [ax + a.width / 2 - mw / 2, ay - gap - mh],
-      [4, minTop], [maxLeft, minTop], [4, maxTop], [maxLeft, maxTop],
-    ];
+    // Around the unit (right, left, below, above and the corners between), then the view's
+    // corners; nearer is better, covering the unit or a highlighted place much worse.
+    var xs = [ax + a.width + gap, ax - gap - mw, ax, ax + a.width - mw];
+    var ys = [cy, ay + a.height + gap, ay - gap - mh];
+    var spots = [];
+    ys.forEach(function (y) { xs.forEach(function (x) { spots.push([x, y]); }); });
+    spots.push([4, minTop], [maxLeft, minTop], [4, maxTop], [maxLeft, maxTop]);
     var avoid = [{ r: a, weight: 1000 }];
     var zoomBar = frame.querySelector(".zoom");
     if (zoomBar) avoid.push({ r: zoomBar.getBoundingClientRect(), weight: 1 });
-    inner.querySelectorAll("path.target").forEach(function (t) { avoid.push({ r: t.getBoundingClientRect(), weight: 1 }); });
+    // A highlighted place's name and unit matter most (that is where one clicks); its
+    // whole outline a little.
+    inner.querySelectorAll("path.target").forEach(function (t) {
+      avoid.push({ r: t.getBoundingClientRect(), weight: 0.05 });
+      var name = CSS.escape(t.dataset.province);
+      inner.querySelectorAll('g.label[data-province="' + name + '"]:not(.off), g.unit[data-location^="' + name + '"]')
+        .forEach(function (g) { avoid.push({ r: g.getBoundingClientRect(), weight: 5 }); });
+    });
     var best = null;
     spots.forEach(function (spot, n) {
       var left = Math.max(4, Math.min(spot[0], maxLeft)), top = Math.max(minTop, Math.min(spot[1], maxTop));
       var box = { left: f.left + left, top: f.top + top, right: f.left + left + mw, bottom: f.top + top + mh };
-      var cost = n * 0.5;  // in order of preference, all else equal
+      var cost = n * 0.5 + Math.hypot(box.left + mw / 2 - (a.left + a.width / 2),
+        box.top + mh / 2 - (a.top + a.height / 2)) * 0.2;
       avoid.forEach(function (o) {
         var w = Math.min(box.right, o.r.right) - Math.max(box.left, o.r.left);
         var h = Math.min(box.bottom, o.r.bottom) - Math.max(box.top, o.r.top);
@@ -610,7 +620,8 @@
     if (g) g.classList.add("selected");
     var own = optionsFor(unit.location);
     open(unit.location);
-    ask(base + ": what should it do?", [], null, function () {
+    var now = lines().find(function (l) { return lineLocation(l) === province(unit.location); });
+    ask(base + (now ? " (now: " + now + ")" : "") + ": what should it do?", [], null, function () {
       if (!own.length) {
         prompt.textContent = base + ": the engine lists no order for it.";
         return;
@@ -682,16 +693,24 @@
     }
     if (data.phase === "adjustments") {
       // A build or a removal there, as the engine lists them, offered beside the place.
-      var here = options.filter(function (o) { return o.location && province(o.location) === province(spot); });
-      if (!here.length) return;
-      open(here[0].location);
-      ask(province(spot) + ":", [], null, function () {
-        here.forEach(function (o) { button(o.order, function () { place(o); }); });
-      });
+      offer(spot, options.filter(function (o) { return o.location && province(o.location) === province(spot); }));
       return;
     }
     var unit = unitAt(spot, mine());
-    if (unit) selectUnit(unit);
+    if (unit) { selectUnit(unit); return; }
+    // No unit of one's own there: a rule's own order about the place (an army entering).
+    offer(spot, options.filter(function (o) {
+      return o.kind === "special" && o.location && province(o.location) === province(spot);
+    }));
+  }
+
+  // A menu beside a place of the engine's orders about it (none: nothing happens).
+  function offer(spot, list) {
+    if (!list.length) return;
+    open(list[0].location);
+    ask(province(spot) + ":", [], null, function () {
+      list.forEach(function (o) { button(o.order, function () { place(o); }); });
+    });
   }
 
   inner.addEventListener("click", function (e) { pick(placeOf(e.target)); });

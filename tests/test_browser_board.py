@@ -234,8 +234,16 @@ def test_names_are_readable_at_the_default_fit_and_more_appear_on_zoom(
     scrolled = page.evaluate("() => window.scrollY")
     page.mouse.wheel(0, -300)
     page.wait_for_timeout(200)
-    assert page.locator("#board").get_attribute("data-scale") != before
+    zoomed = page.locator("#board").get_attribute("data-scale")
+    assert zoomed != before
     assert page.evaluate("() => window.scrollY") == scrolled
+    # Elsewhere the wheel scrolls the page, and leaves the board alone.
+    side = box(page.locator("#press"))
+    page.mouse.move(side["x"] + 10, min(side["y"] + 10, SCREENS[screen][1] - 10))
+    page.mouse.wheel(0, 400)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.scrollY") > scrolled
+    assert page.locator("#board").get_attribute("data-scale") == zoomed
 
 
 @pytest.mark.django_db(transaction=True)

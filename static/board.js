@@ -687,6 +687,7 @@
 
   function pick(spot) {
     if (!spot) return;
+    if (!form.isConnected) { menu.hidden = true; return; }  // a new phase came (live.js)
     if (step && step.pick) {
       var target = step.targets.find(function (t) { return province(t) === province(spot); });
       if (target) { step.pick(target); return; }
@@ -718,6 +719,8 @@
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("g.unit")) {
       e.preventDefault();
       pick(placeOf(e.target));
+      var first = choices.querySelector("button");
+      if (first && anchor) first.focus({ preventScroll: true });  // on to the menu
     }
   });
   document.addEventListener("keydown", function (e) {

@@ -77,10 +77,23 @@
         s = Math.min(h / b.h, 4 * w / b.w);
         var own = viewport.dataset.power ? inner.querySelectorAll(
           'g.unit[data-power="' + CSS.escape(viewport.dataset.power) + '"]') : [];
-        if (own.length) {
-          var x = 0, y = 0;
-          own.forEach(function (g) { var r = g.getBBox(); x += r.x + r.width / 2; y += r.y + r.height / 2; });
-          focus = { x: x / own.length, y: y / own.length };
+        // The view around most of one's units: the centre of the fullest view-sized window.
+        var spots = Array.from(own).map(function (g) {
+          var r = g.getBBox();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+        });
+        var best = [];
+        spots.forEach(function (c) {
+          var near = spots.filter(function (o) {
+            return Math.abs(o.x - c.x) < w / s / 2.4 && Math.abs(o.y - c.y) < h / s / 2.4;
+          });
+          if (near.length > best.length) best = near;
+        });
+        if (best.length) {
+          focus = {
+            x: best.reduce(function (t, o) { return t + o.x; }, 0) / best.length,
+            y: best.reduce(function (t, o) { return t + o.y; }, 0) / best.length,
+          };
         }
       }
       fitted = s;

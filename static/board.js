@@ -196,10 +196,15 @@
     document.addEventListener("board:drawn", function () {
       if (fitted === null) fit(); else { shownAt = null; apply(); }
     });
-    var resized = null;
+    // A new width (a turned phone, a resized window) fits again; a phone's address bar
+    // coming and going (only the height changes) keeps one's view.
+    var resized = null, width = viewport.clientWidth;
     window.addEventListener("resize", function () {
       clearTimeout(resized);
-      resized = setTimeout(function () { if (fitted !== null) fit(); }, 150);
+      resized = setTimeout(function () {
+        if (fitted === null) return;
+        if (viewport.clientWidth !== width) { width = viewport.clientWidth; fit(); } else apply();
+      }, 150);
     });
     if (inner.querySelector("svg")) fit();
     return {

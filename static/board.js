@@ -33,8 +33,10 @@
       if (!group || shownAt === view.s) return;
       shownAt = view.s;
       var px = Number(group.dataset.labelPx || 11), font = Number(group.dataset.minFont || 9.5);
-      // (a hair over: the browser composes transforms in single precision)
-      svg.style.setProperty("--k", (Math.max(1, px / (view.s * font)) * 1.002).toFixed(4));
+      // Names grow with the board from ``px`` up to 15 px on screen, then stay that size
+      // (a hair over: the browser composes transforms in single precision).
+      var size = Math.min(Math.max(px, font * view.s), Math.max(px, 15));
+      svg.style.setProperty("--k", (size / (view.s * font) * 1.002).toFixed(4));
       group.querySelectorAll("g.label").forEach(function (g) {
         g.classList.toggle("off", view.s < Number(g.dataset.minScale || 0));
       });

@@ -237,18 +237,19 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
 
     Each name becomes ``<g class="label" transform="translate(pivot)"><g class="lbl">``
     around its texts: the page scales every ``.lbl`` by ``--k`` (CSS) so that names stay at
-    least ``LABEL_PX`` on screen, about a pivot on the side away from the province's unit, so
-    that a grown name runs away from it. ``data-min-scale`` is the screen scale from which the
-    name shows without running into a more important one (bigger provinces, supply centres
-    and oceans first): at a small scale only the main names show; the others appear as one
-    zooms in. Drawings without the page's CSS (PNG, replays) show every name as printed.
+    least ``LABEL_PX`` on screen (at most 15 px when zoomed in), about a pivot on the side
+    away from the province's unit, so that a grown name runs away from it.
+    ``data-min-scale`` is the screen scale from which the name shows without running into a
+    more important one (bigger provinces, supply centres and oceans first): at a small scale
+    only the main names show; the others appear as one zooms in. Drawings without the
+    page's CSS (PNG, replays) show every name as printed.
     """
     found = _LABELS.search(text)
     if not found:
         return text
     areas = {name: _area(d) for name, d in _PATH_D.findall(text)}
     centres = {name for name, a in anchors.items() if "sc" in a}
-    out: list[str] = []
+    out: list[str | _Label] = []  # leader lines as they are, names to be redrawn
     labels: list[_Label] = []
     current: _Label | None = None
     for item in _LABEL_ITEM.findall(found.group(1)):
@@ -257,18 +258,17 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
             current = None
             continue
         x, y, classes, words = _TEXT.match(item).groups()
-        names = classes.split()
-        kind = names[0]
-        halo = len(names) > 1
+        kind, halo = classes.split()[0], " " in classes
+        # A name is its halo copies, then its lines, at one x; the next halo starts another.
         if (
             current is None
             or current.kind != kind
             or current.items[0][0] != float(x)
-            or (halo and not current.items[-1][2].endswith("halo") and len(names) > 1)
+            or (halo and " " not in current.items[-1][2])
         ):
             current = _Label([], kind, _FONT_SIZES.get(kind, 10.0))
             labels.append(current)
-            out.append(current)  # type: ignore[arg-type]  # replaced below
+            out.append(current)
         current.items.append((float(x), float(y), classes, words))
     minimum = min((label.size for label in labels), default=10.0)
     for label in labels:
@@ -283,7 +283,7 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
 
 def _place(label: _Label, anchors: dict, spots: dict, areas: dict, centres: set) -> None:
     """The label's province, box, pivot and rank."""
-    lines = [(x, y, w) for x, y, c, w in label.items if not c.endswith("halo")] or [
+    lines = [(x, y, w) for x, y, c, w in label.items if " " not in c] or [
         (x, y, w) for x, y, _, w in label.items
     ]
     x = lines[0][0]

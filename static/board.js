@@ -5,34 +5,120 @@
   document.documentElement.classList.add("js");
 
   // -- pan and zoom ------------------------------------------------------------------
+  //
+  // The board is drawn at its own size and scaled as a whole; ``view.s`` is the screen scale
+  // (CSS px per board unit). The default fit shows the whole board on a wide screen, and
+  // fills the height of a phone's view around the player's own units. Names keep a readable
+  // size on screen: the board's label groups are scaled by ``--k`` and the minor ones, which
+  // would then run into others, are hidden until the zoom makes room (render.py lays them
+  // out). The wheel zooms only over the board; elsewhere the page scrolls as usual.
 
   function panZoom(viewport) {
     var inner = viewport.querySelector(".board-inner");
     var view = { x: 0, y: 0, s: 1 };
+    var fitted = null;  // the default fit's scale, once the board is in
     var pointers = new Map();
     var start = null;
     var moved = false;
+    var shownAt = null;  // the scale the names were last laid out for
+    var listeners = [];
+    var pad = 0;  // px of the view's foot under a bottom sheet
+
+    function size() { return { w: inner.offsetWidth || 1, h: inner.offsetHeight || 1 }; }
+    function phone() { return viewport.clientWidth < 600; }
+
+    function labels() {
+      var svg = inner.querySelector("svg");
+      var group = svg && svg.querySelector("#labels");
+      if (!group || shownAt === view.s) return;
+      shownAt = view.s;
+      var px = Number(group.dataset.labelPx || 11), font = Number(group.dataset.minFont || 9.5);
+      // Names grow with the board from ``px`` up to 15 px on screen, then stay that size
+      // (a hair over: the browser composes transforms in single precision).
+      var size = Math.min(Math.max(px, font * view.s), Math.max(px, 15));
+      svg.style.setProperty("--k", (size / (view.s * font) * 1.002).toFixed(4));
+      group.querySelectorAll("g.label").forEach(function (g) {
+        g.classList.toggle("off", view.s < Number(g.dataset.minScale || 0));
+      });
+      viewport.classList.toggle("near", view.s * 8 >= px);  // the small notes, close up
+    }
 
     function apply() {
-      var w = viewport.clientWidth, h = viewport.clientHeight;
-      var iw = inner.offsetWidth * view.s, ih = inner.offsetHeight * view.s;
-      // Keep some of the board in sight whatever the pan.
-      view.x = Math.min(w * 0.5, Math.max(view.x, w * 0.5 - iw));
-      view.y = Math.min(h * 0.5, Math.max(view.y, h * 0.5 - ih));
+      var w = viewport.clientWidth, h = viewport.clientHeight, b = size();
+      var iw = b.w * view.s, ih = b.h * view.s;
+      // The board always fills the view (no empty sea beyond its edges); centred when
+      // smaller than the view.
+      // (A bottom sheet over the view's foot lets the board go up by as much.)
+      view.x = iw <= w ? (w - iw) / 2 : Math.min(0, Math.max(view.x, w - iw));
+      view.y = ih <= h && !pad ? (h - ih) / 2
+        : Math.min(Math.max(0, (h - ih) / 2), Math.max(view.y, Math.min(0, h - pad - ih)));
       inner.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.s + ")";
-      viewport.dataset.scale = view.s.toFixed(3);
+      viewport.dataset.scale = view.s.toFixed(4);
+      labels();
+      listeners.forEach(function (f) { f(); });
+    }
+    function limits(s) {
+      var low = (fitted || 0.2) * 0.8, high = Math.max(4, (fitted || 1) * 6);
+      return Math.min(high, Math.max(low, s));
     }
     function zoom(factor, cx, cy) {
-      var s = Math.min(8, Math.max(0.5, view.s * factor));
+      var s = limits(view.s * factor);
       if (cx === undefined) { cx = viewport.clientWidth / 2; cy = viewport.clientHeight / 2; }
       view.x = cx - (cx - view.x) * (s / view.s);
       view.y = cy - (cy - view.y) * (s / view.s);
       view.s = s;
       apply();
     }
-    function reset() { view = { x: 0, y: 0, s: 1 }; apply(); }
+    // The whole board on a wide screen; on a phone the board's height, around one's units.
+    function fit() {
+      var w = viewport.clientWidth, h = viewport.clientHeight, b = size();
+      if (!inner.querySelector("svg")) return;
+      var s = Math.min(w / b.w, h / b.h);
+      var focus = null;
+      if (phone()) {
+        s = Math.min(h / b.h, 4 * w / b.w);
+        var own = viewport.dataset.power ? inner.querySelectorAll(
+          'g.unit[data-power="' + CSS.escape(viewport.dataset.power) + '"]') : [];
+        // The view around most of one's units: the centre of the fullest view-sized window.
+        var spots = Array.from(own).map(function (g) {
+          var r = g.getBBox();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+        });
+        var best = [];
+        spots.forEach(function (c) {
+          var near = spots.filter(function (o) {
+            return Math.abs(o.x - c.x) < w / s / 2.4 && Math.abs(o.y - c.y) < h / s / 2.4;
+          });
+          if (near.length > best.length) best = near;
+        });
+        if (best.length) {
+          focus = {
+            x: best.reduce(function (t, o) { return t + o.x; }, 0) / best.length,
+            y: best.reduce(function (t, o) { return t + o.y; }, 0) / best.length,
+          };
+        }
+      }
+      fitted = s;
+      view.s = s;
+      focus = focus || { x: b.w / 2, y: b.h / 2 };
+      view.x = w / 2 - focus.x * s;
+      view.y = h / 2 - focus.y * s;
+      shownAt = null;
+      apply();
+    }
+    // Pan so that a screen rectangle (a unit) shows above ``bottom`` px of the view.
+    function reveal(rect, bottom) {
+      var r = viewport.getBoundingClientRect();
+      pad = Math.max(0, r.bottom - (window.innerHeight - (bottom || 0)));
+      var visibleBottom = Math.min(r.bottom, window.innerHeight - (bottom || 0)) - 16;
+      var dy = 0;
+      if (rect.bottom > visibleBottom) dy = visibleBottom - rect.bottom;
+      else if (rect.top < r.top + 16) dy = r.top + 16 - rect.top;
+      if (dy) { view.y += dy; apply(); }
+    }
 
     viewport.addEventListener("pointerdown", function (e) {
+      if (e.button !== undefined && e.button > 0) return;
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
       start = { x: e.clientX, y: e.clientY, vx: view.x, vy: view.y, dist: pinchDistance(), s: view.s };
       moved = false;
@@ -65,6 +151,9 @@
     }
     viewport.addEventListener("pointerup", end);
     viewport.addEventListener("pointercancel", end);
+    // Nothing on the board is dragged or selected as text.
+    viewport.addEventListener("dragstart", function (e) { e.preventDefault(); });
+    viewport.addEventListener("selectstart", function (e) { e.preventDefault(); });
     // A drag is not a click on whatever it ended over.
     viewport.addEventListener("click", function (e) {
       if (moved) { e.stopPropagation(); e.preventDefault(); moved = false; }
@@ -72,7 +161,7 @@
     viewport.addEventListener("wheel", function (e) {
       e.preventDefault();
       var r = viewport.getBoundingClientRect();
-      zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.clientX - r.left, e.clientY - r.top);
+      zoom(Math.pow(1.0015, -e.deltaY * (e.deltaMode === 1 ? 20 : 1)), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
     viewport.addEventListener("keydown", function (e) {
       if (e.target !== viewport) return;
@@ -82,6 +171,7 @@
       if (keys[e.key]) { view.x += keys[e.key][0]; view.y += keys[e.key][1]; apply(); }
       else if (e.key === "+" || e.key === "=") zoom(1.25);
       else if (e.key === "-") zoom(1 / 1.25);
+      else if (e.key === "0") fit();
       else return;
       e.preventDefault();
     });
@@ -101,13 +191,34 @@
         var which = e.target.dataset.zoom;
         if (which === "in") zoom(1.4);
         else if (which === "out") zoom(1 / 1.4);
-        else if (which === "reset") reset();
+        else if (which === "reset") fit();
       });
     }
-    apply();
+    // The board arrives on its own (live.js); fit it the first time, keep the view after.
+    document.addEventListener("board:drawn", function () {
+      if (fitted === null) fit(); else { shownAt = null; apply(); }
+    });
+    // A new width (a turned phone, a resized window) fits again; a phone's address bar
+    // coming and going (only the height changes) keeps one's view.
+    var resized = null, width = viewport.clientWidth;
+    window.addEventListener("resize", function () {
+      clearTimeout(resized);
+      resized = setTimeout(function () {
+        if (fitted === null) return;
+        if (viewport.clientWidth !== width) { width = viewport.clientWidth; fit(); } else apply();
+      }, 150);
+    });
+    if (inner.querySelector("svg")) fit();
+    return {
+      reveal: reveal,
+      unpad: function () { if (pad) { pad = 0; apply(); } },
+      onChange: function (f) { listeners.push(f); },
+      phone: phone,
+    };
   }
 
-  document.querySelectorAll(".board-viewport").forEach(panZoom);
+  var boards = [];
+  document.querySelectorAll(".board-viewport").forEach(function (v) { boards.push(panZoom(v)); });
 
   // -- countdown ---------------------------------------------------------------------
 
@@ -152,6 +263,10 @@
   var inner = viewport.querySelector(".board-inner");
   var unorderedNote = document.getElementById("unordered");
   var unordered = new Set(data.unordered || []);
+  var dock = document.getElementById("order-dock");
+  var frame = viewport.parentNode;
+  var board = boards[0];
+  var anchor = null;  // the place whose unit the open menu is about
   var dataOf = {};       // order line -> the engine's data of it, from the last answer
   var options = [];      // this power's legal orders, as the engine lists them
   var step = null;       // what a click on the board means now
@@ -400,6 +515,92 @@
     (targets || []).forEach(function (t) { button(t, function () { onPick(t); }); });
     if (extra) extra();
     button("Cancel", function () { idle(); });
+    position();
+  }
+
+  // -- where the menu is: docked in the orders panel while nothing is chosen; beside the
+  // unit (or the province) being ordered on a wide screen, a bottom sheet on a phone.
+
+  function spotOf(place) {
+    var dislodged = data.phase === "retreats" ? ".dislodged" : "";
+    var g = inner.querySelector('g.unit' + dislodged + '[data-location="' + CSS.escape(place) + '"]') ||
+      inner.querySelector('g.unit[data-location="' + CSS.escape(place) + '"]');
+    if (g) return g;
+    return inner.querySelector('path[data-province="' + CSS.escape(province(place)) + '"]');
+  }
+
+  function open(place) {
+    anchor = place;
+    var sheet = board.phone();
+    if (menu.parentNode !== frame) frame.appendChild(menu);
+    menu.classList.toggle("sheet", sheet);
+    menu.classList.toggle("popup", !sheet);
+    menu.classList.remove("docked");
+    menu.dataset.open = place;
+    position();
+  }
+
+  function position() {
+    if (!anchor) return;
+    var spot = spotOf(anchor);
+    if (!spot) return;
+    var a = spot.getBoundingClientRect();
+    if (menu.classList.contains("sheet")) {
+      board.reveal(a, menu.offsetHeight);
+      return;
+    }
+    var f = frame.getBoundingClientRect();
+    var mw = menu.offsetWidth, mh = menu.offsetHeight, gap = 14;
+    // Wholly on screen and inside the board; beside the unit on whichever side covers the
+    // least of the unit and of the places it is asked to pick (highlighted).
+    var minTop = Math.max(4, 4 - f.top), maxTop = Math.min(f.height, window.innerHeight - f.top) - mh - 4;
+    var maxLeft = f.width - mw - 4;
+    var ax = a.left - f.left, ay = a.top - f.top, cy = ay + a.height / 2 - 28;
+    // Around the unit (right, left, below, above and the corners between), then the view's
+    // corners; nearer is better, covering the unit or a highlighted place much worse.
+    var xs = [ax + a.width + gap, ax - gap - mw, ax, ax + a.width - mw];
+    var ys = [cy, ay + a.height + gap, ay - gap - mh];
+    var spots = [];
+    ys.forEach(function (y) { xs.forEach(function (x) { spots.push([x, y]); }); });
+    spots.push([4, minTop], [maxLeft, minTop], [4, maxTop], [maxLeft, maxTop]);
+    var avoid = [{ r: a, weight: 1000 }];
+    var zoomBar = frame.querySelector(".zoom");
+    if (zoomBar) avoid.push({ r: zoomBar.getBoundingClientRect(), weight: 1 });
+    // A highlighted place's name and unit matter most (that is where one clicks); its
+    // whole outline a little.
+    inner.querySelectorAll("path.target").forEach(function (t) {
+      avoid.push({ r: t.getBoundingClientRect(), weight: 0.05 });
+      var name = CSS.escape(t.dataset.province);
+      inner.querySelectorAll('g.label[data-province="' + name + '"]:not(.off), g.unit[data-location^="' + name + '"]')
+        .forEach(function (g) { avoid.push({ r: g.getBoundingClientRect(), weight: 5 }); });
+    });
+    var best = null;
+    spots.forEach(function (spot, n) {
+      var left = Math.max(4, Math.min(spot[0], maxLeft)), top = Math.max(minTop, Math.min(spot[1], maxTop));
+      var box = { left: f.left + left, top: f.top + top, right: f.left + left + mw, bottom: f.top + top + mh };
+      var cost = n * 0.5 + Math.hypot(box.left + mw / 2 - (a.left + a.width / 2),
+        box.top + mh / 2 - (a.top + a.height / 2)) * 0.2;
+      avoid.forEach(function (o) {
+        var w = Math.min(box.right, o.r.right) - Math.max(box.left, o.r.left);
+        var h = Math.min(box.bottom, o.r.bottom) - Math.max(box.top, o.r.top);
+        if (w > 0 && h > 0) cost += w * h * o.weight;
+      });
+      if (!best || cost < best.cost) best = { cost: cost, left: left, top: top };
+    });
+    menu.style.left = Math.round(best.left) + "px";
+    menu.style.top = Math.round(best.top) + "px";
+  }
+  board.onChange(function () { if (anchor && !menu.classList.contains("sheet")) position(); });
+
+  function docked() {
+    anchor = null;
+    if (dock && menu.parentNode !== dock) dock.appendChild(menu);
+    menu.classList.remove("popup", "sheet");
+    menu.classList.add("docked");
+    menu.style.left = menu.style.top = "";
+    delete menu.dataset.open;
+    board.unpad();
+    inner.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
   }
 
   function unique(list) { return Array.from(new Set(list)); }
@@ -407,6 +608,7 @@
   function idle(note) {
     step = null;
     highlight([]);
+    docked();
     choices.innerHTML = "";
     var lead = note ? note + " " : "";
     if (data.phase === "adjustments") {
@@ -437,7 +639,9 @@
     var g = inner.querySelector('g.unit[data-location="' + CSS.escape(unit.location) + '"]');
     if (g) g.classList.add("selected");
     var own = optionsFor(unit.location);
-    ask(base + ": what should it do?", [], null, function () {
+    open(unit.location);
+    var now = lines().find(function (l) { return lineLocation(l) === province(unit.location); });
+    ask(base + (now ? " (now: " + now + ")" : "") + ": what should it do?", [], null, function () {
       if (!own.length) {
         prompt.textContent = base + ": the engine lists no order for it.";
         return;
@@ -461,6 +665,10 @@
           button(label + "…", function () { where(base, label, group.items); });
         }
       });
+      // A rule's own order about this unit (a canal permit for this fleet).
+      options.filter(function (o) {
+        return o.kind === "special" && o.location && province(o.location) === province(unit.location);
+      }).forEach(function (o) { button(o.order, function () { place(o); }).classList.add("rule-order"); });
     });
   }
 
@@ -499,12 +707,31 @@
 
   function pick(spot) {
     if (!spot) return;
+    if (!form.isConnected) { menu.hidden = true; return; }  // a new phase came (live.js)
     if (step && step.pick) {
       var target = step.targets.find(function (t) { return province(t) === province(spot); });
       if (target) { step.pick(target); return; }
     }
+    if (data.phase === "adjustments") {
+      // A build or a removal there, as the engine lists them, offered beside the place.
+      offer(spot, options.filter(function (o) { return o.location && province(o.location) === province(spot); }));
+      return;
+    }
     var unit = unitAt(spot, mine());
-    if (unit && data.phase !== "adjustments") selectUnit(unit);
+    if (unit) { selectUnit(unit); return; }
+    // No unit of one's own there: a rule's own order about the place (an army entering).
+    offer(spot, options.filter(function (o) {
+      return o.kind === "special" && o.location && province(o.location) === province(spot);
+    }));
+  }
+
+  // A menu beside a place of the engine's orders about it (none: nothing happens).
+  function offer(spot, list) {
+    if (!list.length) return;
+    open(list[0].location);
+    ask(province(spot) + ":", [], null, function () {
+      list.forEach(function (o) { button(o.order, function () { place(o); }); });
+    });
   }
 
   inner.addEventListener("click", function (e) { pick(placeOf(e.target)); });
@@ -512,6 +739,8 @@
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("g.unit")) {
       e.preventDefault();
       pick(placeOf(e.target));
+      var first = choices.querySelector("button");
+      if (first && anchor) first.focus({ preventScroll: true });  // on to the menu
     }
   });
   document.addEventListener("keydown", function (e) {
@@ -520,6 +749,7 @@
 
   decorate();
   prompt.textContent = data.phase === "adjustments" ? data.guide || "" : "Loading your orders…";
+  docked();
   menu.hidden = false;
   viewport.classList.add("ordering");
   fetch(data.options, { credentials: "same-origin", headers: { Accept: "application/json" } })

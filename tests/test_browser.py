@@ -278,8 +278,10 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     board = phone.locator("#board")
     inner = phone.locator("#board .board-inner")
+    phone.wait_for_selector("#board[data-scale]", state="attached")  # the board is in, fitted
+    fitted = float(board.get_attribute("data-scale"))  # screen px per board unit, at the fit
     phone.click("button[data-zoom=in]")
-    assert float(board.get_attribute("data-scale")) > 1
+    assert float(board.get_attribute("data-scale")) > fitted
     before = inner.evaluate("e => e.style.transform")
     box = board.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

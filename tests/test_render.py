@@ -164,20 +164,56 @@ def busy() -> tuple[dict, list[dict], ET.Element]:
     return state, results, parse(render_board("colonial", state, results=results))
 
 
-def test_start_position_draws_each_unit_with_its_initial() -> None:
+def test_start_position_draws_armies_and_fleets_by_shape_in_their_colour() -> None:
     root = parse(render_board("colonial", start_state()))
+    colours = power_colours("colonial")
     units = [g for g in group(root, "units") if "unit" in classes(g)]
     assert len(units) == len(VARIANT.starting_units)
     drawn_units = {(g.get("data-location"), g.get("data-power"), g.get("data-unit")) for g in units}
     expected = {(u["location"], u["power"], u["unit"]) for u in VARIANT.starting_units}
     assert drawn_units == expected
     for g in units:
-        letters = "".join(t.text or "" for t in g.iter(f"{SVG}text"))
-        assert letters == g.get("data-power")[0]
+        assert not list(g.iter(f"{SVG}text"))  # no letter: the shape tells the kind
         title = g.find(f"{SVG}title").text
         assert title == f"{g.get('data-power')}: {g.get('data-unit')} {g.get('data-location')}"
-        shape = f"{SVG}polygon" if g.get("data-unit") == "F" else f"{SVG}circle"
-        assert g.find(shape) is not None
+        colour = colours[g.get("data-power")]
+        tokens = g.findall(f"{SVG}circle[@class='token']")
+        hulls = g.findall(f"{SVG}polygon[@class='hull']")
+        sails = g.findall(f"{SVG}polygon[@class='sail']")
+        if g.get("data-unit") == "F":
+            assert not tokens and len(hulls) == 1 and sails
+            assert {p.get("fill") for p in hulls + sails} == {colour}
+        else:
+            assert len(tokens) == 1 and not hulls and not sails
+            assert tokens[0].get("fill") == colour
+        # An unseen disc catches clicks between a ship's hull and sail.
+        assert g.find(f"{SVG}circle[@class='hit']").get("fill-opacity") == "0"
+
+
+def test_names_are_laid_out_for_the_page_to_keep_them_readable() -> None:
+    """Each name is a group the page scales about a pivot, with the screen scale from which
+    it shows; the names of the biggest spaces show first, none is lost from the drawing."""
+    svg = render_board("colonial", start_state())
+    labels = group(parse(svg), "labels")
+    assert labels.get("data-label-px") == "11"
+    names = [g for g in labels if "label" in classes(g)]
+    # One group a name, every space's name kept (a long sea name on two lines in one group).
+    assert sorted(g.get("data-province") for g in names) == sorted(VARIANT.provinces)
+    lines = [t for g in names for t in g.iter(f"{SVG}text")]
+    base = (render.VARIANTS_DIR / "colonial" / "board.svg").read_text()
+    assert len(lines) == base[base.index('<g id="labels">') :].count("<text ")
+    scales = {g.get("data-province"): float(g.get("data-min-scale")) for g in names}
+    assert all(0 < s <= render.LABEL_PX / 9.5 + 1e-9 for s in scales.values())
+    # At the desktop page's default fit (about 0.65 px a unit) most names show...
+    shown = [name for name, s in scales.items() if s <= 0.65]
+    assert len(shown) > 0.6 * len(scales)
+    # ...and not all: small spaces crowded by bigger ones wait for the zoom.
+    assert any(s > 0.65 for s in scales.values())
+    assert scales["Mongolia"] < scales["Kyoto"]  # a big space before a small one
+    for g in names:
+        assert re.fullmatch(r"translate\([-\d.]+ [-\d.]+\)", g.get("transform"))
+        inner = g.find(f"{SVG}g")
+        assert inner.get("class") == "lbl" and inner.find(f"{SVG}text") is not None
 
 
 def test_province_paths_keep_ids_and_get_owner_colours() -> None:
@@ -248,7 +284,7 @@ def test_invalid_orders_are_not_drawn(busy) -> None:
     assert orders_drawn(root)[0].get("data-result") == ""
 
 
-def test_railroad_arrow_is_orange_with_stop_and_target(busy) -> None:
+def test_railroad_arrow_follows_the_drawn_line_with_stop_and_target(busy) -> None:
     _, results, root = busy
     ride = next(r for r in results if r["canonical"].endswith("via TSR"))
     assert ride["result"] == "stopped" and ride["stopped_at"] == "Perm"
@@ -258,19 +294,26 @@ def test_railroad_arrow_is_orange_with_stop_and_target(busy) -> None:
     assert render.TSR_COLOUR == "#ff8c00" and len(coloured) == 2
     solid, dashed = coloured
     assert not solid.get("stroke-dasharray") and dashed.get("stroke-dasharray")
-    perm = unit_spot("Perm")
-    assert math.dist(last_point(solid.get("d")), perm) < 1
-    assert math.dist(first_point(dashed.get("d")), perm) < 1
-    # The dashed part rides the route's spaces to the target.
-    vlad = unit_spot("Vladivostok")
-    assert math.dist(last_point(dashed.get("d")), vlad) < 12
+    rail = load_board("colonial").rail
+    assert len(rail) > 20  # the drawn railroad line, read from board.svg
+    # The stop is on the line, where it passes Perm; the solid part ends there.
+    at_perm = render._along(rail, unit_spot("Perm"))[1]
+    assert math.dist(last_point(solid.get("d")), at_perm) < 1
+    assert math.dist(first_point(dashed.get("d")), at_perm) < 1
+    stop = g.find(f".//{SVG}g[@class='tsr-stop']/{SVG}circle")
+    assert math.dist((float(stop.get("cx")), float(stop.get("cy"))), at_perm) < 1
+    # Beyond it, the dashed part rides the drawn line itself (its bends), not the spaces'
+    # centres, on to Vladivostok.
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", dashed.get("d"))]
+    points = list(zip(numbers[0::2], numbers[1::2], strict=True))
+    on_line = [p for p in points[1:-1] if min(math.dist(p, v) for v in rail) < 0.2]
+    assert len(on_line) >= 15 and len(on_line) >= len(points) - 3
     for space in ("Omsk", "Krasnoyarsk", "Irkutsk"):
         x, y = unit_spot(space)
-        assert f"{x:g},{y:g}" in dashed.get("d")
-    stop = g.find(f".//{SVG}g[@class='tsr-stop']/{SVG}circle")
-    assert math.dist((float(stop.get("cx")), float(stop.get("cy"))), perm) < 1
+        assert f"{x:g},{y:g}" not in dashed.get("d")
+    vlad = unit_spot("Vladivostok")
     tip = g.find(f"{SVG}polygon[@class='head']").get("points").split()[0]
-    assert math.dist(tuple(map(float, tip.split(","))), vlad) < 12
+    assert math.dist(tuple(map(float, tip.split(","))), vlad) < 16
 
 
 def test_suez_arrow_is_blue_and_points_the_permitted_way(busy) -> None:
@@ -284,6 +327,13 @@ def test_suez_arrow_is_blue_and_points_the_permitted_way(busy) -> None:
     med, red = unit_spot("Mediterranean Sea"), unit_spot("Red Sea")
     way = (red[0] - med[0], red[1] - med[1])
     assert (tip[0] - start[0]) * way[0] + (tip[1] - start[1]) * way[1] > 0
+    # It sits at the canal: along the drawn canal line, a little into each sea.
+    canal = load_board("colonial").canal
+    d = blue[0].get("d")
+    for x, y in canal[1:-1]:
+        assert f"{x:g},{y:g}" in d
+    for end in (start, last_point(d)):
+        assert min(math.dist(end, c) for c in (canal[0], canal[-1])) < 30
     # The other permit points the other way.
     state = {
         "units": [
@@ -308,7 +358,7 @@ def test_colour_blind_palette_differs(busy) -> None:
     svg = render_board("colonial", state, results=results, palette="colour-blind")
     root = parse(svg)
     madras = next(g for g in group(root, "units") if g.get("data-location") == "Madras")
-    assert madras.find(f"{SVG}circle").get("fill") == safe["Britain"]
+    assert madras.find(f"{SVG}circle[@class='token']").get("fill") == safe["Britain"]
     assert svg != render_board("colonial", state, results=results)
     with pytest.raises(ValueError):
         render_board("colonial", state, palette="sepia")

@@ -107,7 +107,18 @@ _ATTR = re.compile(r'\b([\w:-]+)="([^"]*)"')
 _CANAL = re.compile(r'<path\b[^>]*class="canal"[^>]*\bd="([^"]*)"')
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _TEXT = re.compile(r'<text x="([-\d.]+)" y="([-\d.]+)" class="([^"]*)">([^<]*)</text>')
-_FONT_SIZES = {"name": 9.5, "seaname": 10.0, "note": 8.0}
+_FONT_SIZES = {"name": 9.5, "seaname": 10.0, "note": 8.0, "oceanname": 13.0, "oceannote": 9.0}
+_RAIL = re.compile(r'<path\b[^>]*class="rail"[^>]*\bd="([^"]*)"')
+_LABELS = re.compile(r'<g id="labels">(.*?)</g>', re.S)
+_LABEL_ITEM = re.compile(r"<line\b[^>]*/>|<text\b[^>]*>[^<]*</text>")
+_PATH_D = re.compile(r'<path\b[^>]*\bdata-province="([^"]*)"[^>]*\bd="([^"]*)"')
+
+# Names keep at least this size on screen (CSS px) at any zoom; those that would then run
+# into a more important name are hidden until the zoom makes room (see ``_labels``).
+LABEL_PX = 11.0
+# Units are drawn this much larger than the board's own spacing was laid out for (easier to
+# see and to click at the page's default fit).
+UNIT = 1.4
 
 
 @dataclass(frozen=True)
@@ -123,7 +134,8 @@ class Board:
     width: float
     height: float
     scale: float  # sizes of units and arrows relative to the 1600-wide Colonial board
-    canal: tuple[tuple[float, float], tuple[float, float]] | None
+    canal: tuple[tuple[float, float], ...] | None  # the drawn canal, end to end
+    rail: tuple[tuple[float, float], ...]  # the drawn railroad line, west to east
 
 
 def board_dir(variant: str) -> Path:
@@ -143,6 +155,13 @@ def load_board(variant: str) -> Board:
     text = svg_path.read_text(encoding="utf-8")
     with anchors_path.open(encoding="utf-8") as f:
         anchor_data = json.load(f)
+    anchors = anchor_data.get("provinces", {})
+    width = float(anchor_data.get("width") or 1600)
+    height = float(anchor_data.get("height") or 1125)
+    scale = max(width, height) / 1600
+    labels = _label_boxes(text)
+    spots = _unit_spots(anchors, labels, scale)
+    text = _labels(text, anchors, spots)
     end = text.rfind("</svg>")
     if end < 0:
         raise ValueError(f"variants/{folder.name}/board.svg is not an SVG document")
@@ -160,28 +179,182 @@ def load_board(variant: str) -> Board:
         slots.append((name, bare[:-2] if bare.endswith("/>") else bare[:-1], default))
         pos = match.end()
     static.append(text[pos:end])
-    width = float(anchor_data.get("width") or 1600)
-    height = float(anchor_data.get("height") or 1125)
-    canal = None
     found = _CANAL.search(text)
-    if found:
-        numbers = [float(n) for n in _NUMBER.findall(found.group(1))]
-        if len(numbers) >= 4:
-            canal = ((numbers[0], numbers[1]), (numbers[-2], numbers[-1]))
-    anchors = anchor_data.get("provinces", {})
-    scale = max(width, height) / 1600
-    labels = _label_boxes(text)
+    canal = _points(found.group(1)) if found else ()
+    found = _RAIL.search(text)
     return Board(
         variant=variant,
         static=tuple(static),
         slots=tuple(slots),
         anchors=anchors,
-        spots=_unit_spots(anchors, labels, scale),
+        spots=spots,
         labels=tuple(labels),
         width=width,
         height=height,
         scale=scale,
-        canal=canal,
+        canal=canal if len(canal) >= 2 else None,
+        rail=_points(found.group(1)) if found else (),
+    )
+
+
+def _points(d: str) -> tuple[tuple[float, float], ...]:
+    """The points of a plain M/L path."""
+    numbers = [float(n) for n in _NUMBER.findall(d)]
+    return tuple(zip(numbers[0::2], numbers[1::2], strict=False))
+
+
+def _area(d: str) -> float:
+    """A province's area (sum over its rings, holes ignored: a rough size is enough)."""
+    total = 0.0
+    for ring in d.split("M")[1:]:
+        pts = _points(ring)
+        total += abs(
+            sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1], strict=True))
+        )
+    return total / 2
+
+
+@dataclass
+class _Label:
+    """One printed name (its halo copies and its lines), to be scaled about ``pivot``."""
+
+    items: list[tuple[float, float, str, str]]  # x, y, classes, words
+    kind: str
+    size: float
+    province: str | None = None
+    pivot: Point = (0.0, 0.0)
+    box: Box = (0.0, 0.0, 0.0, 0.0)  # relative to the pivot, at the drawn size
+    rank: float = 0.0
+    min_scale: float = 0.0
+
+
+# Screen scales (CSS px per board unit) at which the names are laid out, smallest first.
+_LADDER = tuple(round(0.12 * 1.08**n, 4) for n in range(48))
+
+
+def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
+    """The board's names regrouped so that the page can keep them readable at any zoom.
+
+    Each name becomes ``<g class="label" transform="translate(pivot)"><g class="lbl">``
+    around its texts: the page scales every ``.lbl`` by ``--k`` (CSS) so that names stay at
+    least ``LABEL_PX`` on screen (at most 15 px when zoomed in), about a pivot on the side
+    away from the province's unit, so that a grown name runs away from it.
+    ``data-min-scale`` is the screen scale from which the name shows without running into a
+    more important one (bigger provinces, supply centres and oceans first): at a small scale
+    only the main names show; the others appear as one zooms in. Drawings without the
+    page's CSS (PNG, replays) show every name as printed.
+    """
+    found = _LABELS.search(text)
+    if not found:
+        return text
+    areas = {name: _area(d) for name, d in _PATH_D.findall(text)}
+    centres = {name for name, a in anchors.items() if "sc" in a}
+    out: list[str | _Label] = []  # leader lines as they are, names to be redrawn
+    labels: list[_Label] = []
+    current: _Label | None = None
+    for item in _LABEL_ITEM.findall(found.group(1)):
+        if item.startswith("<line"):
+            out.append(item)
+            current = None
+            continue
+        x, y, classes, words = _TEXT.match(item).groups()
+        kind, halo = classes.split()[0], " " in classes
+        # A name is its halo copies, then its lines, at one x; the next halo starts another.
+        if (
+            current is None
+            or current.kind != kind
+            or current.items[0][0] != float(x)
+            or (halo and " " not in current.items[-1][2])
+        ):
+            current = _Label([], kind, _FONT_SIZES.get(kind, 10.0))
+            labels.append(current)
+            out.append(current)
+        current.items.append((float(x), float(y), classes, words))
+    minimum = min((label.size for label in labels), default=10.0)
+    for label in labels:
+        _place(label, anchors, spots, areas, centres)
+    _lay_out(labels, minimum)
+    body = "".join(item if isinstance(item, str) else _label_svg(item) for item in out)
+    group = (
+        f'<g id="labels" data-label-px="{_f(LABEL_PX)}" data-min-font="{_f(minimum)}">{body}</g>'
+    )
+    return text[: found.start()] + group + text[found.end() :]
+
+
+def _place(label: _Label, anchors: dict, spots: dict, areas: dict, centres: set) -> None:
+    """The label's province, box, pivot and rank."""
+    lines = [(x, y, w) for x, y, c, w in label.items if " " not in c] or [
+        (x, y, w) for x, y, _, w in label.items
+    ]
+    x = lines[0][0]
+    top = min(y for _, y, _ in lines) - 0.8 * label.size
+    bottom = max(y for _, y, _ in lines) + 0.25 * label.size
+    factor = 0.36 if label.kind in ("name", "oceanname", "oceannote") else 0.32
+    half = factor * label.size * max(len(w) for _, _, w in lines) + 1.5
+    mid = (top + bottom) / 2
+    near = [
+        (abs(spot["label"][1] - mid), name)
+        for name, spot in anchors.items()
+        if "label" in spot and abs(spot["label"][0] - x) < 0.06
+    ]
+    label.province = min(near)[1] if near else None
+    unit = spots.get(label.province) if label.province else None
+    py = mid
+    if unit and abs(unit[0] - x) < half + 12:
+        py = bottom if unit[1] > mid else top  # grow away from the unit
+    label.pivot = (x, py)
+    label.box = (-half, top - py, half, bottom - py)
+    area = areas.get(label.province or "", 0.0)
+    if label.kind == "oceanname":
+        label.rank = 1e12
+    elif label.kind == "oceannote":
+        label.rank = -1.0
+    else:
+        label.rank = area * (2.5 if label.province in centres else 1.0)
+        label.rank *= 0.7 if label.kind == "seaname" else 1.0
+
+
+def _lay_out(labels: list[_Label], minimum: float) -> None:
+    """Each label's ``min_scale``: the first scale of ``_LADDER`` at which it runs into no
+    more important label (greedy, most important first)."""
+
+    def box(label: _Label, s: float) -> Box:
+        k = max(1.0, LABEL_PX / (s * minimum))
+        pad = 1.5 / s
+        (px, py), (left, top, right, bottom) = label.pivot, label.box
+        return (
+            px + k * left - pad,
+            py + k * top - pad,
+            px + k * right + pad,
+            py + k * bottom + pad,
+        )
+
+    def overlap(a: Box, b: Box) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    native = LABEL_PX / minimum  # from here on names are drawn at their own size
+    placed: list[_Label] = []
+    for label in sorted(labels, key=lambda lab: -lab.rank):
+        step = 0
+        for other in placed:
+            while step < len(_LADDER) and overlap(
+                box(label, _LADDER[step]), box(other, _LADDER[step])
+            ):
+                step += 1
+        label.min_scale = min(_LADDER[step] if step < len(_LADDER) else native, native)
+        placed.append(label)
+
+
+def _label_svg(label: _Label) -> str:
+    px, py = label.pivot
+    province = f' data-province="{escape(label.province)}"' if label.province else ""
+    texts = "".join(
+        f'<text x="{_f(x - px)}" y="{_f(y - py)}" class="{c}">{w}</text>'
+        for x, y, c, w in label.items
+    )
+    return (
+        f'<g class="label"{province} data-min-scale="{label.min_scale:g}" '
+        f'transform="translate({_f(px)} {_f(py)})"><g class="lbl">{texts}</g></g>'
     )
 
 
@@ -204,7 +377,7 @@ def _label_boxes(text: str) -> list[Box]:
 
 def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tuple[float, float]]:
     """Unit spots moved up or down just enough that a unit does not hide a name."""
-    hw, hh = 10.5 * scale, 8.5 * scale
+    hw, hh = 14.5 * scale, 12.5 * scale
     spots = {}
     for name, spot in anchors.items():
         if "unit" not in spot:
@@ -441,32 +614,36 @@ class _Drawing:
     # -- units
 
     def unit_shape(self, kind: str, power: str | None, at: Point, extra: str = "") -> str:
-        """An army (disc) or fleet (hull) in the power's colour, carrying its initials."""
-        s = self.s
+        """An army (a round token) or a fleet (a ship: hull and sail) in the power's colour.
+
+        The two differ by shape, not by a letter, so that they read apart at any size and
+        to colour-blind eyes; the power is told by the colour and the unit's title."""
+        s = self.s * UNIT
         colour = self.colour(power)
-        letters = self.initials.get(power or "", "?")
-        size = (8.6 if len(letters) == 1 else 6.8) * s
         x, y = at
+        casing = f'stroke="{CASING}" stroke-width="{_f(1.4 * s)}" stroke-linejoin="round"'
         if kind == "F":
-            shape = (
-                f'<polygon points="{_p((x - 10.5 * s, y - 5.5 * s))} '
-                f"{_p((x + 10.5 * s, y - 5.5 * s))} {_p((x + 6.5 * s, y + 5.5 * s))} "
-                f'{_p((x - 6.5 * s, y + 5.5 * s))}" fill="{colour}" stroke="{CASING}" '
-                f'stroke-width="{_f(1.3 * s)}" stroke-linejoin="round"{extra}/>'
+            hull = (
+                f"{_p((x - 12 * s, y + 1 * s))} {_p((x + 12 * s, y + 1 * s))} "
+                f"{_p((x + 7.5 * s, y + 8 * s))} {_p((x - 7.5 * s, y + 8 * s))}"
             )
-            ty = y + size * 0.36
-        else:
-            shape = (
-                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(7.5 * s)}" fill="{colour}" '
-                f'stroke="{CASING}" stroke-width="{_f(1.3 * s)}"{extra}/>'
+            sail = f"{_p((x - 1 * s, y - 11 * s))} {_p((x - 1 * s, y - 1 * s))} "
+            sail += f"{_p((x - 9 * s, y - 1 * s))}"
+            jib = f"{_p((x + 1 * s, y - 8.5 * s))} {_p((x + 1 * s, y - 1 * s))} "
+            jib += f"{_p((x + 7 * s, y - 1 * s))}"
+            return (
+                f'<polygon class="hull" points="{hull}" fill="{colour}" {casing}{extra}/>'
+                f'<polygon class="sail" points="{sail}" fill="{colour}" {casing}{extra}/>'
+                f'<polygon class="sail" points="{jib}" fill="{colour}" {casing}{extra}/>'
             )
-            ty = y + size * 0.36
-        text = (
-            f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(size)}" font-weight="bold" '
-            f'fill="{_ink(colour)}" style="text-anchor:middle" '
-            f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">{escape(letters)}</text>"
+        r = 8.5 * s
+        return (
+            f'<circle class="token" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="{colour}" '
+            f"{casing}{extra}/>"
+            f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.55)}" fill="none" '
+            f'stroke="{_ink(colour)}" stroke-opacity="0.75" stroke-width="{_f(1.5 * s)}"'
+            f"{extra}/>"
         )
-        return shape + text
 
     def units(self) -> str:
         """One icon per unit; several of one power in one space (a Far East ocean) stack into
@@ -484,7 +661,7 @@ class _Drawing:
                 continue
             n = placed.get(location, 0)
             placed[location] = n + 1
-            spot = (spot[0] + 17 * self.s * n, spot[1])  # other powers in the same space
+            spot = (spot[0] + 26 * self.s * n, spot[1])  # other powers in the same space
             self.spot_of.setdefault(location, spot)
             self.unit_at.setdefault(location, units[0])
             self.unit_at.setdefault(location.split("/", 1)[0], units[0])
@@ -495,14 +672,23 @@ class _Drawing:
                 f'<g class="unit {"fleet" if kind == "F" else "army"}" '
                 f'data-power="{escape(power or "")}" data-unit="{escape(kind)}" '
                 f'data-location="{escape(location)}" data-count="{count}">'
-                f"<title>{escape(label)}</title>{self.unit_shape(kind, power, spot)}{badge}</g>"
+                f"<title>{escape(label)}</title>{self.hit(spot)}"
+                f"{self.unit_shape(kind, power, spot)}{badge}</g>"
             )
         out.append("</g>")
         return "".join(out)
 
+    def hit(self, at: Point) -> str:
+        """An unseen disc over the whole unit, so that a click between a ship's hull and sail
+        still finds the unit."""
+        return (
+            f'<circle class="hit" cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(13 * self.s)}" '
+            f'fill="#ffffff" fill-opacity="0"/>'
+        )
+
     def count_badge(self, at: Point, count: int) -> str:
         s = self.s
-        x, y = at[0] + 9 * s, at[1] - 8 * s
+        x, y = at[0] + 13 * s, at[1] - 12 * s
         return (
             f'<circle class="count" cx="{_f(x)}" cy="{_f(y)}" r="{_f(5.5 * s)}" fill="#ffffff" '
             f'stroke="{CASING}" stroke-width="{_f(0.9 * s)}"/>'
@@ -513,8 +699,8 @@ class _Drawing:
     def beside(self, spot: Point) -> Point:
         """Where a dislodged unit is drawn: off its spot diagonally, clear of names if possible."""
         s = self.s
-        hw, hh = 12 * s, 12 * s
-        candidates = [(13 * s, -11 * s), (13 * s, 11 * s), (-13 * s, 11 * s), (-13 * s, -11 * s)]
+        hw, hh = 15 * s, 15 * s
+        candidates = [(18 * s, -16 * s), (18 * s, 16 * s), (-18 * s, 16 * s), (-18 * s, -16 * s)]
         for dx, dy in candidates:
             x, y = spot[0] + dx, spot[1] + dy
             if not any(
@@ -544,7 +730,7 @@ class _Drawing:
                 f'<g class="unit dislodged" data-power="{escape(power or "")}" '
                 f'data-unit="{escape(kind)}" data-location="{escape(location)}">'
                 f"<title>{escape(label)}</title>"
-                f'<circle cx="{_f(spot[0])}" cy="{_f(spot[1])}" r="{_f(11.5 * s)}" '
+                f'<circle cx="{_f(spot[0])}" cy="{_f(spot[1])}" r="{_f(16 * s)}" '
                 f'fill="#ffffff" fill-opacity="0.6" stroke="{DISLODGED_COLOUR}" '
                 f'stroke-width="{_f(2.2 * s)}"/>{self.unit_shape(kind, power, spot)}</g>'
             )
@@ -675,7 +861,7 @@ class _Drawing:
             target = self.anchor(order.get("destination"))
             if origin is None or target is None:
                 return None
-            d, end, ctrl = self.curve(origin, target, 9, 8)
+            d, end, ctrl = self.curve(origin, target, 13, 11)
             body = self.stroke(d, colour, 2.4, "5 3" if failed else None)
             body += self.arrowhead(end, ctrl, colour)
             name = "move" if kind == "move" else "retreat"
@@ -689,11 +875,11 @@ class _Drawing:
                 return None
             dash = "2 4" if failed else "6 3"
             if order.get("destination") is None:
-                start = _toward(origin, held, 9 * s)
-                end = _toward(held, origin, 12 * s)
+                start = _toward(origin, held, 13 * s)
+                end = _toward(held, origin, 16 * s)
                 body = self.stroke(f"M{_p(start)} L{_p(end)}", colour, 1.8, dash)
                 body += (
-                    f'<circle cx="{_f(held[0])}" cy="{_f(held[1])}" r="{_f(12 * s)}" '
+                    f'<circle cx="{_f(held[0])}" cy="{_f(held[1])}" r="{_f(16 * s)}" '
                     f'fill="none" stroke="{colour}" stroke-width="{_f(1.8 * s)}" '
                     f'stroke-dasharray="{dash}"/>'
                 )
@@ -706,8 +892,8 @@ class _Drawing:
                 2 * held[0] - (origin[0] + target[0]) / 2,
                 2 * held[1] - (origin[1] + target[1]) / 2,
             )
-            start = _toward(origin, ctrl, 9 * s)
-            end = _toward(target, ctrl, 13 * s)
+            start = _toward(origin, ctrl, 13 * s)
+            end = _toward(target, ctrl, 15 * s)
             d = f"M{_p(start)} Q{_p(ctrl)} {_p(end)}"
             body = self.stroke(d, colour, 1.8, dash) + self.arrowhead(end, ctrl, colour, 7.5)
             extra = f' data-target="{escape(order.get("destination"))}"'
@@ -717,8 +903,8 @@ class _Drawing:
             target = self.anchor(order.get("destination"))
             if fleet is None or army is None or target is None:
                 return None
-            start = _toward(army, fleet, 9 * s)
-            end = _toward(target, fleet, 9 * s)
+            start = _toward(army, fleet, 13 * s)
+            end = _toward(target, fleet, 13 * s)
             d = f"M{_p(start)} L{_p(fleet)} L{_p(end)}"
             dash = "0.1 4.5" if not failed else "0.1 8"
             body = self.stroke(d, colour, 2.2, dash) + self.arrowhead(end, fleet, colour, 7.5)
@@ -728,7 +914,7 @@ class _Drawing:
             at = self.where(order.get("location"))
             if at is None:
                 return None
-            r = 12.5 * s
+            r = 16.5 * s
             ring = f"M{_f(at[0] - r)},{_f(at[1])} a{_f(r)},{_f(r)} 0 1,0 {_f(2 * r)},0 "
             ring += f"a{_f(r)},{_f(r)} 0 1,0 {_f(-2 * r)},0 Z"
             body = self.stroke(ring, colour, 2.2, "4 3" if failed else None)
@@ -747,13 +933,13 @@ class _Drawing:
             at = self.anchor(order.get("location"))
             if at is None:
                 return None
-            r = 12.5 * s
+            r = 16.5 * s
             body = (
                 f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="#ffffff" '
                 f'fill-opacity="0.7" stroke="{colour}" stroke-width="{_f(2.2 * s)}" '
                 f'stroke-dasharray="3 2"/>'
                 + self.unit_shape(order.get("unit") or "A", power, at, ' opacity="0.9"')
-                + self.plus((at[0] + 10 * s, at[1] - 10 * s), colour)
+                + self.plus((at[0] + 13 * s, at[1] - 13 * s), colour)
             )
             unit, where = order.get("unit") or "", order.get("location")
             extra = f' data-unit="{escape(unit)}" data-target="{escape(where)}"'
@@ -761,7 +947,7 @@ class _Drawing:
         return None
 
     def cross(self, at: Point) -> str:
-        r = 9 * self.s
+        r = 11 * self.s
         d = (
             f"M{_p((at[0] - r, at[1] - r))} L{_p((at[0] + r, at[1] + r))} "
             f"M{_p((at[0] - r, at[1] + r))} L{_p((at[0] + r, at[1] - r))}"
@@ -780,52 +966,68 @@ class _Drawing:
         )
 
     def railroad(self, order: dict, entry: dict, text: str) -> str | None:
-        """Orange line along the railroad's spaces; solid to the stop, dashed beyond it."""
+        """Orange arrow along the drawn railroad line, from the unit to the destination;
+        solid to where it stopped, dashed beyond."""
         data = self.variant.rule_data.get("trans_siberian_railroad") or {}
         route = list(data.get("route") or [])
         origin = order.get("location").split("/", 1)[0] if order.get("location") else None
         target = order.get("destination").split("/", 1)[0] if order.get("destination") else None
         if origin not in route or target not in route:
             return None
-        i, j = route.index(origin), route.index(target)
-        step = 1 if j >= i else -1
-        spaces = route[i : j + step : step] if j + step >= 0 else route[i::-1]
-        points = [self.where(origin)] + [self.anchor(p) for p in spaces[1:]]
-        if any(p is None for p in points):
+        start, end = self.where(origin), self.anchor(target)
+        if start is None or end is None:
             return None
+        rail = self.board.rail or (start, end)
+        s = self.s
+        a, b = _along(rail, start), _along(rail, end)
+        line = _stretch(rail, a, b)
+        points = [start, *line, end]
+        points = [p for i, p in enumerate(points) if i == 0 or math.dist(p, points[i - 1]) > 0.5]
+        if len(points) < 2:
+            return None
+        # The ends: off the unit at the start, short of the spot at the end; when the rail
+        # passes right by a spot, the arrow starts or ends on the rail itself.
+        if len(points) > 2 and math.dist(points[0], points[1]) < 16 * s:
+            points.pop(0)
+        else:
+            points[0] = _toward(points[0], points[1], 13 * s)
+        if len(points) > 2 and math.dist(points[-1], points[-2]) < 16 * s:
+            points.pop()
+        else:
+            points[-1] = _toward(points[-1], points[-2], 11 * s)
         result = entry.get("result") or ""
         stopped = entry.get("stopped_at") if result == "stopped" else None
-        stop = spaces.index(stopped) if stopped in spaces else None
-        s = self.s
-        points[0] = _toward(points[0], points[1], 9 * s)
-        points[-1] = _toward(points[-1], points[-2], 8 * s)
         body = ""
+        extra = f' data-target="{escape(target)}"'
         if result == "fails":
             body += self.stroke(_polyline(points), TSR_COLOUR, 3.0, "6 4")
-        elif stop is not None:
-            ridden, blocked = points[: stop + 1], points[stop:]
+        elif stopped in route and self.anchor(stopped):
+            ridden, blocked = _cut(points, _along(points, _along(rail, self.anchor(stopped))[1]))
             if len(ridden) > 1:
                 body += self.stroke(_polyline(ridden), TSR_COLOUR, 3.2)
-            body += self.stroke(_polyline(blocked), TSR_COLOUR, 2.2, "6 4")
-        else:
-            body += self.stroke(_polyline(points), TSR_COLOUR, 3.2)
-        body += self.arrowhead(points[-1], points[-2], TSR_COLOUR, 10)
-        extra = f' data-target="{escape(target)}"'
-        if stop is not None:
-            at = self.anchor(spaces[stop]) if stop else points[0]
+            if len(blocked) > 1:
+                body += self.stroke(_polyline(blocked), TSR_COLOUR, 2.2, "6 4")
             r = 6.5 * s
+            stop = ridden[-1]
             body += (
-                f'<g class="tsr-stop" data-province="{escape(spaces[stop])}">'
-                f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" fill="{TSR_COLOUR}" '
-                f'stroke="{CASING}" stroke-width="{_f(1.4 * s)}"/>'
-                f'<path d="M{_p((at[0] - r * 0.55, at[1]))} L{_p((at[0] + r * 0.55, at[1]))}" '
+                f'<g class="tsr-stop" data-province="{escape(stopped)}">'
+                f'<circle cx="{_f(stop[0])}" cy="{_f(stop[1])}" r="{_f(r)}" '
+                f'fill="{TSR_COLOUR}" stroke="{CASING}" stroke-width="{_f(1.4 * s)}"/>'
+                f'<path d="M{_p((stop[0] - r * 0.55, stop[1]))} '
+                f'L{_p((stop[0] + r * 0.55, stop[1]))}" '
                 f'stroke="#ffffff" stroke-width="{_f(2.2 * s)}"/></g>'
             )
-            extra += f' data-stopped-at="{escape(spaces[stop])}"'
+            extra += f' data-stopped-at="{escape(stopped)}"'
+        else:
+            body += self.stroke(_polyline(points), TSR_COLOUR, 3.2)
+        head = self.arrowhead(points[-1], _back(points, 6 * s), TSR_COLOUR, 10)
+        # the head goes before the stop mark (tests and readers find the head first)
+        marker = body.find('<g class="tsr-stop"')
+        body = body + head if marker < 0 else body[:marker] + head + body[marker:]
         return self.order_group("tsr", entry, text, body, f' data-colour="{TSR_COLOUR}"' + extra)
 
     def suez(self, order: dict, entry: dict, text: str) -> str | None:
-        """Blue bent arrow beside the canal, from the permitted fleet's sea to the other."""
+        """Blue arrow along the drawn canal, from the permitted fleet's sea to the other."""
         data = self.variant.rule_data.get("suez_canal") or {}
         ends = list(data.get("connects") or [])
         sea = order.get("location")
@@ -837,24 +1039,17 @@ class _Drawing:
             return None
         s = self.s
         if self.board.canal:
-            a, b = self.board.canal
-            if math.dist(a, sea_spot) > math.dist(b, sea_spot):
-                a, b = b, a
+            canal = list(self.board.canal)
+            if math.dist(canal[0], sea_spot) > math.dist(canal[-1], sea_spot):
+                canal.reverse()
         else:
-            a, b = _toward(sea_spot, other_spot, 12 * s), _toward(other_spot, sea_spot, 12 * s)
-        a, b = _toward(a, b, -14 * s), _toward(b, a, -14 * s)
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        length = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / length, dx / length
-        keeper = self.anchor(data.get("controlled_from", "")) if data else None
-        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-        if keeper and (keeper[0] - mid[0]) * nx + (keeper[1] - mid[1]) * ny > 0:
-            nx, ny = -nx, -ny  # bow away from the unit in Egypt
-        bow = 16 * s
-        c1 = (a[0] + nx * bow, a[1] + ny * bow)
-        c2 = (b[0] + nx * bow, b[1] + ny * bow)
-        d = f"M{_p(a)} C{_p(c1)} {_p(c2)} {_p(b)}"
-        body = self.stroke(d, SUEZ_COLOUR, 2.6) + self.arrowhead(b, c2, SUEZ_COLOUR, 9)
+            canal = [_toward(sea_spot, other_spot, 12 * s), _toward(other_spot, sea_spot, 12 * s)]
+        # Along the drawn canal, reaching a little into each sea.
+        canal[0] = _toward(canal[0], canal[1], -22 * s)
+        canal[-1] = _toward(canal[-1], canal[-2], -24 * s)
+        d = _polyline(canal)
+        b, c2 = canal[-1], canal[-2]
+        body = self.stroke(d, SUEZ_COLOUR, 3.4) + self.arrowhead(b, c2, SUEZ_COLOUR, 12)
         extra = f' data-colour="{SUEZ_COLOUR}" data-from="{escape(sea)}" data-to="{escape(other)}"'
         return self.order_group("suez", entry, text, body, extra)
 
@@ -897,6 +1092,57 @@ class _Drawing:
 
 def _polyline(points: list[Point]) -> str:
     return "M" + " L".join(_p(p) for p in points)
+
+
+def _along(line: tuple[Point, ...] | list[Point], p: Point) -> tuple[float, Point]:
+    """The point of a polyline nearest to p, as (distance along the line, point)."""
+    best = (math.inf, 0.0, line[0])
+    walked = 0.0
+    for a, b in zip(line, line[1:], strict=False):
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length2 = dx * dx + dy * dy
+        t = 0.0 if not length2 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+        t = min(1.0, max(0.0, t))
+        q = (a[0] + t * dx, a[1] + t * dy)
+        gap = math.dist(p, q)
+        if gap < best[0]:
+            best = (gap, walked + t * math.sqrt(length2), q)
+        walked += math.sqrt(length2)
+    return best[1], best[2]
+
+
+def _stretch(line, a: tuple[float, Point], b: tuple[float, Point]) -> list[Point]:
+    """The part of a polyline between two of its points (as ``_along`` gives them), in the
+    order a to b."""
+    lo, hi = sorted((a[0], b[0]))
+    inside, walked = [], 0.0
+    for i, p in enumerate(line):
+        if i:
+            walked += math.dist(line[i - 1], p)
+        if lo < walked < hi:
+            inside.append(p)
+    if a[0] > b[0]:
+        inside.reverse()
+    return [a[1], *inside, b[1]]
+
+
+def _cut(points: list[Point], at: tuple[float, Point]) -> tuple[list[Point], list[Point]]:
+    """A polyline cut in two at one of its points (as ``_along`` gives it)."""
+    walked = 0.0
+    for i in range(1, len(points)):
+        walked += math.dist(points[i - 1], points[i])
+        if walked >= at[0]:
+            return [*points[:i], at[1]], [at[1], *points[i:]]
+    return list(points), [points[-1]]
+
+
+def _back(points: list[Point], distance: float) -> Point:
+    """A point ``distance`` back from the last along the line (an arrowhead's direction)."""
+    tip = points[-1]
+    for p in reversed(points[:-1]):
+        if math.dist(p, tip) >= distance:
+            return p
+    return points[0]
 
 
 def _key(variant: str, state: dict, orders: list | None, results: list | None, palette: str):

@@ -1,0 +1,358 @@
+"""The board-first game page in Chromium (issue #16, item 2 and its "done when"), on a desktop
+(1440×900) and a phone (390×844), from `make run`'s demo (seed_demo):
+
+a newcomer signs in, opens the Colonial game, clicks a unit and sees its menu on screen (beside
+the unit on a desktop, a bottom sheet on a phone), orders a railroad ride, a canal permit and a
+support by clicking, sees another player's Ready and a new press message arrive without a
+reload, and after processing sees the orange and blue arrows; then retreats and builds by
+clicking. Names on the board are at least 11 px on screen at the default fit, and more appear
+as one zooms in. The page's weight on the wire is tested in test_light_pages.
+
+The screenshots in docs/ (README's "how to play") are made here: set GG_DOC_SHOTS=1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from io import StringIO
+from pathlib import Path
+
+import pytest
+import test_browser  # skips this module too without Chromium
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from games import services
+from games.models import Game, Phase
+
+chromium = test_browser.browser  # the same fixture: Chromium through Playwright
+shot = test_browser.shot
+SCREENS = {"desktop": (1440, 900), "phone": (390, 844)}
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOC_SHOT_LIMIT = 200 * 1024
+
+
+@pytest.fixture
+def demo(live_server, settings):
+    settings.DEBUG = True
+    settings.LIVE_MAX_SECONDS = 60
+    settings.LIVE_POLL_SECONDS = 0.2
+    settings.LIVE_HEARTBEAT_SECONDS = 0.5
+    call_command("seed_demo", url=live_server.url, stdout=StringIO())
+    return Game.objects.get(variant="colonial", memberships__user__username="demo3")
+
+
+def sign_in(chromium, base: str, screen: str, username: str = "demo3"):
+    width, height = SCREENS[screen]
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "demo")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def mid_game(game: Game) -> None:
+    """Russia a few years on: a fleet in the Mediterranean and an army holding Egypt (so it
+    may give a Suez permit); Turkey in Rumania and the Black Sea, about to take Odessa."""
+    phase = game.current_phase
+    units = [u for u in phase.units if u["location"] not in ("Constantinople",)]
+    units += [
+        {"power": "Russia", "unit": "F", "location": "Mediterranean Sea"},
+        {"power": "Russia", "unit": "A", "location": "Egypt"},
+        {"power": "Turkey", "unit": "A", "location": "Rumania"},
+        {"power": "Turkey", "unit": "F", "location": "Black Sea"},
+    ]
+    phase.units = units
+    phase.save()
+
+
+def box(locator) -> dict:
+    found = locator.bounding_box()
+    assert found is not None
+    return found
+
+
+def inside(inner: dict, outer: dict) -> bool:
+    return (
+        inner["x"] >= outer["x"] - 0.5
+        and inner["y"] >= outer["y"] - 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+def board_area(page) -> dict:
+    """The part of the board one can see and click: the view, less an open bottom sheet."""
+    area = box(page.locator("#board"))
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    bottom = min(area["y"] + area["height"], height)
+    sheet = page.locator("#order-menu.sheet")
+    if sheet.count():
+        bottom = min(bottom, box(sheet)["y"])
+    top = max(area["y"], 0)
+    return {"x": area["x"], "y": top, "width": min(area["width"], width), "height": bottom - top}
+
+
+def click_on_board(page, locator) -> None:
+    """Pan the board (a drag, as a player would) until the thing is in sight, then click it."""
+    for _ in range(4):
+        target, area = box(locator), board_area(page)
+        if inside(
+            target,
+            {
+                **area,
+                "x": area["x"] + 8,
+                "y": area["y"] + 8,
+                "width": area["width"] - 60,
+                "height": area["height"] - 16,
+            },
+        ):
+            break
+        sx, sy = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
+        tx, ty = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+        page.mouse.move(sx, sy)
+        page.mouse.down()
+        page.mouse.move(sx + (sx - tx) / 2, sy + (sy - ty) / 2, steps=4)
+        page.mouse.move(sx + (sx - tx), sy + (sy - ty), steps=4)
+        page.mouse.up()
+    locator.click()
+
+
+def click_unit(page, location: str, dislodged: bool = False) -> None:
+    kind = ".dislodged" if dislodged else ":not(.dislodged)"
+    click_on_board(page, page.locator(f'#board g.unit{kind}[data-location="{location}"]'))
+
+
+def click_province(page, name: str) -> None:
+    """Click a province by its name on the board, zooming in until the name shows."""
+    label = page.locator(f'#board g.label[data-province="{name}"]')
+    for _ in range(6):
+        if "off" not in (label.get_attribute("class") or ""):
+            break
+        page.click(".zoom [data-zoom=in]")
+    click_on_board(page, label)
+
+
+def choose(page, text: str) -> None:
+    page.locator("#order-choices button", has_text=text).first.click()
+
+
+def saved(page, order: str) -> None:
+    page.wait_for_selector(f'#order-prompt:has-text("{order} — saved.")')
+    test_browser.settle(page)
+
+
+def assert_menu_on_screen(page, screen: str, location: str) -> None:
+    menu = page.locator("#order-menu")
+    menu.wait_for(state="visible")
+    width, height = SCREENS[screen]
+    found = box(menu)
+    assert inside(found, {"x": 0, "y": 0, "width": width, "height": height}), found
+    unit = box(page.locator(f'#board g.unit[data-location="{location}"]').first)
+    if screen == "desktop":  # beside the unit, not over it
+        assert "popup" in menu.get_attribute("class")
+        centre = (unit["x"] + unit["width"] / 2, unit["y"] + unit["height"] / 2)
+        gap_x = max(found["x"] - centre[0], centre[0] - found["x"] - found["width"], 0)
+        gap_y = max(found["y"] - centre[1], centre[1] - found["y"] - found["height"], 0)
+        assert gap_x < 60 and gap_y < 60, (found, unit)
+        assert not inside(unit, found)
+    else:  # a bottom sheet, the unit in sight above it
+        assert "sheet" in menu.get_attribute("class")
+        assert abs(found["y"] + found["height"] - height) < 1
+        assert unit["y"] + unit["height"] <= found["y"]
+
+
+def label_sizes(page) -> list[float]:
+    """On-screen font sizes (CSS px) of the names the board shows."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board #labels g.label:not(.off) text'))
+            .filter(t => !t.classList.contains('halo') && !t.classList.contains('seahalo')
+                         && !t.classList.contains('oceanhalo'))
+            .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)"""
+    )
+
+
+def doc_shot(page, name: str) -> None:
+    """A small picture for the README (docs/), when asked for."""
+    shot(page, name)
+    if not os.environ.get("GG_DOC_SHOTS"):
+        return
+    path = DOCS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    from PIL import Image
+
+    with Image.open(path) as image:  # 256 colours: a fraction of the size, the same look
+        small = image.convert("RGB").quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    small.save(path, optimize=True)
+    assert path.stat().st_size < DOC_SHOT_LIMIT
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_names_are_readable_at_the_default_fit_and_more_appear_on_zoom(
+    chromium, live_server, demo, screen
+):
+    page = sign_in(chromium, live_server.url, screen)
+    page.goto(f"{live_server.url}/games/{demo.pk}/")
+    page.wait_for_selector("#board svg #labels")
+    page.wait_for_selector("#board[data-scale]")
+    sizes = label_sizes(page)
+    print(f"{screen}: {len(sizes)} names shown, smallest {min(sizes):.1f} px")
+    assert min(sizes) >= 11
+    assert len(sizes) >= (40 if screen == "desktop" else 20)
+    hidden = page.locator("#board #labels g.label.off").count()
+    assert hidden > 0  # the minor names wait for the zoom
+    for _ in range(3):
+        page.click(".zoom [data-zoom=in]")
+    more = label_sizes(page)
+    assert len(more) > len(sizes) and min(more) >= 11
+    # The board fills the window's height on a desktop; a phone's width on a phone.
+    board = box(page.locator("#board"))
+    width, height = SCREENS[screen]
+    if screen == "desktop":
+        assert board["height"] >= 0.85 * height and board["y"] + board["height"] <= height
+        side = box(page.locator("section#orders"))
+        assert side["x"] >= board["x"] + board["width"]  # the orders beside the board
+    else:
+        assert board["width"] >= width - 20
+    # Dragging pans; it selects no text. The wheel over the board zooms it, not the page.
+    area = board_area(page)
+    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y - 40, steps=6)
+    page.mouse.up()
+    assert page.evaluate("() => String(window.getSelection())") == ""
+    before = page.locator("#board").get_attribute("data-scale")
+    scrolled = page.evaluate("() => window.scrollY")
+    page.mouse.wheel(0, -300)
+    page.wait_for_timeout(200)
+    zoomed = page.locator("#board").get_attribute("data-scale")
+    assert zoomed != before
+    assert page.evaluate("() => window.scrollY") == scrolled
+    # Elsewhere the wheel scrolls the page, and leaves the board alone.
+    side = box(page.locator("#press"))
+    page.mouse.move(side["x"] + 10, min(side["y"] + 10, SCREENS[screen][1] - 10))
+    page.mouse.wheel(0, 400)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => window.scrollY") > scrolled
+    assert page.locator("#board").get_attribute("data-scale") == zoomed
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_a_newcomer_plays_a_colonial_turn_by_clicking(chromium, live_server, demo, screen):
+    base = live_server.url
+    mid_game(demo)
+    page = sign_in(chromium, base, screen)
+    navigations = []
+    page.on("framenavigated", lambda f: navigations.append(f.url) if f is page.main_frame else 0)
+    page.click("text=Demo: Colonial Diplomacy")
+    page.wait_for_url(re.compile(rf"/games/{demo.pk}/$"))
+    page.wait_for_selector("#order-menu[data-options]")  # the engine's list has come
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    opened = len(navigations)
+
+    # A unit's menu opens where it can be seen, built from the engine's list.
+    click_unit(page, "Moscow")
+    assert_menu_on_screen(page, screen, "Moscow")
+    assert "Move via TSR…" in page.locator("#order-choices").inner_text()
+    # The railroad: A Moscow rides to Krasnoyarsk.
+    choose(page, "Move via TSR…")
+    click_province(page, "Krasnoyarsk")
+    saved(page, "A Moscow - Krasnoyarsk via TSR")
+    # The canal: the army in Egypt lets the fleet in the Mediterranean through, which sails.
+    click_unit(page, "Mediterranean Sea")
+    assert_menu_on_screen(page, screen, "Mediterranean Sea")
+    choose(page, "Suez permit F Mediterranean Sea")
+    saved(page, "Suez permit F Mediterranean Sea")
+    click_unit(page, "Mediterranean Sea")
+    choose(page, "Move…")
+    click_province(page, "Red Sea")
+    saved(page, "F Mediterranean Sea - Red Sea")
+    # A support: the fleet in Port Arthur supports the army of Vladivostok into Manchuria.
+    click_unit(page, "Vladivostok")
+    choose(page, "Move…")
+    click_province(page, "Manchuria")
+    saved(page, "A Vladivostok - Manchuria")
+    click_unit(page, "Port Arthur")
+    assert_menu_on_screen(page, screen, "Port Arthur")
+    choose(page, "Support…")
+    click_unit(page, "Vladivostok")
+    click_province(page, "Manchuria")
+    saved(page, "F Port Arthur S A Vladivostok - Manchuria")
+    orders = page.locator("#id_orders").input_value().splitlines()
+    assert set(orders) >= {
+        "A Moscow - Krasnoyarsk via TSR",
+        "Suez permit F Mediterranean Sea",
+        "F Mediterranean Sea - Red Sea",
+        "F Port Arthur S A Vladivostok - Manchuria",
+    }
+    page.wait_for_selector('#board g.order.tsr[data-target="Krasnoyarsk"]', state="attached")
+    page.wait_for_selector("#board g.order.suez", state="attached")
+    if screen == "phone":
+        click_unit(page, "Vladivostok")
+        doc_shot(page, "board-phone")
+        page.keyboard.press("Escape")
+
+    # Another player is ready, and writes: both show without a reload.
+    china = demo.memberships.get(power="China")
+    turkey = demo.memberships.get(power="Turkey")
+    services.submit_orders(turkey, ["A Rumania - Odessa", "F Black Sea S A Rumania - Odessa"])
+    services.set_ready(turkey)
+    page.wait_for_selector('tr[data-power="Turkey"] td.ready:text-is("yes")')
+    services.send_message(demo, china.user, "Manchuria is ours, Tsar.")
+    page.wait_for_selector('#threads li[data-thread="public"] .unread:text-is("1")')
+    assert len(navigations) == opened  # nothing reloaded
+
+    # The phase is processed (as when all are ready): the page says so, and the results
+    # show the orange railroad arrow and the blue canal arrow.
+    moderator = get_user_model().objects.get(username="demo")
+    services.process_now(demo, moderator)
+    page.wait_for_selector("#new-phase")
+    assert len(navigations) == opened
+    page.click("#new-phase >> text=see its results")
+    page.wait_for_selector("#board g.order.tsr", state="attached")
+    rail = page.locator("#board g.order.tsr")
+    assert rail.get_attribute("data-colour") == "#ff8c00"
+    assert rail.get_attribute("data-result") in ("succeeds", "stopped")
+    canal = page.locator("#board g.order.suez")
+    assert canal.get_attribute("data-colour") == "#0d47a1"
+    assert canal.is_visible() and rail.is_visible()
+    if screen == "desktop":
+        doc_shot(page, "board-desktop")
+
+    # Retreats: Turkey took Odessa; its fleet retreats by clicking.
+    page.goto(f"{base}/games/{demo.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    assert "retreats" in page.locator("#board-title").inner_text()
+    click_unit(page, "Odessa", dislodged=True)
+    assert_menu_on_screen(page, screen, "Odessa")
+    choose(page, "Retreat…")
+    target = page.locator("#board path.target").first.get_attribute("data-province")
+    click_province(page, target)
+    saved(page, f"F Odessa R {target}")
+
+    # Builds: in the adjustments, clicking a free home centre offers its builds.
+    services.process_now(demo, moderator)
+    phase = Game.objects.get(pk=demo.pk).current_phase
+    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "fall"
+    # Russia's armies fell in the autumn (not played here): three builds at home.
+    kept = ("Port Arthur", "Red Sea")
+    phase.units = [u for u in phase.units if u["power"] != "Russia" or u["location"] in kept]
+    phase.save()
+    page.goto(f"{base}/games/{demo.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    assert "You may build" in page.locator("#order-prompt").inner_text()
+    click_province(page, "Omsk")
+    page.locator("#order-menu.popup, #order-menu.sheet").wait_for()
+    choose(page, "Build A Omsk")
+    saved(page, "Build A Omsk")
+    page.wait_for_selector('#board g.order.build[data-target="Omsk"]', state="attached")

@@ -1122,7 +1122,9 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         "end": lambda: services.end_game(game, user, args.get("winner") or ""),
     }
     if _act(request, calls[action]):
-        messages.success(request, gettext("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
+        messages.success(
+            request, gettext("Done: %(action)s.") % {"action": str(ACTION_NAMES[action]).lower()}
+        )
     return redirect("moderate", pk=game.pk)
 
 

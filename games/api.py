@@ -432,7 +432,13 @@ class GameViewSet(
         description="Answers exactly as the PUT would (same limits, same answer) and stores "
         "nothing: the order box checks with it while the player types.",
     )
-    @action(detail=True, methods=["post"], url_path="orders/check", pagination_class=None)
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="orders/check",
+        pagination_class=None,
+        filter_backends=[],
+    )
     def check_orders(self, request: Request, pk: str) -> Response:
         """Check your orders for the current phase without saving them."""
         membership = self._membership(pk)

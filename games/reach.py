@@ -208,12 +208,15 @@ def push_to(users: list, title: str, body: str, url: str) -> int:
 def deliver_push(subscription_id: int, data: dict) -> int | None:
     """One push through the browser's push service (the task retries on failure). A
     subscription the service says is gone (404, 410) is deleted."""
+    import requests
     from pywebpush import WebPushException, webpush
 
     subscription = PushSubscription.objects.filter(pk=subscription_id).first()
     if subscription is None:
         return None
     check_url(subscription.endpoint)
+    session = requests.Session()
+    session.max_redirects = 0  # as for webhooks: a redirect could lead past the check
     try:
         answer = webpush(
             subscription_info=subscription.as_subscription(),
@@ -221,6 +224,7 @@ def deliver_push(subscription_id: int, data: dict) -> int | None:
             vapid_private_key=settings.VAPID_PRIVATE_KEY,
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             timeout=TIMEOUT,
+            requests_session=session,
         )
     except WebPushException as error:
         gone = error.response is not None and error.response.status_code in (404, 410)

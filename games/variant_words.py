@@ -3,7 +3,7 @@ orders. Each variant has its own words; none borrows Colonial's or the standard 
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 import adjudication
@@ -69,6 +69,11 @@ def phase_label(variant_id: str, season: str, year: int, phase_type: str) -> str
     """ "Autumn 1870 adjustments": the variant's season name, the year and the kind of phase,
     in the reader's language."""
     name = season_name(variant_id, season)
+    if name == "Year":  # a game played by year (Chinese Diplomacy): no season to name
+        return pgettext("phase of a yearly game", "Year %(year)s %(phase)s") % {
+            "year": year,
+            "phase": PHASE_WORDS.get(phase_type, phase_type),
+        }
     return gettext("%(season)s %(year)s %(phase)s") % {
         "season": SEASON_WORDS.get(name, name),
         "year": year,

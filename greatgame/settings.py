@@ -94,6 +94,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "games.context_processors.script_words",  # static/live.js's words
                 "csp.context_processors.nonce",  # {{ CSP_NONCE }} for a page's own script
             ],
         },

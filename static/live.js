@@ -9,6 +9,13 @@
   var inner = viewport && viewport.querySelector(".board-inner");
   var live = document.getElementById("live");
 
+  // The page's words in the reader's language (base.html); English when none is given.
+  var WORDS = (function () {
+    var given = document.getElementById("script-words");
+    try { return given ? JSON.parse(given.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function t(text) { return WORDS[text] || text; }
+
   // -- the board ---------------------------------------------------------------------
 
   function drawn() {
@@ -79,13 +86,13 @@
     if (ready) {
       var note = document.createElement("p");
       note.className = "ok";
-      note.textContent = "You are ready.";
+      note.textContent = t("You are ready.");
       form.appendChild(note);
-      button.textContent = "Not ready after all";
+      button.textContent = t("Not ready after all");
     } else {
       button.className = "primary";
       button.id = "ready-button";
-      button.textContent = "Ready";
+      button.textContent = t("Ready");
     }
     form.appendChild(button);
   }
@@ -107,7 +114,7 @@
           var error = document.createElement("p");
           error.className = "error";
           error.setAttribute("role", "alert");
-          error.textContent = body.detail || "Not saved; reload the page.";
+          error.textContent = body.detail || t("Not saved; reload the page.");
           form.appendChild(error);
         });
       }).catch(function () { form.submit(); })
@@ -148,7 +155,7 @@
     var time = document.getElementById("deadline");
     if (!clock || !words || !time) return;
     if (data.deadline) {
-      words.textContent = "Deadline";
+      words.textContent = t("Deadline");
       time.setAttribute("datetime", data.deadline);
       time.textContent = when(data.deadline);
       clock.hidden = false;
@@ -157,13 +164,13 @@
       time.textContent = "";
       var countdown = document.getElementById("countdown");
       if (countdown) countdown.textContent = "";
-      words.textContent = data.paused ? "The game is paused." : data.over ? "The game is over." : "";
+      words.textContent = data.paused ? t("The game is paused.") : data.over ? t("The game is over.") : "";
       clock.hidden = !words.textContent;
     }
   }
 
   function threadTitle(key) {
-    return key === "public" ? "Everyone" : key.split("|").join(", ");
+    return key === "public" ? t("Everyone") : key.split("|").join(", ");
   }
 
   function onPress(m) {
@@ -237,14 +244,14 @@
       var note = document.createElement("p");
       note.className = "guide";
       note.id = "new-phase";
-      note.append("The phase was processed: ");
+      note.append(t("The phase was processed:") + " ");
       var results = document.createElement("a");
       results.href = live.dataset.page + "?phase=" + previous;
-      results.textContent = "see its results";
+      results.textContent = t("see its results");
       var open = document.createElement("a");
       open.href = live.dataset.page;
-      open.textContent = "order for " + data.label;
-      note.append(results, ", or ", open, ".");
+      open.textContent = t("order for %s").replace("%s", data.label);
+      note.append(results, t(", or "), open, ".");
       var heading = orders.querySelector("h2");
       orders.replaceChildren(heading, note);
     }

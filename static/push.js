@@ -12,7 +12,8 @@
   const api = box.dataset.api;
 
   function bytes(base64url) {
-    const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "==".slice((base64url.length + 2) % 4 || 2));
+    const padding = "=".repeat((4 - (base64url.length % 4)) % 4);
+    const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + padding);
     return Uint8Array.from(text, (c) => c.charCodeAt(0));
   }
 

@@ -6,6 +6,7 @@ the .po files compiled; the language picker switches the language."""
 from __future__ import annotations
 
 import gettext
+import json
 import re
 import shutil
 from html.parser import HTMLParser
@@ -202,3 +203,14 @@ def test_makemessages_leaves_nothing_unmarked(tmp_path, monkeypatch) -> None:
         untranslated = [k for k, v in _po(po).items() if not v]
         assert untranslated == [], (locale, untranslated)
     assert settings.LOCALE_PATHS == [ROOT / "locale"]
+
+
+def test_the_scripts_get_their_words_translated(client, make_user) -> None:
+    """live.js writes some words itself; the page hands it them in the reader's language."""
+    client.force_login(make_user("ada"))
+    japanese = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    found = re.search(r'<script id="script-words" type="application/json">(.*?)</script>', japanese)
+    words = json.loads(found.group(1))
+    assert words["You are ready."] == "準備完了です。" and "%s" in words["order for %s"]
+    english = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'id="script-words"' not in english

@@ -293,3 +293,38 @@ def test_a_name_that_resolves_inside_is_refused_at_delivery(
     assert tasks.deliver_webhook(hook.pk, "processed", {"content": "x"}) is None
     hook.refresh_from_db()
     assert hook.failures == 1 and "private" in hook.last_status
+
+
+def test_a_push_endpoint_that_redirects_is_not_followed(
+    game, seat, listener, private_ok, vapid
+) -> None:
+    target = listener(status=201)
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            self.send_response(307)
+            self.send_header("Location", target.url)
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    bouncer = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=bouncer.serve_forever, daemon=True).start()
+    try:
+        browser = ec.generate_private_key(ec.SECP256R1())
+        public = browser.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        subscription = PushSubscription.objects.create(
+            user=seat(game, "France").user,
+            endpoint=f"http://127.0.0.1:{bouncer.server_port}/push",
+            p256dh=_b64(public),
+            auth=_b64(os.urandom(16)),
+        )
+        with pytest.raises(Exception, match="redirect"):
+            reach.deliver_push(subscription.pk, {"title": "t", "body": "b", "url": "/"})
+        assert target.requests == []
+    finally:
+        bouncer.shutdown()
+        bouncer.server_close()

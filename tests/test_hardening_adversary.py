@@ -306,6 +306,26 @@ def test_payments_are_throttled(chinese, seat, settings) -> None:
     assert Payment.objects.filter(game=chinese).count() == 2
 
 
+def test_the_payment_form_shares_the_throttle(chinese, seat, settings) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "payments": "1/min",
+        },
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    france = seat(chinese, "France")
+    assert _pay(token_client(france.user), chinese).status_code == 201
+    page = browser(france.user).post(
+        reverse("pay", args=[chinese.pk]), {"to": "England", "amount": "5"}
+    )
+    assert page.status_code == 429
+    assert Payment.objects.filter(game=chinese).count() == 1
+
+
 def test_payments_are_capped(chinese, seat) -> None:
     client = token_client(seat(chinese, "France").user)
     too_much = _pay(client, chinese, amount=limits.MAX_PAYMENT + 1)

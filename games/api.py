@@ -34,6 +34,7 @@ from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
 from .models import Game, Membership, ModeratorAction, NotificationSettings
+from .schema import NO_NUL
 from .search import GameFilter
 from .serializers import (
     AuditEntrySerializer,
@@ -335,7 +336,7 @@ class GameViewSet(
         # Checking and listing store nothing, but each runs the engine: a budget of their own,
         # so that checking while typing never spends the saves'.
         ("check_orders", "POST"): "checks",
-        ("options", "GET"): "checks",
+        ("legal_orders", "GET"): "checks",
     }
 
     @property
@@ -454,13 +455,17 @@ class GameViewSet(
             OpenApiParameter(
                 "power",
                 str,
+                pattern=NO_NUL,
                 description="A moderator who does not play: the power whose options to list.",
             )
         ],
         responses={200: OptionsSerializer, 400: OpenApiTypes.OBJECT},
     )
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def options(self, request: Request, pk: str) -> Response:
+    # Not named ``options``: DRF answers the HTTP OPTIONS method with the view's ``options``.
+    @action(
+        detail=True, methods=["get"], pagination_class=None, url_path="options", url_name="options"
+    )
+    def legal_orders(self, request: Request, pk: str) -> Response:
         """Every legal order of your power this phase, as the engine lists them (the board's
         click menu is built from it); a moderator who does not play names any ``?power=``."""
         game = self.get_object()

@@ -50,6 +50,8 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
             whole_float = isinstance(value, float) and value.is_integer()
             ok = (isinstance(value, int) and not isinstance(value, bool)) or whole_float
         return None if ok else "A valid integer is required."
+    if isinstance(field, serializers.ChoiceField) and value == "" and not field.allow_blank:
+        return "This field may not be blank."  # in form data DRF would read it as no value
     if isinstance(field, serializers.CharField):
         return _text_problem(field, value)
     if isinstance(field, serializers.ListField) and isinstance(value, list):

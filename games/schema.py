@@ -15,6 +15,10 @@ from . import engine
 # ECMAScript's, whose \s is not quite Python's (it misses \x1c-\x1f and \x85, adds \ufeff).
 _SPACES = "".join(chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace())
 NOT_ONLY_SPACE = "[^" + "".join(f"\\u{ord(c):04x}" for c in _SPACES) + "]"
+# No NUL anywhere (the parsers refuse a body holding one: PostgreSQL cannot store it); with a
+# character other than whitespace where the field is trimmed and may not be blank.
+NO_NUL = "^[^\\u0000]*$"
+NO_NUL_NOT_ONLY_SPACE = "^[^\\u0000]*" + NOT_ONLY_SPACE[:-1] + "\\u0000][^\\u0000]*$"
 
 
 class Schema(AutoSchema):
@@ -28,11 +32,10 @@ class Schema(AutoSchema):
             direction == "request"
             and isinstance(field, serializers.CharField)
             and not field.read_only
-            and not field.allow_blank
-            and field.trim_whitespace
             and not any(isinstance(v, validators.RegexValidator) for v in field.validators)
         ):
-            meta["pattern"] = NOT_ONLY_SPACE
+            blank_refused = not field.allow_blank and field.trim_whitespace
+            meta["pattern"] = NO_NUL_NOT_ONLY_SPACE if blank_refused else NO_NUL
         return meta
 
 
@@ -64,3 +67,30 @@ class OptionsFieldSchema(OpenApiSerializerFieldExtension):
 
     def map_serializer_field(self, auto_schema, direction) -> dict:
         return every_option()
+
+
+def options_per_variant(result: dict, generator, request, public: bool) -> dict:
+    """drf-spectacular hook: a new game's options are checked against its own variant's
+    ranges (``victory_centers`` up to 17 in Chinese Diplomacy, 58 in Colonial), so the request
+    schema is one object per variant, each naming its variant and its options exactly."""
+    schemas = result.get("components", {}).get("schemas", {})
+    base = schemas.get("GameCreateRequest")
+    if base is None or "properties" not in base:
+        return result
+    choices = []
+    for variant_id in engine.variant_ids():
+        properties = {
+            **base["properties"],
+            "variant": {"type": "string", "enum": [variant_id]},
+            "options": {
+                **engine.option_schema(variant_id),
+                "description": f"Options of {variant_id}, as GET /api/variants/{variant_id}/ "
+                "gives them (option_schema).",
+            },
+        }
+        choices.append({**base, "properties": properties, "title": variant_id})
+    schemas["GameCreateRequest"] = {
+        "oneOf": choices,
+        "description": "A new game; its options are its variant's own.",
+    }
+    return result

@@ -25,7 +25,15 @@ from .limits import (
     MAX_PAYMENT,
     MAX_PHASE_MINUTES,
 )
-from .models import Game, Message, ModeratorAction, NotificationSettings, Payment, Phase
+from .models import (
+    Game,
+    Message,
+    ModeratorAction,
+    NotificationSettings,
+    Payment,
+    Phase,
+    time_zones,
+)
 
 User = get_user_model()
 
@@ -61,7 +69,19 @@ def create_account(**fields):
         ) from None
 
 
+@extend_schema_field({"type": "string", "enum": time_zones()})
+class TimeZoneField(serializers.ChoiceField):
+    """An IANA time zone; the schema lists them (without a line of description for each)."""
+
+
 class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
+    # The zones themselves, so that the schema lists what is accepted (an IANA name).
+    time_zone = TimeZoneField(
+        choices=time_zones(),
+        required=False,
+        help_text="Deadlines are shown in this time zone (an IANA name, e.g. Europe/Paris).",
+    )
+
     class Meta:
         model = NotificationSettings
         fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]

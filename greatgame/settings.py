@@ -332,6 +332,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.document_errors",
+        "games.schema.options_per_variant",
     ],
     # Swagger UI from our own static files, not a CDN: works offline, nothing unpinned runs.
     "SWAGGER_UI_DIST": "SIDECAR",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from datetime import timedelta
 
 import pytest
@@ -303,6 +304,26 @@ def test_payments_are_throttled(chinese, seat, settings) -> None:
     statuses = [_pay(client, chinese).status_code for _ in range(3)]
     assert statuses == [201, 201, 429]
     assert Payment.objects.filter(game=chinese).count() == 2
+
+
+def test_the_payment_form_shares_the_throttle(chinese, seat, settings) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "payments": "1/min",
+        },
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    france = seat(chinese, "France")
+    assert _pay(token_client(france.user), chinese).status_code == 201
+    page = browser(france.user).post(
+        reverse("pay", args=[chinese.pk]), {"to": "England", "amount": "5"}
+    )
+    assert page.status_code == 429
+    assert Payment.objects.filter(game=chinese).count() == 1
 
 
 def test_payments_are_capped(chinese, seat) -> None:
@@ -601,3 +622,84 @@ def test_membership_status_is_untouched_by_a_refused_action(game, superuser) -> 
         {"action": "remove_player", "_selected_action": ["x1"], "index": 0},
     )
     assert not game.memberships.filter(status=Membership.Status.CIVIL_DISORDER).exists()
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/api/games/{id}/", "/api/games/{id}/options/"])
+def test_the_http_options_method_is_answered(game, seat, path) -> None:
+    """HTTP OPTIONS once reached the legal-orders action (a view method named ``options``)."""
+    client = token_client(seat(game, "France").user)
+    response = client.options(path.format(id=game.pk))
+    assert response.status_code in (200, 405), response.status_code
+    assert response["Content-Type"].startswith("application/json")
+    listed = client.get(f"/api/games/{game.pk}/options/")
+    assert listed.status_code == 200 and listed.json()["power"] == "France"
+
+
+# -- 17. the schema says what the server accepts ------------------------------------------
+
+
+@pytest.fixture
+def api_schema() -> dict:
+    return Client().get("/api/schema/?format=json").json()
+
+
+def _component(api_schema: dict, ref: str) -> dict:
+    return api_schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+
+
+def _request_schema(api_schema: dict, body: dict) -> dict:
+    """A JSON request body's schema; a new game's is the standard variant's choice."""
+    schema = _component(api_schema, body["content"]["application/json"]["schema"]["$ref"])
+    choices = {c["properties"]["variant"]["enum"][0]: c for c in schema.get("oneOf", [])}
+    return choices.get("standard", schema)
+
+
+def test_the_schema_gives_each_variant_its_own_options(api_schema, make_user) -> None:
+    choices = api_schema["components"]["schemas"]["GameCreateRequest"]["oneOf"]
+    by_variant = {c["properties"]["variant"]["enum"][0]: c for c in choices}
+    chinese = by_variant["chinese"]["properties"]["options"]["properties"]["victory_centers"]
+    colonial = by_variant["colonial"]["properties"]["options"]["properties"]["victory_centers"]
+    assert (chinese["maximum"], colonial["maximum"]) == (17, 58)
+    client = token_client(make_user("creator"))
+    for variant, centres, accepted in [("colonial", 58, True), ("chinese", 18, False)]:
+        body = {"name": "n", "variant": variant, "options": {"victory_centers": centres}}
+        response = client.post("/api/games/", body, format="json")
+        assert (response.status_code == 201) is accepted, response.content
+
+
+def test_the_schema_lists_the_time_zones(api_schema, make_user) -> None:
+    body = api_schema["paths"]["/api/auth/notifications/"]["put"]["requestBody"]
+    zone = _request_schema(api_schema, body)["properties"]["time_zone"]
+    zones = zone.get("enum") or _component(api_schema, zone["allOf"][0]["$ref"])["enum"]
+    assert "Europe/Paris" in zones and "localtime" not in zones
+    client = token_client(make_user("tz"))
+    ok = client.put("/api/auth/notifications/", {"time_zone": "Asia/Tokyo"}, format="json")
+    assert ok.status_code == 200
+    bad = client.put("/api/auth/notifications/", {"time_zone": "Mars/Olympus"}, format="json")
+    assert "time_zone" in json_4xx(bad, 400)
+
+
+@pytest.mark.parametrize(
+    "path, method, body",
+    [
+        ("/api/auth/signup/", "post", {"username": "a\x00b", "password": "long enough 77"}),
+        ("/api/games/", "post", {"name": "a\x00", "variant": "standard"}),
+        ("/api/games/{id}/messages/", "post", {"body": "hi\x00"}),
+        ("/api/games/{id}/orders/", "put", {"orders": ["A Paris\x00 H"]}),
+    ],
+)
+def test_a_nul_in_a_json_string_is_a_400_and_the_schema_says_so(
+    api_schema, game, seat, path, method, body
+) -> None:
+    client = token_client(seat(game, "France").user)
+    response = getattr(client, method)(path.format(id=game.pk), body, format="json")
+    json_4xx(response, 400)
+    component = _request_schema(api_schema, api_schema["paths"][path][method]["requestBody"])
+    for name, value in body.items():
+        if name in ("password", "variant"):
+            continue
+        field = component["properties"][name]
+        pattern = (field.get("items") or field)["pattern"]
+        value = value[0] if isinstance(value, list) else value
+        assert re.search(pattern, value) is None, (name, pattern)  # the schema refuses it too
+        assert re.search(pattern, value.replace("\x00", "")), (name, pattern)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import adjudication
-from games import services, tasks
+from games import engine, services, tasks
 from games.models import Game, Message, ModeratorAction
 
 pytestmark = pytest.mark.django_db
@@ -373,11 +373,15 @@ def test_the_schema_says_which_strings_may_be_blank(api, moderator) -> None:
 
 
 def test_the_schema_gives_the_options_the_engine_declares(api, moderator) -> None:
-    options = _schema(api(moderator))["components"]["schemas"]["GameCreateRequest"]["properties"]
-    options = options["options"]
-    assert options["type"] == "object" and options["additionalProperties"] is False
-    widest = max(len(adjudication.load(v).centres) for v in adjudication.available())
-    assert options["properties"]["victory_centers"]["maximum"] == widest
+    """A new game's schema is one object per variant, each with that variant's own options."""
+    choices = _schema(api(moderator))["components"]["schemas"]["GameCreateRequest"]["oneOf"]
+    by_variant = {c["properties"]["variant"]["enum"][0]: c for c in choices}
+    assert set(by_variant) == set(engine.variant_ids())
+    for variant_id, choice in by_variant.items():
+        options = {**choice["properties"]["options"]}
+        options.pop("description")
+        assert options == adjudication.option_schema(variant_id)
+        assert options["additionalProperties"] is False
     detail = api(moderator).get("/api/variants/standard/").json()
     assert detail["option_schema"] == adjudication.option_schema("standard")
 

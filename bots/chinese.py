@@ -103,7 +103,7 @@ class ChinesePlanner:
 
     # -- trying a plan on the engine --------------------------------------------------------
 
-    def judge(self, plan: list[str], others: list[dict] = ()) -> list[str]:
+    def judge(self, plan: list[str], others: tuple[dict, ...] | list[dict] = ()) -> list[str]:
         """Where each army ends on trial: a province, ``!`` when dislodged with somewhere to
         retreat, ``!!`` when dislodged with nowhere to go (annihilated)."""
         orders = [{"power": self.power, "order": text} for text in plan] + list(others)
@@ -115,7 +115,7 @@ class ChinesePlanner:
             for d in response.get("dislodged", [])
             if d["power"] == self.power
         }
-        ends: list[str | None] = []
+        ends: list[str] = []
         for slot, reply in zip(self.slots, response["orders"][: len(plan)], strict=True):
             data = reply.get("data") or {}
             if reply["result"] == "invalid":
@@ -164,6 +164,8 @@ class ChinesePlanner:
     # -- the year ---------------------------------------------------------------------------
 
     def orders(self) -> list[str]:
+        """The year's orders: defend what the published orders threaten, take centres, move
+        inland armies on, then armies off and on the board."""
         plan = [f"A {s.location} H" for s in self.slots]
         best = self.score(plan)
         busy: set[int] = set()  # slots given a part in an attack or a defence
@@ -280,7 +282,7 @@ class ChinesePlanner:
                         return got
         return best
 
-    def _defences(self, plan: list[str], best: float, busy: set[int], at_risk: list[int]):
+    def _defences(self, plan: list[str], best: float, busy: set[int], at_risk: list[int]) -> float:
         """Armies on centres in danger get a hold support from an idle army (an entry space's
         support cannot be cut), when the trial says it does no harm."""
         for i in at_risk:

@@ -3,17 +3,18 @@
 The sums (rules 3 and 4): an army costs 10 a year, 5 to bring on and 5 to take off, and is
 worth 50 when annihilated; a centre held at the start of a year pays 20. So an army standing on
 a centre earns 10 a year and any other army loses 10: the bot keeps at most one army off the
-centres, brought on where a centre next to the entry space will stand empty, takes centres
-with the fewest armies that win them (an army on a centre supports without leaving it; an
-entry space's support cannot be cut), supports its armies in danger and takes idle armies off
-when there are more than it can use or money runs short. Rivals sharing an entry space go for
-a centre only now and then, so that one of them gets it rather than all of them bouncing every
-year. It never pays anyone.
+centres, brought on where a centre next to the entry space will stand empty and no rival army
+waits for it; it takes centres with the fewest armies that win them (an army on a centre
+supports without leaving it; an entry space's support cannot be cut), supports its armies in
+danger and takes idle armies off when there are more than it can use or money runs short.
+Rivals sharing an entry space go for a centre only now and then, so that one of them gets it
+rather than all of them bouncing every year. It never pays anyone.
 
 Every plan is tried on the engine against what the players know: the factions' orders that
-were published (the Imperials' always, the Kuomintang's when the die says so), every other
-army holding. Nothing unpublished is read, and the trial runs under a seed of the bot's own so
-the year-end draws say nothing about the game's.
+were published (the Imperials' always, the Kuomintang's when the die says so), and the other
+great powers' armies holding or, in a few guesses, going for centres next to them. Nothing
+unpublished is read, and the trial runs under a seed of the bot's own so the year-end draws
+say nothing about the game's.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class ChinesePlanner:
 
     # -- trying a plan on the engine --------------------------------------------------------
 
-    def judge(self, plan: list[str], others: list[dict] = ()) -> list[str]:
+    def judge(self, plan: list[str], others: tuple[dict, ...] | list[dict] = ()) -> list[str]:
         """Where each army ends on trial: a province, ``!`` when dislodged with somewhere to
         retreat, ``!!`` when dislodged with nowhere to go (annihilated)."""
         orders = [{"power": self.power, "order": text} for text in plan] + list(others)
@@ -114,7 +115,7 @@ class ChinesePlanner:
             for d in response.get("dislodged", [])
             if d["power"] == self.power
         }
-        ends: list[str | None] = []
+        ends: list[str] = []
         for slot, reply in zip(self.slots, response["orders"][: len(plan)], strict=True):
             data = reply.get("data") or {}
             if reply["result"] == "invalid":
@@ -163,6 +164,8 @@ class ChinesePlanner:
     # -- the year ---------------------------------------------------------------------------
 
     def orders(self) -> list[str]:
+        """The year's orders: defend what the published orders threaten, take centres, move
+        inland armies on, then armies off and on the board."""
         plan = [f"A {s.location} H" for s in self.slots]
         best = self.score(plan)
         busy: set[int] = set()  # slots given a part in an attack or a defence
@@ -279,7 +282,7 @@ class ChinesePlanner:
                         return got
         return best
 
-    def _defences(self, plan: list[str], best: float, busy: set[int], at_risk: list[int]):
+    def _defences(self, plan: list[str], best: float, busy: set[int], at_risk: list[int]) -> float:
         """Armies on centres in danger get a hold support from an idle army (an entry space's
         support cannot be cut), when the trial says it does no harm."""
         for i in at_risk:
@@ -349,8 +352,9 @@ class ChinesePlanner:
         return out
 
     def _entries(self, plan: list[str], leaving: set[int]) -> list[str]:
-        """Armies brought on where centres no great power holds are in reach, up to the
-        number kept ready there (counting the armies that stay there this year)."""
+        """Armies brought on where a centre next to the entry space will stand empty and no
+        rival waits for it, up to the number kept ready there (counting the armies that stay
+        there this year)."""
         if self.year >= LAST_ENTRY or self.gold < BROKE / 2:
             return []
         ends = self.judge(plan)
@@ -365,7 +369,14 @@ class ChinesePlanner:
                 for i, s in enumerate(self.slots)
                 if s.location == space and i not in leaving and ends[i] == space
             )
+            # Centres left empty next to the space, less the rivals already waiting there
+            # (they will go for the same ones, and all would bounce).
             prospects = sum(1 for c in self.variant.army_adj[space] if c in empty)
+            prospects -= sum(
+                1
+                for u in self.request["units"]
+                if u["location"] == space and u["power"] != self.power
+            )
             wanted = min(prospects, self._waiting(space))
             out += [item["order"]] * max(0, wanted - staying)
         return out[:room]

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: venv test run fmt clean proof
+.PHONY: venv test run fmt clean proof messages
 
 venv: $(STAMP)
 
@@ -47,6 +47,14 @@ proof: venv
 	$(BIN)/python -m bench.api_load --games 100 --workers 2 --connections 50 --seconds 30 \
 		|| status=1; \
 	exit $$status
+
+# Translations (locale/): gather the strings into the .po files, then compile the .mo files the
+# server reads. Needs GNU gettext (apt-get install gettext); the .mo files are committed, so
+# `make run` and `make test` need nothing of it.
+MESSAGES_IGNORE := --ignore=.venv --ignore=var --ignore=bench --ignore=tests --ignore=docs
+messages: venv
+	$(BIN)/python manage.py makemessages -l zh_Hans -l ja --no-obsolete $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 fmt: venv
 	$(BIN)/ruff format .

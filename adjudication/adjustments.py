@@ -59,6 +59,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     delta = needed(board)
     units = list(board.units)
     occupied = {u.province for u in units}
+    built: set[str] = set()  # provinces given a unit by an earlier build of this phase
     removed: set[str] = set()
     for index, (power, text) in enumerate(entries):
         try:
@@ -69,9 +70,12 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                 delta[power] -= 1
                 answer(index, "succeeds", canonical="Waive")
             elif order.kind == BUILD:
+                if province_of(order.location) in built:
+                    where = province_of(order.location)
+                    raise OrderError(f"{where} already has a build this phase")
                 unit = _build(board, power, order, delta[power], occupied)
                 delta[power] -= 1
-                occupied.add(unit.province)
+                built.add(unit.province)
                 units.append(unit)
                 answer(index, "succeeds", canonical=f"Build {unit.kind} {unit.location}")
             elif order.kind == REMOVE:

@@ -231,17 +231,45 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
             items[index] = _invalid(power, text, None, e)
             continue
         (specials if order.kind == SPECIAL else ordinary).append(index)
+    refused = _one_a_turn(variant, entries, orders)
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
-    # a unit its order, and the answer must not depend on where the player listed it.
+    # a unit its order, and the answer must not depend on where the player listed it. So do
+    # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
+    if any(orders[index].number is not None for index in ordinary):
+        ordinary.sort(key=lambda index: orders[index].number is None)
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]
         try:
+            if index in refused:
+                raise OrderError(refused[index])
             unit_of[index] = m.add_order(entries[index][0], order)
         except OrderError as e:
             canonical = order.text(m.kind_at(order.location))
             items[index] = _invalid(*entries[index], canonical, e)
     return items, unit_of
+
+
+def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[int, str]:
+    """Orders a power may give once a turn (a railroad ride, a canal permit: the plug-ins'
+    ``one_a_turn``) given twice or more: every one of them is refused, so the answer never
+    depends on which the player listed first. Returns entry index -> reason."""
+    hooks = [p.one_a_turn for p in variant.plugins if hasattr(p, "one_a_turn")]
+    if not hooks:
+        return {}
+    groups: dict[tuple[str, str], list[int]] = {}
+    for index, order in enumerate(orders):
+        for hook in hooks:
+            rule = order and hook(order)
+            if rule:
+                groups.setdefault((entries[index][0], rule), []).append(index)
+    refused = {}
+    for (power, rule), indexes in groups.items():
+        if len(indexes) > 1:
+            given = "; ".join(entries[index][1] for index in indexes)
+            for index in indexes:
+                refused[index] = f"{rule}, and {power} gave {len(indexes)} ({given}): none is taken"
+    return refused
 
 
 def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:

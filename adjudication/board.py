@@ -131,7 +131,22 @@ def _phase(variant: Variant, phase: object) -> tuple[str, int, str]:
         raise RequestError(
             f"unknown phase type {phase.get('type')!r}; use movement, retreats or adjustments"
         )
+    _check_pair(variant, season, phase_type)
     return season, year, phase_type
+
+
+def _check_pair(variant: Variant, season: str, phase_type: str) -> None:
+    """Refuse a season and type that never go together: adjustments come in winter and winter
+    holds nothing else; a rule plug-in may allow fewer types (``PHASE_TYPES``)."""
+    if (phase_type == "adjustments") != (season == "winter"):
+        if season == "winter":
+            raise RequestError(f"winter holds only adjustments, not a {phase_type} phase")
+        raise RequestError(f"adjustments come in winter, not in {season}")
+    for plugin in variant.plugins:
+        allowed = getattr(plugin, "PHASE_TYPES", None)
+        if allowed is not None and phase_type not in allowed:
+            only = " or ".join(allowed)
+            raise RequestError(f"{variant.name} has only {only} phases, not {phase_type}")
 
 
 def _list(request: dict, key: str) -> list:

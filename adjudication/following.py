@@ -8,7 +8,8 @@ from .variant import load
 
 def next_request(request: dict, response: dict) -> dict | None:
     """The next phase's request (without orders), or None when the game is over."""
-    if "error" in response or response.get("winner") or not response.get("next_phase"):
+    over = response.get("winner") or response.get("game_over")
+    if "error" in response or over or not response.get("next_phase"):
         return None
     variant = load(request["variant"])
     following = {

@@ -44,16 +44,29 @@ class Movement:
         self.power = [u.power for u in units]
         self.prov = [u.province for u in units]
         self.order: list[Order | None] = [None] * n
-        self.kind = [HOLD] * n
+        # Where units share a province (stacking), the first one listed answers for it.
+        backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
+        self.unit_at: dict[str, int] = dict(backwards)
+        # What the orders come to and the decisions: set by restart(), filled by prepare().
+        self.restart()
+        self.specials: list[tuple[str, Order]] = []
+        self.dislodged_by: list[int | None] = []  # filled at the end of run()
+        # A list while a failed decision's cause is worked out (an instance attribute from the
+        # start: set later, it would change the object's layout and slow every attribute).
+        self.explain: list | None = None
+        self.checks = _checkers(type(self))
+
+    def restart(self) -> None:
+        """Forget every decision and what ``prepare`` built, keeping the orders, so that
+        ``run`` may judge them again (a plug-in that finds its cycle settled badly does)."""
+        n = len(self.units)
+        self.kind: list[str] = [HOLD] * n
         self.dest: list[str | None] = [None] * n
         self.convoyed = [False] * n
         self.target: list[int | None] = [None] * n  # supported or convoyed unit
         self.matches = [False] * n  # support/convoy matches what its target does
-        # Where units share a province (stacking), the first one listed answers for it.
-        backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
-        self.unit_at: dict[str, int] = dict(backwards)
-        # Filled by prepare(); an empty tuple stands for "none" until the first one arrives.
         self.movers_into: dict[str, list[int]] = {}
+        # An empty tuple stands for "none" until the first one arrives.
         self.supports_of: list[list[int] | tuple[()]] = [()] * n
         self.convoys_of: list[list[int] | tuple[()]] = [()] * n
         self.h2h: list[int | None] = [None] * n
@@ -65,12 +78,10 @@ class Movement:
         self.result = [False] * n
         self.deps: list[int] = []
         self.guesses_read = 0
-        self.specials: list[tuple[str, Order]] = []
-        self.dislodged_by: list[int | None] = []  # filled at the end of run()
-        # A list while a failed decision's cause is worked out (an instance attribute from the
-        # start: set later, it would change the object's layout and slow every attribute).
-        self.explain: list | None = None
-        self.checks = _checkers(type(self))
+
+    def consistent(self) -> bool:
+        """Whether every decision, judged again once all are settled, agrees with itself."""
+        return all(judge(d) == self.result[d] for d, judge in enumerate(self.adjudicators))
 
     # -- orders ------------------------------------------------------------------------------
 
@@ -597,6 +608,8 @@ class Movement:
             if not self.path_ok(i):
                 return self.no_route_reason(i)
             return f"cannot dislodge a unit of its own power in {dest}"
+        if how == "bounced":
+            cause = self.named_rival(i, cause)
         _, other, attack, against = cause
         label = self.units[other].label()
         if how == "head-on":
@@ -604,6 +617,17 @@ class Movement:
         if how == "held":
             return f"{label} stays in {dest} (strength {attack} against {against})"
         return self.bounce_reason(i, cause)
+
+    def named_rival(self, i: int, cause: tuple) -> tuple:
+        """Of the rivals that each bounced move i, the one its reason names: the strongest,
+        then by province, so the reason never depends on the order the units are listed."""
+        attack = cause[2]
+        held = [(self.prevent_strength(k), k) for k in self.rivals(i)]
+        held = [(p, k) for p, k in held if p >= attack]
+        if len(held) < 2:
+            return cause
+        prevent, k = min(held, key=lambda pk: (-pk[0], self.prov[pk[1]]))
+        return ("bounced", k, attack, prevent)
 
     def bounce_reason(self, i: int, cause: tuple) -> str:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""
@@ -657,6 +681,9 @@ class Movement:
         self.adjudicate_support(s)
         self.explain = None
         k = why[0][1] if why else None
+        if why and why[0][0] == "cut":  # of several cutters, name one whatever the unit order
+            cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
+            k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]
         if by is not None and k in (None, by):
             return f"dislodged by {self.units[by].label()}"
@@ -744,9 +771,19 @@ def legal_move(
         return f"an army cannot move to {dprov}: it is a sea"
     if via == "convoy" or dprov not in variant.army_adj[province]:
         if not seas_between(variant, province, dprov):
+            if via:
+                return _no_convoy_reason(variant, province, dprov)
             return f"{province} is not adjacent to {dprov}"
         return shared_order(MOVE, "A", location, None, None, dprov, "convoy")
     return shared_order(MOVE, "A", location, None, None, dprov)
+
+
+def _no_convoy_reason(variant: Variant, province: str, dprov: str) -> str:
+    """Why an army ordered ``via Convoy`` has no sea route: armies cross only the sea."""
+    for end in (province, dprov):
+        if not _seas_from(variant, end):
+            return f"no convoy can reach {end}: it has no coast (armies are convoyed by sea only)"
+    return f"no sea route joins {province} and {dprov} for a convoy"
 
 
 def _fleet_move(variant: Variant, location: str, dest: str) -> Order | str:

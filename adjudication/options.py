@@ -15,7 +15,10 @@ from .movement import could_move, reaches, seas_between
 from .orders import Order
 from .variant import Variant
 
-_FIELDS = ("unit", "location", "target_unit", "target", "destination", "via")
+_FIELDS = (
+    "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
+    "via",
+)  # fmt: skip
 
 
 def order_data(order: Order, canonical: str) -> dict:
@@ -40,7 +43,7 @@ def options(request: dict, power: str) -> dict:
     removals (negative) the power has to make in an adjustment phase, else 0. A malformed
     request comes back as ``{"error": ..., "details": [...]}`` like ``adjudicate``.
     """
-    from .api import check, error
+    from .api import error
 
     try:
         board, _ = read({**request, "orders": []})
@@ -51,7 +54,7 @@ def options(request: dict, power: str) -> dict:
     if named is None:
         return error(f"unknown power {power!r}")
     candidates = _candidates(board, named)
-    texts = _checked(request, named, candidates, check)
+    texts = _checked(board, named, candidates)
     orders = []
     for _text, reply in texts:
         item = dict(reply["data"])  # the check's own reading of the order
@@ -74,7 +77,7 @@ def _adjustment(board: Board, power: str) -> int:
     return needed(board)[power]
 
 
-def _checked(request: dict, power: str, candidates: list[list[str]], check) -> list[tuple]:
+def _checked(board: Board, power: str, candidates: list[list[str]]) -> list[tuple]:
     """The candidates the engine accepts, with its replies, without duplicates.
 
     Candidates are checked in rounds, one per unit a round, so a unit never gets two orders in
@@ -85,21 +88,23 @@ def _checked(request: dict, power: str, candidates: list[list[str]], check) -> l
     rounds = max((len(c) for c in candidates), default=0)
     for r in range(rounds):
         batch = [c[r] for c in candidates if r < len(c)]
-        for text, reply in _check(request, power, batch, check):
+        for text, reply in _check(board, power, batch):
             if reply["result"] == "invalid" and len(batch) > 1:
-                text, reply = _check(request, power, [text], check)[0]
+                text, reply = _check(board, power, [text])[0]
             if reply["result"] != "invalid" and reply["canonical"] not in seen:
                 seen.add(reply["canonical"])
                 accepted.append((text, reply))
     return accepted
 
 
-def _check(request: dict, power: str, texts: list[str], check) -> list[tuple]:
-    body = {**request, "orders": [{"power": power, "order": t} for t in texts]}
-    replies = check(body)
-    if "error" in replies:
-        raise RequestError(replies["error"], replies.get("details"))
-    return list(zip(texts, replies["orders"], strict=True))
+def _check(board: Board, power: str, texts: list[str]) -> list[tuple]:
+    """``api.check`` of some orders on the board read once, not once a batch (reading the
+    request was most of the time of a big power's list)."""
+    from .api import _check as check
+    from .api import _with_data
+
+    replies = _with_data(board, check(board, [(power, t) for t in texts]))
+    return list(zip(texts, replies, strict=True))
 
 
 def _candidates(board: Board, power: str) -> list[list[str]]:
@@ -129,10 +134,14 @@ def _movement(board: Board, unit) -> list[str]:
     if unit.kind == "A":
         for dest in _convoy_destinations(variant, unit.province):
             texts.append(f"{here} - {dest} via Convoy")
+    # Units that share a stacking space (an ocean, an entry space) may support each other.
+    twins = sum(1 for other in board.units if other == unit) > 1
     for other in board.units:
-        if other is unit:
+        if other is unit and not twins:
             continue
         there = f"{other.kind} {other.location}"
+        if other.province in variant.stacking:  # a shared space: say whose unit it is
+            there = f"{other.power} {there}"
         if reaches(variant, unit.kind, unit.location, other.province):
             texts.append(f"{here} S {there}")
         for dprov in _support_destinations(board, unit, other):

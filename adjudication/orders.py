@@ -62,6 +62,16 @@ class Order:
     extra: tuple = ()  # plug-in specific words, e.g. ("permit",) for the Suez canal
     # text() worked out in advance by shared_order (its unit is always known); not compared.
     canonical: str | None = field(default=None, compare=False, repr=False)
+    # Whose unit a support names, and its number there (``S Japan F2 Mid-Pacific - Guam``):
+    # only where one space holds several units.
+    target_power: str | None = None
+    target_number: int | None = None
+
+    def target_text(self) -> str:
+        """The supported or convoyed unit as written in the canonical order."""
+        power = f"{self.target_power} " if self.target_power else ""
+        number = self.target_number or ""
+        return f"{power}{self.target_unit or '?'}{number} {self.target}"
 
     def text(self, unit: str | None = None) -> str:
         """The canonical notation of the contract."""
@@ -73,10 +83,9 @@ class Order:
             via = f" via {_via_word(self.via)}" if self.via else ""
             return f"{u} {self.location} - {self.destination}{via}"
         if kind == SUPPORT:
-            t = self.target_unit or "?"
             if self.destination is None:
-                return f"{u} {self.location} S {t} {self.target}"
-            return f"{u} {self.location} S {t} {self.target} - {self.destination}"
+                return f"{u} {self.location} S {self.target_text()}"
+            return f"{u} {self.location} S {self.target_text()} - {self.destination}"
         if kind == CONVOY:
             t = self.target_unit or "A"
             return f"{u} {self.location} C {t} {self.target} - {self.destination}"
@@ -135,7 +144,7 @@ COAST_WORDS = {
     "nc": "nc", "north": "nc", "n": "nc", "sc": "sc", "south": "sc",
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
-_FLEET_NUMBER = re.compile(r"^f(\d{1,2})$")
+_UNIT_NUMBER = re.compile(r"^([af])(\d{1,2})$")
 
 
 _PUNCTUATION = frozenset("-/(),:")
@@ -214,11 +223,24 @@ class _Reader:
             self.pos += 1
             return UNIT_WORDS[tok], None
         if tok is not None:
-            m = _FLEET_NUMBER.match(tok)
+            m = _UNIT_NUMBER.match(tok)
             if m:
                 self.pos += 1
-                return "F", int(m.group(1))
+                return m.group(1).upper(), int(m.group(2))
         return None, None
+
+    def power(self) -> str | None:
+        """A power's name (or abbreviation) before a unit word: whose unit a support names."""
+        keys = self.keys
+        for size in (1, 2, 3):
+            after = self.peek(size)
+            if after is None or not (after in UNIT_WORDS or _UNIT_NUMBER.match(after)):
+                continue
+            power = self.variant.power_names.get("".join(keys[self.pos : self.pos + size]))
+            if power is not None:
+                self.pos += size
+                return power
+        return None
 
     def location(self, what: str = "a province") -> str:
         """A name whose words are the next tokens (this reading's candidate), then a coast."""
@@ -359,7 +381,7 @@ def _order(r: _Reader, phase_type: str) -> Order:
     if first in BUILD_WORDS or first in REMOVE_WORDS or first in WAIVE_WORDS:
         raise OrderError(f"{first} orders belong in an adjustment phase, not a {phase_type} phase")
     unit, number = r.unit()
-    location = r.location("the unit's province")
+    location = _place(r, "the unit's province")
     if phase_type == "retreats":
         return _retreat(r, unit, location)
     return _movement(r, unit, number, location)
@@ -372,22 +394,31 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         return Order(HOLD, unit, location, number=number)
     if word in MOVE_WORDS:
         r.skip_arrow()
+        route = _route_in_arrow(r)  # the errata's A MOS-TSR-VLA
         destination = r.location("a destination")
         via = _via(r)
+        if route is not None:
+            if via not in (None, route):
+                raise OrderError(f"the move names two routes, {route} and {via}")
+            via = route
         _end(r)
         return Order(MOVE, unit, location, destination=destination, via=via, number=number)
     if word in SUPPORT_WORDS:
-        t_unit, _ = r.unit()
-        target = r.location("the supported unit's province")
+        t_power = r.power()
+        t_unit, t_number = r.unit()
+        target = _place(r, "the supported unit's province")
+        whose = {"number": number, "target_power": t_power, "target_number": t_number}
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
             destination = r.location("the supported move's destination")
-            _via(r)  # a supporter may repeat "via convoy"; it changes nothing
+            via = _via(r)  # a supporter may repeat the move's route; it changes nothing
+            if via is not None and via != "convoy" and via not in _routes(r.variant):
+                raise OrderError(f"there is no route called {r.typed(r.pos - 1)!r} on this map")
             _end(r)
-            return Order(SUPPORT, unit, location, t_unit, target, destination, number=number)
+            return Order(SUPPORT, unit, location, t_unit, target, destination, **whose)
         r.accept(HOLD_WORDS)
         _end(r)
-        return Order(SUPPORT, unit, location, t_unit, target, number=number)
+        return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
         t_unit, _ = r.unit()
         target = r.location("the convoyed army's province")
@@ -417,6 +448,36 @@ def _via(r: _Reader) -> str | None:
     if word is None:
         raise OrderError("'via' must be followed by Convoy")
     return word.upper()
+
+
+def _place(r: _Reader, what: str) -> str:
+    """A unit's province, also as the Far East rules write it in brackets: ``F (Guam) -``."""
+    if r.peek() != "(":
+        return r.location(what)
+    r.pos += 1
+    place = r.location(what)
+    if not r.accept({")"}):
+        raise OrderError(f"a bracket after {place} is not closed")
+    return place
+
+
+def _route_in_arrow(r: _Reader) -> str | None:
+    """A route written between two dashes, ``MOS-TSR-VLA``: only a route word of this map
+    (no name's word) followed by a dash is read so."""
+    word, after = r.peek(), r.peek(1)
+    if word is None or after not in ("-",):
+        return None
+    for route in _routes(r.variant):
+        if word == route.lower():
+            r.pos += 1
+            r.skip_arrow()
+            return route
+    return None
+
+
+def _routes(variant: Variant) -> set[str]:
+    """Route words the variant's rule plug-ins add to ``via`` (``TSR``)."""
+    return {word for plugin in variant.plugins for word in getattr(plugin, "ROUTES", ())}
 
 
 def _retreat(r: _Reader, unit: str | None, location: str) -> Order:

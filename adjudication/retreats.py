@@ -118,6 +118,11 @@ def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) 
         return matches[0]
     if len(matches) > 1:
         raise OrderError(f"say which coast of {province}: {' or '.join(matches)}")
+    terrain = variant.provinces[province].type
+    if d.unit.kind == "A" and terrain == "sea":
+        return _fail(f"an army cannot retreat to {province}: it is a sea")
+    if d.unit.kind == "F" and terrain == "land":
+        return _fail(f"a fleet cannot retreat to {province}: it is inland")
     near = variant.army_adj if d.unit.kind == "A" else variant.fleet_adj
     here = d.unit.province if d.unit.kind == "A" else d.unit.location
     if not any(province_of(n) == province for n in near.get(here, ())):

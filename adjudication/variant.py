@@ -208,12 +208,32 @@ def available() -> list[str]:
     return sorted(p.parent.name.replace("_", "-") for p in VARIANTS_DIR.glob("*/variant.json"))
 
 
-@cache
 def load(variant_id: str) -> Variant:
-    """Load and validate a variant by id (``standard``, ``colonial``, ``far-east``...)."""
+    """Load and validate a variant by id (``standard``, ``colonial``, ``far-east``...).
+
+    Only the ids of ``available()`` are loaded: an id is never used as a path, so a long or
+    path-like one (``../../etc``) is an unknown variant, never a file outside ``variants/``."""
+    loaded = _LOADED.get(variant_id) if isinstance(variant_id, str) else None
+    if loaded is not None:
+        return loaded
+    if not isinstance(variant_id, str) or variant_id not in _known():
+        shown = repr(variant_id) if len(repr(variant_id)) <= 40 else repr(variant_id)[:37] + "..."
+        raise VariantError(f"unknown variant {shown}")
+    _LOADED[variant_id] = loaded = _load(variant_id)
+    return loaded
+
+
+_LOADED: dict[str, Variant] = {}  # the variants loaded so far, by id (the fast path of load)
+
+
+@cache
+def _known() -> frozenset[str]:
+    return frozenset(available())
+
+
+@cache
+def _load(variant_id: str) -> Variant:
     path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
-    if not path.is_file():
-        raise VariantError(f"unknown variant {variant_id!r}")
     with path.open(encoding="utf-8") as f:
         data = json.load(f)
     return build(data)

@@ -39,6 +39,7 @@ def run(variant_id: str, games: int, years: int, seed: int) -> dict:
     invalid: dict[str, int] = {"bot": 0, "random": 0}
     phases = {"bot": 0, "random": 0}
     seconds: list[float] = []
+    cpu: list[float] = []
     refused: list[dict] = []
     for g in range(games):
         rng = random.Random(seed * 1000 + g)
@@ -55,6 +56,7 @@ def run(variant_id: str, games: int, years: int, seed: int) -> dict:
             invalid[kind] += record.invalid.get(kind, 0)
             phases[kind] += record.phases.get(kind, 0)
         seconds += record.seconds.get("bot", [])
+        cpu += record.cpu.get("bot", [])
         refused += [r for r in record.refused if r["by"] == "bot"]
     mean = {k: statistics.fmean(v) if v else 0.0 for k, v in totals.items()}
     return {
@@ -68,6 +70,8 @@ def run(variant_id: str, games: int, years: int, seed: int) -> dict:
         "phases": phases,
         "bot_seconds_median": statistics.median(seconds) if seconds else 0.0,
         "bot_seconds_max": max(seconds, default=0.0),
+        "bot_cpu_median": statistics.median(cpu) if cpu else 0.0,
+        "bot_cpu_max": max(cpu, default=0.0),
         "bot_refused": refused,
     }
 
@@ -92,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         f"  bot time per phase: median {r['bot_seconds_median'] * 1000:.1f} ms, "
-        f"max {r['bot_seconds_max'] * 1000:.1f} ms"
+        f"max {r['bot_seconds_max'] * 1000:.1f} ms; CPU median "
+        f"{r['bot_cpu_median'] * 1000:.1f} ms, max {r['bot_cpu_max'] * 1000:.1f} ms"
     )
     for reply in r["bot_refused"]:
         print(f"  refused: {reply}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from time import perf_counter
+from time import perf_counter, process_time
 
 import adjudication
 from adjudication.following import next_request
@@ -17,7 +17,8 @@ class Record:
     invalid: dict[str, int] = field(default_factory=dict)  # player kind -> invalid orders
     refused: list[dict] = field(default_factory=list)  # the engine's replies to them
     phases: dict[str, int] = field(default_factory=dict)  # player kind -> phases decided
-    seconds: dict[str, list[float]] = field(default_factory=dict)  # per decision
+    seconds: dict[str, list[float]] = field(default_factory=dict)  # per decision, wall clock
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # per decision, this process's CPU
     winner: str | None = None
 
 
@@ -43,9 +44,10 @@ def play(request: dict, players: dict, years: int) -> Record:
     while request["phase"]["year"] < start + years:
         orders = []
         for power, player in players.items():
-            began = perf_counter()
+            began, cpu = perf_counter(), process_time()
             texts = player.decide(request, power)
             record.seconds.setdefault(player.name, []).append(perf_counter() - began)
+            record.cpu.setdefault(player.name, []).append(process_time() - cpu)
             record.phases[player.name] = record.phases.get(player.name, 0) + 1
             orders += [{"power": power, "order": t, "by": player.name} for t in texts]
         response = adjudication.adjudicate({**request, "orders": orders})

@@ -9,8 +9,8 @@ units with nothing better to do support the power's attacks and threatened holds
 to the most valuable space, builds to the home centres nearest to what is worth taking, and
 removals take the least useful units. The rules come only from the engine's options, so the
 railroad (a ride is a move), the canal (a passage listed as needing a permit is used only when
-the bot gives the permit itself) and the Chinese entry spaces need no code of their own beyond
-choosing whether to enter.
+the bot gives the permit itself) and oceans need no code of their own. Chinese Diplomacy, where
+gold is the score, has a planner of its own (``bots.chinese``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from functools import cache
 import adjudication
 from adjudication.variant import Variant
 
+from .chinese import ChinesePlanner
 from .choices import by_unit, fill_adjustments
 
 TAKE, DEFEND, SPREAD = 10.0, 8.0, 0.5
-BROKE = -800  # Chinese gold under which the bot takes armies off (deposition is at -1000)
 
 
 @cache
@@ -65,6 +65,8 @@ class HeuristicBot:
         if "error" in answer:
             raise ValueError(answer["error"])
         variant = adjudication.load(request["variant"])
+        if "chinese" in variant.rules:
+            return ChinesePlanner(request, power, answer, self.rng).orders()
         values = self.values(variant, request, power)
         kind = answer["phase"]["type"]
         if kind == "retreats":
@@ -121,9 +123,6 @@ class HeuristicBot:
         enemies = {u["location"].split("/")[0] for u in request["units"] if u["power"] != power}
         stacking = variant.stacking
         permit = self._permit(specials, units, values)
-        leaving = self._leaving(specials, request, power)
-        if leaving is not None:
-            units.pop(leaving["location"], None)
         claimed: dict[str, str] = {}
         chosen: dict[str, dict] = {}
         routes: set[str] = set()
@@ -151,9 +150,7 @@ class HeuristicBot:
             claimed[target] = unit
         self._add_supports(units, chosen, values, enemies)
         out = [item["order"] for item in chosen.values()]
-        out += self._specials(specials, units, permit, request, power)
-        if leaving is not None:
-            out.append(leaving["order"])
+        out += self._specials(specials, units, permit)
         return out
 
     @staticmethod
@@ -250,54 +247,14 @@ class HeuristicBot:
                     return item["order"]
         return None
 
-    def _specials(self, specials, units, permit, request, power) -> list[str]:
-        out = []
-        if permit is not None:
-            sea = next(o["location"] for u in units.values() for o in u if o["order"] == permit)
-            permits = [p for p in specials.get("special:permit", []) if p["location"] == sea]
-            out += [p["order"] for p in permits[:1]]
-        entry = self._entry(specials.get("special:enter", []), request, power)
-        if entry is not None:
-            out.append(entry)
-        return out
-
-    def _entry(self, entries: list[dict], request: dict, power: str) -> str | None:
-        """Bring an army on (Chinese) only where a centre next to the entry space stands
-        empty, and only while the armies pay: a centre earns 20 a year, an army costs 10."""
-        if not entries or self._gold(request, power) <= BROKE / 2:
-            return None
-        armies = sum(1 for u in request["units"] if u["power"] == power)
-        held = len((request.get("supply_centers") or {}).get(power, []))
-        if armies > held:
-            return None
-        variant = adjudication.load(request["variant"])
-        taken = {u["location"].split("/")[0] for u in request["units"]}
-        mine = set((request.get("supply_centers") or {}).get(power, []))
-        good = [
-            e
-            for e in entries
-            if any(
-                variant.provinces[n].supply_center and n not in taken and n not in mine
-                for n in variant.army_adj.get(e["location"], ())
-            )
-        ]
-        return self.rng.choice(good)["order"] if good else None
-
     @staticmethod
-    def _gold(request: dict, power: str) -> int:
-        return ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
-
-    def _leaving(self, specials, request, power) -> dict | None:
-        """An army taken off the board (Chinese) when the power keeps more armies than its
-        centres pay for, or when the treasury nears deposition."""
-        leaves = specials.get("special:leave", [])
-        if not leaves:
-            return None
-        armies = sum(1 for u in request["units"] if u["power"] == power)
-        held = len((request.get("supply_centers") or {}).get(power, []))
-        if armies > held + 1 or self._gold(request, power) < BROKE:
-            return leaves[0]  # an army that wins nothing costs 10 a year; leaving costs 5
-        return None
+    def _specials(specials, units, permit) -> list[str]:
+        """The canal permit for the bot's own passage (Chinese entries are ``ChinesePlanner``'s)."""
+        if permit is None:
+            return []
+        sea = next(o["location"] for u in units.values() for o in u if o["order"] == permit)
+        permits = [p for p in specials.get("special:permit", []) if p["location"] == sea]
+        return [p["order"] for p in permits[:1]]
 
     # -- retreats and adjustments -------------------------------------------------------------
 

@@ -29,11 +29,30 @@ class RandomPlayer:
                 self.rng.choice,
                 lambda site: rank.setdefault(site, self.rng.random()),
             )
-        chosen = []
-        for group, items in by_unit(answer["orders"]).items():
+        # One order a unit; several units may share a place (an ocean, an entry space).
+        count: dict[str, int] = {}
+        for u in request["units"]:
+            if u["power"] == power:
+                place = u["location"].split("/")[0]
+                count[place] = count.get(place, 0) + 1
+        groups = by_unit(answer["orders"])
+        chosen: list[str] = []
+        used: set[str] = set()
+        for group in sorted(groups, key=lambda g: not g.startswith("special:")):
+            items = groups[group]
             if group.startswith("special:"):
-                items = [*items, None]  # a rule's own order is optional
-            pick = self.rng.choice(items)
-            if pick is not None:
+                pick = self.rng.choice([*items, None])  # a rule's own order is optional
+                if pick is not None:
+                    chosen.append(pick["order"])
+                    if pick.get("form") == "leave":  # the army leaving has its order
+                        count[pick["location"]] -= 1
+                continue
+            for _ in range(count.get(group, 1)):
+                free = [
+                    o for o in items if o.get("via") in (None, "convoy") or o["via"] not in used
+                ]
+                pick = self.rng.choice(free)
+                if pick.get("via") not in (None, "convoy"):
+                    used.add(pick["via"])  # a rule's route (the railroad) carries one a turn
                 chosen.append(pick["order"])
         return chosen

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.template.response import TemplateResponse
 
 from . import engine, services
+from .limits import ascii_index
 from .models import (
     DrawVote,
     Game,
@@ -65,8 +68,31 @@ def resume(modeladmin, request, queryset):
 
 
 @admin.action(description="Process the current phase now")
-def process_now(modeladmin, request, queryset):
-    _each(modeladmin, request, queryset, services.process_now)
+def process_now(modeladmin, request, queryset) -> HttpResponse | None:
+    """Asks first, showing each game's current phase; the answer names those phases, so a
+    repeated (double-clicked) confirmation finds other phases current and processes none."""
+    games = list(queryset.select_related("current_phase"))
+    if request.POST.get("post") != "yes":
+        context = {
+            **modeladmin.admin_site.each_context(request),
+            "title": "Process the current phase now?",
+            "games": games,
+            "opts": modeladmin.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/games/process_confirm.html", context)
+    for game in games:
+        index = ascii_index(request.POST.get(f"phase-{game.pk}"))
+        if index is None:
+            modeladmin.message_user(request, f"{game}: no phase named; nothing done", "error")
+            continue
+        _each(
+            modeladmin,
+            request,
+            [game],
+            lambda g, user, index=index: services.process_now(g, user, phase=index),
+        )
+    return None
 
 
 @admin.action(description="Declare a draw among the survivors")
@@ -119,6 +145,17 @@ put_bot = _bot_action(True, "Put a bot on the seat (the player is replaced)")
 take_bot_off = _bot_action(False, "Take the bot off (the power goes into civil disorder)")
 
 
+class NumericIdsAdmin(admin.ModelAdmin):
+    """An action's chosen rows are named by their ids; anything but digits (a forged or broken
+    form) is a 400, not the database's error."""
+
+    def response_action(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        chosen = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        if any(ascii_index(pk) is None for pk in chosen):
+            return HttpResponseBadRequest("Rows are chosen by their numeric ids.")
+        return super().response_action(request, queryset)
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -134,7 +171,7 @@ class ModeratorActionInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(NumericIdsAdmin):
     list_display = ["name", "variant", "status", "creator", "current_phase", "created"]
     list_filter = ["status", "variant"]
     search_fields = ["name"]
@@ -184,7 +221,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Phase)
-class PhaseAdmin(admin.ModelAdmin):
+class PhaseAdmin(NumericIdsAdmin):
     list_display = ["game", "index", "season", "year", "type", "deadline", "processed_at"]
     list_filter = ["type"]
     readonly_fields = [f.name for f in Phase._meta.fields]
@@ -192,7 +229,7 @@ class PhaseAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(NumericIdsAdmin):
     list_display = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
     list_filter = ["status", "bot"]
     readonly_fields = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
@@ -200,23 +237,23 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
+class OrderAdmin(NumericIdsAdmin):
     list_display = ["phase", "power", "canonical", "valid", "result"]
     readonly_fields = [f.name for f in Order._meta.fields]
 
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(NumericIdsAdmin):
     list_display = ["game", "sender_power", "recipients", "created"]
     readonly_fields = [f.name for f in Message._meta.fields]
 
 
 @admin.register(ModeratorAction)
-class ModeratorActionAdmin(admin.ModelAdmin):
+class ModeratorActionAdmin(NumericIdsAdmin):
     list_display = ["game", "action", "user", "created"]
     list_filter = ["action"]
     readonly_fields = ["game", "user", "action", "details", "created"]
 
 
-admin.site.register(DrawVote)
-admin.site.register(NotificationSettings)
+admin.site.register(DrawVote, NumericIdsAdmin)
+admin.site.register(NotificationSettings, NumericIdsAdmin)

@@ -11,6 +11,7 @@ from django.core.exceptions import (
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.defaults import page_not_found
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import exceptions, mixins, serializers, status, viewsets
@@ -19,7 +20,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -33,6 +34,7 @@ from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
 from .models import Game, Membership, ModeratorAction, NotificationSettings
+from .search import GameFilter
 from .serializers import (
     AuditEntrySerializer,
     GameCreateSerializer,
@@ -91,8 +93,10 @@ ERRORS = {
 THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
 PHASE_BOUND = {("/api/games/{id}/ready/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/moderation/{action_name}/", "post")}
+PHASE_BOUND |= {("/api/games/{id}/orders/", "put"), ("/api/games/{id}/orders/check/", "post")}
 THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
 THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
+THROTTLED |= {("/api/games/{id}/payments/", "post")}
 
 
 def document_errors(result: dict, generator, request, public: bool) -> dict:
@@ -296,9 +300,24 @@ def _seat(game: Game, user) -> Membership:
     return membership
 
 
-def _player_or_moderator(game: Game, user) -> None:
+def _player_or_moderator(game: Game, user, *, spectators: bool = False) -> None:
+    """``spectators``: anyone may read this of a public game (visibility says how much)."""
+    if spectators and game.public:
+        return
     if game.membership_of(user) is None and not game.is_moderator(user):
         raise exceptions.PermissionDenied("only the game's players and moderator may see this")
+
+
+class SignedInOrWatching(BasePermission):
+    """Signed in for everything; signed out, only reading (a public game, as the queryset
+    allows: any other game is a 404)."""
+
+    WATCHING = {"list", "retrieve", "events", "phases", "phase", "messages", "orders", "payments"}
+
+    def has_permission(self, request: Request, view) -> bool:
+        if request.user.is_authenticated:
+            return True
+        return request.method in SAFE_METHODS and getattr(view, "action", None) in self.WATCHING
 
 
 class GameViewSet(
@@ -307,11 +326,14 @@ class GameViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Games: anyone signed in may list, create, look at and join them."""
+    """Games: anyone signed in may list, create, look at and join them; anyone at all may
+    watch a public one."""
 
     queryset = Game.objects.select_related("creator", "current_phase")
     lookup_value_regex = "[0-9]+"  # ASCII digits only: "²".isdigit() is true too
-    permission_classes = [IsAuthenticated]
+    permission_classes = [SignedInOrWatching]
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = GameFilter
     throttle_classes = [ScopedThrottle]
 
     # What fills the database is rate limited per user: games created, joins, press, orders.
@@ -320,6 +342,7 @@ class GameViewSet(
         ("join", "POST"): "joins",
         ("messages", "POST"): "press",
         ("orders", "PUT"): "orders",
+        ("payments", "POST"): "payments",
         # Checking and listing store nothing, but each runs the engine: a budget of their own,
         # so that checking while typing never spends the saves'.
         ("check_orders", "POST"): "checks",
@@ -334,12 +357,11 @@ class GameViewSet(
         return GameCreateSerializer if self.action == "create" else GameSerializer
 
     def get_queryset(self):
-        games = super().get_queryset()
-        wanted = self.request.query_params.get("status")
-        if wanted and wanted not in Game.Status.values:
-            choices = ", ".join(Game.Status.values)
-            raise exceptions.ValidationError({"status": [f"one of {choices}"]})
-        return games.filter(status=wanted) if wanted else games
+        return super().get_queryset().filter(visibility.watchable(self.request.user))
+
+    def filter_queryset(self, queryset):
+        """The list's search filters (games.search); a single game is found by its id alone."""
+        return super().filter_queryset(queryset) if self.action == "list" else queryset
 
     @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer})
     def create(self, request: Request) -> Response:
@@ -399,7 +421,7 @@ class GameViewSet(
     @extend_schema(
         methods=["PUT"], request=OrdersInputSerializer, responses=OrderSerializer(many=True)
     )
-    @action(detail=True, methods=["get", "put"], pagination_class=None)
+    @action(detail=True, methods=["get", "put"], pagination_class=None, filter_backends=[])
     def orders(self, request: Request, pk: str) -> Response:
         """Your orders for the current phase; PUT replaces them all and answers each one.
 
@@ -409,7 +431,7 @@ class GameViewSet(
         if request.method == "PUT":
             return self._submit(request, pk)
         game = self.get_object()
-        _player_or_moderator(game, request.user)
+        _player_or_moderator(game, request.user, spectators=True)
         if game.current_phase is None:
             return Response([])
         orders = list(visibility.visible_orders(game.current_phase, request.user))
@@ -427,9 +449,9 @@ class GameViewSet(
         membership = self._membership(pk)
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        orders = services.check_orders(
-            membership, serializer.validated_data["orders"], phase=membership.game.current_phase
-        )
+        data = serializer.validated_data
+        phase = self._phase_meant(membership, data.get("phase"))
+        orders = services.check_orders(membership, data["orders"], phase=phase)
         return Response(OrderSerializer(orders, many=True).data)
 
     @extend_schema(
@@ -478,6 +500,15 @@ class GameViewSet(
             membership = _seat(self.get_object(), self.request.user)
         return membership
 
+    def _phase_meant(self, membership: Membership, index: int | None):
+        """The current phase, as read with the seat; a 409 when the request names another
+        (``phase`` in the body): orders typed for a phase since processed never land in the
+        next one."""
+        phase = membership.game.current_phase
+        if index is not None and phase is not None:
+            services.check_phase(phase, index)
+        return phase
+
     def _submit(self, request: Request, pk: str) -> Response:
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
@@ -489,7 +520,7 @@ class GameViewSet(
             membership,
             serializer.validated_data["orders"],
             version=match.strip("*") or None,
-            phase=game.current_phase,
+            phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
         )
         data = OrderSerializer(orders, many=True).data
         return self._versioned(Response(data), game, orders, membership)
@@ -524,7 +555,7 @@ class GameViewSet(
         return self.get_paginated_response(data)
 
     @extend_schema(responses=PhaseSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def phases(self, request: Request, pk: str) -> Response:
         """Every phase, oldest first, in pages."""
         game = self.get_object()
@@ -539,11 +570,11 @@ class GameViewSet(
 
     @extend_schema(methods=["GET"], responses=MessageSerializer(many=True))
     @extend_schema(methods=["POST"], request=MessageSerializer, responses={201: MessageSerializer})
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def messages(self, request: Request, pk: str) -> Response:
         """Press: public, or private to the listed powers."""
         game = self.get_object()
-        _player_or_moderator(game, request.user)
+        _player_or_moderator(game, request.user, spectators=request.method == "GET")
         context = self.get_serializer_context()
         if request.method == "GET":
             return self._page(visibility.visible_messages(game, request.user), MessageSerializer)
@@ -558,8 +589,22 @@ class GameViewSet(
         return Response(MessageSerializer(message, context=context).data, status=201)
 
     @extend_schema(methods=["GET"], responses=PaymentSerializer(many=True))
-    @extend_schema(methods=["POST"], request=PaymentSerializer, responses={201: PaymentSerializer})
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(
+        methods=["POST"],
+        request=PaymentSerializer,
+        responses={201: PaymentSerializer, 200: PaymentSerializer},
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                pattern=r"^[ -~]{0,64}$",
+                description="Your name for this payment: a repeat with the same key (a retry, "
+                "a double click) pays nothing more and answers the first payment with 200.",
+            )
+        ],
+    )
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def payments(self, request: Request, pk: str) -> Response:
         """The gold ledger between great powers (Chinese Diplomacy); POST pays another power."""
         game = self.get_object()
@@ -568,10 +613,17 @@ class GameViewSet(
         membership = _seat(game, request.user)
         serializer = PaymentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key", "")
+        if len(key) > 64 or not key.isascii() or not key.isprintable():
+            raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
         payment = services.pay(
-            membership, serializer.validated_data["payee"], serializer.validated_data["amount"]
+            membership,
+            serializer.validated_data["payee"],
+            serializer.validated_data["amount"],
+            key=key,
         )
-        return Response(PaymentSerializer(payment).data, status=201)
+        answer = status.HTTP_200_OK if payment.repeated else status.HTTP_201_CREATED
+        return Response(PaymentSerializer(payment).data, status=answer)
 
     @extend_schema(
         request=VoteSerializer,
@@ -588,7 +640,7 @@ class GameViewSet(
         return Response({"game_over": over})
 
     @extend_schema(responses=AuditEntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def log(self, request: Request, pk: str) -> Response:
         """The game's audit log, newest first, in pages: the moderator's only."""
         game = self.get_object()
@@ -623,7 +675,11 @@ class GameViewSet(
                 services.start_game(game, user)
             case "deadline":
                 services.change_deadline(
-                    game, user, minutes=args.get("minutes"), deadline=args.get("deadline")
+                    game,
+                    user,
+                    minutes=args.get("minutes"),
+                    deadline=args.get("deadline"),
+                    phase=args.get("phase"),
                 )
             case "pause":
                 services.pause(game, user)

@@ -234,8 +234,8 @@ class Viewer:
 
     def press(self, game: Game, power: str | None, everything: bool, after: int) -> list[dict]:
         """Messages after ``after`` that the viewer may read, oldest first."""
-        if power is None and not everything:
-            return []
+        if power is None and not everything and not game.public:
+            return []  # a spectator of a public game reads its public press (can_read)
         new = game.messages.filter(pk__gt=after).select_related("sender").order_by("pk")
         readable = [m for m in new if everything or visibility.can_read(m, power)]
         return [
@@ -333,11 +333,11 @@ class _Slots:
 _slots = _Slots()
 
 
-def _user_key(user_id: int) -> str:
+def _user_key(user_id: int | str) -> str:
     return f"live-streams:{user_id}"
 
 
-def _take_user_slot(user_id: int) -> bool:
+def _take_user_slot(user_id: int | str) -> bool:
     """Count the user's streams in the cache; the count expires by itself after a crash."""
     key, ttl = _user_key(user_id), int(_setting("LIVE_MAX_SECONDS", 300)) + 60
     cache.add(key, 0, ttl)
@@ -353,7 +353,7 @@ def _take_user_slot(user_id: int) -> bool:
     return True
 
 
-def _give_back_user_slot(user_id: int) -> None:
+def _give_back_user_slot(user_id: int | str) -> None:
     with contextlib.suppress(ValueError):
         cache.decr(_user_key(user_id))
 
@@ -362,7 +362,7 @@ class _Bounded:
     """The stream, giving its slots back however it ends: the client gone, an error, the time
     up, or never started at all (a generator's ``finally`` would not run then)."""
 
-    def __init__(self, events: Iterator[str], user_id: int) -> None:
+    def __init__(self, events: Iterator[str], user_id: int | str) -> None:
         self.events = events
         self.user_id = user_id
         self.closed = False
@@ -397,11 +397,10 @@ def response(request: HttpRequest, game: Game) -> StreamingHttpResponse | JsonRe
     given = [request.headers.get("Last-Event-ID"), request.GET.get("since")]
     given = [text for text in given if text is not None]
     if any(Cursor.parse(text) is None for text in given):
-        return JsonResponse(
-            {"detail": "Last-Event-ID and since must look like 3-120."}, status=400
-        )
+        return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)
     cursor = Cursor.parse(given[0]) if given else None
-    user_id = request.user.pk
+    # Signed-out spectators of public games count by their address, as sign-ins do.
+    user_id = request.user.pk or f"anon:{request.META.get('REMOTE_ADDR', '')}"
     if not _take_user_slot(user_id):
         return too_many("Too many live streams open for this account; close a tab.")
     if not _slots.take():

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from . import engine
 from .limits import (
@@ -13,6 +15,7 @@ from .limits import (
     MAX_MISSED_PHASES,
     MAX_ORDER_LENGTH,
     MAX_ORDERS,
+    MAX_PAYMENT,
     MAX_PHASE_MINUTES,
     MAX_VICTORY_CENTERS,
 )
@@ -24,7 +27,9 @@ PALETTES = Palette.choices
 
 
 class SignUpForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="For deadline reminders; optional.")
+    email = forms.EmailField(
+        label=_("E-mail"), required=False, help_text=_("For deadline reminders; optional.")
+    )
 
     class Meta(UserCreationForm.Meta):
         model = User
@@ -34,66 +39,93 @@ class SignUpForm(UserCreationForm):
 class GameForm(forms.Form):
     """A new game. The defaults are the model's, explained in the help texts."""
 
-    name = forms.CharField(max_length=100)
-    variant = forms.ChoiceField(choices=[])
+    name = forms.CharField(max_length=100, label=_("Name"))
+    variant = forms.ChoiceField(choices=[], label=_("Variant"))
     movement_minutes = forms.IntegerField(
+        label=_("Movement minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         initial=24 * 60,
-        help_text="Time for each movement phase; 1440 is a day.",
+        help_text=_("Time for each movement phase; 1440 is a day."),
     )
     retreats_minutes = forms.IntegerField(
+        label=_("Retreats minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         initial=12 * 60,
-        help_text="Time for a retreat phase.",
+        help_text=_("Time for a retreat phase."),
     )
     adjustments_minutes = forms.IntegerField(
+        label=_("Adjustments minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         initial=12 * 60,
-        help_text="Time for a build or removal phase.",
+        help_text=_("Time for a build or removal phase."),
     )
     deadline_time = forms.TimeField(
+        label=_("Deadline time"),
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}),
-        help_text="Optional: deadlines then fall at this time of day (UTC), at least the "
-        "phase's minutes away.",
+        help_text=_(
+            "Optional: deadlines then fall at this time of day (UTC), at least the "
+            "phase's minutes away."
+        ),
     )
     press = forms.ChoiceField(
+        label=_("Press"),
         choices=Game.Press.choices,
         initial=Game.Press.FULL,
-        help_text="Full press allows private messages; public press only open ones.",
+        help_text=_("Full press allows private messages; public press only open ones."),
     )
     anonymous = forms.BooleanField(
-        required=False, help_text="Hide who plays which power until the game ends."
+        label=_("Anonymous"),
+        required=False,
+        help_text=_("Hide who plays which power until the game ends."),
     )
     process_when_ready = forms.BooleanField(
+        label=_("Process when ready"),
         required=False,
         initial=True,
-        help_text="Process a phase early once every active power has pressed Ready.",
+        help_text=_("Process a phase early once every active power has pressed Ready."),
     )
     civil_disorder_after = forms.IntegerField(
+        label=_("Civil disorder after"),
         min_value=0,
         max_value=MAX_MISSED_PHASES,
         initial=2,
-        help_text="Movement phases a power may miss in a row before it falls into civil "
-        "disorder; 0 never.",
+        help_text=_(
+            "Movement phases a power may miss in a row before it falls into civil "
+            "disorder; 0 never."
+        ),
     )
     bots_fill_empty = forms.BooleanField(
+        label=_("Bots fill empty seats"),
         required=False,
-        help_text="When the game starts, bots play the powers nobody took: start it with as "
-        "few players as you like.",
+        help_text=_(
+            "When the game starts, bots play the powers nobody took: start it with as "
+            "few players as you like."
+        ),
     )
     bots_take_civil_disorder = forms.BooleanField(
-        required=False, help_text="A power that falls into civil disorder is handed to a bot."
+        label=_("Bots take civil disorder"),
+        required=False,
+        help_text=_("A power that falls into civil disorder is handed to a bot."),
+    )
+    public = forms.BooleanField(
+        label=_("Public"),
+        required=False,
+        help_text=_(
+            "Anyone, signed in or not, may watch the board, the processed orders and public press."
+        ),
     )
     victory_centers = forms.IntegerField(
+        label=_("Victory centres"),
         min_value=1,
         max_value=MAX_VICTORY_CENTERS,
         required=False,
-        help_text="Supply centres needed to win; empty keeps the variant's own figure "
-        "(29 in Colonial).",
+        help_text=_(
+            "Supply centres needed to win; empty keeps the variant's own figure (29 in Colonial)."
+        ),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -112,12 +144,12 @@ class GameForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    first = forms.ChoiceField(label="First choice", required=False)
-    second = forms.ChoiceField(label="Second choice", required=False)
+    first = forms.ChoiceField(label=_("First choice"), required=False)
+    second = forms.ChoiceField(label=_("Second choice"), required=False)
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "any power"), *((p, p) for p in powers)]
+        choices = [("", _("any power")), *((p, p) for p in powers)]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
 
@@ -129,12 +161,15 @@ class OrdersForm(forms.Form):
     # The version of the saved orders this box was filled from (see services.orders_version).
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     orders = forms.CharField(
+        label=_("Orders"),
         required=False,
         # Room for the most lines of the longest orders, with their line breaks.
         max_length=MAX_ORDERS * (MAX_ORDER_LENGTH + 2),
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off"}),
-        help_text=f"One order a line, at most {MAX_ORDERS}; the game page shows examples for "
-        "its variant.",
+        help_text=format_lazy(
+            _("One order a line, at most {max}; the game page shows examples for its variant."),
+            max=MAX_ORDERS,
+        ),
     )
 
     def clean_orders(self) -> str:
@@ -142,11 +177,15 @@ class OrdersForm(forms.Form):
         text = self.cleaned_data["orders"]
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if len(lines) > MAX_ORDERS:
-            raise forms.ValidationError(f"At most {MAX_ORDERS} orders; this has {len(lines)}.")
+            raise forms.ValidationError(
+                _("At most %(max)d orders; this has %(count)d.")
+                % {"max": MAX_ORDERS, "count": len(lines)}
+            )
         long = next((n for n, line in enumerate(lines, 1) if len(line) > MAX_ORDER_LENGTH), None)
         if long is not None:
             raise forms.ValidationError(
-                f"Order {long} is longer than {MAX_ORDER_LENGTH} characters."
+                _("Order %(n)d is longer than %(max)d characters.")
+                % {"n": long, "max": MAX_ORDER_LENGTH}
             )
         return text
 
@@ -156,11 +195,14 @@ class OrdersForm(forms.Form):
 
 class MessageForm(forms.Form):
     recipients = forms.MultipleChoiceField(
+        label=_("Recipients"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Tick nobody for a public message.",
+        help_text=_("Tick nobody for a public message."),
     )
-    body = forms.CharField(max_length=5000, widget=forms.Textarea(attrs={"rows": 3}))
+    body = forms.CharField(
+        label=_("Message"), max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -170,13 +212,15 @@ class MessageForm(forms.Form):
 class PaymentForm(forms.Form):
     """Gold for another great power (Chinese Diplomacy); the service checks the rules."""
 
-    to = forms.ChoiceField(label="To")
+    to = forms.ChoiceField(label=_("To"))
     amount = forms.IntegerField(
-        label="Amount (k oz)",
+        label=_("Amount (k oz)"),
         min_value=1,
-        max_value=MAX_INTEGER,
-        help_text="Thousands of ounces of gold.",
+        max_value=MAX_PAYMENT,
+        help_text=_("Thousands of ounces of gold."),
     )
+    # A fresh name for each payment form shown: sent twice (a double click), it pays once.
+    key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -187,21 +231,22 @@ class ModerationForm(forms.Form):
     """The arguments of every moderator action; each action reads the ones it needs."""
 
     minutes = forms.IntegerField(
+        label=_("Minutes"),
         required=False,
         min_value=-MAX_DEADLINE_SHIFT_MINUTES,
         max_value=MAX_DEADLINE_SHIFT_MINUTES,
-        help_text="Negative shortens the deadline.",
+        help_text=_("Negative shortens the deadline."),
     )
     phase = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)
     winner = forms.CharField(required=False, max_length=50)
     bot = forms.ChoiceField(
-        required=False, choices=[("on", "put a bot on the seat"), ("off", "take the bot off")]
+        required=False, choices=[("on", _("put a bot on the seat")), ("off", _("take the bot off"))]
     )
 
     REQUIRED = {
-        "deadline": ["minutes"],
+        "deadline": ["minutes", "phase"],
         "process": ["phase"],
         "rollback": ["phase"],
         "replace": ["power", "username"],
@@ -217,27 +262,32 @@ class ModerationForm(forms.Form):
         data = super().clean()
         for name in self.REQUIRED.get(self.action, []):
             if data.get(name) in (None, ""):
-                self.add_error(name, "This field is required.")
+                self.add_error(name, _("This field is required."))
         username = data.get("username")
         if username:
             data["user"] = User.objects.filter(username=username).first()
             if data["user"] is None:
-                self.add_error("username", "No such user.")
+                self.add_error("username", _("No such user."))
         return data
 
 
 class SettingsForm(forms.ModelForm):
     """The account's settings: mail preferences, and how the pages show deadlines and colours."""
 
-    time_zone = forms.ChoiceField(choices=[], help_text="Deadlines are shown in this time zone.")
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), choices=[], help_text=_("Deadlines are shown in this time zone.")
+    )
 
     class Meta:
         model = NotificationSettings
         fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
         labels = {
-            "phase_processed": "Mail me when a phase is processed",
-            "deadline_reminders": "Remind me 24 hours and 1 hour before a deadline without orders",
-            "press_digest": "Send a daily digest of press",
+            "phase_processed": _("Mail me when a phase is processed"),
+            "deadline_reminders": _(
+                "Remind me 24 hours and 1 hour before a deadline without orders"
+            ),
+            "press_digest": _("Send a daily digest of press"),
+            "palette": _("Palette"),
         }
 
     def __init__(self, *args, **kwargs) -> None:

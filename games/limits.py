@@ -39,3 +39,19 @@ def ascii_index(text: str | None) -> int | None:
         return None
     value = int(text)
     return value if value <= MAX_INTEGER else None
+
+
+# Gold (Chinese Diplomacy): one payment moves at most this much (a leader is deposed at 1,000
+# k oz in debt, so more is never honest), and a power makes at most so many payments a phase.
+MAX_PAYMENT = 100_000
+MAX_PAYMENTS_PER_PHASE = 20
+
+# Movement phases in a row with no order from any person before a game nobody plays any more
+# (every seat empty, in civil disorder or a bot's) is abandoned (cancelled, not rated).
+ABANDONED_AFTER = 3
+
+
+def clip(text: str, length: int) -> str:
+    """``text`` cut to fit a column of ``length`` characters, an ellipsis saying it was cut:
+    the engine's words (a reason that quotes a long order) are not bounded by it."""
+    return text if len(text) <= length else text[: length - 1] + "…"

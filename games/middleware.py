@@ -193,7 +193,8 @@ class PrivateCacheMiddleware:
 
 
 class NulCharacterMiddleware:
-    """A NUL character in the path or the query string is a 400 before any view reads it:
+    """A NUL character in the path or the query string is a 400 before any view reads it
+    (and a cookie holding one is dropped):
     PostgreSQL cannot compare text holding one (the admin's list filters were a 500), and no
     honest link carries one. Form fields and API bodies refuse NUL themselves."""
 
@@ -206,6 +207,11 @@ class NulCharacterMiddleware:
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": detail}, status=400)
             return HttpResponseBadRequest(detail, content_type="text/plain")
+        cookies = request.COOKIES
+        if any("\x00" in name + value for name, value in cookies.items()):
+            # A session or CSRF cookie holding one is no cookie: the visitor is signed out,
+            # rather than the session store's query failing on every page.
+            request.COOKIES = {k: v for k, v in cookies.items() if "\x00" not in k + v}
         return self.get_response(request)
 
 

@@ -10,12 +10,18 @@ import zoneinfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 import adjudication
 
+from .limits import MAX_MISSED_PHASES, MAX_PHASE_MINUTES
 from .variant_words import phase_label
+
+# A phase's minutes, as the API and the pages bound them: the admin's form checks them too.
+PHASE_MINUTES = [MinValueValidator(1), MaxValueValidator(MAX_PHASE_MINUTES)]
 
 BOT_NAME = "Bot {}"  # with a space, which no sign-up, admin form or createsuperuser allows
 
@@ -32,16 +38,16 @@ def is_bot_account(user) -> bool:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        FORMING = "forming"
-        ACTIVE = "active"
-        PAUSED = "paused"
-        FINISHED = "finished"
-        CANCELLED = "cancelled"
+        FORMING = "forming", _("Forming")
+        ACTIVE = "active", _("Active")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     class Press(models.TextChoices):
-        FULL = "full", "full press"
-        PUBLIC = "public", "public press only"
-        NONE = "none", "no press"
+        FULL = "full", _("full press")
+        PUBLIC = "public", _("public press only")
+        NONE = "none", _("no press")
 
     name = models.CharField(max_length=100)
     variant = models.CharField(max_length=50)
@@ -49,9 +55,9 @@ class Game(models.Model):
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
     )
-    movement_minutes = models.PositiveIntegerField(default=24 * 60)
-    retreats_minutes = models.PositiveIntegerField(default=12 * 60)
-    adjustments_minutes = models.PositiveIntegerField(default=12 * 60)
+    movement_minutes = models.PositiveIntegerField(default=24 * 60, validators=PHASE_MINUTES)
+    retreats_minutes = models.PositiveIntegerField(default=12 * 60, validators=PHASE_MINUTES)
+    adjustments_minutes = models.PositiveIntegerField(default=12 * 60, validators=PHASE_MINUTES)
     deadline_time = models.TimeField(
         null=True,
         blank=True,
@@ -67,13 +73,24 @@ class Game(models.Model):
         default=dict, blank=True, help_text="Variant rule options, e.g. victory_centers."
     )
     civil_disorder_after = models.PositiveIntegerField(
-        default=2, help_text="Missed movement phases in a row before a power falls into CD."
+        default=2,
+        validators=[MaxValueValidator(MAX_MISSED_PHASES)],
+        help_text="Missed movement phases in a row before a power falls into CD.",
     )
     bots_fill_empty = models.BooleanField(
         default=False, help_text="When the game starts, bots play the powers nobody took."
     )
     bots_take_civil_disorder = models.BooleanField(
         default=False, help_text="A power that falls into civil disorder is handed to a bot."
+    )
+    public = models.BooleanField(
+        default=False,
+        help_text="Anyone, signed in or not, may watch: the board, processed orders and public "
+        "press (never unprocessed orders, private press, or names in an anonymous game).",
+    )
+    sandbox = models.BooleanField(
+        default=False,
+        help_text="A practice game: its creator plays every power, without deadlines or ratings.",
     )
     current_phase = models.ForeignKey(
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -129,10 +146,10 @@ class Game(models.Model):
 
 class Membership(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active"
-        CIVIL_DISORDER = "civil_disorder"
-        ELIMINATED = "eliminated"
-        REPLACED = "replaced"
+        ACTIVE = "active", _("Active")
+        CIVIL_DISORDER = "civil_disorder", _("Civil disorder")
+        ELIMINATED = "eliminated", _("Eliminated")
+        REPLACED = "replaced", _("Replaced")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
@@ -349,8 +366,8 @@ def validate_time_zone(value: str) -> None:
 
 
 class Palette(models.TextChoices):
-    DEFAULT = "default", "Default colours"
-    COLOUR_BLIND = "colour-blind", "Colour-blind safe (checked for deuteranopia)"
+    DEFAULT = "default", _("Default colours")
+    COLOUR_BLIND = "colour-blind", _("Colour-blind safe (checked for deuteranopia)")
 
 
 class NotificationSettings(models.Model):
@@ -391,10 +408,18 @@ class Payment(models.Model):
     payer = models.CharField(max_length=50)
     payee = models.CharField(max_length=50)
     amount = models.PositiveIntegerField(help_text="Thousands of ounces of gold.")
+    key = models.CharField(
+        max_length=64, blank=True, help_text="The payer's name for it: the same key pays once."
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["created", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "payer", "key"], condition=~Q(key=""), name="one_payment_per_key"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.payer} pays {self.payee} {self.amount} k oz"
@@ -478,3 +503,48 @@ class JoinRequirement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: rating {self.min_rating}, reliability {self.min_reliability}"
+
+
+# -- webhooks and web push (games.reach) ------------------------------------------------------
+
+
+class Webhook(models.Model):
+    """A game's webhook: Discord-compatible JSON posted when a phase is processed, an hour before
+    a deadline and when the game ends; signed with HMAC-SHA256 of the body under ``secret``."""
+
+    EVENTS = ("processed", "deadline", "over")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64)
+    events = models.JSONField(default=list, blank=True, help_text="Empty: every event.")
+    created = models.DateTimeField(auto_now_add=True)
+    last_status = models.CharField(max_length=100, blank=True)
+    failures = models.PositiveIntegerField(default=0, help_text="Deliveries given up on in a row.")
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.url}"
+
+    def wants(self, event: str) -> bool:
+        return not self.events or event in self.events
+
+
+class PushSubscription(models.Model):
+    """One browser's Push API subscription (opt-in on the settings page)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push for {self.user}"
+
+    def as_subscription(self) -> dict:
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

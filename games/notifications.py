@@ -6,6 +6,7 @@ state; the only thing written is which reminders and digests have gone out.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -13,8 +14,11 @@ from django.contrib.auth import get_user_model
 from django.core.mail import send_mass_mail
 from django.utils import timezone
 
-from . import engine, visibility
+from . import engine, reach, visibility
+from .limits import clip
 from .models import Game, Membership, NotificationSettings, Phase
+
+logger = logging.getLogger(__name__)
 
 REMINDER_HOURS = (24, 1)
 
@@ -28,10 +32,12 @@ def _recipients(memberships, preference: str) -> list:
     return users
 
 
-def _send(users, subject: str, body: str) -> int:
+def _send(users, subject: str, body: str, *, strict: bool = False) -> int:
+    """Mail each user; ``strict``: a failure raises (the digest then skips that user and
+    keeps their press for the next one) rather than being ignored."""
     return send_mass_mail(
         [(subject, body, settings.DEFAULT_FROM_EMAIL, [u.email]) for u in users],
-        fail_silently=True,
+        fail_silently=not strict,
     )
 
 
@@ -48,6 +54,7 @@ def phase_processed(phase: Phase) -> int:
     elif current is not None and current.deadline:
         lines.append(f"Next: {current.name}, deadline {current.deadline:%Y-%m-%d %H:%M} UTC.")
     users = _recipients(_seats(game), "phase_processed")
+    reach.phase_processed(phase)  # webhooks and web push, queued
     return _send(users, f"[{game.name}] {phase.name} processed", "\n".join(lines))
 
 
@@ -79,6 +86,7 @@ def _remind(phase: Phase, hours: int) -> int:
     game = phase.game
     ordered = set(phase.orders.values_list("power", flat=True))
     to_act = engine.powers_to_act(phase) - ordered
+    reach.deadline_soon(phase, hours, to_act)  # webhooks and web push, queued
     seats = _seats(game).filter(status=Membership.Status.ACTIVE, power__in=to_act)
     users = _recipients(seats, "deadline_reminders")
     body = (
@@ -88,29 +96,51 @@ def _remind(phase: Phase, hours: int) -> int:
     return _send(users, f"[{game.name}] {hours} h to the deadline", body)
 
 
+# A digest mail holds at most this many messages, each cut to this length; the rest are on
+# the game pages. A day's flood of press cannot make a mail (or the task) unbounded.
+DIGEST_MESSAGES = 100
+DIGEST_BODY = 1000
+
+
 def press_digest() -> int:
-    """One mail per user with the press they could read and have not been sent yet."""
+    """One mail per user with the press they could read and have not been sent yet. A user
+    whose mail fails is logged and skipped (their press comes in the next digest); the others
+    still get theirs."""
     now = timezone.now()
     sent = 0
     players = get_user_model().objects.filter(memberships__isnull=False).distinct()
-    for user in players.exclude(email=""):
-        prefs = NotificationSettings.of(user)
-        if not prefs.press_digest:
-            continue
-        since = prefs.last_digest or now - timedelta(days=1)
-        parts = []
-        for membership in user.memberships.exclude(status=Membership.Status.REPLACED):
-            game = membership.game
-            new = [
-                m
-                for m in visibility.visible_messages(game, user)
-                if since < m.created <= now and m.sender_id != user.pk
-            ]
-            if new:
-                parts.append(f"== {game.name} ==")
-                parts += [f"{m.sender_power or 'Moderator'}: {m.body}" for m in new]
-        if parts:
-            sent += _send([user], "[Great Game] press digest", "\n".join(parts))
-        prefs.last_digest = now
-        prefs.save(update_fields=["last_digest"])
+    for user in players.exclude(email="").order_by("pk").iterator():
+        try:
+            sent += _digest(user, now)
+        except Exception:
+            logger.exception("the press digest for user %s failed", user.pk)
+    return sent
+
+
+def _digest(user, now) -> int:
+    prefs = NotificationSettings.of(user)
+    if not prefs.press_digest:
+        return 0
+    since = prefs.last_digest or now - timedelta(days=1)
+    parts, shown, more = [], 0, False
+    for membership in user.memberships.exclude(status=Membership.Status.REPLACED):
+        game = membership.game
+        window = game.messages.filter(created__gt=since, created__lte=now).exclude(sender=user)
+        new = []
+        for message in window.order_by("created", "pk").iterator():
+            if not visibility.can_read(message, membership.power):
+                continue
+            if shown == DIGEST_MESSAGES:
+                more = True
+                break
+            new.append(message)
+            shown += 1
+        if new:
+            parts.append(f"== {game.name} ==")
+            parts += [f"{m.sender_power or 'Moderator'}: {clip(m.body, DIGEST_BODY)}" for m in new]
+    if more:
+        parts.append(f"(Only the first {DIGEST_MESSAGES} messages; read the rest in the games.)")
+    sent = _send([user], "[Great Game] press digest", "\n".join(parts), strict=True) if parts else 0
+    prefs.last_digest = now
+    prefs.save(update_fields=["last_digest"])
     return sent

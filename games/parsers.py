@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from rest_framework import exceptions, parsers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 
 from .limits import MAX_JSON_DEPTH
 
@@ -83,3 +84,15 @@ class MultiPartParser(parsers.MultiPartParser):
     def parse(self, stream, media_type=None, parser_context=None):
         check_size(parser_context)
         return super().parse(stream, media_type, parser_context)
+
+
+class JSONAnyway(DefaultContentNegotiation):
+    """DRF's content negotiation, answering with the view's first renderer (JSON for every API
+    view) rather than 406 when the client accepts none of them: a browser's
+    ``Accept: text/html`` gets JSON, as every client under /api/ does."""
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except exceptions.NotAcceptable:
+            return renderers[0], renderers[0].media_type

@@ -6,6 +6,8 @@ options), read from the phase as stored, so the page says exactly what the judge
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
+
 from adjudication.adjustments import build_sites, needed
 from adjudication.board import read
 from adjudication.retreats import retreat_options
@@ -18,11 +20,11 @@ def _board(game: Game, phase: Phase):
     return read(engine.request(game, phase, []))[0]
 
 
-def _either(names: list[str], word: str = "or") -> str:
-    """ "A", "A or B", "A, B or C"."""
+def _either(names: list[str]) -> str:
+    """ "A", "A or B", "A, B or C" (in the reader's language)."""
     if len(names) < 2:
         return "".join(names)
-    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+    return gettext("%(some)s or %(last)s") % {"some": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def adjustments(game: Game, phase: Phase, power: str) -> dict:
@@ -37,26 +39,35 @@ def adjustments(game: Game, phase: Phase, power: str) -> dict:
             {"province": s, "fleet": board.variant.provinces[s].type == "coast"} for s in sites
         ]
         if not sites:
-            guide["text"] = (
-                f"You may build {delta}, but none of your home centres is both yours and "
-                "empty, so there is nowhere to build."
-            )
+            guide["text"] = gettext(
+                "You may build %(n)d, but none of your home centres is both yours and empty, so "
+                "there is nowhere to build."
+            ) % {"n": delta}
         else:
-            where = _either(
-                [
-                    f"{s['province']} ({'army or fleet' if s['fleet'] else 'army'})"
-                    for s in guide["sites"]
-                ]
-            )
-            more = f" (only {len(sites)} home centres are free)" if len(sites) < delta else ""
-            guide["text"] = f"You may build {delta}{more}: in {where}; or waive a build."
+            kinds = {True: gettext("army or fleet"), False: gettext("army")}
+            where = _either([f"{s['province']} ({kinds[s['fleet']]})" for s in guide["sites"]])
+            if len(sites) < delta:
+                guide["text"] = gettext(
+                    "You may build %(n)d (only %(free)d home centres are free): in %(where)s; or "
+                    "waive a build."
+                ) % {"n": delta, "free": len(sites), "where": where}
+            else:
+                guide["text"] = gettext("You may build %(n)d: in %(where)s; or waive a build.") % {
+                    "n": delta,
+                    "where": where,
+                }
     elif delta < 0:
         units = [f"{u.kind} {u.location}" for u in board.units if u.power == power]
         guide["units"] = units
-        noun = "unit" if -delta == 1 else "units"
-        guide["text"] = f"You must remove {-delta} {noun}: choose from {_either(units)}."
+        guide["text"] = ngettext(
+            "You must remove %(n)d unit: choose from %(units)s.",
+            "You must remove %(n)d units: choose from %(units)s.",
+            -delta,
+        ) % {"n": -delta, "units": _either(units)}
     else:
-        guide["text"] = f"{power} has as many units as supply centres: nothing to build or remove."
+        guide["text"] = gettext(
+            "%(power)s has as many units as supply centres: nothing to build or remove."
+        ) % {"power": power}
     return guide
 
 
@@ -71,8 +82,11 @@ def retreats(game: Game, phase: Phase, power: str) -> list[dict]:
         options = retreat_options(board.variant, d, occupied, board.contested)
         unit = f"{d.unit.kind} {d.unit.location}"
         if options:
-            text = f"{unit} must retreat to {_either(options)}, or disband."
+            text = gettext("%(unit)s must retreat to %(where)s, or disband.") % {
+                "unit": unit,
+                "where": _either(options),
+            }
         else:
-            text = f"{unit} has nowhere to retreat and must disband."
+            text = gettext("%(unit)s has nowhere to retreat and must disband.") % {"unit": unit}
         out.append({"unit": unit, "location": d.unit.location, "options": options, "text": text})
     return out

@@ -86,7 +86,7 @@ def _current(user_id: int, variant: str) -> Rating:
 @transaction.atomic
 def rate_game(game: Game) -> list[RatingChange]:
     """Move the ratings of a finished game's players, overall and in its variant, once."""
-    if game.rating_changes.exists():
+    if game.sandbox or game.rating_changes.exists():  # practice is never rated
         return []
     seats = rated_seats(game)
     if len(seats) < 2:  # nobody to be measured against

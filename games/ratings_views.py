@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
@@ -189,18 +190,18 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
 
 class RequirementForm(forms.Form):
     min_rating = forms.IntegerField(
-        label="Minimum rating",
+        label=_("Minimum rating"),
         required=False,
         min_value=-100,
         max_value=100,
-        help_text="Overall rating (μ − 3σ); a new player has 0. Empty: none.",
+        help_text=_("Overall rating (μ − 3σ); a new player has 0. Empty: none."),
     )
     min_reliability = forms.IntegerField(
-        label="Minimum reliability (%)",
+        label=_("Minimum reliability (%)"),
         required=False,
         min_value=0,
         max_value=100,
-        help_text="Share of phases with orders in. Empty: none.",
+        help_text=_("Share of phases with orders in. Empty: none."),
     )
 
 
@@ -209,7 +210,7 @@ def requirements_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's form for what joining the game needs, while it forms."""
     game = get_object_or_404(Game, pk=pk)
     if not game.is_moderator(request.user):
-        return HttpResponseForbidden("Only the moderator may do this.")
+        return HttpResponseForbidden(_("Only the moderator may do this."))
     need = JoinRequirement.objects.filter(game=game).first()
     initial = {
         "min_rating": need and need.min_rating,
@@ -222,6 +223,6 @@ def requirements_page(request: HttpRequest, pk: int) -> HttpResponse:
         except ValueError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, "Join requirements saved.")
+            messages.success(request, _("Join requirements saved."))
             return redirect("game", pk=game.pk)
     return render(request, "games/requirements.html", {"game": game, "form": form})

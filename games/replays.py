@@ -18,7 +18,6 @@ import json
 import time
 
 from django.conf import settings
-from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -29,6 +28,7 @@ from variants.render import render_board
 from . import engine
 from .models import Game, Phase
 from .variant_words import phase_label
+from .web import watchable  # as the game page: a public game's pictures for anyone
 
 FORMAT = "greatgame-replay/1"
 PNG_WIDTH = 1000
@@ -201,7 +201,7 @@ def _picture(game: Game, draw, content_type: str, filename: str) -> HttpResponse
     return response
 
 
-@login_required
+@watchable
 def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     """``/games/{id}/phases/{n}.png``: a processed phase's board with its orders' results."""
     game = _game(pk)
@@ -217,7 +217,7 @@ def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     )
 
 
-@login_required
+@watchable
 def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.gif``: the game so far, a frame a phase."""
     game = _game(pk)
@@ -236,7 +236,7 @@ def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
         return response
 
 
-@login_required
+@watchable
 def replay_json_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.json``: for ``python -m adjudication replay``."""
     game = _game(pk)

@@ -8,6 +8,7 @@ import re
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model, password_validation
+from django.db import IntegrityError, transaction
 from django.http import QueryDict
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
@@ -22,6 +23,7 @@ from .limits import (
     MAX_MISSED_PHASES,
     MAX_ORDER_LENGTH,
     MAX_ORDERS,
+    MAX_PAYMENT,
     MAX_PHASE_MINUTES,
 )
 from .models import Game, Message, ModeratorAction, NotificationSettings, Payment, Phase
@@ -45,7 +47,19 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
         return attrs
 
     def create(self, validated_data: dict):
-        return User.objects.create_user(**validated_data)
+        return create_account(**validated_data)
+
+
+def create_account(**fields):
+    """A new account; the name taken meanwhile (two sign-ups at once, each checked before
+    the other was saved) is the same refusal as one taken before, not a database error."""
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(**fields)
+    except IntegrityError:
+        raise serializers.ValidationError(
+            {"username": ["A user with that username already exists."]}
+        ) from None
 
 
 class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
@@ -115,6 +129,7 @@ class GameCreateSerializer(StrictInput, serializers.ModelSerializer):
             "civil_disorder_after",
             "bots_fill_empty",
             "bots_take_civil_disorder",
+            "public",
         ]
         extra_kwargs = {
             "movement_minutes": {"min_value": 1, "max_value": MAX_PHASE_MINUTES},
@@ -196,7 +211,7 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
         model = Payment
         fields = ["id", "phase", "payer", "to", "amount", "created"]
         read_only_fields = ["id", "phase", "payer", "created"]
-        extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_INTEGER}}
+        extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_PAYMENT}}
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -218,6 +233,7 @@ class GameSerializer(serializers.ModelSerializer):
             "finished_at",
             "result",
             "paused_remaining",
+            "sandbox",
             "players",
             "my_power",
             "is_moderator",
@@ -292,6 +308,8 @@ ORDER_DATA_SCHEMA = {
         "coast": _TEXT,
         "via": {**_TEXT, "description": "convoy, or a rule's route such as TSR."},
         "target_unit": {**_TEXT, "enum": ["A", "F"]},
+        "target_power": {**_TEXT, "description": "Whose unit, where one space holds several."},
+        "target_number": {"type": "integer", "description": "Its number there (F2: second)."},
         "target": {**_TEXT, "description": "The supported or convoyed unit's location."},
         "words": {"type": "array", "items": {}, "description": "A rule's own order's words."},
         "rule": {**_TEXT, "description": "The rule a special order belongs to (suez_canal, ...)."},
@@ -329,6 +347,14 @@ class OrdersInputSerializer(StrictInput, serializers.Serializer):
         child=serializers.CharField(max_length=MAX_ORDER_LENGTH, trim_whitespace=True),
         max_length=MAX_ORDERS,
         allow_empty=True,
+    )
+    phase = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        help_text="The index of the phase these orders are for (the game's "
+        "current_phase.index); for any other phase nothing is stored and the answer is 409. "
+        "Without it the orders go to whatever phase is current when they arrive.",
     )
 
 
@@ -436,7 +462,9 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         min_value=0,
         max_value=MAX_INTEGER,
         help_text="rollback: to this index; process: the current phase's index (required: a "
-        "repeated request finds another phase current and is refused with 409)",
+        "repeated request finds another phase current and is refused with 409); deadline: "
+        "the current phase's index (required for a deadline now or past, which processes "
+        "the phase at once)",
     )
     power = serializers.CharField(required=False, max_length=50, help_text="replace, remove, bot")
     username = serializers.CharField(required=False, max_length=150, help_text="replace")

@@ -23,7 +23,14 @@ from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
 
 from . import engine, events, ratings
-from .limits import MAX_ORDER_LENGTH, MAX_ORDERS
+from .limits import (
+    ABANDONED_AFTER,
+    MAX_ORDER_LENGTH,
+    MAX_ORDERS,
+    MAX_PAYMENT,
+    MAX_PAYMENTS_PER_PHASE,
+    clip,
+)
 from .models import (
     BOT_NAME,
     DrawVote,
@@ -56,7 +63,7 @@ class PhaseChanged(GameError):
     double click arriving after the phase it was meant for was processed."""
 
 
-def _check_phase(phase: Phase, index: int | None) -> None:
+def check_phase(phase: Phase, index: int | None) -> None:
     """Refuse unless ``index`` (when given) names ``phase``, the game's current phase."""
     if index is not None and index != phase.index:
         raise PhaseChanged(
@@ -86,8 +93,11 @@ def _log(game: Game, user: AbstractBaseUser | None, action: str, **details) -> M
     return ModeratorAction.objects.create(game=game, user=user, action=action, details=details)
 
 
-def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime:
-    """Now plus the phase's minutes; with a fixed time of day, the next such time after that."""
+def deadline_after(game: Game, phase_type: str, now: datetime) -> datetime | None:
+    """Now plus the phase's minutes; with a fixed time of day, the next such time after that.
+    None in a sandbox: its player processes at will."""
+    if game.sandbox:
+        return None
     deadline = now + timedelta(minutes=game.minutes_for(phase_type))
     if game.deadline_time is None:
         return deadline
@@ -281,11 +291,17 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that
     a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
+    if game.sandbox:
+        raise GameError("a sandbox is played by its creator alone")
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
     if game.memberships.filter(user=user).exists():
         raise GameError("you are already in this game")
     ratings.check_requirements(game, user)
+    if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
+        raise GameError(
+            f"{power!r} is not a power players play; choose from {', '.join(engine.powers(game))}"
+        )
     if power not in engine.survivors(_current(game)):
         raise GameError(f"{power} is not a surviving power")
     seat = _seat(game, power)
@@ -410,19 +426,28 @@ def _order_limits(texts: list[str]) -> None:
         raise GameError("an order may not contain a NUL character")
 
 
+# The columns the engine's words go into (``Order.reason``, ``result_reason``, ``result``).
+REASON_LENGTH = Order._meta.get_field("reason").max_length
+RESULT_LENGTH = Order._meta.get_field("result").max_length
+
+
 def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable[Order]:
     """The power's orders as the engine answered them (``engine.Checked``), not yet saved."""
     for n, c in enumerate(checked):
+        valid, reason, canonical = c.valid, clip(c.reason, REASON_LENGTH), c.canonical
+        if len(canonical) > MAX_ORDER_LENGTH:  # no honest order spells out this long
+            valid, canonical = False, ""
+            reason = f"the order reads longer than {MAX_ORDER_LENGTH} characters"
         yield Order(
             phase=phase,
             power=membership.power,
             membership=membership,
             text=c.text,
-            canonical=c.canonical,
-            location=c.location,
+            canonical=canonical,
+            location=c.location if valid else None,
             data=c.data,
-            valid=c.valid,
-            reason=c.reason,
+            valid=valid,
+            reason=reason,
             position=n,
         )
 
@@ -436,7 +461,7 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
     """
     with transaction.atomic():
         game, current = _playing(membership)
-        _check_phase(current, phase)
+        check_phase(current, phase)
         phase = current
         membership.ready = ready
         membership.save(update_fields=["ready"])
@@ -479,7 +504,7 @@ def send_message(
             if not recipients:
                 raise GameError("a message needs someone other than yourself to read it")
         events.changed(game)
-        return Message.objects.create(
+        message = Message.objects.create(
             game=game,
             phase_id=game.current_phase_id,
             sender=user,
@@ -487,6 +512,8 @@ def send_message(
             recipients=recipients,
             body=body,
         )
+        _enqueue("push_press", message.pk)  # web push to its readers (games.reach)
+        return message
 
 
 def _voters(game: Game, phase: Phase) -> set[str]:
@@ -504,7 +531,7 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
     """
     with transaction.atomic():
         game, phase = _playing(membership)
-        if concede_to and concede_to not in engine.survivors(phase):
+        if concede_to and concede_to not in engine.survivors(phase) & set(engine.powers(game)):
             raise GameError(f"{concede_to} is not a surviving power")
         if concede_to == membership.power:
             raise GameError("you cannot concede to yourself")
@@ -590,8 +617,8 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     response = engine.adjudicate(payload)
     # Replies come in request order; a variant may append its own (Chinese factions) after.
     for order, reply in zip(orders, response["orders"][: len(orders)], strict=True):
-        order.result = reply["result"]
-        order.result_reason = reply.get("reason", "")[:300]
+        order.result = clip(reply["result"], RESULT_LENGTH)
+        order.result_reason = clip(reply.get("reason", ""), REASON_LENGTH)
     _store_results(orders)
     phase.results = response
     phase.processed_at = now
@@ -600,6 +627,12 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     _depose(game, (response.get("economy") or {}).get("deposed") or [])
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
+    elif response.get("game_over"):  # the game's last turn ended in a tie (Chinese, 1950)
+        _finish(game, "draw", response.get("winners") or [])
+    elif _abandoned(game, phase):
+        _finish(game, "abandoned", [])
+        game.status = Status.CANCELLED  # nobody's result: not rated
+        _log(game, None, "abandoned", phase=phase.index, after=ABANDONED_AFTER)
     board = {**response["next_phase"], **_board(response)}
     alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
     # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once
@@ -617,6 +650,20 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     _enqueue("notify_phase_processed", phase.pk)
     events.changed(game)
     return next_phase
+
+
+def _abandoned(game: Game, phase: Phase) -> bool:
+    """Nobody plays the game any more: no person holds an active seat (every power is empty,
+    in civil disorder or a bot's) and no person has ordered in the last ``ABANDONED_AFTER``
+    movement phases. Such a game would otherwise run at its deadlines forever."""
+    if phase.type != Phase.Type.MOVEMENT:
+        return False
+    if game.memberships.filter(bot=False, status=Seat.ACTIVE).exists():
+        return False
+    recent = game.phases.filter(type=Phase.Type.MOVEMENT, processed_at__isnull=False)
+    recent = list(recent.order_by("-index").values_list("pk", flat=True)[:ABANDONED_AFTER])
+    ordered = Order.objects.filter(phase_id__in=recent, membership__bot=False).exists()
+    return len(recent) >= ABANDONED_AFTER and not ordered
 
 
 # What engine.survivors reads of a phase.
@@ -702,14 +749,25 @@ def change_deadline(
     *,
     minutes: int | None = None,
     deadline: datetime | None = None,
+    phase: int | None = None,
 ) -> Phase:
-    """Move the current deadline by ``minutes`` (negative shortens) or to ``deadline``."""
+    """Move the current deadline by ``minutes`` (negative shortens) or to ``deadline``.
+
+    ``phase``: the index of the phase meant; for another phase nothing changes
+    (``PhaseChanged``). A deadline moved to now or earlier processes the phase at once, so
+    such a change must name its phase: repeated, it would otherwise process the next one."""
     game = _moderating(game, by, Status.ACTIVE)
-    phase = _current(game)
-    old = phase.deadline
+    current = _current(game)
+    check_phase(current, phase)
+    old = current.deadline
     now = timezone.now()
     if deadline is None:
         deadline = (old or now) + timedelta(minutes=minutes or 0)
+    if phase is None and deadline <= now:
+        raise GameError(
+            "a deadline now or past processes the phase at once: name the phase it is for"
+        )
+    phase = current
     phase.deadline = max(deadline, now)
     phase.save(update_fields=["deadline"])
     _schedule(phase)
@@ -754,7 +812,7 @@ def process_now(game: Game, by: AbstractBaseUser, *, phase: int | None = None) -
     """
     game = _moderating(game, by, Status.ACTIVE)
     current = _current(game)
-    _check_phase(current, phase)
+    check_phase(current, phase)
     phase = current
     _log(game, by, "process", phase=phase.index)
     next_phase = _adjudicate(game, phase, timezone.now())
@@ -920,18 +978,33 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
 
 
 @transaction.atomic
-def pay(membership: Membership, payee: str, amount: int) -> Payment:
-    """Gold from one great power to another, in this year's ledger (Chinese Diplomacy)."""
+def pay(membership: Membership, payee: str, amount: int, *, key: str = "") -> Payment:
+    """Gold from one great power to another, in this year's ledger (Chinese Diplomacy).
+
+    ``key``: the client's name for this payment (the API's ``Idempotency-Key``, the page's
+    hidden field); a payment already made with it is answered again, not made twice, so a
+    double click or a retry pays once. Such an answer has ``repeated`` set."""
     game, phase = _playing(membership)
     if "economy" not in phase.carried:
         raise GameError("there is no gold in this variant")
-    if payee == membership.power or payee not in engine.powers(game):
+    powers = engine.powers(game)
+    if membership.power not in powers or membership.bot:
+        raise GameError("only a great power's player pays gold")
+    if key:
+        made = Payment.objects.filter(game=game, payer=membership.power, key=key).first()
+        if made is not None:
+            made.repeated = True
+            return made
+    if payee == membership.power or payee not in powers:
         raise GameError(f"{payee!r} is not another great power of this game")
-    if amount <= 0:
-        raise GameError("a payment must be a positive number of k oz")
+    if not 0 < amount <= MAX_PAYMENT:
+        raise GameError(f"a payment is a positive number of k oz, at most {MAX_PAYMENT:,}")
+    if phase.payments.filter(payer=membership.power).count() >= MAX_PAYMENTS_PER_PHASE:
+        raise GameError(f"at most {MAX_PAYMENTS_PER_PHASE} payments a power in one phase")
     payment = Payment.objects.create(
-        game=game, phase=phase, payer=membership.power, payee=payee, amount=amount
+        game=game, phase=phase, payer=membership.power, payee=payee, amount=amount, key=key
     )
+    payment.repeated = False
     _log(game, membership.user, "pay", payee=payee, amount=amount)
     return payment
 

@@ -14,8 +14,8 @@ from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
 
-from . import engine, notifications, services
-from .models import Game, Phase
+from . import engine, notifications, reach, services
+from .models import Game, Message, Phase, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -135,3 +135,55 @@ def press_digest() -> int:
 def play_bots(game_id: int, phase_id: int) -> list[str]:
     """The bots' orders and ready for a phase that has just opened (``services.play_bots``)."""
     return services.play_bots(game_id, phase_id)
+
+
+# -- webhooks and web push (games.reach) ---------------------------------------------------------
+
+DELIVERY_RETRIES = 5
+
+
+def _backoff(retries: int) -> int:
+    """Seconds before the next try: 10 s, 20 s, 40 s, ... up to ten minutes."""
+    return min(10 * 2**retries, 600)
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=DELIVERY_RETRIES)
+def deliver_webhook(self, hook_id: int, event: str, body: dict) -> int | None:
+    """Post one event to a game's webhook; retried with backoff, then counted as failed."""
+    try:
+        return reach.deliver_webhook(hook_id, event, body)
+    except reach.UnsafeAddress as error:  # retrying cannot make it safe
+        reach.record_failure(hook_id, error)
+        Webhook.objects.filter(pk=hook_id).update(failures=F("failures") + 1)
+        return None
+    except Exception as error:
+        reach.record_failure(hook_id, error)
+        if self.request.retries >= self.max_retries:
+            Webhook.objects.filter(pk=hook_id).update(failures=F("failures") + 1)
+            logger.warning(
+                "webhook %s gave up after %s tries: %s", hook_id, self.max_retries, error
+            )
+            return None
+        raise self.retry(exc=error, countdown=_backoff(self.request.retries)) from error
+
+
+@shared_task(bind=True, ignore_result=True, max_retries=DELIVERY_RETRIES)
+def deliver_push(self, subscription_id: int, data: dict) -> int | None:
+    """Send one web push; retried with backoff."""
+    try:
+        return reach.deliver_push(subscription_id, data)
+    except reach.UnsafeAddress:
+        logger.warning("push subscription %s has an unsafe endpoint", subscription_id)
+        return None
+    except Exception as error:
+        if self.request.retries >= self.max_retries:
+            logger.warning("push %s gave up: %s", subscription_id, error)
+            return None
+        raise self.retry(exc=error, countdown=_backoff(self.request.retries)) from error
+
+
+@shared_task(ignore_result=True)
+def push_press(message_id: int) -> None:
+    message = Message.objects.filter(pk=message_id).select_related("game").first()
+    if message is not None:
+        reach.press_sent(message)

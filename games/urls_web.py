@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import ratings_views, replays, web
+from . import ratings_views, reach_views, replays, sandbox, search, web
 
 urlpatterns = [
     path("", web.lobby, name="lobby"),
@@ -16,6 +16,11 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("accounts/settings/", web.account_settings, name="account-settings"),
     path("games/new/", web.create_game, name="create-game"),
+    path("games/", search.find_games, name="find-games"),
+    path("sandbox/new/", sandbox.new_sandbox, name="sandbox-new"),
+    path("games/<int:pk>/sandbox/", sandbox.sandbox_page, name="sandbox"),
+    path("games/<int:pk>/sandbox/orders/", sandbox.sandbox_orders, name="sandbox-orders"),
+    path("games/<int:pk>/sandbox/<str:step>/", sandbox.sandbox_step, name="sandbox-step"),
     path("games/<int:pk>/", web.game_page, name="game"),
     path("games/<int:pk>/board.svg", web.board, name="board"),
     path("games/<int:pk>/join/", web.join_game, name="join"),
@@ -29,6 +34,12 @@ urlpatterns = [
     path("games/<int:pk>/moderate/", web.moderate, name="moderate"),
     path("games/<int:pk>/moderate/<str:action>/", web.moderate_action, name="moderate-action"),
     path("variants/<str:variant_id>/", web.variant_page, name="variant"),
+    path("games/<int:pk>/webhooks/", reach_views.webhook_add, name="webhook-add"),
+    path(
+        "games/<int:pk>/webhooks/<int:hook>/remove/",
+        reach_views.webhook_remove,
+        name="webhook-remove",
+    ),
     path("players/<str:username>/", ratings_views.player_page, name="player"),
     path("leaderboard/", ratings_views.leaderboard_page, name="leaderboard"),
     path("games/<int:pk>/requirements/", ratings_views.requirements_page, name="requirements"),

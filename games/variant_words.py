@@ -6,19 +6,27 @@ from __future__ import annotations
 import json
 from functools import cache
 
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
 import adjudication
 from adjudication.variant import VARIANTS_DIR
 
 # Variants not won on supply centres: how they end, in words (seed 003, rule 7, for Chinese).
 VICTORY = {
-    "chinese": "the richest great power wins when the game ends in 1950, or earlier when the "
-    "Communists hold every supply centre",
+    "chinese": _(
+        "the richest great power wins when the game ends in 1950, or earlier when the "
+        "Communists hold every supply centre"
+    ),
 }
 
 
 @cache
 def _data(variant_id: str) -> dict:
-    """The variant's data file, read once; only the keys the engine does not read are used."""
+    """The variant's data file, read once; only the keys the engine does not read are used.
+    An id the engine does not know is never made into a path."""
+    if variant_id not in adjudication.available():
+        return {}
     path = VARIANTS_DIR / variant_id.replace("-", "_") / "variant.json"
     with path.open(encoding="utf-8") as f:
         return json.load(f)
@@ -47,18 +55,43 @@ def season_name(variant_id: str, season: str) -> str:
     return adjudication.load(variant_id).season_names.get(season, season.title())
 
 
+# Season names and kinds of phase, for the translations (a variant's names are English).
+SEASON_WORDS = {
+    "Spring": pgettext_lazy("season", "Spring"),
+    "Summer": pgettext_lazy("season", "Summer"),
+    "Autumn": pgettext_lazy("season", "Autumn"),
+    "Fall": pgettext_lazy("season", "Fall"),
+    "Winter": pgettext_lazy("season", "Winter"),
+    "Year": pgettext_lazy("season", "Year"),
+}
+PHASE_WORDS = {
+    "movement": pgettext_lazy("phase", "movement"),
+    "retreats": pgettext_lazy("phase", "retreats"),
+    "adjustments": pgettext_lazy("phase", "adjustments"),
+}
+
+
 def phase_label(variant_id: str, season: str, year: int, phase_type: str) -> str:
-    """ "Autumn 1870 adjustments": the variant's season name, the year and the kind of phase."""
-    return f"{season_name(variant_id, season)} {year} {phase_type}"
+    """ "Autumn 1870 adjustments": the variant's season name, the year and the kind of phase,
+    in the reader's language."""
+    name = season_name(variant_id, season)
+    return gettext("%(season)s %(year)s %(phase)s") % {
+        "season": SEASON_WORDS.get(name, name),
+        "year": year,
+        "phase": PHASE_WORDS.get(phase_type, phase_type),
+    }
 
 
 def victory(variant_id: str, centres: int | None = None) -> str:
     """How the variant is won; ``centres`` is a game's own figure when its options set one."""
     if variant_id in VICTORY:
-        return VICTORY[variant_id]
+        return str(VICTORY[variant_id])
     variant = adjudication.load(variant_id)
     needed = centres or variant.victory_centers
-    return f"victory at {needed} of {len(variant.centres)} supply centres"
+    return gettext("victory at %(needed)s of %(all)s supply centres") % {
+        "needed": needed,
+        "all": len(variant.centres),
+    }
 
 
 def playable_powers(variant_id: str) -> list[str]:
@@ -70,10 +103,13 @@ def summary(variant_id: str) -> dict:
     """One line of the lobby's variant list: name, the powers people play, how to win."""
     variant = adjudication.load(variant_id)
     powers = playable_powers(variant_id)
-    kind = "great powers" if len(powers) < len(variant.powers) else "powers"
+    if len(powers) < len(variant.powers):
+        count = ngettext("%(n)d great power", "%(n)d great powers", len(powers))
+    else:
+        count = ngettext("%(n)d power", "%(n)d powers", len(powers))
     return {
         "id": variant_id,
         "name": variant.name,
-        "powers": f"{len(powers)} {kind}",
+        "powers": count % {"n": len(powers)},
         "victory": victory(variant_id),
     }

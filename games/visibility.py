@@ -3,9 +3,26 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from .models import Game, Membership, Message, Order, Phase
+
+
+def watchable(user: AbstractBaseUser) -> Q:
+    """The games this viewer may open: public ones for anyone, signed in or not; for a signed-in
+    user every game but other people's sandboxes (a practice game is its creator's alone)."""
+    if not user.is_authenticated:
+        return Q(public=True)
+    if user.has_perm("games.moderate_any_game"):
+        return Q()
+    return Q(public=True) | Q(sandbox=False) | Q(creator=user)
+
+
+def can_watch(game: Game, user: AbstractBaseUser) -> bool:
+    """Whether the viewer may open the game at all (anything else is a 404 to them)."""
+    if not user.is_authenticated:
+        return game.public
+    return game.public or not game.sandbox or game.is_moderator(user)
 
 
 def sees_everything(game: Game, user: AbstractBaseUser) -> bool:
@@ -34,8 +51,8 @@ def visible_messages(game: Game, user: AbstractBaseUser) -> list[Message]:
     if sees_everything(game, user):
         return list(messages)
     membership = game.membership_of(user)
-    if membership is None:
-        return []
+    if membership is None:  # a spectator of a public game reads its public press
+        return [m for m in messages if m.is_public] if game.public else []
     return [m for m in messages if can_read(m, membership.power)]
 
 

@@ -7,21 +7,30 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid
 import zoneinfo
 from collections import defaultdict
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.formats import date_format
 from django.utils.http import parse_etags
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from variants import render as render_module
@@ -52,46 +61,80 @@ from .models import (
 )
 
 MODERATOR_ACTIONS = {
-    "start": "Start the game now; empty seats play as civil disorder.",
-    "deadline": "Move the current deadline by some minutes (negative shortens it).",
-    "pause": "Stop the clock; the time left is kept.",
-    "resume": "Restart the clock with the time that was left.",
-    "process": "Adjudicate the current phase now, whatever its deadline.",
-    "rollback": "Go back to an earlier phase; every later phase is deleted.",
-    "replace": "Hand a power to another user.",
-    "remove": "Put a power into civil disorder, open for others to take over.",
-    "bot": "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
-    "power falls into civil disorder). A player may take over a bot's seat at any time.",
-    "draw": "End the game as a draw among the surviving powers.",
-    "end": "End the game now, with a winner if one is named; a forming game is cancelled.",
+    "start": _("Start the game now; empty seats play as civil disorder."),
+    "deadline": _("Move the current deadline by some minutes (negative shortens it)."),
+    "pause": _("Stop the clock; the time left is kept."),
+    "resume": _("Restart the clock with the time that was left."),
+    "process": _("Adjudicate the current phase now, whatever its deadline."),
+    "rollback": _("Go back to an earlier phase; every later phase is deleted."),
+    "replace": _("Hand a power to another user."),
+    "remove": _("Put a power into civil disorder, open for others to take over."),
+    "bot": _(
+        "Put a bot on a power's seat (its player is replaced) or take the bot off (the "
+        "power falls into civil disorder). A player may take over a bot's seat at any time."
+    ),
+    "draw": _("End the game as a draw among the surviving powers."),
+    "end": _("End the game now, with a winner if one is named; a forming game is cancelled."),
+}
+# The actions' names as the console shows them (the keys are the API's words).
+ACTION_NAMES = {
+    "create": pgettext_lazy("moderator action", "Create"),
+    "start": pgettext_lazy("moderator action", "Start"),
+    "deadline": pgettext_lazy("moderator action", "Deadline"),
+    "pause": pgettext_lazy("moderator action", "Pause"),
+    "resume": pgettext_lazy("moderator action", "Resume"),
+    "process": pgettext_lazy("moderator action", "Process"),
+    "rollback": pgettext_lazy("moderator action", "Rollback"),
+    "replace": pgettext_lazy("moderator action", "Replace"),
+    "remove": pgettext_lazy("moderator action", "Remove"),
+    "bot": pgettext_lazy("moderator action", "Bot"),
+    "draw": pgettext_lazy("moderator action", "Draw"),
+    "end": pgettext_lazy("moderator action", "End"),
+    "bot failed": pgettext_lazy("moderator action", "Bot failed"),
+    "pay": pgettext_lazy("moderator action", "Pay"),
+    "deposed": pgettext_lazy("moderator action", "Deposed"),
+    "settings": pgettext_lazy("moderator action", "Settings"),
+    "requirements": pgettext_lazy("moderator action", "Requirements"),
 }
 
 RULES = {
     "colonial": [
-        "The standard rules of Diplomacy apply, on a map of Asia in 1870, with seven powers: "
-        "Britain, China, Russia, France, Holland, Japan and Turkey.",
-        "Victory at 29 of the 58 supply centres; the game's options may change the figure.",
-        "Hong Kong is a British home centre that counts for every power but China. When China "
-        "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
-        "another power takes it.",
-        "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
-        "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
-        "may then move straight to the sea at the other end. The board shows the permission "
-        "as a blue arrow.",
-        "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
-        "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
-        "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
-        "blocked it stops on the last free space before the block. The board shows the ride as "
-        "an orange arrow.",
+        _(
+            "The standard rules of Diplomacy apply, on a map of Asia in 1870, with seven powers: "
+            "Britain, China, Russia, France, Holland, Japan and Turkey."
+        ),
+        _("Victory at 29 of the 58 supply centres; the game's options may change the figure."),
+        _(
+            "Hong Kong is a British home centre that counts for every power but China. When China "
+            "holds it at the end of an autumn turn it becomes neutral and counts for nobody until "
+            "another power takes it."
+        ),
+        _(
+            "The Suez Canal: the power whose unit stands in Egypt when the turn begins may add one "
+            "order, “Suez permit F Mediterranean Sea” (or “F Red Sea”). That fleet, of any power, "
+            "may then move straight to the sea at the other end. The board shows the permission "
+            "as a blue arrow."
+        ),
+        _(
+            "The Trans-Siberian Railroad (Moscow, Perm, Omsk, Krasnoyarsk, Irkutsk, Vladivostok): "
+            "one Russian army a turn may ride it, “A Moscow - Vladivostok via TSR”. It passes "
+            "Russian units, but a foreign unit on the line closes it. The army never attacks: when "
+            "blocked it stops on the last free space before the block. The board shows the ride as "
+            "an orange arrow."
+        ),
     ],
     "far-east": [
-        "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
-        "only in a power's own home centres, still owned and empty.",
-        "Oceans hold any number of fleets, and no fleet can be dislodged there.",
+        _(
+            "Spring and Fall from 1991, adjustments in Winter; victory at 15 of 28 centres; builds "
+            "only in a power's own home centres, still owned and empty."
+        ),
+        _("Oceans hold any number of fleets, and no fleet can be dislodged there."),
     ],
     "chinese": [
-        "Chinese Diplomacy is played by year, and accepts full province names only: no "
-        "abbreviations in orders.",
+        _(
+            "Chinese Diplomacy is played by year, and accepts full province names only: no "
+            "abbreviations in orders."
+        ),
     ],
     "standard": ["The 1971/2000 rules on the classic map of Europe, the baseline the DATC tests."],
 }
@@ -140,6 +183,23 @@ def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
     return game, membership
 
 
+def watchable(view):
+    """A game's page or picture for whoever may watch it: anyone for a public game, anyone
+    signed in for the rest (``visibility.can_watch``). A signed-out visitor is sent to sign in
+    for any other number, whether a game has it or not, so that nothing tells which exist."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        game = Game.objects.filter(pk=pk).only("public", "sandbox", "creator").first()
+        if game is None or not visibility.can_watch(game, request.user):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            raise Http404("no such game")
+        return view(request, pk, *args, **kwargs)
+
+    return wrapped
+
+
 def moderator_only(view):
     """Only the game's moderator may open the moderator pages."""
 
@@ -147,7 +207,7 @@ def moderator_only(view):
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         game = _game_or_404(pk)
         if not game.is_moderator(request.user):
-            return HttpResponseForbidden("Only the moderator may do this.")
+            return HttpResponseForbidden(gettext("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
 
     return login_required(wrapped)
@@ -168,7 +228,7 @@ def phase_name(game: Game, phase: Phase) -> str:
     return variant_words.phase_label(game.variant, phase.season, phase.year, phase.type)
 
 
-NO_BOARD = '<p class="no-board">This map has no board drawing; use the orders box.</p>'
+NO_BOARD = _('<p class="no-board">This map has no board drawing; use the orders box.</p>')
 # A year: a board at a phase-versioned address never changes (its version is in the address).
 BOARD_MAX_AGE = 365 * 24 * 3600
 # The drawing code's own version: a new release draws new boards at new addresses.
@@ -274,14 +334,14 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
             key,
             {
                 "key": key,
-                "title": "Everyone" if key == "public" else ", ".join(people),
+                "title": gettext("Everyone") if key == "public" else ", ".join(people),
                 "messages": [],
                 "unread": 0,
             },
         )
         thread["messages"].append(message)
         mine = message.sender_id == user.pk
-        if not mine and message.pk > seen.get(key, 0):
+        if user.is_authenticated and not mine and message.pk > seen.get(key, 0):
             thread["unread"] += 1
     return sorted(threads.values(), key=lambda t: (t["key"] != "public", t["title"]))
 
@@ -292,9 +352,14 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        return redirect("lobby")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the name was taken meanwhile, by a sign-up at the same time
+            form.add_error("username", "A user with that username already exists.")
+        else:
+            login(request, user)
+            return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -305,12 +370,22 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     form = SettingsForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(request, "Settings saved.")
+        messages.success(request, gettext("Settings saved."))
         return redirect("account-settings")
-    return render(request, "games/settings.html", {"form": form})
+    context = {"form": form, "vapid_public_key": settings.VAPID_PUBLIC_KEY}
+    return render(request, "games/settings.html", context)
 
 
 # -- lobby and creating games --------------------------------------------------------------
+
+
+# Games shown a page in each list of the lobby.
+LOBBY_PAGE = 25
+
+
+def _page(request: HttpRequest, items, param: str):
+    """One page of a lobby list, chosen by ``?<param>=n``: no list grows with the site."""
+    return Paginator(items, LOBBY_PAGE).get_page(ascii_index(request.GET.get(param)) or 1)
 
 
 @login_required
@@ -319,7 +394,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         Membership.objects.filter(user=request.user)
         .exclude(status=Membership.Status.REPLACED)
         .select_related("game", "game__current_phase")
+        .order_by("-game__created", "-pk")
     )
+    seats = _page(request, seats, "mine")
     mine = []
     for seat in seats:
         game, phase = seat.game, seat.game.current_phase
@@ -342,12 +419,24 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .exclude(memberships__user=request.user)
         .select_related("creator")
     )
-    moderated = Game.objects.filter(creator=request.user).exclude(memberships__user=request.user)
+    moderated = Game.objects.filter(creator=request.user, sandbox=False).exclude(
+        memberships__user=request.user
+    )
+    watch = (
+        Game.objects.filter(public=True, status__in=[Game.Status.ACTIVE, Game.Status.PAUSED])
+        .exclude(memberships__user=request.user)
+        .select_related("current_phase")[:20]
+    )
     variants = [variant_words.summary(v) for v in engine.variant_ids()]
     context = {
         "mine": mine,
-        "open_games": open_games,
-        "moderated": moderated,
+        "mine_page": seats,
+        "open_games": _page(request, open_games, "open"),
+        "moderated": _page(request, moderated, "moderated"),
+        "watch": [(game, phase_name(game, game.current_phase)) for game in watch],
+        "sandboxes": Game.objects.filter(creator=request.user, sandbox=True).exclude(
+            status=Game.Status.CANCELLED
+        )[:20],
         "variants": variants,
         "time_zone": time_zone_of(request),
     }
@@ -363,7 +452,9 @@ def create_game(request: HttpRequest) -> HttpResponse:
         except services.GameError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, "Game created. Join it to play, or wait for players.")
+            messages.success(
+                request, gettext("Game created. Join it to play, or wait for players.")
+            )
             return redirect("game", pk=game.pk)
     return render(request, "games/create.html", {"form": form})
 
@@ -395,7 +486,7 @@ def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
 # -- the game ------------------------------------------------------------------------------
 
 
-@login_required
+@watchable
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The board, your orders, the press and the history. ``?phase=n`` shows a past phase."""
     game = _game_or_404(pk)
@@ -435,37 +526,49 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request))
-    if not power and not game.is_over:
+    if not power and not game.is_over and user.is_authenticated:
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
     return render(request, "games/game.html", context)
 
 
 def _options(game: Game) -> list[tuple[str, str]]:
     victory = variant_words.victory(game.variant, game.options.get("victory_centers"))
-    deadline_time = game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else "none"
+    deadline_time = (
+        game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else gettext("none")
+    )
+    yes, no = gettext("yes"), gettext("no")
+
+    def minutes(n: int) -> str:
+        return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
+
+    missed = ngettext(
+        "%(n)d missed movement phase", "%(n)d missed movement phases", game.civil_disorder_after
+    ) % {"n": game.civil_disorder_after}
     return [
-        ("Press", game.get_press_display()),
-        ("Anonymous", "yes" if game.anonymous else "no"),
-        ("Movement phases", f"{game.movement_minutes} minutes"),
-        ("Retreat phases", f"{game.retreats_minutes} minutes"),
-        ("Adjustment phases", f"{game.adjustments_minutes} minutes"),
-        ("Deadlines at", deadline_time),
-        ("Process early when all are ready", "yes" if game.process_when_ready else "no"),
-        ("Civil disorder after", f"{game.civil_disorder_after} missed movement phases"),
-        ("Bots", bots_words(game)),
-        ("Victory", victory[:1].upper() + victory[1:]),
-        ("Moderator", game.creator.username),
+        (gettext("Press"), game.get_press_display()),
+        (gettext("Anonymous"), yes if game.anonymous else no),
+        (gettext("Public (anyone may watch)"), yes if game.public else no),
+        (gettext("Movement phases"), minutes(game.movement_minutes)),
+        (gettext("Retreat phases"), minutes(game.retreats_minutes)),
+        (gettext("Adjustment phases"), minutes(game.adjustments_minutes)),
+        (gettext("Deadlines at"), deadline_time),
+        (gettext("Process early when all are ready"), yes if game.process_when_ready else no),
+        (gettext("Civil disorder after"), missed),
+        (gettext("Bots"), bots_words(game)),
+        (gettext("Victory"), victory[:1].upper() + victory[1:]),
+        (gettext("Moderator"), game.creator.username),
     ]
 
 
 def bots_words(game: Game) -> str:
     """What the game's bot settings do, in a sentence."""
-    parts = [
-        "fill the seats nobody took" if game.bots_fill_empty else "",
-        "play powers in civil disorder" if game.bots_take_civil_disorder else "",
-    ]
-    said = " and ".join(p for p in parts if p)
-    return f"Bots {said}." if said else "Only when the moderator puts one on a seat."
+    if game.bots_fill_empty and game.bots_take_civil_disorder:
+        return gettext("Bots fill the seats nobody took and play powers in civil disorder.")
+    if game.bots_fill_empty:
+        return gettext("Bots fill the seats nobody took.")
+    if game.bots_take_civil_disorder:
+        return gettext("Bots play powers in civil disorder.")
+    return gettext("Only when the moderator puts one on a seat.")
 
 
 def _powers(game: Game, user, palette: str) -> list[dict]:
@@ -484,7 +587,7 @@ def _powers(game: Game, user, palette: str) -> list[dict]:
                 "colour": colours.get(name),
                 "player": visibility.player_name(seat, user, show) if seat else None,
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
-                "status_label": seat.get_status_display() if seat else "Civil disorder",
+                "status_label": seat.get_status_display() if seat else gettext("Civil disorder"),
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
                 "bot": bool(seat and seat.bot),
@@ -560,7 +663,8 @@ def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool)
             if o.get("published") and o.get("power") != "Communists"
         ]
         if power and not game.is_over:
-            gold["payment_form"] = PaymentForm(powers=[p for p in powers if p != power])
+            others = [p for p in powers if p != power]
+            gold["payment_form"] = PaymentForm(powers=others, initial={"key": uuid.uuid4().hex})
     results = (phase.results or {}).get("economy") if phase.processed_at else None
     if results:
         deposed = set(results.get("deposed") or [])
@@ -599,17 +703,20 @@ def _press_page(thread: dict, before: str) -> None:
 
 
 def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
-    # Read markers live on the account, so unread counts agree on every device.
-    markers = PressRead.objects.filter(user=request.user, game=game)
-    seen = dict(markers.values_list("thread", "last_read"))
+    # Read markers live on the account, so unread counts agree on every device; a signed-out
+    # spectator has none (everything is read).
+    signed_in = request.user.is_authenticated
+    markers = PressRead.objects.filter(user=request.user, game=game) if signed_in else None
+    seen = dict(markers.values_list("thread", "last_read")) if signed_in else {}
     threads = _threads(game, request.user, power, seen)
     selected = request.GET.get("thread")
     if selected is None and threads:
         selected = threads[0]["key"]
     thread = next((t for t in threads if t["key"] == selected), None)
-    if thread is not None:
+    if thread is not None and signed_in:
         # Read from now on; this page still shows how many were new when it opened.
         PressRead.mark(request.user, game, thread["key"], max(m.pk for m in thread["messages"]))
+    if thread is not None:
         _press_page(thread, request.GET.get("before", ""))
     can_send = game.status not in (Game.Status.FORMING, Game.Status.CANCELLED) and (
         power is not None or game.is_moderator(request.user)
@@ -630,7 +737,7 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     return {"threads": threads, "thread": thread, "can_send": can_send, "message_form": form}
 
 
-@login_required
+@watchable
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board as its own resource, in three forms:
 
@@ -694,7 +801,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrdersForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors) + " Nothing was saved.")
+            messages.error(request, " ".join(errors) + " " + gettext("Nothing was saved."))
         text = request.POST.get("orders", "")
         if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
             request.session[f"unsaved-orders-{pk}"] = text
@@ -708,17 +815,27 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
         messages.error(
             request,
-            "Your orders were changed in another tab since this page was loaded, so nothing "
-            "was saved. Your text is still in the box; the orders saved now are listed below.",
+            gettext(
+                "Your orders were changed in another tab since this page was loaded, so nothing "
+                "was saved. Your text is still in the box; the orders saved now are listed below.",
+            ),
         )
     except services.GameError as error:
         messages.error(request, str(error))
     else:
         invalid = membership.orders.filter(phase_id=game.current_phase_id, valid=False)
         if invalid.exists():
-            messages.warning(request, f"{invalid.count()} order(s) are invalid; see why below.")
+            messages.warning(
+                request,
+                ngettext(
+                    "%(count)d order is invalid; see why below.",
+                    "%(count)d orders are invalid; see why below.",
+                    invalid.count(),
+                )
+                % {"count": invalid.count()},
+            )
         else:
-            messages.success(request, "Orders saved.")
+            messages.success(request, gettext("Orders saved."))
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -738,14 +855,23 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             added = services.submit_orders(membership, texts, version=version)[-1]
         except services.OrdersChanged:
-            messages.error(request, "Your orders were changed elsewhere; nothing was added.")
+            messages.error(
+                request, gettext("Your orders were changed elsewhere; nothing was added.")
+            )
         except services.GameError as error:
             messages.error(request, str(error))
         else:
             if added.valid:
-                messages.success(request, f"Added “{added.canonical}” to your orders.")
+                messages.success(
+                    request,
+                    gettext("Added “%(order)s” to your orders.") % {"order": added.canonical},
+                )
             else:
-                messages.warning(request, f"“{text}” is invalid: {added.reason}")
+                messages.warning(
+                    request,
+                    gettext("“%(order)s” is invalid: %(reason)s")
+                    % {"order": text, "reason": added.reason},
+                )
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
@@ -756,7 +882,9 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     phase = ascii_index(request.POST.get("phase"))
     if phase is None:
-        messages.error(request, "That button belonged to an old page; reload and try again.")
+        messages.error(
+            request, gettext("That button belonged to an old page; reload and try again.")
+        )
     else:
         ready = request.POST.get("ready") != "0"
         _act(request, services.set_ready, membership, ready, phase=phase)
@@ -785,7 +913,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
     else:
-        messages.error(request, "A message needs some text.")
+        messages.error(request, gettext("A message needs some text."))
     url = reverse("game", args=[pk])
     return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
 
@@ -803,8 +931,21 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, f"{label}: {' '.join(errors)}")
     else:
         data = form.cleaned_data
-        if _act(request, services.pay, membership, data["to"], data["amount"]):
-            messages.success(request, f"Paid {data['to']} {data['amount']} k oz.")
+        try:
+            payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
+        except services.GameError as error:
+            messages.error(request, str(error))
+        else:
+            if payment.repeated:
+                messages.info(
+                    request, gettext("That payment was already made; nothing more was paid.")
+                )
+            else:
+                messages.success(
+                    request,
+                    gettext("Paid %(to)s %(amount)s k oz.")
+                    % {"to": data["to"], "amount": data["amount"]},
+                )
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
@@ -848,49 +989,80 @@ def possible_actions(game: Game, phases: int) -> list[str]:
 def _when(value: str | None, zone: str) -> str:
     """An ISO time from the audit log, in the viewer's time zone."""
     if not value:
-        return "none"
+        return gettext("none")
     moment = datetime.fromisoformat(value).astimezone(zoneinfo.ZoneInfo(zone))
-    return moment.strftime("%a %d %b %H:%M %Z")
+    return date_format(moment, "D j M H:i T")
 
 
 def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) -> str:
     """One audit-log entry as a sentence, rather than the raw details it was stored with."""
     d = entry.details or {}
     phase = d.get("phase")
-    phase_text = (
-        f"phase {phase} ({phase_names[phase]})" if phase in phase_names else f"phase {phase}"
-    )
+    if phase in phase_names:
+        phase_text = gettext("phase %(index)s (%(name)s)") % {
+            "index": phase,
+            "name": phase_names[phase],
+        }
+    else:
+        phase_text = gettext("phase %(index)s") % {"index": phase}
     left = int(d.get("remaining_seconds") or 0)
+    power, player, new = d.get("power"), d.get("player"), d.get("new")
     words = {
-        "create": lambda: f"Created the game ({variant_words.variant_name(d.get('variant'))}).",
-        "start": lambda: f"Started the game with {d.get('players')} players.",
+        "create": lambda: (
+            gettext("Created the game (%(variant)s).")
+            % {"variant": variant_words.variant_name(d.get("variant"))}
+        ),
+        "start": lambda: (
+            gettext("Started the game with %(players)s players.") % {"players": d.get("players")}
+        ),
         "deadline": lambda: (
-            f"Moved the deadline from {_when(d.get('old'), zone)} to {_when(d.get('new'), zone)}."
+            gettext("Moved the deadline from %(old)s to %(new)s.")
+            % {"old": _when(d.get("old"), zone), "new": _when(d.get("new"), zone)}
         ),
-        "pause": lambda: f"Paused the clock with {left // 3600} h {left % 3600 // 60} min left.",
-        "resume": lambda: f"Restarted the clock; deadline {_when(d.get('deadline'), zone)}.",
-        "process": lambda: f"Processed {phase_text} at once.",
-        "rollback": lambda: f"Rolled back to {phase_text}.",
+        "pause": lambda: (
+            gettext("Paused the clock with %(hours)s h %(minutes)s min left.")
+            % {"hours": left // 3600, "minutes": left % 3600 // 60}
+        ),
+        "resume": lambda: (
+            gettext("Restarted the clock; deadline %(deadline)s.")
+            % {"deadline": _when(d.get("deadline"), zone)}
+        ),
+        "process": lambda: gettext("Processed %(phase)s at once.") % {"phase": phase_text},
+        "rollback": lambda: gettext("Rolled back to %(phase)s.") % {"phase": phase_text},
         "replace": lambda: (
-            f"Handed {d.get('power')} from {d['old']} to {d.get('new')}."
+            gettext("Handed %(power)s from %(old)s to %(new)s.")
+            % {"power": power, "old": d["old"], "new": new}
             if d.get("old")
-            else f"Gave {d.get('power')} to {d.get('new')}."
+            else gettext("Gave %(power)s to %(new)s.") % {"power": power, "new": new}
         ),
-        "remove": lambda: f"Put {d.get('power')} ({d.get('player')}) into civil disorder.",
-        "draw": lambda: f"Declared a draw among {', '.join(d.get('powers') or []) or 'nobody'}.",
+        "remove": lambda: (
+            gettext("Put %(power)s (%(player)s) into civil disorder.")
+            % {"power": power, "player": player}
+        ),
+        "draw": lambda: (
+            gettext("Declared a draw among %(powers)s.")
+            % {"powers": ", ".join(d.get("powers") or []) or gettext("nobody")}
+        ),
         "end": lambda: (
-            f"Ended the game with {d['winner']} as the winner."
+            gettext("Ended the game with %(winner)s as the winner.") % {"winner": d["winner"]}
             if d.get("winner")
-            else "Ended the game without a winner."
+            else gettext("Ended the game without a winner.")
         ),
         "bot": lambda: bot_words(d),
         "bot failed": lambda: (
-            f"The bot could not play {d.get('power')} in {phase_text}; the seat holds."
+            gettext("The bot could not play %(power)s in %(phase)s; the seat holds.")
+            % {"power": power, "phase": phase_text}
         ),
-        "pay": lambda: f"Paid {d.get('payee')} {d.get('amount')} k oz of gold.",
+        "pay": lambda: (
+            gettext("Paid %(payee)s %(amount)s k oz of gold.")
+            % {"payee": d.get("payee"), "amount": d.get("amount")}
+        ),
         "deposed": lambda: (
-            f"{d.get('power')}'s leader ({d.get('player')}) was deposed, more than 1,000 k oz "
-            "in debt; the power is open to a new player."
+            gettext(
+                "%(power)s's leader (%(player)s) was deposed, more than 1,000 k oz in debt; the "
+                "power is open to a new player."
+            )
+            % {"power": power, "player": player}
         ),
     }
     if entry.action in words:
@@ -902,10 +1074,24 @@ def bot_words(d: dict) -> str:
     """An audit-log entry of a bot put on or taken off a seat."""
     power, player = d.get("power"), d.get("player")
     if not d.get("bot"):
-        return f"Took the bot off {power}; the power is in civil disorder."
+        return gettext("Took the bot off %(power)s; the power is in civil disorder.") % {
+            "power": power
+        }
     if d.get("why") == "cd":
-        return f"{power} fell into civil disorder ({player}); a bot plays it now."
-    return f"Put a bot on {power}" + (f" in place of {player}." if player else ".")
+        return gettext("%(power)s fell into civil disorder (%(player)s); a bot plays it now.") % {
+            "power": power,
+            "player": player,
+        }
+    if player:
+        return gettext("Put a bot on %(power)s in place of %(player)s.") % {
+            "power": power,
+            "player": player,
+        }
+    return gettext("Put a bot on %(power)s.") % {"power": power}
+
+
+# Audit-log entries shown a page of the moderator's console (newest first).
+AUDIT_PAGE = 50
 
 
 @moderator_only
@@ -913,15 +1099,24 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     phases = list(game.phases.all())
     names = {p.index: phase_name(game, p) for p in phases}
     zone = time_zone_of(request)
-    log = ModeratorAction.objects.filter(game=game).select_related("user")
+    entries = ModeratorAction.objects.filter(game=game).select_related("user")
+    log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
     context = {
         "game": game,
-        "actions": {a: MODERATOR_ACTIONS[a] for a in possible_actions(game, len(phases))},
+        "actions": {
+            a: {"name": ACTION_NAMES[a], "description": MODERATOR_ACTIONS[a]}
+            for a in possible_actions(game, len(phases))
+        },
         "powers": engine.powers(game),
         "phases": [(p, names[p.index]) for p in phases],
-        "log": [(entry, audit_words(entry, names, zone)) for entry in log],
+        "log": [
+            (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))
+            for entry in log
+        ],
+        "log_page": log,
         "time_zone": zone,
         "rules_variant": game.variant,
+        "webhooks": list(game.webhooks.all()),
     }
     return render(request, "games/moderate.html", context)
 
@@ -942,6 +1137,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             "game": game,
             "action": action,
             "description": MODERATOR_ACTIONS[action],
+            "action_name": ACTION_NAMES[action],
             "fields": {k: v for k, v in form.cleaned_data.items() if v not in (None, "")},
         }
         context["fields"].pop("user", None)
@@ -950,7 +1146,9 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
     user = request.user
     calls = {
         "start": lambda: services.start_game(game, user),
-        "deadline": lambda: services.change_deadline(game, user, minutes=args["minutes"]),
+        "deadline": lambda: services.change_deadline(
+            game, user, minutes=args["minutes"], phase=args["phase"]
+        ),
         "pause": lambda: services.pause(game, user),
         "resume": lambda: services.resume(game, user),
         "process": lambda: services.process_now(game, user, phase=args["phase"]),
@@ -962,7 +1160,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         "end": lambda: services.end_game(game, user, args.get("winner") or ""),
     }
     if _act(request, calls[action]):
-        messages.success(request, f"Done: {action}.")
+        messages.success(request, gettext("Done: %(action)s.") % {"action": ACTION_NAMES[action]})
     return redirect("moderate", pk=game.pk)
 
 
@@ -991,12 +1189,12 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
         "start_season": variant_words.season_name(variant_id, facts["start"]["season"]),
         "victory": variant_words.victory(variant_id),
         "examples": [
-            (kind, variant_words.examples(variant_id, kind))
+            (capfirst(variant_words.PHASE_WORDS[kind]), variant_words.examples(variant_id, kind))
             for kind in ("movement", "retreats", "adjustments")
             if variant_words.examples(variant_id, kind)
         ],
         "abbreviations": variant_words.abbreviations_allowed(variant_id),
-        "rules": RULES.get(variant_id, []),
+        "rules": [str(paragraph) for paragraph in RULES.get(variant_id, [])],
         "powers": powers,
         "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",
     }

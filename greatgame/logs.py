@@ -81,3 +81,17 @@ class LoggingEmailBackend(BaseEmailBackend):
                 extra={"mail": message.message().as_string()},
             )
         return len(email_messages)
+
+
+class ClientErrorFilter(logging.Filter):
+    """Django's security records of a client's bad request (a Host header not allowed, a form
+    too large or with too many fields) are logged at ERROR with a traceback, which mails the
+    admins; the request is answered 400 and is the client's mistake. Made a WARNING without
+    the traceback (a logger's filter, so no handler, the admins' mail among them, sees the
+    ERROR)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True

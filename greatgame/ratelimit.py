@@ -24,6 +24,7 @@ FORMS = {
     "create-game": (ScopedThrottle, "games"),
     "join": (ScopedThrottle, "joins"),
     "send-press": (ScopedThrottle, "press"),
+    "pay": (ScopedThrottle, "payments"),
 }
 
 

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "django_filters",  # the game search (games.search)
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the API docs' Swagger UI, served from our own static files
     "csp",
@@ -69,6 +70,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the one picked on the page (a cookie), else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -90,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 "csp.context_processors.nonce",  # {{ CSP_NONCE }} for a page's own script
             ],
         },
@@ -127,7 +131,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, Simplified Chinese and Japanese (locale/; .mo files are committed, compiled from
+# the .po files by `python manage.py compilemessages`). Province and power names stay as
+# each variant names them.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -202,11 +211,23 @@ LOG_LEVEL = env.str("LOG_LEVEL", default="INFO").upper()
 LOG_FORMAT = env.str("LOG_FORMAT", default="json")
 # One access record per request (method, path, status, time, client); runserver has its own.
 LOG_REQUESTS = env.bool("LOG_REQUESTS", default=not DEBUG)
+# Django's SuspiciousOperation records that are a client's bad request, answered 400.
+CLIENT_ERRORS = [
+    "DisallowedHost",
+    "DisallowedRedirect",
+    "RequestDataTooBig",
+    "TooManyFieldsSent",
+    "TooManyFilesSent",
+    "SuspiciousMultipartForm",
+    "SuspiciousSession",
+    "InvalidSessionKey",
+]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_id": {"()": "greatgame.logs.RequestIdFilter"},
+        "client_error": {"()": "greatgame.logs.ClientErrorFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "formatters": {
@@ -231,6 +252,13 @@ LOGGING = {
         # Django's own console handlers (DEBUG only) are replaced by the root's.
         "django": {"handlers": ["mail_admins"], "level": LOG_LEVEL, "propagate": True},
         "django.server": {"handlers": [], "level": LOG_LEVEL, "propagate": True},
+        # A bad Host header, an oversize form, too many fields: the client's mistake, answered
+        # 400. A warning without a traceback, never an error mailed to the admins. (A logger's
+        # filter sees only the records logged to that very logger, so each is named.)
+        **{
+            f"django.security.{name}": {"filters": ["client_error"], "propagate": True}
+            for name in CLIENT_ERRORS
+        },
     },
 }
 
@@ -276,7 +304,12 @@ REST_FRAMEWORK = {
         "games": env.str("THROTTLE_GAMES", default="10/hour") or None,
         "joins": env.str("THROTTLE_JOINS", default="30/hour") or None,
         "press": env.str("THROTTLE_PRESS", default="20/min") or None,
+        "payments": env.str("THROTTLE_PAYMENTS", default="20/min") or None,
     },
+    # JSON only under /api/ (no browsable HTML pages), whatever the client accepts; the docs
+    # (/api/docs/) and the schema name their own renderers.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.parsers.JSONAnyway",
     # Every list comes in pages: ?page=n (or "last"), ?page_size= up to 100 (games.pagination).
     "DEFAULT_PAGINATION_CLASS": "games.pagination.Pages",
     # ClientAddressMiddleware has already put the client's address in REMOTE_ADDR.
@@ -322,3 +355,14 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": [NONE],
     },
 }
+
+# Webhooks and web push (games.reach). Web push needs a VAPID key pair (e.g. from
+# `vapid --gen`): the private key (PEM or base64url) and the public key the browser subscribes
+# with; without them push is off. SITE_URL makes the links in notifications.
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:admin@localhost")
+# Webhooks and push endpoints may point at private or loopback addresses only when this is on
+# (tests and local development); otherwise they are refused (server-side request forgery).
+WEBHOOK_ALLOW_PRIVATE = env.bool("WEBHOOK_ALLOW_PRIVATE", default=False)

@@ -13,6 +13,13 @@ from games.api import (
     VariantViewSet,
 )
 from games.ratings_views import LeaderboardView, PlayerView, RequirementView
+from games.reach_views import (
+    PushKeyView,
+    PushSubscriptionsView,
+    WebhooksView,
+    WebhookView,
+)
+from games.sandbox import SandboxOrdersView, SandboxStepView, SandboxView
 from games.views import healthz
 
 handler404 = "games.api.not_found"
@@ -25,6 +32,7 @@ router.register("variants", VariantViewSet, basename="variant")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language picker
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
@@ -34,6 +42,17 @@ urlpatterns = [
     path("api/players/<str:username>/", PlayerView.as_view(), name="api-player"),
     path("api/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
     path("api/games/<int:pk>/requirements/", RequirementView.as_view(), name="api-requirements"),
+    path("api/sandbox/", SandboxView.as_view(), name="api-sandbox"),
+    path("api/games/<int:pk>/webhooks/", WebhooksView.as_view(), name="api-webhooks"),
+    path("api/games/<int:pk>/webhooks/<int:hook>/", WebhookView.as_view(), name="api-webhook"),
+    path("api/push/key/", PushKeyView.as_view(), name="api-push-key"),
+    path("api/push/subscriptions/", PushSubscriptionsView.as_view(), name="api-push"),
+    path(
+        "api/sandbox/<int:pk>/orders/<str:power>/",
+        SandboxOrdersView.as_view(),
+        name="api-sandbox-orders",
+    ),
+    path("api/sandbox/<int:pk>/<str:step>/", SandboxStepView.as_view(), name="api-sandbox-step"),
     path("api/", include(router.urls)),
     path("", include("games.urls_web")),
 ]

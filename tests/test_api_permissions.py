@@ -28,28 +28,31 @@ PLAYING = {"anonymous": 401, "other_player": 200, "other_game_player": 403, "mod
 for _expected in (OPEN, PLAYERS, PLAYING):
     _expected["admin"] = _expected["moderator"]
 PUBLIC = dict.fromkeys(ROLES, 200)
+# Signed out, a visitor may read public games only: this (private) game is a 404 to them, and
+# the list of games answers, without it.
+WATCH_OPEN, WATCH_PLAYERS = {**OPEN, "anonymous": 404}, {**PLAYERS, "anonymous": 404}
 
 ENDPOINTS = [
-    ("get", "/api/games/", None, OPEN),
+    ("get", "/api/games/", None, {**OPEN, "anonymous": 200}),
     (
         "post",
         "/api/games/",
         {"name": "n", "variant": "standard"},
         {**OPEN, "other_player": 201, "other_game_player": 201, "moderator": 201, "admin": 201},
     ),
-    ("get", "/api/games/{game}/", None, OPEN),
+    ("get", "/api/games/{game}/", None, WATCH_OPEN),
     (
         "post",
         "/api/games/{game}/join/",
         {},
         {**OPEN, "other_player": 400, "other_game_player": 400, "moderator": 400, "admin": 400},
     ),
-    ("get", "/api/games/{game}/orders/", None, PLAYERS),
+    ("get", "/api/games/{game}/orders/", None, WATCH_PLAYERS),
     ("put", "/api/games/{game}/orders/", {"orders": ["F London H"]}, PLAYING),
     ("post", "/api/games/{game}/ready/", {"phase": 0}, PLAYING),
-    ("get", "/api/games/{game}/phases/", None, OPEN),
-    ("get", "/api/games/{game}/phases/0/", None, OPEN),
-    ("get", "/api/games/{game}/messages/", None, PLAYERS),
+    ("get", "/api/games/{game}/phases/", None, WATCH_OPEN),
+    ("get", "/api/games/{game}/phases/0/", None, WATCH_OPEN),
+    ("get", "/api/games/{game}/messages/", None, WATCH_PLAYERS),
     (
         "post",
         "/api/games/{game}/messages/",
@@ -57,7 +60,7 @@ ENDPOINTS = [
         {**PLAYERS, "other_player": 201, "moderator": 201, "admin": 201},
     ),
     ("post", "/api/games/{game}/draw/", {"draw": True}, PLAYING),
-    ("get", "/api/games/{game}/payments/", None, OPEN),
+    ("get", "/api/games/{game}/payments/", None, WATCH_OPEN),
     # The standard map has no gold: a player's payment is refused (400), never a 500.
     (
         "post",

@@ -38,3 +38,69 @@ def test_bots_beat_random_players_on_colonial():
     result = run("colonial", games=2, years=4, seed=2)
     assert result["invalid"]["bot"] == 0
     assert result["bots_ahead"], result
+
+
+def _chinese_year(units: list[dict], faction_orders: list[dict]) -> dict:
+    request = opening_request("chinese", 5)
+    request["units"] = units
+    variant = adjudication.load("chinese")
+    held: dict[str, list[str]] = {}
+    for u in units:
+        if variant.provinces[u["location"]].supply_center:
+            held.setdefault(u["power"], []).append(u["location"])
+    request["supply_centers"] = held
+    request["faction_orders"] = faction_orders
+    return request
+
+
+def test_a_chinese_pair_in_an_entry_space_takes_a_centre_with_support():
+    """Two armies in the Pacific against Imperials that all hold: one attacks a centre, the
+    other supports it from the entry space, and the engine says the attack wins."""
+    imperials = ["Shamtung", "Kiangsu", "Chekiang", "Hopeh", "Lioning", "Kwangtung"]
+    units = [{"power": "Japan", "unit": "A", "location": "Pacific Ocean"}] * 2 + [
+        {"power": "Imperials", "unit": "A", "location": p} for p in imperials
+    ]
+    published = [
+        {"power": "Imperials", "order": f"A {p} H", "action": "Sta", "published": True}
+        for p in imperials
+    ]
+    request = _chinese_year(units, published)
+    orders = HeuristicBot(3).decide(request, "Japan")
+    moves = [o for o in orders if " - " in o and " S " not in o]
+    assert len(moves) == 1, orders
+    target = moves[0].split(" - ")[1]
+    assert f"A Pacific Ocean S Japan A Pacific Ocean - {target}" in orders
+    reply = adjudication.adjudicate(
+        {**request, "orders": [{"power": "Japan", "order": o} for o in orders]}
+    )
+    assert {"power": "Japan", "unit": "A", "location": target} in reply["units"]
+
+
+def test_the_chinese_bot_reads_only_published_faction_orders():
+    """Orders the gamesmaster keeps secret (here the Kuomintang's) change nothing the bot
+    does: it plans against what the players were shown."""
+    units = [
+        {"power": "Japan", "unit": "A", "location": "Pacific Ocean"},
+        {"power": "Japan", "unit": "A", "location": "Shamtung"},
+        {"power": "Kuomintang", "unit": "A", "location": "Kiangsu"},
+        {"power": "Kuomintang", "unit": "A", "location": "Honan"},
+    ]
+    secret = [
+        {"power": "Kuomintang", "order": "A Kiangsu - Shamtung", "published": False},
+        {"power": "Kuomintang", "order": "A Honan S A Kiangsu - Shamtung", "published": False},
+    ]
+    harmless = [
+        {"power": "Kuomintang", "order": "A Kiangsu H", "published": False},
+        {"power": "Kuomintang", "order": "A Honan H", "published": False},
+    ]
+    first = HeuristicBot(4).decide(_chinese_year(units, secret), "Japan")
+    assert first == HeuristicBot(4).decide(_chinese_year(units, harmless), "Japan")
+    shown = [dict(o, published=True) for o in secret]
+    warned = HeuristicBot(4).decide(_chinese_year(units, shown), "Japan")
+    assert "A Pacific Ocean S A Shamtung" in warned, warned  # the published attack is met
+
+
+def test_chinese_bots_lose_less_gold_than_random_players():
+    result = run("chinese", games=2, years=10, seed=2)
+    assert result["invalid"]["bot"] == 0
+    assert result["mean_per_power"]["bot"] > result["mean_per_power"]["random"] + 50, result

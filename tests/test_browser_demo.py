@@ -68,7 +68,7 @@ def test_newcomer_signs_in_and_opens_the_colonial_demo(chromium, live_server, de
 def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_server, demo):
     game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
     phase = game.current_phase
-    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "fall"
+    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "winter"
     phase.units = [u for u in phase.units if u["location"] not in ("Moscow", "Odessa")]
     phase.save()
     page = sign_in(chromium, live_server.url, "desktop")

@@ -379,6 +379,53 @@ def test_the_game_ends_in_1950_and_the_richest_wins():
     assert r["winner"] == "England"
     r = adjudicate(request([], year=1920, economy={"balances": {"England": 300}}))
     assert r["winner"] is None
+    assert "game_over" not in r and r["factions"]["next_orders"]
+
+
+def test_a_tie_in_1950_ends_the_game_shared_by_the_richest():
+    """The game ends in 1950 whatever the balances: a tie at the top is a draw among the
+    richest (``game_over`` and ``winners``), and no orders are planned for 1951."""
+    from adjudication.following import next_request
+
+    balances = {"England": 300, "Japan": 300, "France": 10}
+    body = request([], year=1950, economy={"balances": balances})
+    r = adjudicate(body)
+    assert r["winner"] is None
+    assert r["game_over"] is True
+    assert r["winners"] == ["England", "Japan"]
+    assert r["factions"]["next_orders"] == []
+    assert next_request(body, r) is None
+
+
+@pytest.mark.parametrize(
+    ("season", "kind"),
+    [
+        ("year", "retreats"),
+        ("year", "adjustments"),
+        ("winter", "adjustments"),
+        ("winter", "movement"),
+    ],
+)
+def test_impossible_phase_pairs_are_refused(season, kind):
+    body = request([])
+    body["phase"] = {"season": season, "year": 1905, "type": kind}
+    r = adjudicate(body)
+    assert "phase" in r["error"] or "winter" in r["error"], r
+    assert kind in r["error"] or "adjustments" in r["error"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "season", "kind", "words"),
+    [
+        ("standard", "spring", "adjustments", "adjustments come in winter"),
+        ("colonial", "fall", "adjustments", "adjustments come in winter"),
+        ("far-east", "winter", "movement", "winter holds only adjustments"),
+        ("standard", "winter", "retreats", "winter holds only adjustments"),
+    ],
+)
+def test_impossible_phase_pairs_are_refused_on_every_map(variant, season, kind, words):
+    body = {"variant": variant, "phase": {"season": season, "year": 1901, "type": kind}}
+    assert words in adjudicate(body)["error"]
 
 
 def _japan_everywhere(balance: int) -> dict:

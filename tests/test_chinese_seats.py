@@ -128,3 +128,16 @@ def test_a_seat_counted_out_before_plays_again_after_the_next_year(chinese, seat
     france.refresh_from_db()
     assert france.status == Membership.Status.ACTIVE
     services.submit_orders(france, ["Enter A Indo-China"])
+
+
+def test_a_tie_at_the_top_in_1950_ends_the_game_as_a_draw_of_the_richest(chinese, seat):
+    """Seed 003: the game ends in 1950 and the richest wins; richest tied share it."""
+    phase = chinese.current_phase
+    phase.year = 1950
+    balances = phase.carried["economy"]["balances"]
+    balances.update({"England": 400, "Japan": 400})
+    phase.save(update_fields=["year", "carried"])
+    process(chinese)
+    assert chinese.status == Game.Status.FINISHED
+    assert chinese.result == {"kind": "draw", "powers": ["England", "Japan"]}
+    assert chinese.current_phase.deadline is None

@@ -196,19 +196,20 @@ def test_errata_9_241_leaving_unit_unblocks_the_line():
     assert r.units == {"Russia A Moscow", "China A Mongolia"}
 
 
-def test_errata_9_241_captured_vacant_centre_does_not_block_under_2_2():
+def test_errata_9_241_captured_vacant_centre_blocks_unless_the_game_plays_pure_2_2():
     """001, rule 9.241 exception: if China owns Omsk but has vacated it, a TSR army from
-    Vladivostok could move to Omsk but no further. 2.2 (seed 000) blocks the route only with
-    units, not with ownership, so under 2.2 the army goes all the way to Moscow."""
+    Vladivostok could move to Omsk but no further. 2.2 (seed 000) speaks of units only, so
+    the errata applies by default; a game that sets ``tsr_captured_centres_cut`` false plays
+    2.2 alone, and the army goes all the way to Moscow."""
     order = "A Vladivostok - Moscow via TSR"
-    r = judge(
-        ["Russia A Vladivostok"],
-        [f"Russia: {order}"],
-        supply_centers={
-            "Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"],
-            "China": ["Canton", "Manchuria", "Omsk", "Peking", "Shanghai", "Sinkiang"],
-        },
-    )
+    centres = {
+        "Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"],
+        "China": ["Canton", "Manchuria", "Omsk", "Peking", "Shanghai", "Sinkiang"],
+    }
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=centres)
+    r.assert_stopped(order, "Omsk")
+    off = {"tsr_captured_centres_cut": False}
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=centres, options=off)
     r.assert_succeeds(order)
     assert r.units == {"Russia A Moscow"}
 
@@ -1074,17 +1075,16 @@ def test_tsr_origin_left_open_to_an_off_route_attacker():
     assert r.units == {"Russia A Vladivostok", "China A Moscow"}
 
 
-def test_tsr_only_one_move_per_turn():
-    """000, rule 8: only one unit may use the TSR per turn; a second TSR order is invalid and
-    that army holds."""
+@pytest.mark.parametrize("reverse", [False, True])
+def test_tsr_only_one_move_per_turn(reverse):
+    """000, rule 8: only one unit may use the TSR per turn. Two railroad orders are both
+    refused with that reason, whichever is listed first, and both armies hold."""
     first, second = "A Moscow - Perm via TSR", "A Omsk - Irkutsk via TSR"
-    r = judge(
-        ["Russia A Moscow", "Russia A Omsk"],
-        [f"Russia: {first}", f"Russia: {second}"],
-    )
-    r.assert_succeeds(first)
-    r.assert_invalid(second)
-    assert r.units == {"Russia A Perm", "Russia A Omsk"}
+    orders = [f"Russia: {first}", f"Russia: {second}"]
+    r = judge(["Russia A Moscow", "Russia A Omsk"], orders[::-1] if reverse else orders)
+    r.assert_invalid(first, "only one army may ride")
+    r.assert_invalid(second, "only one army may ride")
+    assert r.units == {"Russia A Moscow", "Russia A Omsk"}
 
 
 @pytest.mark.parametrize("power", ["China", "Turkey", "Britain"])
@@ -1250,21 +1250,23 @@ def test_suez_permission_survives_dislodgement_of_egypt_unit():
     assert r.units == {"France A Egypt", "France A Syria", "Britain F Red Sea"}
 
 
-def test_suez_second_permit_invalid():
-    """Project rule: one Suez permit per turn; a second one is invalid."""
+@pytest.mark.parametrize("reverse", [False, True])
+def test_suez_second_permit_invalid(reverse):
+    """Project rule: one Suez permit per turn. Two permits are both refused, whichever is
+    listed first, and the canal stays shut."""
+    permits = ["Turkey: Suez permit F Mediterranean Sea", "Turkey: Suez permit F Red Sea"]
     r = judge(
         ["Turkey F Egypt", "Britain F Mediterranean Sea", "France F Red Sea"],
         [
-            "Turkey: Suez permit F Mediterranean Sea",
-            "Turkey: Suez permit F Red Sea",
+            *(permits[::-1] if reverse else permits),
             "Britain: F Mediterranean Sea - Red Sea",
             "France: F Red Sea - Gulf of Aden",
         ],
     )
-    assert r.result("Suez permit F Mediterranean Sea") == "succeeds"
-    r.assert_invalid("Suez permit F Red Sea")
-    assert r.result("F Mediterranean Sea - Red Sea") == "succeeds"
-    assert r.units == {"Turkey F Egypt", "Britain F Red Sea", "France F Gulf of Aden"}
+    r.assert_invalid("Suez permit F Mediterranean Sea", "opens to one fleet a turn")
+    r.assert_invalid("Suez permit F Red Sea", "opens to one fleet a turn")
+    assert r.result("F Mediterranean Sea - Red Sea") == "fails"
+    assert r.units == {"Turkey F Egypt", "Britain F Mediterranean Sea", "France F Gulf of Aden"}
 
 
 def test_suez_permit_for_fleet_elsewhere_invalid():

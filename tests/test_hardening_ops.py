@@ -105,7 +105,7 @@ def test_every_request_has_an_id_of_its_own_or_the_proxys(log_lines, settings) -
     forged = client.get("/healthz", HTTP_X_REQUEST_ID='x" "level": "ERROR')
     assert re.fullmatch(r"[0-9a-f]{32}", forged["X-Request-ID"])
     # 4xx answers are logged by Django after the middleware is done: the id is still there.
-    missing = client.get("/api/games/", HTTP_X_REQUEST_ID="abc-401")
+    missing = client.get("/api/auth/notifications/", HTTP_X_REQUEST_ID="abc-401")
     assert missing.status_code == 401
     lines = log_lines()
     access = [line for line in lines if line["logger"] == "greatgame.request"]

@@ -206,3 +206,24 @@ def test_chinese_great_power_without_units_may_enter():
     )
     japan = {o["order"] for o in options(request, "Japan")["orders"]}
     assert japan and all(o.startswith("Enter A ") for o in japan)
+
+
+def test_units_sharing_an_entry_space_support_each_other() -> None:
+    """Two armies of one power in a Chinese entry space: one may support the other's move
+    (the list used to skip it, taking the twin for the unit itself), and the canonical order
+    names armies, not fleets, and whose army it supports."""
+    request = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": [{"power": "England", "unit": "A", "location": "Pacific Ocean"}] * 2
+        + [{"power": "Imperials", "unit": "A", "location": "Shamtung"}],
+    }
+    listed = {o["order"] for o in options(request, "England")["orders"]}
+    assert "A Pacific Ocean S England A Pacific Ocean - Shamtung" in listed
+    assert not any(" S F " in text for text in listed)
+    orders = [
+        {"power": "England", "order": "A Pacific Ocean - Shamtung"},
+        {"power": "England", "order": "A Pacific Ocean S A Pacific Ocean - Shamtung"},
+    ]
+    response = adjudication.adjudicate({**request, "orders": orders})
+    assert {"power": "England", "unit": "A", "location": "Shamtung"} in response["units"]

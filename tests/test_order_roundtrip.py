@@ -199,9 +199,13 @@ def movement_order(draw, variant_id: str) -> tuple[str, Order]:
     def name(location: str) -> str:
         return draw(written_name(v, location))
 
+    def unit_place(location: str) -> str:
+        """A unit's space, also as seed 002 writes it: in brackets, ``F (Guam)``."""
+        return f"({name(location)})" if draw(st.booleans()) else name(location)
+
     if form in ("hold", "move"):
         kind, loc = placement(draw, v)
-        head = f"{unit_word(draw, kind)} {name(loc)}"
+        head = f"{unit_word(draw, kind)} {unit_place(loc)}"
         if form == "hold":
             return head + draw(st.sampled_from(HOLD_WORDS)), Order(HOLD, kind, loc)
         dest = neighbour(draw, v, kind, loc)
@@ -215,13 +219,16 @@ def movement_order(draw, variant_id: str) -> tuple[str, Order]:
     if form == "via TSR":
         route = variant.rule_data["trans_siberian_railroad"]["route"]
         loc, dest = two_places(draw, v, route)
-        text = f"A {name(loc)}{draw(st.sampled_from(DASHES))}{name(dest)} via TSR"
+        if draw(st.booleans()):
+            text = f"A {name(loc)}{draw(st.sampled_from(DASHES))}{name(dest)} via TSR"
+        else:  # the errata's A MOS-TSR-VLA
+            text = f"A {name(loc)}{draw(st.sampled_from(DASHES))}TSR-{name(dest)}"
         return text, Order(MOVE, "A", loc, destination=dest, via="TSR")
     if form in ("support hold", "support move"):
         kind, loc = placement(draw, v)
         t_kind, t_loc = placement(draw, v)
-        text = f"{unit_word(draw, kind)} {name(loc)}{draw(st.sampled_from(SUPPORT_WORDS))}"
-        text += f"{unit_word(draw, t_kind)} {name(t_loc)}"
+        text = f"{unit_word(draw, kind)} {unit_place(loc)}{draw(st.sampled_from(SUPPORT_WORDS))}"
+        text += f"{unit_word(draw, t_kind)} {unit_place(t_loc)}"
         if form == "support hold":
             return text, Order(SUPPORT, kind, loc, t_kind, t_loc)
         dest = neighbour(draw, v, t_kind, t_loc)

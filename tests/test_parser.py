@@ -977,7 +977,11 @@ def test_no_name_is_made_of_order_words(variant_id):
     variant = load(variant_id)
     words = {w for found in variant.name_starts.values() for ws, _ in found for w in ws}
     assert words & KEYWORDS == set()
-    assert all(not re.fullmatch(r"f\d{1,2}", w) for w in words)
+    assert all(not re.fullmatch(r"[af]\d{1,2}", w) for w in words)  # numbered units: A2, F1
+    routes = {w.lower() for plugin in variant.plugins for w in getattr(plugin, "ROUTES", ())}
+    assert words & routes == set()  # MOS-TSR-VLA is a railroad move, never a name
+    powers = {w for name in variant.power_names for w in name.split()}
+    assert not any(re.fullmatch(r"[af]\d{1,2}|a|f|army|fleet", p) for p in powers)
 
 
 @pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])

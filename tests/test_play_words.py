@@ -91,7 +91,7 @@ def test_build_phase_hint_shows_build_examples(make_game, seat):
     game = make_game("far-east")
     phase = game.current_phase
     phase.type = Phase.Type.ADJUSTMENTS
-    phase.season = "fall"
+    phase.season = "winter"
     phase.units = [u for u in phase.units if u["location"] != "Peking"]
     phase.save()
     hint = help_line(page(game, seat(game, "China").user))
@@ -160,7 +160,7 @@ def test_every_page_has_an_svg_favicon(client):
 def adjustment_phase(game, units_without=(), centres_without=()):
     phase = game.current_phase
     phase.type = Phase.Type.ADJUSTMENTS
-    phase.season = "fall"
+    phase.season = "winter"
     phase.units = [u for u in phase.units if u["location"] not in units_without]
     phase.supply_centers = {
         p: [c for c in cs if c not in centres_without] for p, cs in phase.supply_centers.items()

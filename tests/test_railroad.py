@@ -551,12 +551,8 @@ def test_orders_valid_when_sent_alone_are_never_invalid_when_judged_together():
     assert min(seen.values()) > 300, seen  # both verdicts were exercised
 
 
-def test_random_railroad_positions_keep_the_invariants():
-    """Random positions on and beside the line with a railroad move and random orders: the
-    answer never depends on the order sequence, no two units end in one space, and no
-    Russian order is reported bounced by the railroad army."""
-    import random
-
+def _line_and_neighbours():
+    """The Colonial variant, the railroad's spaces, and every space on or next to the line."""
     from adjudication import load
 
     variant = load("colonial")
@@ -564,12 +560,24 @@ def test_random_railroad_positions_keep_the_invariants():
     near = set(route)
     for space in route:
         near |= set(variant.army_adj[space])
-    near_list = sorted(near)
-    rng = random.Random(7)
+    return variant, route, sorted(near)
 
-    def key(r) -> tuple:
-        replies = sorted(tuple(sorted(o.items(), key=str)) for o in r.response["orders"])
-        return replies, r.units, r.response["contested"], r.response["dislodged"]
+
+def _answer_key(r) -> tuple:
+    """Everything an answer says, in a form that ignores the order of the list."""
+    replies = sorted(tuple(sorted(o.items(), key=str)) for o in r.response["orders"])
+    return replies, r.units, r.response["contested"], r.response["dislodged"]
+
+
+def test_random_railroad_positions_keep_the_invariants():
+    """Random positions on and beside the line with a railroad move and random orders: the
+    answer never depends on the order sequence, no two units end in one space, and no
+    Russian order is reported bounced by the railroad army."""
+    import random
+
+    variant, route, near_list = _line_and_neighbours()
+    rng = random.Random(7)
+    key = _answer_key
 
     stopped = 0
     for _ in range(300):
@@ -603,3 +611,144 @@ def test_random_railroad_positions_keep_the_invariants():
             shuffled = rng.sample(orders, len(orders))
             assert key(judge(positions, shuffled)) == key(first), (positions, orders, shuffled)
     assert stopped > 30  # the railroad army was stopped short often enough to matter
+
+
+# =============================================================================================
+# Engine findings (round 2): a cycle through the railroad never puts two units in one space
+# =============================================================================================
+
+SWAP_AND_THIRD = (
+    ["Russia A Odessa", "Russia A Moscow", "Russia A Perm"],
+    ["Russia: A Odessa - Moscow", "Russia: A Moscow - Perm", "Russia: A Perm - Moscow via TSR"],
+)
+
+
+@pytest.mark.parametrize("sequence", list(itertools.permutations(range(3))))
+def test_swap_through_the_railroad_with_a_third_russian_move_keeps_one_unit_a_space(sequence):
+    """A swap by railroad plus a third Russian move into one of its spaces: circular movement
+    would put two armies in Moscow, so the cycle keeps the railroad army where it is and
+    nothing moves (the only consistent answer), in every order of the list."""
+    units, orders = SWAP_AND_THIRD
+    r = judge(units, [orders[n] for n in sequence])
+    where = [u["location"] for u in r.response["units"]]
+    assert len(set(where)) == len(where), r.explain()
+    assert r.units == set(units)
+    assert r.result("A Perm - Moscow via TSR") == "fails"
+    assert "Moscow" in r.reason("A Perm - Moscow via TSR")
+    assert r.result("A Odessa - Moscow") == "fails"
+    assert r.result("A Moscow - Perm") == "fails"
+
+
+def test_swap_through_the_railroad_alone_still_succeeds():
+    """Seed 000: two Russian units may swap with the help of the railroad (v12.TSR.E2)."""
+    r = judge(SWAP_AND_THIRD[0][1:], SWAP_AND_THIRD[1][1:])
+    r.assert_succeeds("A Perm - Moscow via TSR")
+    r.assert_succeeds("A Moscow - Perm")
+    assert r.units == {"Russia A Moscow", "Russia A Perm"}
+
+
+@pytest.mark.parametrize("block", [False, True])
+def test_two_russian_units_standing_off_on_the_line_do_not_stop_the_army(block):
+    """Rule choice (README): two Russian units bouncing each other in Omsk stay where they
+    are, so Omsk is empty; the army passes it and, when it must stop short (China holds
+    Irkutsk, a Russian army holds Krasnoyarsk), may stop there."""
+    units = ["Russia A Moscow", "Russia A Akmolinsk", "Russia A Orenburg", "China A Irkutsk"]
+    orders = [
+        f"Russia: {TSR_MOS_IRK}",
+        "Russia: A Akmolinsk - Omsk",
+        "Russia: A Orenburg - Omsk",
+        "China: A Irkutsk H",
+    ]
+    if block:
+        units.append("Russia A Krasnoyarsk")
+        orders.append("Russia: A Krasnoyarsk H")
+    r = judge(units, orders)
+    r.assert_fails("A Akmolinsk - Omsk")
+    r.assert_fails("A Orenburg - Omsk")
+    at = "Omsk" if block else "Krasnoyarsk"
+    assert r.reply(TSR_MOS_IRK)["result"] == "stopped", r.explain()
+    assert r.reply(TSR_MOS_IRK)["stopped_at"] == at
+    assert f"Russia A {at}" in r.units
+
+
+def test_random_russian_chains_around_the_railroad_keep_one_unit_a_space():
+    """Random positions thick with Russian armies moving around, onto and along the line
+    while one rides it: never two units in a space, and the answer never depends on the
+    order of the orders or of the units (this found the swap-and-third-move case above)."""
+    import random
+
+    variant, route, near_list = _line_and_neighbours()
+    rng = random.Random(2)
+    key = _answer_key
+
+    for _ in range(3000):
+        origin = rng.choice(route)
+        units = {origin: "Russia"}
+        for space in rng.sample(near_list, rng.randint(2, 8)):
+            units.setdefault(space, rng.choice(["Russia", "Russia", "Russia", "China"]))
+        target = rng.choice([p for p in route if p != origin])
+        orders = [f"Russia: A {origin} - {target} via TSR"]
+        for space, power in units.items():
+            r = rng.random()
+            if space == origin or r > 0.85:
+                continue
+            if r < 0.7:
+                adjacent = sorted(variant.army_adj[space])
+                taken = [s for s in units if s in variant.army_adj[space]]
+                orders.append(f"{power}: A {space} - {rng.choice(adjacent + taken * 3)}")
+            else:
+                other = rng.choice([s for s in units if s != space])
+                orders.append(f"{power}: A {space} S A {other} - {rng.choice(route)}")
+        positions = [f"{power} A {space}" for space, power in units.items()]
+        first = judge(positions, orders)
+        where = [u["location"] for u in first.response["units"]]
+        assert len(set(where)) == len(where), first.explain()
+        shuffled = rng.sample(orders, len(orders))
+        listed = rng.sample(positions, len(positions))
+        assert key(judge(listed, shuffled)) == key(first), (positions, orders, listed, shuffled)
+
+
+# =============================================================================================
+# Errata 9.241: a centre on the line owned by another power cuts it, even when empty
+# =============================================================================================
+
+CHINA_OWNS_OMSK = {"Russia": ["Moscow", "Odessa", "Port Arthur", "Vladivostok"], "China": ["Omsk"]}
+
+
+@pytest.mark.parametrize(
+    ("dest", "result", "at"),
+    [("Perm", "stopped", "Omsk"), ("Moscow", "stopped", "Omsk"), ("Omsk", "succeeds", None)],
+)
+def test_errata_9_241_an_empty_centre_china_owns_cuts_the_line(dest, result, at):
+    """The errata's example: China owns Omsk but has left it; the army from Vladivostok may
+    ride to Omsk, but no further that turn."""
+    order = f"A Vladivostok - {dest} via TSR"
+    r = judge(["Russia A Vladivostok"], [f"Russia: {order}"], supply_centers=CHINA_OWNS_OMSK)
+    reply = r.reply(order)
+    assert reply["result"] == result, r.explain()
+    assert reply.get("stopped_at") == at
+    if at:
+        assert "cut at Omsk" in reply["reason"] and "China" in reply["reason"]
+    assert r.units == {"Russia A Omsk"}
+
+
+def test_errata_9_241_supports_do_not_carry_the_army_past_the_cut_and_the_option_turns_it_off():
+    units = ["Russia A Vladivostok", "Russia A Orenburg"]
+    orders = ["Russia: A Vladivostok - Perm via TSR", "Russia: A Orenburg S A Vladivostok - Perm"]
+    r = judge(units, orders, supply_centers=CHINA_OWNS_OMSK)
+    assert r.units == {"Russia A Omsk", "Russia A Orenburg"}
+    r = judge(
+        units,
+        orders,
+        supply_centers=CHINA_OWNS_OMSK,
+        options={"tsr_captured_centres_cut": False},
+    )
+    assert r.units == {"Russia A Perm", "Russia A Orenburg"}
+    from adjudication.game_options import option_schema
+
+    assert option_schema("colonial")["properties"]["tsr_captured_centres_cut"]["type"] == "boolean"
+
+
+def test_errata_9_241_a_russian_centre_does_not_cut_the_line():
+    r = judge(["Russia A Vladivostok"], ["Russia: A Vladivostok - Perm via TSR"])
+    r.assert_succeeds("A Vladivostok - Perm via TSR")

@@ -139,6 +139,7 @@ def test_default_rates() -> None:
         {"auth": "10/min", "orders": "60/min", "checks": "120/min", "games": "10/hour"}
         | {"joins": "30/hour"}
         | {"press": "20/min"}
+        | {"payments": "20/min"}
     )
 
 
@@ -251,15 +252,16 @@ def test_api_returns_names_and_press_as_json_data(api, hostile, seat, moderator)
 
 
 @pytest.mark.django_db
-def test_browsable_api_escapes_names_and_press(api, hostile, seat) -> None:
+def test_the_api_never_answers_html_even_to_a_browser(api, hostile, seat) -> None:
+    """No browsable API: names and press go out as JSON strings, which no browser renders."""
     game = hostile["game"]
     client = api(seat(game, "Italy").user)
     for path in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/messages/"):
         page = client.get(path, HTTP_ACCEPT="text/html")
-        body = page.content.decode()
         assert page.status_code == 200
-        assert XSS not in body
-        assert "<img src=x" not in body
+        assert page["Content-Type"] == "application/json"
+        assert page["X-Content-Type-Options"] == "nosniff"
+        assert "<html" not in page.content.decode().lower()
 
 
 @pytest.mark.django_db

@@ -373,7 +373,9 @@ def test_deadline_changes_are_rescheduled(
     phase.refresh_from_db()
     assert phase.deadline == old - timedelta(hours=1)
     assert enqueued[-1][2]["eta"] == phase.deadline
-    services.change_deadline(game, moderator, minutes=-(10**6))
+    with pytest.raises(services.GameError, match="name the phase"):
+        services.change_deadline(game, moderator, minutes=-(10**6))  # processes: which phase?
+    services.change_deadline(game, moderator, minutes=-(10**6), phase=phase.index)
     phase.refresh_from_db()
     assert phase.deadline <= timezone.now()
     log = ModeratorAction.objects.filter(action="deadline").first()

@@ -269,14 +269,14 @@ def test_moderator_console(colonial, moderator):
     for action in ("deadline", "pause", "process", "end"):
         assert reverse("moderate-action", args=[colonial.pk, action]) in html
     url = reverse("moderate-action", args=[colonial.pk, "deadline"])
-    assert "Yes, deadline" in assert_html(c.post(url, {"minutes": "30"}))
-    c.post(url, {"minutes": "30", "confirm": "yes"})
+    assert "Yes, deadline" in assert_html(c.post(url, {"minutes": "30", "phase": "0"}))
+    c.post(url, {"minutes": "30", "phase": "0", "confirm": "yes"})
     c.post(reverse("moderate-action", args=[colonial.pk, "pause"]), {"confirm": "yes"})
     assert Game.objects.get(pk=colonial.pk).status == Game.Status.PAUSED
     c.post(reverse("moderate-action", args=[colonial.pk, "remove"]), {"confirm": "yes"})  # no power
     html = assert_html(c.get(reverse("moderate", args=[colonial.pk])))
     assert (
-        "pause" in html
+        "Paused the clock" in html  # the audit log, in words
         and ModeratorAction.objects.filter(game=colonial, action="deadline").exists()
     )
 

@@ -6,6 +6,9 @@ A plug-in is a module. Everything in it is optional:
 - ``order_form(order) -> str``: the name of one of those orders' forms (``permit``,
   ``enter``, ``leave``), given in the order's data as ``form`` beside ``rule``, so that no
   reader outside the plug-in has to tell its orders apart by their words;
+- ``ROUTES``: words a move may name after ``via`` besides Convoy (``TSR``);
+- ``one_a_turn(order) -> str | None``: the rule (in words) of an order a power may give once a
+  turn; when a power gives two, all of them are refused with it;
 - ``read_request(board, request)``: state the plug-in keeps in the request;
 - ``allows_stacking(variant, province) -> bool``: provinces that hold several units;
 - ``may_retreat_to_attacker(variant, dislodged, province) -> bool``;

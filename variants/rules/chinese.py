@@ -23,6 +23,9 @@ ENTRY = "entry"
 IMPERIALS, KUOMINTANG, COMMUNISTS = "Imperials", "Kuomintang", "Communists"
 FACTIONS = (IMPERIALS, KUOMINTANG, COMMUNISTS)
 FIRST_YEAR, LAST_YEAR = 1900, 1950
+# One movement turn a year: the gamesmaster retreats at random and the factions' builds come
+# with the year's end, so no request is for a retreat or adjustment phase.
+PHASE_TYPES = ("movement",)
 
 # Gold, in thousands of ounces (rule 3 and 4).
 ENTRY_COST = EXIT_COST = 5
@@ -118,41 +121,67 @@ def order_form(order: Order) -> str:
 # -- the request ------------------------------------------------------------------------------
 
 
+def _bad(field: str, problem: str) -> RequestError:
+    """A malformed part of the request: the message and its details name the field."""
+    return RequestError(f"{field} {problem}", [{"field": field, "problem": problem}])
+
+
 def read_request(board: Board, request: dict) -> None:
-    economy = request.get("economy") or {}
+    economy = request.get("economy")
+    economy = {} if economy is None else economy
     if not isinstance(economy, dict):
-        raise RequestError("economy must be an object with balances and payments")
-    balances = economy.get("balances") or {}
+        raise _bad("economy", "must be an object with balances and payments")
+    balances = economy.get("balances")
+    balances = {} if balances is None else balances
     if not isinstance(balances, dict):
-        raise RequestError("economy.balances must map each power to its gold (k oz)")
+        raise _bad("economy.balances", "must map each power to its gold (k oz)")
     powers = [p for p in board.variant.powers if not is_faction(p)]
     clean: dict[str, int] = dict.fromkeys(powers, 0)
     for name, amount in balances.items():
         power = board.variant.power(name) if isinstance(name, str) else None
         if power is None or is_faction(power):
-            raise RequestError(f"economy.balances names unknown power {name!r}")
+            raise _bad("economy.balances", f"names unknown power {str(name)[:40]!r}")
         if not isinstance(amount, int) or isinstance(amount, bool):
-            raise RequestError(f"the balance of {power} must be a whole number of k oz")
+            raise _bad(f"economy.balances.{power}", "must be a whole number of k oz")
         clean[power] = amount
+    given = economy.get("payments")
+    given = [] if given is None else given
+    if not isinstance(given, list):
+        raise _bad("economy.payments", "must be a list of {from, to, amount}")
     payments = []
-    for entry in economy.get("payments") or []:
+    for n, entry in enumerate(given):
+        field = f"economy.payments[{n}]"
         if not isinstance(entry, dict):
-            raise RequestError("each payment must be {from, to, amount}")
-        payer = board.variant.power(str(entry.get("from", "")))
-        payee = board.variant.power(str(entry.get("to", "")))
+            raise _bad(field, "must be {from, to, amount}")
+        payer, payee = (_great_power(board, entry.get(end)) for end in ("from", "to"))
         amount = entry.get("amount")
-        if payer is None or payee is None or is_faction(payer) or is_faction(payee):
-            raise RequestError(f"payment {entry!r} must be between great powers")
+        if payer is None or payee is None:
+            raise _bad(field, "must be between great powers")
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise RequestError(f"payment {entry!r} must be a positive whole number of k oz")
+            raise _bad(f"{field}.amount", "must be a positive whole number of k oz")
         payments.append({"from": payer, "to": payee, "amount": amount})
     seed = request.get("random_seed", board.options.get("seed", 0))
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RequestError("random_seed must be a whole number")
+        raise _bad("random_seed", "must be a whole number")
+    published = request.get("faction_orders")
+    if published is not None and not isinstance(published, list):
+        raise _bad("faction_orders", "must be a list of {power: faction, order: text}")
+    for n, entry in enumerate(published or ()):
+        if (
+            not isinstance(entry, dict)
+            or not is_faction(str(entry.get("power")))
+            or not isinstance(entry.get("order"), str)
+        ):
+            raise _bad(f"faction_orders[{n}]", "must be {power: faction, order: text}")
     board.extra["balances"] = clean
     board.extra["payments"] = payments
     board.extra["seed"] = seed
-    board.extra["given_faction_orders"] = request.get("faction_orders")
+    board.extra["given_faction_orders"] = published
+
+
+def _great_power(board: Board, name: object) -> str | None:
+    power = board.variant.power(name) if isinstance(name, str) else None
+    return None if power is None or is_faction(power) else power
 
 
 def extra_orders(board: Board, orders: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -161,12 +190,7 @@ def extra_orders(board: Board, orders: list[tuple[str, str]]) -> list[tuple[str,
         return []
     given = board.extra.get("given_faction_orders")
     if isinstance(given, list):
-        out = []
-        for entry in given:
-            if not isinstance(entry, dict) or not is_faction(str(entry.get("power"))):
-                raise RequestError("each faction order must be {power: faction, order: text}")
-            out.append((entry["power"], str(entry.get("order", ""))))
-        return out
+        return [(entry["power"], entry["order"]) for entry in given]  # checked on reading
     rng = Year(board.extra["seed"], board.year, "orders")
     board.extra["order_draws"] = rng.draws
     return [(p, text) for p, text, _ in faction_orders(board.variant, board.units, rng)]
@@ -350,10 +374,14 @@ def finish_response(board: Board, response: dict) -> None:
         p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
     }
     balances = response["economy"]["balances"]
-    response["winner"] = _winner(held, balances, board.year, len(_chit_order(variant)))
+    richest = _richest_at_the_end(held, balances, board.year, len(_chit_order(variant)))
+    response["winner"] = richest[0] if richest and len(richest) == 1 else None
+    if richest is not None:  # the game is over, won alone or shared by a tie
+        response["game_over"] = True
+        response["winners"] = richest
     response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
     response["factions"] = {"events": faction_events, "next_orders": []}
-    if not response["winner"]:
+    if richest is None:
         seed = board.extra["seed"]
         response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
     response["draws"] = {
@@ -556,14 +584,16 @@ def _draw_centre(chits: list[str], units: list[Unit], faction: str, rng: Year) -
             return where
 
 
-def _winner(held: dict[str, str], balances: dict[str, int], year: int, centres: int):
-    """The game ends in 1950 or when the Communists hold every centre: the richest wins."""
+def _richest_at_the_end(
+    held: dict[str, str], balances: dict[str, int], year: int, centres: int
+) -> list[str] | None:
+    """None while the game goes on; when it ends (in 1950, or when the Communists hold every
+    centre) the richest great powers: one wins, several tied share the win (a draw)."""
     communists_all = sum(1 for owner in held.values() if owner == COMMUNISTS) == centres
     if year < LAST_YEAR and not communists_all:
         return None
     best = max(balances.values())
-    leaders = [p for p, gold in balances.items() if gold == best]
-    return leaders[0] if len(leaders) == 1 else None
+    return sorted(p for p, gold in balances.items() if gold == best)
 
 
 # -- options ----------------------------------------------------------------------------------

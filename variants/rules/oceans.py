@@ -10,6 +10,8 @@ number fleets in one ocean (F1, F2) to tell them apart; the numbers name no part
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
@@ -42,17 +44,68 @@ class Movement(_Core):
         mine = [i for i in self.units_in(province) if self.power[i] == power]
         if not mine:
             return super().unit_for(power, order)  # says whose units are there
+        if order.number is not None:
+            i = self.numbered(power, province, order.number)
+            if self.order[i] is not None:
+                raise OrderError(
+                    f"{self.units[i].kind}{order.number} {province} already has an order"
+                )
+            return i
         free = [i for i in mine if self.order[i] is None]
         if not free:
             kind = {"A": "army", "F": "fleet"}.get(self.units[mine[0]].kind, "unit")
             raise OrderError(f"every {kind} of {power} in the {province} already has an order")
         return free[0]
 
+    def numbered(self, power: str, province: str, number: int) -> int:
+        """A power's unit number ``number`` in a shared space: its units there count from 1 in
+        the order the position lists them."""
+        theirs = [i for i in self.units_in(province) if self.power[i] == power]
+        if not 1 <= number <= len(theirs):
+            have = len(theirs)
+            raise OrderError(
+                f"{power} has {have} unit{'s' if have != 1 else ''} in the {province}, "
+                f"so there is no number {number}"
+            )
+        return theirs[number - 1]
+
+    def whose(self, s: int, order: Order, province: str) -> tuple[str, bool]:
+        """Whose unit in a shared space support s names, and whether the canonical order must
+        say so (units of several powers stand there). A number without a power counts the
+        supporter's own units; without either, the space must hold one power's units only."""
+        others = [j for j in self.units_in(province) if j != s]
+        powers = sorted({self.power[j] for j in others})
+        power = order.target_power
+        if power is None and order.target_number is not None:
+            power = self.power[s]
+        if power is None:
+            if len(powers) > 1:
+                kind = self.units[others[0]].kind
+                raise OrderError(
+                    f"the {province} holds units of {' and '.join(powers)}: say whose, "
+                    f"e.g. 'S {powers[0]} {kind} {province}'"
+                )
+            return (powers[0] if powers else self.power[s]), False
+        if order.target_number is not None:
+            if self.numbered(power, province, order.target_number) == s:
+                raise OrderError(f"{self.units[s].label()} cannot support itself")
+        elif power not in powers:
+            raise OrderError(f"{power} has no unit in the {province} to support")
+        return power, len(powers) > 1 or order.target_power is not None
+
     def check_support(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
         target = province_of(order.target)
-        if target != unit.province or not self.ocean(target):
+        if not self.ocean(target):
             return super().check_support(i, order)
+        power, named = self.whose(i, order, target)
+        whose = {
+            "target_power": power if named else None,
+            "target_number": order.target_number,
+        }
+        if target != unit.province:
+            legal = super().check_support(i, order)
+            return replace(legal, canonical=None, **whose)
         if len(self.units_in(target)) < 2:
             raise OrderError(f"there is no other fleet in the {target} to support")
         if order.destination is None:
@@ -61,13 +114,18 @@ class Movement(_Core):
         if not self.can_reach(i, dest):
             raise OrderError(f"the fleets in the {target} cannot move to {dest}")
         dest = order.destination if "/" in order.destination else dest
-        return Order(SUPPORT, "F", unit.location, "F", target, dest)
+        return Order(SUPPORT, unit.kind, unit.location, unit.kind, target, dest, **whose)
 
     def support_target(self, s: int, order: Order) -> int:
+        """The unit support s names: by its number, else the one of the named power doing
+        what the support says (its units there are alike but for their orders)."""
         province = province_of(order.target)
         if not self.ocean(province):
             return super().support_target(s, order)
-        candidates = [i for i in self.units_in(province) if i != s]
+        power = order.target_power or self.whose(s, order, province)[0]
+        if order.target_number is not None:
+            return self.numbered(power, province, order.target_number)
+        candidates = [i for i in self.units_in(province) if i != s and self.power[i] == power]
         for t in candidates:
             if order.destination is None and self.kind[t] != MOVE:
                 return t

@@ -42,6 +42,13 @@ def order_form(order: Order) -> str:
     return "permit"
 
 
+def one_a_turn(order: Order) -> str | None:
+    """A canal permit: Egypt's holder may open the canal to one fleet a turn."""
+    if order.kind == SPECIAL and order.extra[:1] == ("Suez permit F",):
+        return "the Suez Canal opens to one fleet a turn"
+    return None
+
+
 class Movement(_Core):
     """Adds the permit order and the one permitted passage through the canal.
 

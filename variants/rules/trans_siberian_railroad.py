@@ -15,17 +15,40 @@ own; a cycle through them is settled like circular movement.
 
 from __future__ import annotations
 
+from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, Order, OrderError
 from adjudication.variant import province_of
 
 RAIL = "tsr"
+ROUTES = ("TSR",)  # the word after "via" (a support may repeat it)
+CUT_OPTION = "tsr_captured_centres_cut"
+OPTIONS = {
+    CUT_OPTION: {
+        "type": "boolean",
+        "description": "Errata 9.241 (default true): a supply centre on the railroad owned by "
+        "another power cuts the line there, even when empty; the railroad army may ride to "
+        "it but not past it until Russia owns it again.",
+    }
+}
+
+
+def one_a_turn(order: Order) -> str | None:
+    """A railroad move: one a turn (seed 000: "Only one unit may use the TSR per turn")."""
+    if order.kind == MOVE and order.via == "TSR":
+        return "only one army may ride the Trans-Siberian Railroad a turn"
+    return None
 
 
 class Movement(_Core):
     """Adds the railroad move and its decisions to the core resolver."""
 
     tsr: int | None = None
+    cut: int | None = None
+    # Whether a cycle settled by the backup rule held a railroad decision, and whether such a
+    # cycle now keeps the army where it is (see ``run``).
+    rail_cycle = False
+    rail_stays_in_cycle = False
 
     # -- the order -------------------------------------------------------------------------
 
@@ -85,14 +108,33 @@ class Movement(_Core):
         start, end = route.index(self.prov[t]), route.index(self.dest[t])
         step = 1 if end > start else -1
         self.path = [route[k] for k in range(start, end + step, step)]  # origin first
+        # Errata 9.241: the ride ends at the first centre on the way that another power owns.
+        self.cut = self.cut_index()
+        if self.cut is not None:
+            del self.path[self.cut + 1 :]
         self.on_route = set(route)
         self.movers_into[self.dest[t]].remove(t)
+        for space in self.path:  # the block a reason names: the same whatever the unit order
+            if space in self.movers_into:
+                self.movers_into[space].sort(key=self.prov.__getitem__)
         self.kind[t] = RAIL
         self.adjudicators[t] = self._leaves_origin
         # passes[m] for 1 <= m < len(path) - 1, and enters for the last space.
         self.passes = {m: self.add_decision(self._pass) for m in range(1, len(self.path) - 1)}
         self.space_of = {d: m for m, d in self.passes.items()}
         self.enters = self.add_decision(self._enter)
+
+    def cut_index(self) -> int | None:
+        """Where a centre owned by another power cuts the line before the destination (errata
+        9.241; the game option ``tsr_captured_centres_cut`` may switch it off), or None."""
+        if self.board.options.get(CUT_OPTION, True) is False:
+            return None
+        owners = self.board.centres
+        for m in range(1, len(self.path) - 1):
+            owner = owners.get(self.path[m])
+            if owner is not None and owner != self.rail_owner:
+                return m
+        return None
 
     def is_mover(self, j: int) -> bool:
         return j == self.tsr or super().is_mover(j)
@@ -127,8 +169,11 @@ class Movement(_Core):
         return j is not None and self.foreign(j) and not self.is_mover(j)
 
     def rail_prevent(self, m: int) -> int:
-        """The army's strength against others entering path[m]: supports count at the end."""
-        return 1 + self.support_count(self.tsr) if m == len(self.path) - 1 else 1
+        """The army's strength against others entering path[m]: supports count at the end
+        (the destination ordered, not a cut centre the ride ends at instead)."""
+        if m == len(self.path) - 1 and self.cut is None:
+            return 1 + self.support_count(self.tsr)
+        return 1
 
     def rail_stops(self, k: int) -> bool:
         """Whether the railroad army, arriving at move k's destination, bounces it there.
@@ -234,6 +279,36 @@ class Movement(_Core):
                 return m
         return 0
 
+    def rail_decisions(self) -> set[int]:
+        return {self.tsr, self.enters, *self.passes.values()} if self.tsr is not None else set()
+
+    def backup_rule(self, cycle: list[int]) -> None:
+        """A cycle through the railroad: circular movement first; if that proved impossible
+        (``run`` found two units in one space), the army stays where it is."""
+        rail = self.rail_decisions().intersection(cycle)
+        if not rail:
+            return super().backup_rule(cycle)
+        self.rail_cycle = True
+        if not self.rail_stays_in_cycle:
+            return super().backup_rule(cycle)
+        for x in cycle:
+            self.state[x] = UNRESOLVED
+        for x in rail:
+            self.result[x] = False
+            self.state[x] = RESOLVED
+        return None
+
+    def run(self) -> None:
+        """Judge the phase; when the circular-movement backup rule settled a cycle through the
+        railroad in a way its own decisions contradict (a third Russian move into a space of
+        a swap, say), judge again with the army kept at its origin in that cycle. The answer
+        depends on the position only, never on the order of the list."""
+        super().run()
+        if self.rail_cycle and not self.rail_stays_in_cycle and not self.consistent():
+            self.rail_stays_in_cycle = True
+            self.restart()
+            super().run()
+
     def _leaves_origin(self, d: int) -> bool:
         return self.stop() > 0
 
@@ -262,7 +337,7 @@ class Movement(_Core):
             return super().outcome(i)
         at = self.stop()
         last = len(self.path) - 1
-        if at == last:
+        if at == last and self.cut is None:
             return "succeeds", None
         reason = self.stop_reason()
         if at == 0:
@@ -272,6 +347,10 @@ class Movement(_Core):
     def stop_reason(self) -> str:
         """The first block on the way, from the decisions that stopped the army."""
         last = len(self.path) - 1
+        if self.cut is not None and self.stop() == last:
+            space = self.path[last]
+            owner = self.board.centres[space]
+            return f"the line is cut at {space}, a centre {owner} owns (errata 9.241)"
         for m in range(1, last + 1):
             space = self.path[m]
             if self.moves_along(space):

@@ -1,0 +1,417 @@
+"""Chinese Diplomacy for the bot: gold, not centres, is the score.
+
+The sums (rules 3 and 4): an army costs 10 a year, 5 to bring on and 5 to take off, and is
+worth 50 when annihilated; a centre held at the start of a year pays 20. So an army standing on
+a centre earns 10 a year and any other army loses 10: the bot keeps at most one army off the
+centres, brought on where a centre next to the entry space will stand empty, takes centres
+with the fewest armies that win them (an army on a centre supports without leaving it; an
+entry space's support cannot be cut), supports its armies in danger and takes idle armies off
+when there are more than it can use or money runs short. Rivals sharing an entry space go for
+a centre only now and then, so that one of them gets it rather than all of them bouncing every
+year. It never pays anyone.
+
+Every plan is tried on the engine against what the players know: the factions' orders that
+were published (the Imperials' always, the Kuomintang's when the die says so), every other
+army holding. Nothing unpublished is read, and the trial runs under a seed of the bot's own so
+the year-end draws say nothing about the game's.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+
+import adjudication
+from adjudication.variant import Variant
+
+from .choices import by_unit
+
+CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
+ANNIHILATED = 50.0  # rule 3
+DISLODGED = 10.0  # a random retreat: the army may land anywhere
+WAITING = 1  # armies kept ready in an entry space
+SPARE = 1  # armies off centres (this year's end) the power keeps at most
+GUESSES = 3  # guesses at the other great powers' orders each plan is tried against
+BROKE = -800  # deposition is below -1000: under this, idle armies go and none come on
+LAST_ENTRY = 1947  # an army brought on later cannot pay for itself before 1950
+
+
+@dataclass
+class Slot:
+    """One of the power's armies (two in one entry space are two slots)."""
+
+    location: str
+    options: list[dict]
+    on_centre: bool
+    entry: bool
+
+
+class ChinesePlanner:
+    """One power's orders for one year of Chinese Diplomacy."""
+
+    def __init__(self, request: dict, power: str, answer: dict, rng: random.Random) -> None:
+        self.request = request
+        self.power = power
+        self.rng = rng
+        self.variant: Variant = adjudication.load(request["variant"])
+        self.year = request["phase"]["year"]
+        known = [o for o in request.get("faction_orders") or [] if o.get("published")]
+        # What the power may know, judged under a seed of the bot's own.
+        self.trial = {
+            **request,
+            "faction_orders": [{"power": o["power"], "order": o["order"]} for o in known],
+            "random_seed": rng.randrange(1 << 30),
+        }
+        groups = by_unit(answer["orders"])
+        self.enter = groups.get("special:enter", [])
+        self.leave = {o["location"]: o["order"] for o in groups.get("special:leave", [])}
+        self.slots = [
+            Slot(
+                u["location"],
+                groups.get(u["location"], []),
+                self.variant.provinces[u["location"]].supply_center,
+                u["location"] in self.variant.stacking,
+            )
+            for u in request["units"]
+            if u["power"] == power
+        ]
+        self.occupied = {u["location"]: u["power"] for u in request["units"]}
+        self.gold = ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
+        self.scenarios = [[]] + [self._guess() for _ in range(GUESSES)]
+
+    def _guess(self) -> list[dict]:
+        """One guess at the other great powers' orders, which nobody publishes: an army off
+        a centre goes for a centre next to it more often than not; one on a centre holds."""
+        out = []
+        for u in self.request["units"]:
+            where = u["location"]
+            if u["power"] == self.power or u["power"] not in self.variant.playable_powers:
+                continue
+            if self.variant.provinces[where].supply_center or self.rng.random() < 0.4:
+                continue
+            centres = sorted(
+                c
+                for c in self.variant.army_adj[where]
+                if self.variant.provinces[c].supply_center and self.occupied.get(c) != u["power"]
+            )
+            if centres:
+                goal = self.rng.choice(centres)
+                out.append({"power": u["power"], "order": f"A {where} - {goal}"})
+        return out
+
+    # -- trying a plan on the engine --------------------------------------------------------
+
+    def judge(self, plan: list[str], others: list[dict] = ()) -> list[str]:
+        """Where each army ends on trial: a province, ``!`` when dislodged with somewhere to
+        retreat, ``!!`` when dislodged with nowhere to go (annihilated)."""
+        orders = [{"power": self.power, "order": text} for text in plan] + list(others)
+        response = adjudication.adjudicate({**self.trial, "orders": orders})
+        if "error" in response:
+            raise ValueError(response["error"])
+        lost = {
+            d["location"]: "!" if d.get("retreats") else "!!"
+            for d in response.get("dislodged", [])
+            if d["power"] == self.power
+        }
+        ends: list[str | None] = []
+        for slot, reply in zip(self.slots, response["orders"][: len(plan)], strict=True):
+            data = reply.get("data") or {}
+            if reply["result"] == "invalid":
+                raise ValueError(f"the bot's own order is refused: {reply}")
+            if slot.location in lost and not slot.entry:
+                ends.append(lost[slot.location])
+            elif data.get("kind") == "move" and reply["result"] == "succeeds":
+                ends.append(data["destination"])
+            else:
+                ends.append(slot.location)
+        return ends
+
+    def score(self, plan: list[str]) -> float:
+        """What the plan leaves standing, on average over the guesses at the others' orders:
+        armies on centres, less those dislodged."""
+        total = 0.0
+        for others in self.scenarios:
+            for end in self.judge(plan, others):
+                if end == "!":
+                    total -= DISLODGED
+                elif end == "!!":
+                    total -= ANNIHILATED
+                elif self.variant.provinces[end].supply_center:
+                    total += CENTRE
+        return total / len(self.scenarios)
+
+    def _dislodged(self, plan: list[str]) -> list[int]:
+        return [i for i, end in enumerate(self.judge(plan)) if end in ("!", "!!")]
+
+    def _exposed(self) -> list[int]:
+        """Armies on centres next to foreign armies (whose orders may not be known)."""
+        near = self.variant.army_adj
+        foreign = [
+            loc
+            for loc, owner in self.occupied.items()
+            if owner != self.power and owner in self.variant.powers
+        ]
+        out = [
+            i
+            for i, s in enumerate(self.slots)
+            if s.on_centre and any(loc in near[s.location] for loc in foreign)
+        ]
+        self.rng.shuffle(out)
+        return out
+
+    # -- the year ---------------------------------------------------------------------------
+
+    def orders(self) -> list[str]:
+        plan = [f"A {s.location} H" for s in self.slots]
+        best = self.score(plan)
+        busy: set[int] = set()  # slots given a part in an attack or a defence
+        best = self._defences(plan, best, busy, self._dislodged(plan))
+        best = self._attacks(plan, best, busy)
+        best = self._hopeful(plan, best, busy)
+        leaving = self._leaving(plan, busy)
+        best = self._defences(plan, best, busy | leaving, self._exposed())
+        out = [text for i, text in enumerate(plan) if i not in leaving]
+        out += [self.leave[self.slots[i].location] for i in sorted(leaving)]
+        out += self._entries(plan, leaving)
+        return out
+
+    def _move(self, slot: Slot, target: str) -> str | None:
+        moves = (o for o in slot.options if o["kind"] == "move" and o["destination"] == target)
+        return next((o["order"] for o in moves), None)
+
+    def _support(self, slot: Slot, mover: str, target: str | None) -> str | None:
+        for o in slot.options:
+            if (
+                o["kind"] == "support"
+                and o["target"] == mover
+                and o.get("destination") == target
+                and not o.get("needs")
+            ):
+                return o["order"]
+        return None
+
+    def _attacks(self, plan: list[str], best: float, busy: set[int]) -> float:
+        """Take centres: for each centre in reach, the fewest armies that win it on trial.
+
+        An army already on a centre supports rather than moves (its support keeps it there),
+        unless another army steps into the centre it leaves."""
+        targets = {
+            o["destination"]
+            for s in self.slots
+            for o in s.options
+            if o["kind"] == "move" and self.variant.provinces[o["destination"]].supply_center
+        }
+        # Centres fewest rival armies can reach first, then the factions' before the great
+        # powers', then a liking of the power's own that lasts from year to year, so powers
+        # sharing an entry space do not all go for one centre.
+        order = sorted(
+            targets,
+            key=lambda t: (
+                self._rivals(t),
+                self.occupied.get(t) in self.variant.playable_powers,
+                zlib.crc32(f"{self.power}:{t}".encode()),
+            ),
+        )
+        for target in order:
+            if self.occupied.get(target) == self.power:
+                continue
+            if self.rng.random() * (1 + self._rivals(target)) > 1:
+                continue  # rivals may all go for it: each goes only now and then, so that
+                # one of them gets it rather than all of them bouncing every year
+            best = self._attack(plan, best, busy, target)
+        return best
+
+    def _rivals(self, province: str) -> float:
+        """How many of the other great powers' armies off centres may go for a province: each
+        next to it counts as one over the centres it could go for (their orders are never
+        known)."""
+        total = 0.0
+        for u in self.request["units"]:
+            where = u["location"]
+            if (
+                u["power"] == self.power
+                or u["power"] not in self.variant.playable_powers
+                or self.variant.provinces[where].supply_center
+                or province not in self.variant.army_adj[where]
+            ):
+                continue
+            total += 1 / sum(1 for c in self.variant.army_adj[where] if self._centre(c))
+        return total
+
+    def _attack(self, plan: list[str], best: float, busy: set[int], target: str) -> float:
+        movers = [
+            i
+            for i, s in enumerate(self.slots)
+            if i not in busy and self._move(s, target) is not None
+        ]
+        movers.sort(key=lambda i: self.slots[i].on_centre)
+        for i in movers:
+            slot = self.slots[i]
+            helpers = [
+                j
+                for j, s in enumerate(self.slots)
+                if j != i and j not in busy and self._support(s, slot.location, target)
+            ]
+            helpers.sort(key=lambda j: not self.slots[j].on_centre)  # those staying put first
+            followers = [None]
+            if slot.on_centre:
+                followers = [
+                    j
+                    for j, s in enumerate(self.slots)
+                    if j != i and j not in busy and j not in helpers
+                    and not s.on_centre and self._move(s, slot.location)
+                ]  # fmt: skip
+            for follower in followers:
+                for k in range(min(2, len(helpers)) + 1):
+                    trial = plan[:]
+                    trial[i] = self._move(slot, target)
+                    for j in helpers[:k]:
+                        trial[j] = self._support(self.slots[j], slot.location, target)
+                    if follower is not None:
+                        trial[follower] = self._move(self.slots[follower], slot.location)
+                    got = self.score(trial)
+                    if got > best:
+                        plan[:] = trial
+                        busy.update([i, *helpers[:k]])
+                        if follower is not None:
+                            busy.add(follower)
+                        return got
+        return best
+
+    def _defences(self, plan: list[str], best: float, busy: set[int], at_risk: list[int]):
+        """Armies on centres in danger get a hold support from an idle army (an entry space's
+        support cannot be cut), when the trial says it does no harm."""
+        for i in at_risk:
+            if i in busy:
+                continue
+            for j, helper in enumerate(self.slots):
+                if j == i or j in busy:
+                    continue
+                text = self._support(helper, self.slots[i].location, None)
+                if text is None:
+                    continue
+                trial = plan[:]
+                trial[j] = text
+                got = self.score(trial)
+                if got >= best:  # no worse on trial, safer against what is not published
+                    plan[:] = trial
+                    busy.update([i, j])
+                    best = got
+                    break
+        return best
+
+    def _hopeful(self, plan: list[str], best: float, busy: set[int]) -> float:
+        """An idle army inland and off the centres steps towards the nearest centre not yet
+        the power's."""
+        for i, slot in enumerate(self.slots):
+            if i in busy or slot.on_centre or slot.entry:
+                continue  # an army in an entry space waits for next year's published orders
+            moves = [o for o in slot.options if o["kind"] == "move"]
+            ranked = sorted(moves, key=lambda o: self._pull(o["destination"]), reverse=True)
+            for o in ranked[:3]:
+                if self._pull(o["destination"]) <= self._pull(slot.location):
+                    break
+                trial = plan[:]
+                trial[i] = o["order"]
+                got = self.score(trial)
+                if got >= best:
+                    plan[:] = trial
+                    busy.add(i)
+                    best = got
+                    break
+        return best
+
+    def _pull(self, province: str) -> float:
+        """How close a province is to centres the power does not hold (entry spaces: none)."""
+        if province in self.variant.stacking:
+            return 0.0
+        mine = {s.location for s in self.slots}
+        best = 0.0
+        for centre, steps in _distances(self.variant)[province].items():
+            if centre not in mine and self.variant.provinces[centre].supply_center:
+                best = max(best, 0.5**steps)
+        return best
+
+    def _leaving(self, plan: list[str], busy: set[int]) -> set[int]:
+        """Idle armies in entry spaces beyond the one kept ready (none where every centre
+        next to it is a great power's), or all of them when money runs short or the game is
+        near its end."""
+        out: set[int] = set()
+        kept: dict[str, int] = {}
+        late = self.year >= LAST_ENTRY
+        for i, slot in enumerate(self.slots):
+            if i in busy or not slot.entry or slot.location not in self.leave:
+                continue
+            kept[slot.location] = kept.get(slot.location, 0) + 1
+            if late or self.gold < BROKE or kept[slot.location] > self._waiting(slot.location):
+                out.add(i)
+        return out
+
+    def _entries(self, plan: list[str], leaving: set[int]) -> list[str]:
+        """Armies brought on where centres no great power holds are in reach, up to the
+        number kept ready there (counting the armies that stay there this year)."""
+        if self.year >= LAST_ENTRY or self.gold < BROKE / 2:
+            return []
+        ends = self.judge(plan)
+        idle = sum(1 for end in ends if end in self.variant.stacking or not self._centre(end))
+        room = max(0, SPARE - idle)  # armies off centres earn nothing: a few at a time
+        empty = self._empty_centres(plan)
+        out = []
+        for item in sorted(self.enter, key=self._crowding):
+            space = item["location"]
+            staying = sum(
+                1
+                for i, s in enumerate(self.slots)
+                if s.location == space and i not in leaving and ends[i] == space
+            )
+            prospects = sum(1 for c in self.variant.army_adj[space] if c in empty)
+            wanted = min(prospects, self._waiting(space))
+            out += [item["order"]] * max(0, wanted - staying)
+        return out[:room]
+
+    def _empty_centres(self, plan: list[str]) -> set[str]:
+        """Centres nobody will stand on at the end of this year's moves, on trial (where an
+        army brought on now can walk in next year)."""
+        orders = [{"power": self.power, "order": text} for text in plan]
+        response = adjudication.adjudicate({**self.trial, "orders": orders})
+        taken = [u["location"] for u in self.request["units"]]
+        for reply in response.get("orders", []):
+            data = reply.get("data") or {}
+            if data.get("kind") == "move" and reply["result"] == "succeeds":
+                taken.remove(data["location"])
+                taken.append(data["destination"])
+        for d in response.get("dislodged", []):
+            if d["location"] in taken:
+                taken.remove(d["location"])
+        return {c for c in self.variant.centres if c not in taken}
+
+    def _centre(self, end: str) -> bool:
+        """Whether a trial's end (or any province) is a centre."""
+        return end not in ("!", "!!") and self.variant.provinces[end].supply_center
+
+    def _crowding(self, item: dict) -> tuple:
+        """Entry spaces with the most open centres for each army there first."""
+        space = item["location"]
+        crowd = sum(1 for u in self.request["units"] if u["location"] == space)
+        return (-self._open(space) / (1 + crowd), space)
+
+    def _open(self, space: str) -> int:
+        """Centres next to an entry space that no great power holds."""
+        return sum(
+            1
+            for c in self.variant.army_adj[space]
+            if self.variant.provinces[c].supply_center
+            and self.occupied.get(c) not in self.variant.playable_powers
+        )
+
+    def _waiting(self, space: str) -> int:
+        """Armies worth keeping ready in an entry space: one while a centre next to it is
+        the factions' or nobody's."""
+        return min(self._open(space), WAITING)
+
+
+def _distances(variant: Variant) -> dict[str, dict[str, int]]:
+    from .heuristic import distances
+
+    return distances(variant)

@@ -1,0 +1,277 @@
+"""Notifications beyond e-mail (issue #19 item 4): per-game webhooks and opt-in web push.
+
+- A game's webhooks get Discord-compatible JSON (``content``, ``username``, ``embeds``) when a
+  phase is processed, an hour before a deadline and when the game ends, signed with HMAC-SHA256
+  of the body under the hook's secret (``X-GreatGame-Signature: sha256=<hex>``).
+- A player who opted in on the settings page gets a web push (the Push API, VAPID keys from the
+  environment, ``pywebpush``) when a phase is processed, when press comes to them and when a
+  deadline is near without their orders.
+
+Everything is sent by Celery tasks after the request's transaction commits, with a short timeout
+and retries with backoff: a slow or dead receiver never slows a request. Addresses are checked
+for server-side request forgery: only public (global) addresses unless
+``settings.WEBHOOK_ALLOW_PRIVATE`` (tests, local development) — when the hook is saved and again
+before every delivery (a name may resolve elsewhere later), and redirects are never followed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import logging
+import secrets
+import socket
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from .models import Game, Membership, Message, Phase, PushSubscription, Webhook
+
+logger = logging.getLogger(__name__)
+
+TIMEOUT = 5  # seconds for one delivery
+SIGNATURE = "X-GreatGame-Signature"
+MAX_HOOKS_PER_GAME = 5
+
+
+class UnsafeAddress(ValueError):
+    """A URL the server will not call: not http(s), or a private, loopback or reserved host."""
+
+
+LOCAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".home.arpa")
+
+
+def check_url(url: str, *, resolve: bool = True) -> None:
+    """Refuse URLs that would make the server call itself or its private network. Without
+    ``resolve`` (when an address is saved) a name is not looked up, only literal addresses and
+    local names are refused; every delivery checks again, resolving (a name can change)."""
+    parts = urlsplit(url)
+    allow_private = getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False)
+    schemes = ("https", "http") if allow_private or settings.DEBUG else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise UnsafeAddress(_("the address must be an %(schemes)s URL") % {"schemes": schemes[0]})
+    if parts.username or parts.password:
+        raise UnsafeAddress(_("the address may not hold a user name or password"))
+    if allow_private:
+        return
+    host = parts.hostname.rstrip(".").lower()
+    if host == "localhost" or host.endswith(LOCAL_NAMES):
+        raise UnsafeAddress(_("the address is private, loopback or reserved"))
+    try:
+        literal = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    if literal is not None and not literal.is_global:
+        raise UnsafeAddress(_("the address is private, loopback or reserved"))
+    if not resolve:
+        return
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError) as error:
+        raise UnsafeAddress(_("the host name does not resolve")) from error
+    for *_rest, address in found:
+        ip = ipaddress.ip_address(address[0].split("%", 1)[0])
+        if not ip.is_global:
+            raise UnsafeAddress(_("the address is private, loopback or reserved"))
+
+
+def sign(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect could lead anywhere, past the address check: treat it as a failure."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+_opener = urllib.request.build_opener(_NoRedirects)
+
+
+def post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    """POST once, checked and bounded; the status, or an exception (retried by the task)."""
+    check_url(url)
+    request = urllib.request.Request(url, data=body, method="POST", headers=headers)
+    try:
+        with _opener.open(request, timeout=TIMEOUT) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        if 300 <= error.code < 400:
+            raise UnsafeAddress(_("the receiver answered with a redirect")) from error
+        raise
+
+
+# -- what is said ------------------------------------------------------------------------------
+
+
+def _site() -> str:
+    return getattr(settings, "SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+
+def _game_url(game: Game) -> str:
+    return _site() + reverse("game", args=[game.pk])
+
+
+def payload(game: Game, event: str, text: str) -> dict:
+    """Discord's webhook body (``content``, ``username``, ``embeds``); other receivers read the
+    same fields, and the event in the ``X-GreatGame-Event`` header."""
+    return {
+        "username": "Great Game",
+        "content": text,
+        "embeds": [{"title": game.name, "url": _game_url(game), "description": text}],
+    }
+
+
+def _texts(phase: Phase) -> list[tuple[str, str]]:
+    """The events of a processed phase, in words (English: receivers are shared channels)."""
+    game = phase.game
+    events = [("processed", f"{game.name}: {phase.name} has been processed.")]
+    if game.is_over and game.result:
+        powers = ", ".join(game.result.get("powers") or [])
+        events.append(("over", f"{game.name} is over: {game.result['kind']} {powers}".strip()))
+    return events
+
+
+# -- sending -------------------------------------------------------------------------------------
+
+
+def _queue(task_name: str, *args) -> None:
+    """Send a delivery task once the transaction commits (never inside a request's time)."""
+    from . import tasks
+
+    def send() -> None:
+        try:
+            getattr(tasks, task_name).apply_async(args=args)
+        except Exception:
+            logger.exception("could not enqueue %s%r", task_name, args)
+
+    transaction.on_commit(send)
+
+
+def fire(game: Game, event: str, text: str) -> int:
+    """Queue the game's webhooks that want ``event``; how many were queued."""
+    hooks = [h for h in game.webhooks.all() if h.wants(event)]
+    for hook in hooks:
+        _queue("deliver_webhook", hook.pk, event, payload(game, event, text))
+    return len(hooks)
+
+
+def deliver_webhook(hook_id: int, event: str, body: dict) -> int | None:
+    """One delivery (the task retries on failure); the receiver's status."""
+    hook = Webhook.objects.filter(pk=hook_id).first()
+    if hook is None:
+        return None
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "GreatGame-Webhook/1",
+        "X-GreatGame-Event": event,
+        SIGNATURE: sign(hook.secret, data),
+    }
+    status = post(hook.url, data, headers)
+    Webhook.objects.filter(pk=hook.pk).update(last_status=str(status), failures=0)
+    return status
+
+
+def record_failure(hook_id: int, error: BaseException) -> None:
+    Webhook.objects.filter(pk=hook_id).update(last_status=str(error)[:100])
+
+
+def vapid_ready() -> bool:
+    return bool(getattr(settings, "VAPID_PRIVATE_KEY", ""))
+
+
+def push_to(users: list, title: str, body: str, url: str) -> int:
+    """Queue a push to every subscription of these users; how many were queued."""
+    if not vapid_ready():
+        return 0
+    subscriptions = PushSubscription.objects.filter(user__in=users)
+    data = {"title": title, "body": body, "url": url}
+    for subscription in subscriptions:
+        _queue("deliver_push", subscription.pk, data)
+    return len(subscriptions)
+
+
+def deliver_push(subscription_id: int, data: dict) -> int | None:
+    """One push through the browser's push service (the task retries on failure). A
+    subscription the service says is gone (404, 410) is deleted."""
+    from pywebpush import WebPushException, webpush
+
+    subscription = PushSubscription.objects.filter(pk=subscription_id).first()
+    if subscription is None:
+        return None
+    check_url(subscription.endpoint)
+    try:
+        answer = webpush(
+            subscription_info=subscription.as_subscription(),
+            data=json.dumps(data, ensure_ascii=False),
+            vapid_private_key=settings.VAPID_PRIVATE_KEY,
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            timeout=TIMEOUT,
+        )
+    except WebPushException as error:
+        gone = error.response is not None and error.response.status_code in (404, 410)
+        if gone:
+            subscription.delete()
+            return error.response.status_code
+        raise
+    return answer.status_code
+
+
+def _players(game: Game, powers=None):
+    seats = game.memberships.exclude(status=Membership.Status.REPLACED).filter(bot=False)
+    if powers is not None:
+        seats = seats.filter(power__in=powers)
+    return [m.user for m in seats.select_related("user")]
+
+
+# -- the events ----------------------------------------------------------------------------------
+
+
+def phase_processed(phase: Phase) -> None:
+    """Webhooks and pushes for a processed phase (and a game that ended with it)."""
+    game = phase.game
+    if game.sandbox:
+        return
+    for event, text in _texts(phase):
+        fire(game, event, text)
+    push_to(_players(game), game.name, _texts(phase)[-1][1], _game_url(game))
+
+
+def deadline_soon(phase: Phase, hours: int, late_powers: set[str]) -> None:
+    """An hour before the deadline: the webhooks; a push to players without orders."""
+    game = phase.game
+    if hours != 1 or game.sandbox:
+        return
+    when = f"{phase.deadline:%Y-%m-%d %H:%M} UTC"
+    fire(game, "deadline", f"{game.name}: {phase.name} closes in 1 hour ({when}).")
+    text = f"{phase.name} closes in 1 hour and you have no orders in."
+    push_to(_players(game, late_powers), game.name, text, _game_url(game))
+
+
+def press_sent(message: Message) -> None:
+    """A push to the players the message was sent to (everyone else for public press)."""
+    game = message.game
+    powers = message.recipients or [p for p in _powers_of(game) if p != message.sender_power]
+    users = [u for u in _players(game, powers) if u.pk != message.sender_id]
+    sender = message.sender_power or "Moderator"
+    push_to(users, game.name, f"Press from {sender}", _game_url(game) + "#press")
+
+
+def _powers_of(game: Game) -> list[str]:
+    from . import engine
+
+    return engine.powers(game)

@@ -1,0 +1,186 @@
+"""Webhooks (the moderator's, per game) and web push subscriptions (each player's), in the API
+and on the pages. The sending is ``games.reach``."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import exceptions, serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import reach
+from .input_types import StrictInput
+from .models import Game, PushSubscription, Webhook
+from .parsers import JSONParser
+
+
+class WebhookSerializer(StrictInput, serializers.ModelSerializer):
+    events = serializers.ListField(
+        child=serializers.ChoiceField(choices=Webhook.EVENTS),
+        required=False,
+        max_length=len(Webhook.EVENTS),
+        help_text="processed, deadline (an hour before), over; empty or left out: every one.",
+    )
+
+    class Meta:
+        model = Webhook
+        fields = ["id", "url", "events", "secret", "last_status", "failures", "created"]
+        read_only_fields = ["id", "secret", "last_status", "failures", "created"]
+
+    def validate_url(self, value: str) -> str:
+        try:
+            reach.check_url(value, resolve=False)  # resolved again at every delivery
+        except reach.UnsafeAddress as error:
+            raise serializers.ValidationError(str(error)) from error
+        return value
+
+
+def _moderated(pk: int, user) -> Game:
+    game = get_object_or_404(Game, pk=pk)
+    if not game.is_moderator(user):
+        raise exceptions.PermissionDenied("only the moderator may manage the game's webhooks")
+    return game
+
+
+def add_webhook(game: Game, url: str, events: list[str]) -> Webhook:
+    if game.webhooks.count() >= reach.MAX_HOOKS_PER_GAME:
+        raise serializers.ValidationError(
+            {"url": [f"at most {reach.MAX_HOOKS_PER_GAME} webhooks a game"]}
+        )
+    return game.webhooks.create(url=url, events=events, secret=reach.new_secret())
+
+
+class WebhooksView(APIView):
+    """A game's webhooks: the moderator lists and adds them (the secret signs each body)."""
+
+    @extend_schema(responses=WebhookSerializer(many=True), summary="A game's webhooks")
+    def get(self, request: Request, pk: int) -> Response:
+        game = _moderated(pk, request.user)
+        return Response(WebhookSerializer(game.webhooks.all(), many=True).data)
+
+    @extend_schema(
+        request=WebhookSerializer, responses={201: WebhookSerializer}, summary="Add a webhook"
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        game = _moderated(pk, request.user)
+        data = WebhookSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hook = add_webhook(game, data.validated_data["url"], data.validated_data.get("events", []))
+        return Response(WebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
+
+
+class WebhookView(APIView):
+    @extend_schema(responses={204: None}, summary="Remove a webhook")
+    def delete(self, request: Request, pk: int, hook: int) -> Response:
+        game = _moderated(pk, request.user)
+        get_object_or_404(game.webhooks, pk=hook).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PushKeysSerializer(StrictInput, serializers.Serializer):
+    p256dh = serializers.CharField(max_length=200)
+    auth = serializers.CharField(max_length=100)
+
+
+class PushSubscriptionSerializer(StrictInput, serializers.Serializer):
+    """The browser's PushSubscription, as its toJSON() gives it."""
+
+    endpoint = serializers.URLField(max_length=1000)
+    keys = PushKeysSerializer()
+    expirationTime = serializers.IntegerField(  # noqa: N815 (the browser's own name)
+        required=False, allow_null=True, min_value=0, max_value=2**53
+    )
+
+    def validate_endpoint(self, value: str) -> str:
+        try:
+            reach.check_url(value, resolve=False)  # resolved again at every delivery
+        except reach.UnsafeAddress as error:
+            raise serializers.ValidationError(str(error)) from error
+        return value
+
+
+class PushKeyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=inline_serializer("PushKey", {"public_key": serializers.CharField()}),
+        summary="The server's VAPID public key to subscribe with (empty: push is off)",
+    )
+    def get(self, request: Request) -> Response:
+        return Response({"public_key": settings.VAPID_PUBLIC_KEY})
+
+
+class PushSubscriptionsView(APIView):
+    parser_classes = [JSONParser]  # a subscription is nested JSON, as the browser makes it
+
+    @extend_schema(
+        request=PushSubscriptionSerializer,
+        responses={201: None},
+        summary="Opt in to web push from this browser",
+    )
+    def post(self, request: Request) -> Response:
+        data = PushSubscriptionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        keys = data.validated_data["keys"]
+        PushSubscription.objects.update_or_create(
+            endpoint=data.validated_data["endpoint"],
+            defaults={"user": request.user, "p256dh": keys["p256dh"], "auth": keys["auth"]},
+        )
+        return Response(status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=inline_serializer("PushEndpoint", {"endpoint": serializers.URLField()}),
+        responses={204: None},
+        summary="Opt out of web push (one browser)",
+    )
+    def delete(self, request: Request) -> Response:
+        endpoint = str(request.data.get("endpoint", ""))[:1000]
+        PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- pages ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """The moderator console's form: add a webhook (its secret is shown once, on the console)."""
+    game = get_object_or_404(Game, pk=pk)
+    if not game.is_moderator(request.user):
+        return HttpResponse(_("Only the moderator may do this."), status=403)
+    data = WebhookSerializer(data={"url": request.POST.get("url", "")[:500]})
+    if not data.is_valid():
+        messages.error(request, " ".join(str(e) for e in data.errors.get("url", [])))
+        return redirect("moderate", pk=pk)
+    try:
+        hook = add_webhook(game, data.validated_data["url"], [])
+    except serializers.ValidationError as error:
+        messages.error(request, " ".join(str(e) for e in error.detail["url"]))
+    else:
+        messages.success(
+            request,
+            _("Webhook added. Its bodies are signed with this secret: %(secret)s")
+            % {"secret": hook.secret},
+        )
+    return redirect("moderate", pk=pk)
+
+
+@login_required
+@require_POST
+def webhook_remove(request: HttpRequest, pk: int, hook: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=pk)
+    if not game.is_moderator(request.user):
+        return HttpResponse(_("Only the moderator may do this."), status=403)
+    game.webhooks.filter(pk=hook).delete()
+    messages.success(request, _("Webhook removed."))
+    return redirect("moderate", pk=pk)

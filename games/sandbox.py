@@ -1,0 +1,242 @@
+"""The sandbox (issue #19 item 6): a practice game where one user plays every power, processes
+whenever they like and undoes a phase, to try the railroad, the canal or any rule.
+
+A sandbox is a game like any other (the engine, the services and the audit log all apply), with
+three differences: every power's seat is held by a stand-in account that cannot sign in (one
+account holds one seat a game), orders for any power come from the sandbox's creator, and
+phases have no deadline. It is never rated and only its creator (and site moderators) see it.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import engine, services, variant_words
+from .api import ScopedThrottle
+from .input_types import StrictInput
+from .models import Game, Membership, Order
+from .serializers import GameSerializer, OrderSerializer, OrdersInputSerializer
+
+# -- services --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_sandbox(user: AbstractBaseUser, variant: str) -> Game:
+    """A started practice game of ``variant``: ``user`` moderates it and orders for every power."""
+    if variant not in engine.variant_ids():
+        raise services.GameError(f"unknown variant {variant!r}")
+    name = gettext("Sandbox: %(variant)s") % {"variant": variant_words.variant_name(variant)}
+    game = services.create_game(
+        user,
+        name=name[:100],
+        variant=variant,
+        capped=True,
+        sandbox=True,
+        process_when_ready=False,
+        civil_disorder_after=0,  # the stand-ins never fall into civil disorder
+    )
+    for power in engine.powers(game):
+        # A stand-in that cannot sign in holds each seat; not a bot seat, so no bot plays it.
+        services.join_game(game, services._bot_account(game), [power])
+    game.refresh_from_db()
+    return game
+
+
+def seat(game: Game, user: AbstractBaseUser, power: str) -> Membership:
+    """The seat of ``power`` in the user's own sandbox; PermissionError for anyone else."""
+    if not game.sandbox or game.creator_id != user.pk:
+        raise PermissionError("only the sandbox's creator plays its powers")
+    found = game.memberships.exclude(status=Membership.Status.REPLACED).filter(power=power).first()
+    if found is None:
+        raise services.GameError(f"no power {power!r} in this game")
+    return found
+
+
+def undo(game: Game, user: AbstractBaseUser) -> None:
+    """Back to the phase before the current one, as it was before it was processed."""
+    game.refresh_from_db()
+    current = game.current_phase
+    if current is None or current.index == 0:
+        raise services.GameError("there is nothing to undo")
+    services.rollback(game, user, current.index - 1)
+
+
+def _own(pk: int, user: AbstractBaseUser) -> Game:
+    """The user's own sandbox, or a 404 (nobody learns of another's practice)."""
+    game = Game.objects.select_related("current_phase").filter(pk=pk, sandbox=True).first()
+    if game is None or game.creator_id != user.pk:
+        raise Http404("no such sandbox")
+    return game
+
+
+# -- API -------------------------------------------------------------------------------------
+
+
+class SandboxCreateSerializer(StrictInput, serializers.Serializer):
+    variant = serializers.ChoiceField(choices=[])
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = engine.variant_ids()
+
+
+class SandboxView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "games"  # as creating any game
+
+    @extend_schema(
+        request=SandboxCreateSerializer,
+        responses={201: GameSerializer},
+        summary="Start a sandbox: a practice game where you play every power",
+    )
+    def post(self, request: Request) -> Response:
+        data = SandboxCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = create_sandbox(request.user, data.validated_data["variant"])
+        answer = GameSerializer(game, context={"request": request}).data
+        return Response(answer, status=status.HTTP_201_CREATED)
+
+
+class SandboxOrdersView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "orders"
+
+    @extend_schema(
+        request=OrdersInputSerializer,
+        responses=OrderSerializer(many=True),
+        summary="Replace one power's orders in your sandbox",
+    )
+    def put(self, request: Request, pk: int, power: str) -> Response:
+        game = _own(pk, request.user)
+        data = OrdersInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        orders = services.submit_orders(
+            seat(game, request.user, power), data.validated_data["orders"]
+        )
+        return Response(OrderSerializer(orders, many=True).data)
+
+
+class SandboxStepView(APIView):
+    """Process the current phase now, or undo the last one."""
+
+    @extend_schema(
+        request=None,
+        responses=GameSerializer,
+        summary="Process or undo a phase",
+        operation_id="sandbox_step",
+        parameters=[OpenApiParameter("step", str, OpenApiParameter.PATH, enum=["process", "undo"])],
+    )
+    def post(self, request: Request, pk: int, step: str) -> Response:
+        game = _own(pk, request.user)
+        if step == "process":
+            services.process_now(game, request.user)
+        elif step == "undo":
+            undo(game, request.user)
+        else:
+            raise exceptions.NotFound("process or undo")
+        game = _own(pk, request.user)
+        return Response(GameSerializer(game, context={"request": request}).data)
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+
+class SandboxForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Variant"), choices=[])
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].choices = [
+            (v, variant_words.variant_name(v)) for v in engine.variant_ids()
+        ]
+
+
+@login_required
+def new_sandbox(request: HttpRequest) -> HttpResponse:
+    form = SandboxForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = create_sandbox(request.user, form.cleaned_data["variant"])
+        return redirect("sandbox", pk=game.pk)
+    return render(request, "games/sandbox_new.html", {"form": form})
+
+
+@login_required
+def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every power's orders in one page, the board, and Process and Undo buttons."""
+    from .web import board_url, palette_of, phase_name  # the game page's own drawing
+
+    game = _own(pk, request.user)
+    phase = game.current_phase
+    orders = Order.objects.filter(phase=phase).order_by("power", "position")
+    to_act = engine.powers_to_act(phase) if phase and not phase.processed_at else set()
+    powers = [
+        {
+            "power": power,
+            "acts": power in to_act,
+            "text": "\n".join(o.text for o in orders if o.power == power),
+            "orders": [o for o in orders if o.power == power],
+        }
+        for power in engine.powers(game)
+    ]
+    context = {
+        "game": game,
+        "phase": phase,
+        "phase_label": phase_name(game, phase) if phase else "",
+        "board_src": board_url(game, phase, palette_of(request)) if phase else None,
+        "powers": powers,
+        "running": game.status == Game.Status.ACTIVE,
+        "rules_variant": game.variant,
+    }
+    return render(request, "games/sandbox.html", context)
+
+
+@login_required
+@require_POST
+def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _own(pk, request.user)
+    power = request.POST.get("power", "")
+    lines = [line.strip() for line in request.POST.get("orders", "").splitlines() if line.strip()]
+    try:
+        saved = services.submit_orders(seat(game, request.user, power), lines)
+    except (services.GameError, PermissionError) as error:
+        messages.error(request, str(error))
+    else:
+        bad = sum(not o.valid for o in saved)
+        if bad:
+            messages.warning(
+                request, gettext("%(power)s: some orders are invalid.") % {"power": power}
+            )
+        else:
+            messages.success(request, gettext("%(power)s: orders saved.") % {"power": power})
+    return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
+
+
+@login_required
+@require_POST
+def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=_own(pk, request.user).pk)
+    try:
+        if step == "process":
+            services.process_now(game, request.user)
+        elif step == "undo":
+            undo(game, request.user)
+        else:
+            raise Http404("process or undo")
+    except (services.GameError, PermissionError) as error:
+        messages.error(request, str(error))
+    return redirect("sandbox", pk=pk)

@@ -1,0 +1,34 @@
+"""Words the pages show for values the engine and the services store in English: an order's
+result and how a game ended."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import pgettext_lazy
+
+register = template.Library()
+
+RESULTS = {
+    "succeeds": pgettext_lazy("order result", "succeeds"),
+    "fails": pgettext_lazy("order result", "fails"),
+    "invalid": pgettext_lazy("order result", "invalid"),
+    "stopped": pgettext_lazy("order result", "stopped"),
+}
+ENDINGS = {
+    "victory": pgettext_lazy("game result", "victory"),
+    "draw": pgettext_lazy("game result", "draw"),
+    "concession": pgettext_lazy("game result", "concession"),
+    "ended": pgettext_lazy("game result", "ended"),
+}
+
+
+@register.filter
+def result_word(value: str) -> str:
+    """An order's result (the engine's word) in the reader's language."""
+    return str(RESULTS.get(value, value))
+
+
+@register.filter
+def result_kind(value: str) -> str:
+    """How a game ended, in the reader's language."""
+    return str(ENDINGS.get(value, value))

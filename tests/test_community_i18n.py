@@ -1,0 +1,204 @@
+"""The site in Simplified Chinese and Japanese (issue #19 item 7): with Accept-Language zh-hans
+or ja the lobby, the game page and the moderator console show no untranslated English; every
+string is marked and translated (makemessages leaves nothing new); the committed .mo files are
+the .po files compiled; the language picker switches the language."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+from games import engine, services
+from games.models import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALES = {"zh-hans": "zh_Hans", "ja": "ja"}
+IGNORE = ["var", "bench", "tests", "docs"]  # as `make messages`
+# Words that stay as they are in every language: names, units, abbreviations and the
+# language picker's own names.
+KEPT = {"Great Game", "UTC", "k oz", "PNG", "GIF", "JSON", "JavaScript", "Enter", "Tab"}
+KEPT |= {"English", "OpenSkill", "TSR", "Suez permit", "via"}
+KEPT |= {"Webhook", "Discord", "HMAC-SHA256", "X-GreatGame-Signature", "https"}  # standards
+
+
+class _Text(HTMLParser):
+    """The text a reader sees or hears: text nodes and the labelling attributes, leaving out
+    scripts, styles, the board drawing and what users typed."""
+
+    SKIP = {"script", "style", "svg", "textarea", "noscript", "option"}
+    SPOKEN = ("title", "aria-label", "alt", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in self.SKIP:
+            self.depth += 1
+        if self.depth == 0:
+            self.parts += [value for name, value in attrs if name in self.SPOKEN and value]
+
+    def handle_endtag(self, tag) -> None:
+        if tag in self.SKIP:
+            self.depth -= 1
+
+    def handle_data(self, data) -> None:
+        if self.depth == 0:
+            self.parts.append(data)
+
+
+def english_left(html: str, kept: set[str]) -> list[str]:
+    """The runs of English words left once the names that stay as they are are taken out."""
+    parser = _Text()
+    parser.feed(html)
+    text = "\n".join(parser.parts)
+    for word in sorted((k for k in kept if k.strip()), key=len, reverse=True):
+        text = re.sub(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", " ", text)
+    return re.findall(r"[A-Za-z]{2,}(?:[ '’-][A-Za-z]{2,})*", text)
+
+
+def _names(game: Game) -> set[str]:
+    """Powers, provinces and their abbreviations, users and the game: names stay."""
+    facts = engine.describe(game.variant)
+    kept = {game.name, facts["name"], *engine.powers(game)}
+    for variant in engine.variant_ids():  # variants are named as their authors name them
+        kept |= {variant, engine.describe(variant)["name"]}
+    for province in facts["provinces"]:
+        kept |= {province["name"], *province.get("abbreviations", [])}
+        kept |= {c for c in province.get("coasts", []) if isinstance(c, str)}
+    kept |= set(game.memberships.values_list("user__username", flat=True))
+    kept |= {game.creator.username, "A", "F"}
+    kept |= set(game.phases.values_list("orders__canonical", flat=True)) - {None}
+    kept |= set(game.phases.values_list("orders__result_reason", flat=True)) - {None}
+    kept |= set(game.phases.values_list("orders__reason", flat=True)) - {None}
+    kept |= set(game.phases.values_list("orders__text", flat=True)) - {None}  # as typed
+    return kept
+
+
+@pytest.fixture
+def played(make_game, seat, moderator) -> Game:
+    """A Colonial game a phase in, with orders, results, press and a moderator's actions."""
+    game = make_game("colonial", public=True)
+    russia = seat(game, "Russia")
+    services.submit_orders(russia, ["A Moscow - Vladivostok via TSR", "A Warsaw - Nowhere"])
+    services.submit_orders(seat(game, "Britain"), ["F Bombay - Arabian Sea"])
+    services.send_message(game, russia.user, "Public words")
+    services.send_message(game, russia.user, "Private words", ["China"])
+    services.process_now(game, moderator)
+    services.pause(game, moderator)
+    services.resume(game, moderator)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize("language", LOCALES)
+def test_pages_show_no_untranslated_english(client, played, seat, moderator, language) -> None:
+    kept = KEPT | _names(played) | {"Public words", "Private words"}
+    player = seat(played, "Russia").user
+    pages = [
+        (player, reverse("lobby")),
+        (player, reverse("game", args=[played.pk])),
+        (player, reverse("game", args=[played.pk]) + "?phase=0"),
+        (moderator, reverse("moderate", args=[played.pk])),
+        (moderator, reverse("lobby")),
+        (None, reverse("game", args=[played.pk])),
+        (None, reverse("find-games")),
+    ]
+    for user, url in pages:
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        answer = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+        assert answer.status_code == 200, url
+        html = answer.content.decode()
+        assert f'<html lang="{language}">' in html
+        assert english_left(html, kept) == [], url
+
+
+def test_the_scan_finds_english(client, played, seat) -> None:
+    """The scan itself: the same page in English is full of words it reports."""
+    client.force_login(seat(played, "Russia").user)
+    html = client.get(reverse("game", args=[played.pk]), HTTP_ACCEPT_LANGUAGE="en").content
+    left = english_left(html.decode(), KEPT | _names(played))
+    assert {"Orders", "Powers", "Press"} <= set(left)
+
+
+def test_language_picker_and_browser_default(client, make_user) -> None:
+    client.force_login(make_user("ada"))
+    assert "ロビー" in client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    picked = client.post(reverse("set_language"), {"language": "zh-hans", "next": "/"})
+    assert picked.status_code == 302
+    page = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "大厅" in page and 'option value="zh-hans" lang="zh-hans" selected' in page
+
+
+def test_the_api_answers_in_the_language_asked(api, make_user) -> None:
+    answer = api(make_user("ada")).get("/api/games/?status=nope", HTTP_ACCEPT_LANGUAGE="ja")
+    assert answer.status_code == 400
+
+
+def _po(path: Path) -> dict[str, str]:
+    """msgid (with its context, gettext's way) to msgstr, read from a .po file."""
+    catalog: dict[str, str] = {}
+    for entry in path.read_text(encoding="utf-8").split("\n\n"):
+
+        def field(name: str, text: str = entry) -> str | None:
+            found = re.search(rf'^{re.escape(name)} ((?:".*"\n?)+)', text + "\n", re.M)
+            if found is None:
+                return None
+            joined = "".join(re.findall(r'"(.*)"', found.group(1)))
+            return joined.encode().decode("unicode_escape").encode("latin-1").decode()
+
+        msgid = field("msgid")
+        if not msgid:
+            continue
+        context = field("msgctxt")
+        key = f"{context}\x04{msgid}" if context else msgid
+        catalog[key] = field("msgstr") or field("msgstr[0]") or ""
+    return catalog
+
+
+@pytest.mark.parametrize("locale", LOCALES.values())
+def test_committed_mo_files_are_the_po_files_compiled(locale) -> None:
+    folder = ROOT / "locale" / locale / "LC_MESSAGES"
+    with (folder / "django.mo").open("rb") as f:
+        compiled = gettext.GNUTranslations(f)._catalog
+    compiled = {
+        (key[0] if isinstance(key, tuple) else key): value
+        for key, value in compiled.items()
+        if key not in ("", ("", 0))
+    }
+    source = _po(folder / "django.po")
+    assert source and compiled == source
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="makemessages needs GNU gettext")
+def test_makemessages_leaves_nothing_unmarked(tmp_path, monkeypatch) -> None:
+    """Gathering the strings again finds none without a translation, none fuzzy. It runs on
+    a copy of the tree: makemessages rewrites every ``locale`` folder it finds under the
+    current directory, and the committed catalogues must stay as they are."""
+    skip = shutil.ignore_patterns(*IGNORE, ".*", "__pycache__", "*.egg-info", "node_modules")
+    copy = tmp_path / "tree"
+    shutil.copytree(ROOT, copy, ignore=skip)
+    monkeypatch.chdir(copy)
+    with override_settings(LOCALE_PATHS=[copy / "locale"]):
+        call_command(
+            "makemessages", locale=list(LOCALES.values()), ignore_patterns=IGNORE, verbosity=0
+        )
+    for locale in LOCALES.values():
+        po = copy / "locale" / locale / "LC_MESSAGES" / "django.po"
+        text = po.read_text(encoding="utf-8")
+        assert "#, fuzzy" not in text
+        untranslated = [k for k, v in _po(po).items() if not v]
+        assert untranslated == [], (locale, untranslated)
+    assert settings.LOCALE_PATHS == [ROOT / "locale"]

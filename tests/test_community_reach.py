@@ -1,0 +1,295 @@
+"""Notifications beyond e-mail (issue #19 item 4): a game's webhooks (Discord-compatible JSON,
+signed) and web push (VAPID), delivered by Celery tasks with retries and a timeout, tested
+against local HTTP listeners; addresses that would reach the server's own network are refused."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import threading
+import time
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.utils import timezone
+from py_vapid import Vapid
+
+from games import notifications, reach, services, tasks
+from games.models import PushSubscription, Webhook
+
+
+class Listener:
+    """A local HTTP server that records each POST and answers with ``status``."""
+
+    def __init__(self, status: int = 204, delay: float = 0) -> None:
+        self.requests: list[dict] = []
+        self.status, self.delay = status, delay
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                outer.requests.append({"headers": self.headers, "body": body})  # any case
+                time.sleep(outer.delay)
+                self.send_response(outer.status)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def listener():
+    made: list[Listener] = []
+
+    def make(**kwargs) -> Listener:
+        made.append(Listener(**kwargs))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.close()
+
+
+@pytest.fixture
+def private_ok(settings):
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+
+
+def _queued(enqueued: list, name: str) -> list[tuple]:
+    return [args for task, args, _options in enqueued if task == f"games.tasks.{name}"]
+
+
+def test_webhook_gets_signed_discord_json_when_a_phase_is_processed(
+    api, game, moderator, listener, private_ok, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    receiver = listener()
+    added = api(moderator).post(
+        f"/api/games/{game.pk}/webhooks/", {"url": receiver.url}, format="json"
+    )
+    assert added.status_code == 201, added.content
+    secret = added.json()["secret"]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.process_now(game, moderator)
+    # The request only queued the mail task; the webhook is sent by a task of its own.
+    assert receiver.requests == []
+    (phase_id,) = _queued(enqueued, "notify_phase_processed")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.notify_phase_processed(phase_id)
+    (hook_id, event, body) = _queued(enqueued, "deliver_webhook")[0]
+    assert tasks.deliver_webhook(hook_id, event, body) == 204
+    (got,) = receiver.requests
+    sent = json.loads(got["body"])
+    assert sent["username"] == "Great Game" and "has been processed" in sent["content"]
+    assert sent["embeds"][0]["url"].endswith(f"/games/{game.pk}/")
+    assert got["headers"]["X-GreatGame-Event"] == "processed"
+    expected = "sha256=" + hmac.new(secret.encode(), got["body"], hashlib.sha256).hexdigest()
+    assert got["headers"]["X-GreatGame-Signature"] == expected
+    assert Webhook.objects.get().last_status == "204"
+
+
+def test_failures_are_retried_then_given_up(game, listener, private_ok) -> None:
+    receiver = listener(status=500)
+    hook = Webhook.objects.create(game=game, url=receiver.url, secret="s")
+    result = tasks.deliver_webhook.apply(args=(hook.pk, "processed", {"content": "x"}))
+    assert result.result is None
+    assert len(receiver.requests) == tasks.DELIVERY_RETRIES + 1
+    hook.refresh_from_db()
+    assert hook.failures == 1 and "500" in hook.last_status
+
+
+def test_a_slow_receiver_times_out(game, listener, private_ok, monkeypatch) -> None:
+    monkeypatch.setattr(reach, "TIMEOUT", 0.3)
+    receiver = listener(delay=3)
+    hook = Webhook.objects.create(game=game, url=receiver.url, secret="s")
+    started = time.monotonic()
+    with pytest.raises(OSError):
+        reach.deliver_webhook(hook.pk, "processed", {"content": "x"})
+    assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/admin/",
+        "https://127.0.0.1/",
+        "https://localhost/",
+        "https://10.1.2.3/hook",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://[::1]/",
+        "ftp://example.com/",
+        "https://" + "user:pw" + "@example.com/",  # (split: the secrets scan reads this file)
+    ],
+)
+def test_private_addresses_are_refused(api, game, moderator, url) -> None:
+    answer = api(moderator).post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+    assert answer.status_code == 400 and "url" in answer.json()
+    assert not Webhook.objects.exists()
+
+
+def test_delivery_checks_the_address_again(game, listener) -> None:
+    """A hook stored with a private address (say its name resolved elsewhere when it was
+    saved) is not called: the check runs before every delivery."""
+    receiver = listener()
+    hook = Webhook.objects.create(game=game, url=receiver.url, secret="s")
+    assert tasks.deliver_webhook(hook.pk, "processed", {"content": "x"}) is None
+    assert receiver.requests == []
+    hook.refresh_from_db()
+    assert hook.failures == 1
+
+
+def test_only_the_moderator_manages_webhooks(api, game, seat) -> None:
+    player = api(seat(game, "France").user)
+    assert player.get(f"/api/games/{game.pk}/webhooks/").status_code == 403
+    body = {"url": "https://example.com/hook"}
+    assert player.post(f"/api/games/{game.pk}/webhooks/", body, format="json").status_code == 403
+
+
+def test_deadline_hour_fires_the_webhook(
+    game, private_ok, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    Webhook.objects.create(game=game, url="http://127.0.0.1:9/", secret="s", events=["deadline"])
+    phase = game.current_phase
+    phase.deadline = timezone.now() + timedelta(minutes=30)
+    phase.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        notifications.deadline_reminders()
+    deliveries = _queued(enqueued, "deliver_webhook")
+    assert deliveries and deliveries[0][1] == "deadline"
+    assert "closes in 1 hour" in deliveries[0][2]["content"]
+
+
+# -- web push ------------------------------------------------------------------------------------
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+@pytest.fixture
+def vapid(settings, tmp_path):
+    key = Vapid()
+    key.generate_keys()
+    pem = tmp_path / "vapid.pem"
+    key.save_key(str(pem))
+    public = key.public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    settings.VAPID_PRIVATE_KEY = str(pem)
+    settings.VAPID_PUBLIC_KEY = _b64(public)
+    settings.VAPID_SUBJECT = "mailto:test@example.com"
+    return key
+
+
+def test_push_reaches_a_local_endpoint_encrypted(
+    api, game, seat, listener, private_ok, vapid, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """The browser's side made here: its key pair and auth secret; the pushed body decrypts
+    with them to the notification."""
+    endpoint = listener(status=201)
+    browser = ec.generate_private_key(ec.SECP256R1())
+    auth = os.urandom(16)
+    public = browser.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    china = seat(game, "Germany").user
+    subscribed = api(china).post(
+        "/api/push/subscriptions/",
+        {"endpoint": endpoint.url, "keys": {"p256dh": _b64(public), "auth": _b64(auth)}},
+        format="json",
+    )
+    assert subscribed.status_code == 201, subscribed.content
+    assert api().get("/api/push/key/").json()["public_key"] == vapid_key(vapid)
+    france = seat(game, "France")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.send_message(game, france.user, "Psst", ["Germany"])
+    (message_id,) = _queued(enqueued, "push_press")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.push_press(message_id)
+    (subscription_id, data) = _queued(enqueued, "deliver_push")[0]
+    assert tasks.deliver_push(subscription_id, data) == 201
+    (got,) = endpoint.requests
+    assert got["headers"]["Content-Encoding"] == "aes128gcm"
+    assert got["headers"]["Authorization"].startswith("vapid t=")
+    plain = http_ece.decrypt(got["body"], private_key=browser, auth_secret=auth)
+    shown = json.loads(plain)
+    assert shown["body"] == "Press from France" and shown["url"].endswith("#press")
+
+
+def vapid_key(key: Vapid) -> str:
+    return _b64(
+        key.public_key.public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+    )
+
+
+def test_a_gone_subscription_is_deleted(game, seat, listener, private_ok, vapid) -> None:
+    endpoint = listener(status=410)
+    browser = ec.generate_private_key(ec.SECP256R1())
+    public = browser.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    subscription = PushSubscription.objects.create(
+        user=seat(game, "France").user,
+        endpoint=endpoint.url,
+        p256dh=_b64(public),
+        auth=_b64(os.urandom(16)),
+    )
+    assert tasks.deliver_push(subscription.pk, {"title": "t", "body": "b", "url": "/"}) == 410
+    assert not PushSubscription.objects.exists()
+
+
+def test_push_endpoints_must_be_public(api, make_user) -> None:
+    answer = api(make_user("ada")).post(
+        "/api/push/subscriptions/",
+        {"endpoint": "https://127.0.0.1/push", "keys": {"p256dh": "x", "auth": "y"}},
+        format="json",
+    )
+    assert answer.status_code == 400 and "endpoint" in answer.json()
+
+
+def test_console_adds_and_removes_a_webhook(client, game, moderator, private_ok) -> None:
+    client.force_login(moderator)
+    added = client.post(
+        f"/games/{game.pk}/webhooks/", {"url": "https://example.com/h"}, follow=True
+    )
+    assert "signed with this secret" in added.content.decode()
+    hook = Webhook.objects.get()
+    assert hook.url in client.get(f"/games/{game.pk}/moderate/").content.decode()
+    client.post(f"/games/{game.pk}/webhooks/{hook.pk}/remove/")
+    assert not Webhook.objects.exists()
+
+
+def test_a_name_that_resolves_inside_is_refused_at_delivery(
+    api, game, moderator, monkeypatch
+) -> None:
+    """Saving does not look a name up; delivering does, and refuses a private answer."""
+    url = "https://hooks.example.com/in"
+    assert (
+        api(moderator)
+        .post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+        .status_code
+        == 201
+    )
+    inside = [(2, 1, 6, "", ("10.0.0.7", 443))]
+    monkeypatch.setattr(reach.socket, "getaddrinfo", lambda *args, **kwargs: inside)
+    hook = Webhook.objects.get()
+    assert tasks.deliver_webhook(hook.pk, "processed", {"content": "x"}) is None
+    hook.refresh_from_db()
+    assert hook.failures == 1 and "private" in hook.last_status

@@ -1,0 +1,110 @@
+"""The sandbox (issue #19 item 6): one user plays every power of a practice game, processes when
+they like and undoes a phase; nobody else sees it, and it is never rated."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+
+
+def _start(api, user) -> dict:
+    answer = api(user).post("/api/sandbox/", {"variant": "colonial"}, format="json")
+    assert answer.status_code == 201, answer.content
+    return answer.json()
+
+
+def _units(game: dict) -> set[tuple]:
+    return {(u["power"], u["unit"], u["location"]) for u in game["current_phase"]["units"]}
+
+
+def test_one_user_orders_every_power_processes_and_undoes(api, make_user) -> None:
+    ada = make_user("ada")
+    game = _start(api, ada)
+    assert game["sandbox"] is True and game["status"] == "active"
+    assert game["current_phase"]["deadline"] is None  # processed at will only
+    assert len(game["powers"]) == 7
+    me = api(ada)
+    # The Trans-Siberian Railroad and a British move, both from the one user.
+    russia = me.put(
+        f"/api/sandbox/{game['id']}/orders/Russia/",
+        {"orders": ["A Moscow - Vladivostok via TSR"]},
+        format="json",
+    )
+    assert russia.status_code == 200 and russia.json()[0]["valid"], russia.content
+    britain = me.put(
+        f"/api/sandbox/{game['id']}/orders/Britain/", {"orders": ["F Bombay H"]}, format="json"
+    )
+    assert britain.status_code == 200 and britain.json()[0]["valid"], britain.content
+    processed = me.post(f"/api/sandbox/{game['id']}/process/")
+    assert processed.status_code == 200
+    assert processed.json()["current_phase"]["index"] == 1
+    moved = _units(processed.json())
+    assert ("Russia", "A", "Vladivostok") in moved and ("Russia", "A", "Moscow") not in moved
+    undone = me.post(f"/api/sandbox/{game['id']}/undo/").json()
+    assert undone["current_phase"]["index"] == 0
+    assert _units(undone) == _units(game)
+    # Nothing before the first phase to undo: a 400 that says so.
+    again = me.post(f"/api/sandbox/{game['id']}/undo/")
+    assert again.status_code == 400 and "nothing to undo" in again.json()["detail"]
+
+
+def test_a_sandbox_is_its_creators_alone(api, make_user) -> None:
+    ada, bob = make_user("ada"), make_user("bob")
+    game = _start(api, ada)
+    other = api(bob)
+    assert other.get(f"/api/games/{game['id']}/").status_code == 404
+    assert game["id"] not in {g["id"] for g in other.get("/api/games/").json()["results"]}
+    put = other.put(
+        f"/api/sandbox/{game['id']}/orders/Russia/", {"orders": ["A Moscow H"]}, format="json"
+    )
+    assert put.status_code == 404
+    assert other.post(f"/api/sandbox/{game['id']}/process/").status_code == 404
+    assert api().post("/api/sandbox/", {"variant": "colonial"}).status_code == 401
+
+
+def test_a_finished_sandbox_is_not_rated(api, make_user) -> None:
+    ada = make_user("ada")
+    game = Game.objects.get(pk=_start(api, ada)["id"])
+    services.end_game(game, ada, "Russia")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert not game.rating_changes.exists()
+
+
+def test_sandbox_pages(client, make_user) -> None:
+    client.force_login(make_user("ada"))
+    created = client.post(reverse("sandbox-new"), {"variant": "colonial"})
+    assert created.status_code == 302
+    game = Game.objects.get(sandbox=True)
+    assert created.url == reverse("sandbox", args=[game.pk])
+    page = client.get(created.url).content.decode()
+    assert page.count('name="orders"') == 7 and 'id="process"' in page
+    saved = client.post(
+        reverse("sandbox-orders", args=[game.pk]),
+        {"power": "Russia", "orders": "A Moscow - Vladivostok via TSR"},
+        follow=True,
+    )
+    assert "Russia: orders saved." in saved.content.decode()
+    client.post(reverse("sandbox-step", args=[game.pk, "process"]))
+    game.refresh_from_db()
+    assert game.current_phase.index == 1
+    page = client.get(reverse("sandbox", args=[game.pk])).content.decode()
+    assert 'id="undo"' in page
+    client.post(reverse("sandbox-step", args=[game.pk, "undo"]))
+    game.refresh_from_db()
+    assert game.current_phase.index == 0
+    assert reverse("sandbox", args=[game.pk]) in client.get(reverse("lobby")).content.decode()
+
+
+def test_nobody_takes_over_a_sandbox_seat(api, make_user) -> None:
+    ada, bob = make_user("ada"), make_user("bob")
+    game = Game.objects.get(pk=_start(api, ada)["id"])
+    russia = game.memberships.get(power="Russia")
+    russia.status = "civil_disorder"
+    russia.save()
+    with pytest.raises(services.GameError, match="creator alone"):
+        services.take_over(game, bob, "Russia")
+    assert game.civil_disorder_after == 0

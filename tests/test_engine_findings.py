@@ -1,0 +1,328 @@
+"""Findings of an independent adversary against the engine (rules engine round 2), each with
+the case that showed it. Through the engine's entry points only."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from adjudication import adjudicate, check
+
+try:
+    from tests.colonial_cases import judge
+    from tests.colonial_cases import request as colonial_request
+except ImportError:  # tests/ is not a package: pytest put tests/ on sys.path
+    from colonial_cases import judge
+    from colonial_cases import request as colonial_request
+
+MID = "Mid-Pacific Ocean"
+
+
+def far_east(units, orders):
+    return adjudicate(
+        {
+            "variant": "far-east",
+            "phase": {"season": "spring", "year": 1991, "type": "movement"},
+            "units": [{"power": p, "unit": u, "location": loc} for p, u, loc in units],
+            "orders": [{"power": p, "order": o} for p, o in orders],
+        }
+    )
+
+
+def reply(response, text, power=None):
+    found = [o for o in response["orders"] if o["order"] == text and power in (None, o["power"])]
+    assert len(found) == 1, response
+    return found[0]
+
+
+# -- supports to a unit in a space that holds several -------------------------------------
+
+TWO_POWERS = [("China", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
+
+
+def test_support_into_a_shared_ocean_naming_nobody_is_refused_when_two_powers_stand_there():
+    """China's and Japan's fleets both sail from the Mid-Pacific to Guam; Japan's support
+    "S F Mid-Pacific - Guam" could be for either, so it is refused with the reason (it used
+    to go to the first-listed fleet, China's)."""
+    orders = [
+        ("China", "F Mid-Pacific - Guam"),
+        ("Japan", "F Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S F Mid-Pacific - Guam"),
+    ]
+    r = far_east(TWO_POWERS, orders)
+    support = reply(r, "F Philippine Sea S F Mid-Pacific - Guam")
+    assert support["result"] == "invalid"
+    assert "China and Japan" in support["reason"] and "say whose" in support["reason"]
+    assert "China" not in {u["power"] for u in r["units"] if u["location"] == "Guam"}
+
+
+@pytest.mark.parametrize("sequence", list(itertools.permutations(range(3))))
+def test_support_naming_the_power_goes_to_that_powers_fleet(sequence):
+    orders = [
+        ("China", "F Mid-Pacific - Guam"),
+        ("Japan", "F Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S Japan F Mid-Pacific - Guam"),
+    ]
+    r = far_east(TWO_POWERS, [orders[n] for n in sequence])
+    support = reply(r, "F Philippine Sea S Japan F Mid-Pacific - Guam")
+    assert support["result"] == "succeeds", support
+    assert support["canonical"] == f"F Philippine Sea S Japan F {MID} - Guam"
+    assert reply(r, "F Mid-Pacific - Guam", "Japan")["result"] == "succeeds"
+    assert reply(r, "F Mid-Pacific - Guam", "China")["result"] == "fails"
+    guam = [u["power"] for u in r["units"] if u["location"] == "Guam"]
+    assert guam == ["Japan"]
+
+
+def test_numbered_fleets_are_the_powers_first_and_second_in_the_position():
+    """F2 is the power's second fleet in the ocean (in the position's order); the support for
+    F2 goes to F2, not to the first fleet moving to Guam."""
+    units = [("Japan", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
+    orders = [
+        ("Japan", "F2 Mid-Pacific - Guam"),
+        ("Japan", "F1 Mid-Pacific - Guam"),
+        ("Japan", "F Philippine Sea S F2 Mid-Pacific - Guam"),
+    ]
+    r = far_east(units, orders)
+    assert reply(r, "F2 Mid-Pacific - Guam")["result"] == "succeeds"
+    assert reply(r, "F1 Mid-Pacific - Guam")["result"] == "fails"
+    support = reply(r, "F Philippine Sea S F2 Mid-Pacific - Guam")
+    assert support["canonical"] == f"F Philippine Sea S F2 {MID} - Guam"
+
+
+def test_a_fleet_number_that_is_not_there_is_refused():
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Japan F3 Mid-Pacific - Guam")])
+    assert r["orders"][0]["result"] == "invalid"
+    assert "no number 3" in r["orders"][0]["reason"]
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Australia F Mid-Pacific - Guam")])
+    assert "Australia has no unit" in r["orders"][0]["reason"]
+
+
+def test_chinese_entry_space_supports_name_the_army_meant():
+    """Entry spaces hold armies of several powers: a support must say whose."""
+    units = [
+        {"power": "England", "unit": "A", "location": "Pacific Ocean"},
+        {"power": "Japan", "unit": "A", "location": "Pacific Ocean"},
+        {"power": "Japan", "unit": "A", "location": "Kiangsu"},
+    ]
+    body = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": units,
+        "random_seed": 1,
+    }
+    orders = [
+        {"power": "England", "order": "A Pacific Ocean - Chekiang"},
+        {"power": "Japan", "order": "A Pacific Ocean - Chekiang"},
+        {"power": "Japan", "order": "A Kiangsu S A Pacific Ocean - Chekiang"},
+    ]
+    r = adjudicate({**body, "orders": orders})
+    assert reply(r, "A Kiangsu S A Pacific Ocean - Chekiang")["result"] == "invalid"
+    orders[2] = {"power": "Japan", "order": "A Kiangsu S Japan A Pacific Ocean - Chekiang"}
+    r = adjudicate({**body, "orders": orders})
+    assert reply(r, orders[2]["order"])["result"] == "succeeds"
+    assert [u["power"] for u in r["units"] if u["location"] == "Chekiang"] == ["Japan"]
+
+
+# -- variant ids are names, never paths -----------------------------------------------------
+
+BAD_IDS = ["../../etc", "x" * 5000, "../standard", "standard/../colonial", "far_east", "/etc"]
+
+
+@pytest.mark.parametrize("variant_id", BAD_IDS)
+def test_a_long_or_path_like_variant_id_is_an_unknown_variant(variant_id):
+    """No OSError, no file outside variants/: the engine's usual error reply."""
+    import adjudication
+    from adjudication.api import opening
+    from adjudication.game_options import option_schema
+
+    body = {
+        "variant": variant_id,
+        "phase": {"season": "spring", "year": 1901, "type": "movement"},
+        "units": [],
+        "orders": [],
+    }
+    for answer in (adjudicate(body), check(body)):
+        assert answer["error"].startswith("unknown variant"), answer
+        assert len(answer["error"]) < 200
+    for call in (adjudication.load, opening, option_schema):
+        with pytest.raises(adjudication.VariantError, match="unknown variant"):
+            call(variant_id)
+
+
+def test_the_command_line_answers_a_path_like_variant_with_an_error():
+    import json
+    import subprocess
+    import sys
+
+    body = {"variant": "x" * 5000, "phase": {"season": "spring", "year": 1901, "type": "movement"}}
+    run = subprocess.run(
+        [sys.executable, "-m", "adjudication", "adjudicate"],
+        input=json.dumps(body),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "unknown variant" in run.stdout, (run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr
+
+
+# -- Chinese economy of the wrong shape -----------------------------------------------------
+
+CHINESE = {
+    "variant": "chinese",
+    "phase": {"season": "year", "year": 1900, "type": "movement"},
+    "units": [],
+    "orders": [],
+    "random_seed": 1,
+}
+
+
+@pytest.mark.parametrize(
+    ("part", "field"),
+    [
+        ({"economy": {"payments": 5}}, "economy.payments"),
+        ({"economy": {"payments": {"from": "England"}}}, "economy.payments"),
+        ({"economy": {"payments": [7]}}, "economy.payments[0]"),
+        ({"economy": {"payments": [{"from": "England", "to": "Japan", "amount": "9"}]}}, "amount"),
+        ({"economy": {"balances": 12}}, "economy.balances"),
+        ({"economy": {"balances": {"England": 1.5}}}, "economy.balances.England"),
+        ({"economy": "rich"}, "economy"),
+        ({"faction_orders": 5}, "faction_orders"),
+        ({"faction_orders": [{"power": "Imperials", "order": 3}]}, "faction_orders[0]"),
+    ],
+)
+def test_chinese_economy_of_the_wrong_type_is_an_error_naming_the_field(part, field):
+    for answer in (adjudicate({**CHINESE, **part}), check({**CHINESE, **part})):
+        assert field in answer["error"], answer
+        assert answer["details"][0]["field"].endswith(field)
+
+
+@pytest.mark.parametrize("numbered_first", [True, False])
+def test_numbered_and_unnumbered_orders_in_one_ocean_do_not_depend_on_the_list(numbered_first):
+    units = [("Japan", "F", MID), ("Japan", "F", MID)]
+    orders = [("Japan", "F Mid-Pacific - Guam"), ("Japan", "F1 Mid-Pacific - New Guinea")]
+    r = far_east(units, orders[::-1] if numbered_first else orders)
+    assert {o["result"] for o in r["orders"]} == {"succeeds"}, r["orders"]
+    assert sorted(u["location"] for u in r["units"]) == ["Guam", "New Guinea"]
+
+
+# -- the seeds' own notations ----------------------------------------------------------------
+
+
+def test_far_east_rule_6_4_examples_as_the_seed_writes_them():
+    """Seed 002 writes the unit's space in brackets and the move with an en dash. Example 2's
+    "Fl" is written F1 here: "Fl" is read as nothing (a number or a fleet? it is a guess)."""
+    example_1 = [
+        ("Australia", "F (Mid-Pacific) – Guam"),
+        ("Japan", "F (Guam) – Mid-Pacific"),
+        ("Japan", "F (North Pacific) – Guam"),
+    ]
+    units = [("Australia", "F", MID), ("Japan", "F", "Guam"), ("Japan", "F", "North Pacific Ocean")]
+    r = far_east(units, example_1)
+    assert [o["result"] for o in r["orders"]] == ["fails", "succeeds", "fails"], r["orders"]
+    example_2 = [
+        ("Australia", "F1 (Mid-Pacific) S F2(Mid—Pacific) – Guam"),
+        ("Australia", "F2 (Mid-Pacific) – Guam"),
+        *example_1[1:],
+    ]
+    r = far_east([("Australia", "F", MID), *units], example_2)
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "succeeds", "fails"]
+    assert r["orders"][0]["canonical"] == f"F {MID} S F2 {MID} - Guam"
+    assert sorted(u["location"] for u in r["units"] if u["power"] == "Australia") == [
+        "Guam",
+        MID,
+    ]
+
+
+@pytest.mark.parametrize("text", ["A MOS-TSR-VLA", "A Mos-TSR-Vla", "A Moscow - TSR - Vladivostok"])
+def test_the_errata_railroad_notation_is_a_railroad_move(text):
+    r = judge(["Russia A Moscow"], [f"Russia: {text}"])
+    assert r.reply(text)["canonical"] == "A Moscow - Vladivostok via TSR"
+    assert r.units == {"Russia A Vladivostok"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "text", "words"),
+    [
+        ("standard", "A MOS-TSR-WAR", "no province called 'TSR'"),  # no railroad on this map
+        ("colonial", "A Mos-TRS-Vla", "no province called 'TRS'"),  # the errata's typo
+        ("colonial", "A Mos-TSR-Vla via Convoy", "two routes"),
+        ("colonial", "A (Moscow H", "not closed"),
+    ],
+)
+def test_notations_close_to_the_seeds_are_not_misread(variant, text, words):
+    from adjudication import load
+    from adjudication.orders import OrderError, parse
+
+    with pytest.raises(OrderError, match=words):
+        parse(load(variant), text)
+
+
+# -- true reasons ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ("A Moscow - Perm via Convoy", "no convoy can reach Moscow: it has no coast"),
+        ("A Moscow - Bombay via Convoy", "no convoy can reach Moscow"),
+        ("A Moscow - Peking", "Moscow is not adjacent to Peking"),
+        ("A Orenburg S A Moscow - Omsk via Bogus", "no route called 'Bogus'"),
+        ("A Orenburg S A Moscow - Omsk by Bogus", "no route called 'Bogus'"),
+    ],
+)
+def test_reasons_say_the_true_cause(order, words):
+    r = judge(["Russia A Moscow", "Russia A Orenburg"], [f"Russia: {order}"])
+    assert r.reply(order)["result"] == "invalid"
+    assert words in r.reason(order), r.reason(order)
+
+
+def test_a_support_repeating_the_railroad_route_is_read():
+    order = "A Orenburg S A Moscow - Omsk via TSR"
+    r = judge(["Russia A Moscow", "Britain A Orenburg"], [f"Britain: {order}"])
+    assert r.reply(order)["result"] == "succeeds"
+
+
+def test_an_army_retreating_to_sea_and_a_second_build_get_their_true_reason():
+    retreat = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "retreats"},
+            "units": [],
+            "dislodged": [
+                {"power": "England", "unit": "A", "location": "Wales", "attacker_from": "London"}
+            ],
+            "orders": [{"power": "England", "order": "A Wales R English Channel"}],
+        }
+    )
+    assert (
+        retreat["orders"][0]["reason"] == "an army cannot retreat to English Channel: it is a sea"
+    )
+    builds = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "winter", "year": 1901, "type": "adjustments"},
+            "units": [],
+            "supply_centers": {"England": ["London", "Edinburgh", "Liverpool", "Norway"]},
+            "orders": [
+                {"power": "England", "order": "Build A London"},
+                {"power": "England", "order": "Build F London"},
+            ],
+        }
+    )
+    assert builds["orders"][1]["reason"] == "London already has a build this phase"
+
+
+# -- orders a power may give once a turn -----------------------------------------------------
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_two_railroad_rides_are_both_refused_by_the_check_as_well(reverse):
+    orders = ["Russia: A Moscow - Perm via TSR", "Russia: A Omsk - Irkutsk via TSR"]
+    body = colonial_request(
+        ["Russia A Moscow", "Russia A Omsk"], orders[::-1] if reverse else orders
+    )
+    for answer in (check(body), adjudicate(body)):
+        assert [o["result"] for o in answer["orders"]] == ["invalid", "invalid"], answer
+        assert all("gave 2" in o["reason"] for o in answer["orders"])

@@ -1,0 +1,603 @@
+"""What an independent adversary still found after issue #15 (hardening), each tried as a
+stranger would: through the API, the pages and the admin, never by calling the services only.
+
+1. a Chinese faction taken as a seat; 2. a NUL in the session cookie; 3. engine reasons past
+their column; 4./5./13. processing, deadlines and orders tied to the phase meant; 6. sign-ups
+racing for one name; 7./14. payments throttled, capped and idempotent, the audit log paged;
+8. the lobby paged; 9. a game nobody plays ends; 10. the press digest bounded and going on past
+a failure; 11. the admin's form keeps the API's limits; 12. client errors are warnings, not
+mailed errors; 15. JSON only under /api/; 16. admin actions with a non-numeric id.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games import limits, notifications, services
+from games.models import Game, Membership, Message, ModeratorAction, Order, Payment
+
+pytestmark = pytest.mark.django_db
+
+
+def browser(user=None) -> Client:
+    client = Client(raise_request_exception=False)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def token_client(user=None) -> APIClient:
+    client = APIClient(raise_request_exception=False)
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def flashed(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def json_4xx(response, *statuses: int) -> dict:
+    assert response.status_code in (statuses or range(400, 500)), (
+        response.status_code,
+        response.content[:300],
+    )
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    return json.loads(response.content)
+
+
+@pytest.fixture
+def chinese(make_game) -> Game:
+    """A running Chinese game with one great power (the last) nobody took."""
+    return make_game("chinese", players=5)
+
+
+# -- 1. the Chinese factions are not seats -------------------------------------------------
+
+
+@pytest.mark.parametrize("faction", ["Imperials", "Kuomintang", "Communists"])
+def test_a_stranger_cannot_take_a_faction_through_the_api(chinese, make_user, faction) -> None:
+    stranger = make_user("stranger")
+    response = token_client(stranger).post(
+        f"/api/games/{chinese.pk}/join/", {"power": faction}, format="json"
+    )
+    assert faction in json_4xx(response, 400)["detail"]
+    assert not chinese.memberships.filter(user=stranger).exists()
+
+
+def test_a_stranger_cannot_take_a_faction_through_the_page(chinese, make_user) -> None:
+    stranger = make_user("stranger")
+    response = browser(stranger).post(
+        reverse("join", args=[chinese.pk]), {"take_over": "Imperials"}
+    )
+    assert response.status_code == 302
+    assert not chinese.memberships.filter(user=stranger).exists()
+    assert any("Imperials" in m for m in flashed(response))
+
+
+def test_the_empty_great_power_can_still_be_taken(chinese, make_user) -> None:
+    response = token_client(make_user("newcomer")).post(
+        f"/api/games/{chinese.pk}/join/", {"power": "United States"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["my_power"] == "United States"
+
+
+def test_a_faction_seat_from_before_cannot_pay_and_the_game_goes_on(
+    chinese, make_user, seat
+) -> None:
+    """A faction seat taken before the fix (the data exists) pays nothing: a faction's
+    payment made every processing of the game fail."""
+    squatter = chinese.memberships.create(user=make_user("squatter"), power="Imperials")
+    response = token_client(squatter.user).post(
+        f"/api/games/{chinese.pk}/payments/", {"to": "England", "amount": 5}, format="json"
+    )
+    assert "great power" in json_4xx(response, 400)["detail"]
+    assert not Payment.objects.filter(game=chinese).exists()
+    assert services.process_phase(chinese.pk, chinese.current_phase_id, force=True)
+
+
+def test_a_concession_to_a_faction_is_refused(chinese, seat) -> None:
+    response = token_client(seat(chinese, "France").user).post(
+        f"/api/games/{chinese.pk}/draw/", {"concede_to": "Imperials"}, format="json"
+    )
+    assert "Imperials" in json_4xx(response, 400)["detail"]
+
+
+# -- 2. a NUL in a cookie --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/games/new/", "/api/games/", "/accounts/login/"])
+def test_a_nul_in_the_session_cookie_is_no_session(path, make_user) -> None:
+    client = browser()
+    client.cookies.load('sessionid="abcdefgh\\000ijklmnop"; csrftoken="x\\000y"')
+    assert "\x00" in client.cookies["sessionid"].value
+    response = client.get(path)
+    assert response.status_code in (200, 302, 401, 403), response.status_code
+
+
+def test_a_signed_in_visitor_with_a_spoilt_cookie_is_signed_out(make_user) -> None:
+    client = browser(make_user("alice"))
+    assert client.get(reverse("lobby")).status_code == 200
+    client.cookies["sessionid"] = client.cookies["sessionid"].value + "\x00"
+    response = client.get(reverse("lobby"))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+# -- 3. long engine reasons fit their columns ---------------------------------------------
+
+
+def test_junk_orders_with_long_reasons_are_stored_cut(game, seat) -> None:
+    france = seat(game, "France")
+    junk = [  # the engine quotes junk lower-cased: each "İ" becomes two characters and a space
+        "A Paris H " + "İ" * 189,
+        "A Paris - " + "Xyzzy" * 38,
+        "x" * limits.MAX_ORDER_LENGTH,
+        "A Paris S A " + "Qq Rr - " * 23,
+        "F Brest C A " + "Zz" * 90,
+    ]
+    response = token_client(france.user).put(
+        f"/api/games/{game.pk}/orders/", {"orders": junk}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    stored = list(Order.objects.filter(phase=game.current_phase))
+    assert len(stored) == len(junk) and not any(o.valid for o in stored)
+    assert all(0 < len(o.reason) <= 300 for o in stored)
+    assert stored[0].reason.endswith("…")  # it was cut, not refused
+    assert services.process_phase(game.pk, game.current_phase_id, force=True)
+    assert all(len(o.result_reason) <= 300 for o in Order.objects.filter(power="France"))
+
+
+def test_clip_marks_what_it_cut() -> None:
+    assert limits.clip("short", 10) == "short"
+    cut = limits.clip("y" * 400, 300)
+    assert len(cut) == 300 and cut.endswith("…")
+
+
+# -- 4. the admin's "process now" names its phase ----------------------------------------
+
+
+@pytest.fixture
+def superuser(make_user):
+    return get_user_model().objects.create_superuser("root", "root@example.com", "pw")
+
+
+def test_admin_process_asks_and_a_double_submit_processes_one_phase(game, superuser) -> None:
+    client = browser(superuser)
+    url = reverse("admin:games_game_changelist")
+    chosen = {"action": "process_now", "_selected_action": [game.pk], "index": 0}
+    asked = client.post(url, chosen)
+    assert asked.status_code == 200 and b'name="phase-' in asked.content
+    game.refresh_from_db()
+    assert game.current_phase.index == 0  # asking processed nothing
+    confirm = {
+        "action": "process_now",
+        "_selected_action": [game.pk],
+        f"phase-{game.pk}": 0,
+        "post": "yes",
+    }
+    assert client.post(url, confirm).status_code == 302
+    second = client.post(url, confirm, follow=True)  # the double click
+    game.refresh_from_db()
+    assert game.current_phase.index == 1
+    assert ModeratorAction.objects.filter(game=game, action="process").count() == 1
+    assert b"meant for phase 0" in second.content
+
+
+# -- 5. a moderator's deadline names its phase ----------------------------------------------
+
+
+def test_a_past_deadline_must_name_its_phase(game, moderator) -> None:
+    past = (timezone.now() - timedelta(minutes=5)).isoformat()
+    client = token_client(moderator)
+    url = f"/api/games/{game.pk}/moderation/deadline/"
+    refused = client.post(url, {"deadline": past}, format="json")
+    assert "phase" in json_4xx(refused, 400)["detail"]
+    assert client.post(url, {"deadline": past, "phase": 0}, format="json").status_code == 200
+    assert services.process_phase(game.pk, game.current_phase_id)  # due now
+    game.refresh_from_db()
+    deadline = game.current_phase.deadline
+    retry = client.post(url, {"deadline": past, "phase": 0}, format="json")
+    assert "phase" in json_4xx(retry, 409)["detail"]
+    game.refresh_from_db()
+    assert game.current_phase.index == 1 and game.current_phase.deadline == deadline
+
+
+def test_the_console_deadline_names_its_phase(game, moderator) -> None:
+    client = browser(moderator)
+    page = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert 'name="phase" value="0"' in page
+    services.process_now(game, moderator, phase=0)
+    game.refresh_from_db()
+    deadline = game.current_phase.deadline
+    response = client.post(
+        reverse("moderate-action", args=[game.pk, "deadline"]),
+        {"minutes": "-100000", "phase": "0", "confirm": "yes"},
+    )
+    assert response.status_code == 302
+    assert any("meant for phase 0" in m for m in flashed(response))
+    game.refresh_from_db()
+    assert game.current_phase.deadline == deadline
+
+
+# -- 6. two sign-ups for one name ----------------------------------------------------------
+
+
+@pytest.fixture
+def name_taken_meanwhile(monkeypatch):
+    """The name is free when the form is checked and taken just before it is saved: what a
+    sign-up racing another for the same name sees."""
+    from django.contrib.auth.models import UserManager
+
+    create_user = UserManager.create_user
+
+    def racing(manager, username, *args, **kwargs):
+        get_user_model().objects.create(username=username)
+        return create_user(manager, username, *args, **kwargs)
+
+    monkeypatch.setattr(UserManager, "create_user", racing)
+
+
+def test_a_signup_racing_for_a_name_is_a_400(name_taken_meanwhile) -> None:
+    response = token_client().post(
+        "/api/auth/signup/",
+        {"username": "twin", "email": "", "password": "a long passphrase 7"},
+        format="json",
+    )
+    assert "already exists" in json_4xx(response, 400)["username"][0]
+
+
+def test_a_signup_form_racing_for_a_name_says_so(monkeypatch, name_taken_meanwhile) -> None:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    save = AbstractBaseUser.save
+
+    def racing_save(user, *args, **kwargs):
+        if user.pk is None:  # bulk_create: no save(), so no race with itself
+            get_user_model().objects.bulk_create([get_user_model()(username=user.username)])
+        return save(user, *args, **kwargs)
+
+    monkeypatch.setattr(AbstractBaseUser, "save", racing_save)
+    password = "a long passphrase 7"
+    response = browser().post(
+        reverse("signup"),
+        {"username": "twin", "password1": password, "password2": password},
+    )
+    assert response.status_code == 200
+    assert b"already exists" in response.content
+
+
+# -- 7. and 14. payments: throttled, capped, idempotent; the audit log in pages ----------
+
+
+def _pay(client, game, amount=5, to="England", key=None):
+    headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
+    return client.post(
+        f"/api/games/{game.pk}/payments/", {"to": to, "amount": amount}, format="json", **headers
+    )
+
+
+def test_payments_are_throttled(chinese, seat, settings) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "payments": "2/min",
+        },
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    client = token_client(seat(chinese, "France").user)
+    statuses = [_pay(client, chinese).status_code for _ in range(3)]
+    assert statuses == [201, 201, 429]
+    assert Payment.objects.filter(game=chinese).count() == 2
+
+
+def test_payments_are_capped(chinese, seat) -> None:
+    client = token_client(seat(chinese, "France").user)
+    too_much = _pay(client, chinese, amount=limits.MAX_PAYMENT + 1)
+    assert "amount" in json_4xx(too_much, 400)
+    for _ in range(limits.MAX_PAYMENTS_PER_PHASE):
+        assert _pay(client, chinese, amount=1).status_code == 201
+    over = _pay(client, chinese, amount=1)
+    assert str(limits.MAX_PAYMENTS_PER_PHASE) in json_4xx(over, 400)["detail"]
+    assert Payment.objects.filter(game=chinese).count() == limits.MAX_PAYMENTS_PER_PHASE
+
+
+def test_a_repeated_payment_pays_once(chinese, seat) -> None:
+    client = token_client(seat(chinese, "France").user)
+    first = _pay(client, chinese, key="c0ffee-1")
+    again = _pay(client, chinese, key="c0ffee-1")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.json()["id"] == again.json()["id"]
+    assert _pay(client, chinese, key="c0ffee-2").status_code == 201
+    assert Payment.objects.filter(game=chinese).count() == 2
+    bad = _pay(client, chinese, key="x" * 65)
+    assert "Idempotency-Key" in json_4xx(bad, 400)
+
+
+def test_a_double_clicked_payment_form_pays_once(chinese, seat) -> None:
+    france = seat(chinese, "France")
+    client = browser(france.user)
+    page = client.get(reverse("game", args=[chinese.pk])).content.decode()
+    key = page.split('name="key" value="', 1)[1].split('"', 1)[0]
+    assert len(key) == 32
+    form = {"to": "England", "amount": "5", "key": key}
+    client.post(reverse("pay", args=[chinese.pk]), form)
+    second = client.post(reverse("pay", args=[chinese.pk]), form)
+    assert Payment.objects.filter(game=chinese).count() == 1
+    assert any("already made" in m for m in flashed(second))
+
+
+def test_the_console_audit_log_comes_in_pages(game, moderator) -> None:
+    from games.web import AUDIT_PAGE
+
+    for n in range(AUDIT_PAGE + 5):
+        ModeratorAction.objects.create(game=game, user=moderator, action="note", details={"n": n})
+    client = browser(moderator)
+    first = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert first.count("n: ") == AUDIT_PAGE and "?log=2" in first
+    last = client.get(reverse("moderate", args=[game.pk]) + "?log=2").content.decode()
+    assert "n: 0<" in last and "n: 54<" not in last
+    assert client.get(reverse("moderate", args=[game.pk]) + "?log=abc").status_code == 200
+
+
+# -- 8. the lobby comes in pages ---------------------------------------------------------
+
+
+def test_the_lobby_lists_open_games_in_pages(make_user) -> None:
+    from games.web import LOBBY_PAGE
+
+    creator = make_user("creator")
+    for n in range(LOBBY_PAGE + 3):
+        services.create_game(creator, name=f"Open {n:03}", variant="standard")
+    client = browser(make_user("visitor"))
+    first = client.get(reverse("lobby")).content.decode()
+    assert first.count("Open 0") == LOBBY_PAGE and "?open=2" in first
+    second = client.get(reverse("lobby") + "?open=2").content.decode()
+    assert second.count("Open 0") == 3
+    assert client.get(reverse("lobby") + "?open=%C2%B2").status_code == 200
+
+
+def test_the_api_game_list_is_bounded(make_user) -> None:
+    creator = make_user("creator")
+    for n in range(105):
+        Game.objects.create(name=f"g{n}", variant="standard", creator=creator)
+    body = token_client(creator).get("/api/games/?page_size=1000").json()
+    assert body["count"] == 105 and len(body["results"]) == 100
+
+
+# -- 9. a game nobody plays ends ------------------------------------------------------------
+
+
+def _process(game) -> None:
+    game.refresh_from_db()
+    assert services.process_phase(game.pk, game.current_phase_id, force=True)
+    game.refresh_from_db()
+
+
+def test_a_game_nobody_plays_is_abandoned(make_game) -> None:
+    game = make_game("standard", civil_disorder_after=1)
+    for _ in range(12):
+        if game.is_over:
+            break
+        _process(game)
+    assert game.status == Game.Status.CANCELLED
+    assert game.result == {"kind": "abandoned", "powers": []}
+    assert game.current_phase.deadline is None
+    entry = ModeratorAction.objects.get(game=game, action="abandoned")
+    assert entry.details["after"] == limits.ABANDONED_AFTER
+    assert not game.rating_changes.exists()
+    movements = game.phases.filter(type="movement", processed_at__isnull=False).count()
+    # One to fall into civil disorder, then ABANDONED_AFTER with nobody ordering in all.
+    assert movements == limits.ABANDONED_AFTER
+
+
+def test_one_player_still_ordering_keeps_the_game_going(make_game, seat) -> None:
+    game = make_game("standard", civil_disorder_after=1)
+    for _ in range(limits.ABANDONED_AFTER * 3):
+        phase = game.current_phase
+        if phase.type == "movement":
+            unit = next(u for u in phase.units if u["power"] == "France")
+            services.submit_orders(seat(game, "France"), [f"{unit['unit']} {unit['location']} H"])
+        _process(game)
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_game_with_players_who_never_fall_into_civil_disorder_goes_on(make_game) -> None:
+    game = make_game("standard", civil_disorder_after=0)  # 0: never
+    for _ in range(limits.ABANDONED_AFTER * 3):
+        _process(game)
+    assert game.status == Game.Status.ACTIVE
+
+
+# -- 10. the press digest ------------------------------------------------------------------
+
+
+def test_the_digest_is_bounded_and_goes_on_past_a_failed_mail(
+    game, seat, monkeypatch, caplog
+) -> None:
+    france, england = seat(game, "France"), seat(game, "England")
+    Message.objects.bulk_create(
+        Message(game=game, sender=france.user, sender_power="France", body=f"m{n} " + "z" * 4000)
+        for n in range(notifications.DIGEST_MESSAGES + 20)
+    )
+    original = notifications._send
+    failing = england.user.email
+
+    def send(users, subject, body, **kwargs):
+        if users[0].email == failing:
+            raise OSError("the mail server hung up")
+        return original(users, subject, body, **kwargs)
+
+    monkeypatch.setattr(notifications, "_send", send)
+    with caplog.at_level(logging.ERROR, logger="games.notifications"):
+        sent = notifications.press_digest()
+    readers = game.memberships.exclude(power__in=["France", "England"]).count()
+    assert sent == readers == len(mail.outbox)
+    body = mail.outbox[0].body
+    assert body.count("\nFrance: m") == notifications.DIGEST_MESSAGES
+    assert len(body) < notifications.DIGEST_MESSAGES * (notifications.DIGEST_BODY + 20) + 500
+    assert "Only the first" in body
+    assert any("press digest" in r.getMessage() for r in caplog.records)
+    # England's press is kept for the next digest.
+    assert england.user.notification_settings.last_digest is None
+
+
+# -- 11. the admin's game form keeps the API's limits --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("movement_minutes", 0),
+        ("retreats_minutes", limits.MAX_PHASE_MINUTES + 1),
+        ("civil_disorder_after", limits.MAX_MISSED_PHASES + 1),
+    ],
+)
+def test_the_admin_game_form_refuses_what_the_api_does(superuser, make_user, field, value):
+    game = services.create_game(superuser, name="Admin's", variant="standard")
+    client = browser(superuser)
+    url = reverse("admin:games_game_change", args=[game.pk])
+    form = {
+        "name": "Admin's",
+        "variant": "standard",
+        "movement_minutes": 60,
+        "retreats_minutes": 60,
+        "adjustments_minutes": 60,
+        "press": "full",
+        "process_when_ready": "on",
+        "options": json.dumps(game.options),
+        "civil_disorder_after": 2,
+        "creator": superuser.pk,
+        "memberships-TOTAL_FORMS": 0,
+        "memberships-INITIAL_FORMS": 0,
+        "moderator_actions-TOTAL_FORMS": 0,
+        "moderator_actions-INITIAL_FORMS": 0,
+        field: value,
+    }
+    response = client.post(url, form)
+    assert response.status_code == 200
+    assert list(response.context["adminform"].form.errors) == [field]
+    game.refresh_from_db()
+    assert getattr(game, field) != value
+    form[field] = 30 if field != "civil_disorder_after" else 3
+    saved = client.post(url, form)
+    assert saved.status_code == 302, saved.context["adminform"].form.errors
+    game.refresh_from_db()
+    assert getattr(game, field) == form[field]
+
+
+# -- 12. client errors are warnings, never mailed --------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["host", "size", "fields"])
+def test_client_errors_are_400_warnings_not_mailed(case, settings, caplog) -> None:
+    settings.ADMINS = [("Ops", "ops@example.com")]
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 50
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.INFO, logger="django"):
+        if case == "host":
+            response = client.get("/accounts/login/", HTTP_HOST="evil.example")
+        elif case == "size":
+            body = {"username": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1), "password": "p"}
+            response = client.post("/accounts/login/", body)
+        else:
+            response = client.post("/accounts/login/", {f"f{n}": "1" for n in range(60)})
+    assert response.status_code == 400
+    assert mail.outbox == []
+    security = [r for r in caplog.records if r.name.startswith("django.security")]
+    assert security and all(r.levelno == logging.WARNING for r in security)
+    assert not any(r.levelno >= logging.ERROR for r in caplog.records)
+
+
+# -- 13. orders name their phase --------------------------------------------------------------
+
+
+def test_orders_for_a_processed_phase_are_refused(game, seat) -> None:
+    france = seat(game, "France")
+    client = token_client(france.user)
+    url = f"/api/games/{game.pk}/orders/"
+    assert client.put(url, {"orders": ["A Paris H"], "phase": 0}, format="json").status_code == 200
+    _process(game)
+    stale = client.put(url, {"orders": ["A Paris - Burgundy"], "phase": 0}, format="json")
+    assert "phase" in json_4xx(stale, 409)["detail"]
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    check = client.post(url + "check/", {"orders": ["A Paris H"], "phase": 0}, format="json")
+    json_4xx(check, 409)
+    fresh = client.put(url, {"orders": ["A Paris H"], "phase": 1}, format="json")
+    assert fresh.status_code == 200
+
+
+def test_the_schema_says_orders_name_their_phase() -> None:
+    schema = token_client().get("/api/schema/?format=json").json()
+    request = schema["components"]["schemas"]["OrdersInputRequest"]
+    assert "phase" in request["properties"] and "phase" not in request.get("required", [])
+    assert "409" in schema["paths"]["/api/games/{id}/orders/"]["put"]["responses"]
+    payments = schema["paths"]["/api/games/{id}/payments/"]["post"]
+    assert any(p["name"] == "Idempotency-Key" for p in payments["parameters"])
+    assert "429" in payments["responses"]
+
+
+# -- 15. JSON only under /api/ ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/api/games/", "/api/variants/", "/api/games/999/"])
+def test_the_api_answers_json_to_a_browser(path, make_user) -> None:
+    client = browser(make_user("viewer"))
+    response = client.get(path, HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    json.loads(response.content)
+    html_only = client.get(path, HTTP_ACCEPT="text/html")
+    assert html_only["Content-Type"].startswith("application/json")
+    assert html_only.status_code in (200, 404)
+
+
+def test_the_api_docs_still_work() -> None:
+    response = Client().get("/api/docs/")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    assert Client().get("/api/schema/").status_code == 200
+
+
+# -- 16. admin actions with a non-numeric id ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "model, action",
+    [
+        ("game", "pause"),
+        ("game", "process_now"),
+        ("membership", "remove_player"),
+        ("phase", "roll_back"),
+        ("drawvote", "delete_selected"),
+    ],
+)
+def test_admin_actions_with_a_non_numeric_id_are_a_400(game, superuser, model, action) -> None:
+    url = reverse(f"admin:games_{model}_changelist")
+    for chosen in (["abc"], ["1", "²"], ["\x00"]):
+        response = browser(superuser).post(
+            url, {"action": action, "_selected_action": chosen, "index": 0}
+        )
+        assert response.status_code == 400, (chosen, response.status_code)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_membership_status_is_untouched_by_a_refused_action(game, superuser) -> None:
+    browser(superuser).post(
+        reverse("admin:games_membership_changelist"),
+        {"action": "remove_player", "_selected_action": ["x1"], "index": 0},
+    )
+    assert not game.memberships.filter(status=Membership.Status.CIVIL_DISORDER).exists()

@@ -21,6 +21,7 @@ import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -243,6 +244,46 @@ def time_ours(request: dict, runs: int) -> tuple[float, dict]:
     return statistics.median(ns), response
 
 
+class BatchCli:
+    """Our engine as a tool or server feeds it: ``python -m adjudication adjudicate --batch``
+    in its own process, fresh JSON lines in, JSON lines out. Start-up is excluded: the clock
+    runs from the first line of a block written to the last answer read."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "adjudication", "adjudicate", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+
+    def run(self, lines: list[str]) -> tuple[float, list[dict]]:
+        """Nanoseconds for the whole block, and the answers. A thread writes while this one
+        reads, so neither pipe fills up and stalls the other side."""
+
+        def write() -> None:
+            self.proc.stdin.write("".join(lines))
+            self.proc.stdin.flush()
+
+        writer = threading.Thread(target=write)
+        t0 = time.perf_counter_ns()
+        writer.start()
+        answers = [self.proc.stdout.readline() for _ in lines]
+        elapsed = time.perf_counter_ns() - t0
+        writer.join()
+        if not all(answers):
+            raise RuntimeError(f"adjudication --batch stopped (exit {self.proc.wait()})")
+        return elapsed, [json.loads(a) for a in answers]
+
+    def __enter__(self) -> BatchCli:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def _percentile(values: list[float], q: int) -> float:
     if len(values) < 2:
         return values[0]
@@ -297,6 +338,37 @@ def _show(
             print(f"      {power} {order:30} ours: {result:9} diplomacy: {their}")
 
 
+def end_to_end(args: argparse.Namespace) -> int:
+    """The batch CLI against diplomacy's bare ``process()``: total time for the same phases,
+    a block of each engine in turn; every answer checked against diplomacy's board."""
+    requests = generate(args.phases, args.seed)
+    warmup = generate(WARMUP_PHASES, args.seed + WARMUP_SEED_OFFSET)
+    lines = [json.dumps(r) + "\n" for r in requests]
+    ours_ns, theirs_ns, diffs = 0, 0, 0
+    with Worker(args.diplomacy_python) as dip, BatchCli() as cli:
+        table, _ = location_table(dip.ask({"map": True}))
+        cli.run([json.dumps(r) + "\n" for r in warmup])
+        for request in warmup:
+            dip.ask({"phase": translate(request, table), "runs": 1})
+        for start in range(0, len(requests), args.block):
+            block = slice(start, start + args.block)
+            ns, answers = cli.run(lines[block])
+            ours_ns += ns
+            for request, answer in zip(requests[block], answers, strict=True):
+                theirs = dip.ask({"phase": translate(request, table), "runs": args.runs})
+                theirs_ns += theirs["time_ns"]
+                diffs += bool(_difference(our_board(answer, table), theirs))
+    ours_ms, theirs_ms = ours_ns / 1e6 / len(requests), theirs_ns / 1e6 / len(requests)
+    ratio = theirs_ms / ours_ms
+    print(f"end to end: {args.phases} phases, seed {args.seed}, blocks of {args.block}")
+    print(f"ours:              {ours_ms:.3f} ms a phase through adjudicate --batch (fresh JSON)")
+    print(f"diplomacy:         {theirs_ms:.3f} ms a phase in process() (median of {args.runs})")
+    print(f"ratio of means:    {ratio:.1f}x (diplomacy / ours), target at least {TARGET_RATIO:g}x")
+    print(f"agreement:         {len(requests) - diffs} of {len(requests)} phases alike")
+    print("target: met" if ratio >= TARGET_RATIO else "target: NOT met")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phases", type=int, default=1000)
@@ -304,10 +376,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="timed runs per phase (median)")
     parser.add_argument("--block", type=int, default=100, help="phases per turn of each engine")
     parser.add_argument("--diplomacy-python", default="/tmp/dipvenv/bin/python")
+    parser.add_argument(
+        "--end-to-end",
+        action="store_true",
+        help="time ours through the batch CLI on fresh JSON (python -m adjudication adjudicate "
+        "--batch, start-up excluded) instead of adjudicate() in process",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         return worker()
+    if args.end_to_end:
+        return end_to_end(args)
     if min(args.phases, args.runs, args.block) < 1:
         print("--phases, --runs and --block must be at least 1", file=sys.stderr)
         return 2

@@ -341,6 +341,28 @@ def _lock_seat(membership: Membership) -> Game:
     return membership.game
 
 
+def _lock_for_orders(membership: Membership) -> int | None:
+    """``_lock_seat`` for order submissions, the busiest request of all, at a fraction of its
+    cost: the game's row locked and two of its columns read, then the seat's two. Under the
+    game's lock no change to the seat can be under way (every one takes that lock first).
+    Returns the current phase's id."""
+    status, current = (
+        Game.objects.select_for_update()
+        .filter(pk=membership.game_id)
+        .values_list("status", "current_phase_id")
+        .get()
+    )
+    seat, missed = (
+        Membership.objects.filter(pk=membership.pk).values_list("status", "missed_phases").get()
+    )
+    if status not in (Status.ACTIVE, Status.PAUSED):
+        raise GameError("the game is not running")
+    if seat not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+        raise GameError(f"you no longer play {membership.power}")
+    membership.status, membership.missed_phases = seat, missed
+    return current
+
+
 def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:
     """A version of the power's orders in the phase: any replacement changes it (the new rows
     get new ids), so a client can say which version it edited (the API's ETag / If-Match).
@@ -378,7 +400,7 @@ def submit_orders(
     # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
     with transaction.atomic():
-        if _lock_seat(membership).current_phase_id != phase.pk:
+        if _lock_for_orders(membership) != phase.pk:
             raise GameError("the phase has just been processed; send your orders again")
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")

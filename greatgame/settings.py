@@ -162,7 +162,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {"BACKEND": "greatgame.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

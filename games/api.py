@@ -661,7 +661,13 @@ class GameViewSet(
         return self._page(entries, AuditEntrySerializer)
 
     @extend_schema(responses=ModeratorActionSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="moderation", pagination_class=None)
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="moderation",
+        pagination_class=None,
+        filter_backends=[],
+    )
     def moderation_actions(self, request: Request, pk: str) -> Response:
         """The moderator actions the game's state allows now, with the inputs each takes: the
         same list the moderator console shows. Any other action is refused with its reason."""

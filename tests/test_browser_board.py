@@ -343,7 +343,7 @@ def test_a_newcomer_plays_a_colonial_turn_by_clicking(chromium, live_server, dem
     # Builds: in the adjustments, clicking a free home centre offers its builds.
     services.process_now(demo, moderator)
     phase = Game.objects.get(pk=demo.pk).current_phase
-    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "fall"
+    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "winter"
     # Russia's armies fell in the autumn (not played here): three builds at home.
     kept = ("Port Arthur", "Red Sea")
     phase.units = [u for u in phase.units if u["power"] != "Russia" or u["location"] in kept]

@@ -18,6 +18,7 @@ import json
 import time
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -25,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from variants.render import render_board
 
-from . import engine
+from . import engine, visibility
 from .models import Game, Phase
 from .variant_words import phase_label
 from .web import watchable  # as the game page: a public game's pictures for anyone
@@ -153,7 +154,7 @@ def engine_request(game: Game, phase: Phase) -> dict:
     )
 
 
-def replay_data(game: Game) -> dict:
+def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
     """The game as the engine saw it: each processed phase's request and stored answer."""
     phases = game.phases.filter(processed_at__isnull=False, results__isnull=False)
     return {
@@ -165,8 +166,10 @@ def replay_data(game: Game) -> dict:
             {
                 "index": p.index,
                 "name": _name(game, p),
-                "request": engine_request(game, p),
-                "response": p.results,
+                "request": _shown_request(game, engine_request(game, p), user),
+                "response": p.results
+                if _whole(game, user)
+                else visibility.shown_results(p.results),
             }
             for p in phases.order_by("index")
         ],
@@ -240,6 +243,23 @@ def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
 def replay_json_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.json``: for ``python -m adjudication replay``."""
     game = _game(pk)
-    response = JsonResponse(replay_data(game), json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(
+        replay_data(game, request.user), json_dumps_params={"ensure_ascii": False}
+    )
     response["Content-Disposition"] = f'attachment; filename="game-{game.pk}-replay.json"'
     return response
+
+
+def _whole(game: Game, user: AbstractBaseUser | None) -> bool:
+    """Whether the viewer may have the replay whole, able to be judged again: once the game is
+    over, or a moderator who does not play. While it is on, a player's replay lacks the seed
+    of the game's chance and the factions' unpublished coming orders (``visibility``)."""
+    return game.finished_at is not None or (
+        user is not None and visibility.sees_everything(game, user)
+    )
+
+
+def _shown_request(game: Game, request: dict, user: AbstractBaseUser | None) -> dict:
+    if _whole(game, user):
+        return request
+    return {**request, "options": visibility.shown_options(game, user)}

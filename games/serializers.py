@@ -260,6 +260,13 @@ class GameSerializer(serializers.ModelSerializer):
             "powers",
         ]
 
+    def to_representation(self, game: Game) -> dict:
+        data = super().to_representation(game)
+        if "options" in data:
+            request = self.context.get("request")
+            data["options"] = visibility.shown_options(game, getattr(request, "user", None))
+        return data
+
     def get_players(self, game: Game) -> int:
         return game.memberships.exclude(status="replaced").count()
 
@@ -400,7 +407,12 @@ class PhaseSerializer(BoardSerializer):
         return OrderSerializer(visibility.visible_orders(phase, _viewer(self)), many=True).data
 
     def get_results(self, phase: Phase) -> dict | None:
-        return phase.results if phase.processed_at else None
+        if not phase.processed_at:
+            return None
+        user = getattr(self.context.get("request"), "user", None)
+        if user is not None and visibility.sees_everything(phase.game, user):
+            return phase.results
+        return visibility.shown_results(phase.results)
 
 
 class MessageSerializer(StrictInput, serializers.ModelSerializer):

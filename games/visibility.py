@@ -30,6 +30,29 @@ def sees_everything(game: Game, user: AbstractBaseUser) -> bool:
     return game.is_moderator(user) and game.membership_of(user) is None
 
 
+def shown_results(results: dict | None) -> dict | None:
+    """A processed phase's results as anyone may read them. The factions' orders for the
+    coming year stay hidden unless published (Chinese Diplomacy, seed 003, 5(E): the
+    Communists' never are, the Kuomintang's only sometimes); the year's own results show them
+    once it is played."""
+    factions = (results or {}).get("factions")
+    if not isinstance(factions, dict) or not factions.get("next_orders"):
+        return results
+    published = [o for o in factions["next_orders"] if o.get("published")]
+    return {**results, "factions": {**factions, "next_orders": published}}
+
+
+def shown_options(game: Game, user: AbstractBaseUser | None) -> dict:
+    """The game's options as this viewer may read them: the seed of the game's chance (the
+    Chinese factions' dice and chits) only for a moderator who does not play, or once the game
+    is over; anyone holding it could work out the factions' coming orders."""
+    if "seed" not in game.options or game.finished_at is not None:
+        return game.options
+    if user is not None and sees_everything(game, user):
+        return game.options
+    return {k: v for k, v in game.options.items() if k != "seed"}
+
+
 def visible_orders(phase: Phase, user: AbstractBaseUser) -> QuerySet[Order]:
     """All orders once the phase is processed; before that, only the viewer's own."""
     orders = phase.orders.all()

@@ -141,3 +141,35 @@ def test_a_tie_at_the_top_in_1950_ends_the_game_as_a_draw_of_the_richest(chinese
     assert chinese.status == Game.Status.FINISHED
     assert chinese.result == {"kind": "draw", "powers": ["England", "Japan"]}
     assert chinese.current_phase.deadline is None
+
+
+def _unpublished(results: dict) -> list[dict]:
+    return [o for o in results["factions"]["next_orders"] if not o.get("published")]
+
+
+def test_players_never_read_the_factions_unpublished_orders_or_the_seed(chinese, seat):
+    """Seed 003, 5(E): the Communists' orders are never published in advance. A processed
+    year's results hold the coming year's faction orders, and the game's seed decides them:
+    a player sees neither through the API or the replay while the game is on; a moderator who
+    does not play sees both, and so does everyone once the game is over."""
+    for _ in range(12):  # until the engine has planned some unpublished faction orders
+        process(chinese)
+        last = chinese.phases.filter(processed_at__isnull=False).order_by("-index").first()
+        if _unpublished(last.results):
+            break
+    assert _unpublished(last.results), "no unpublished faction orders in twelve years"
+    player = client_for(seat(chinese, "England").user)
+    shown = player.get(f"/api/games/{chinese.pk}/phases/{last.index}/").json()["results"]
+    published = [o for o in last.results["factions"]["next_orders"] if o.get("published")]
+    assert shown["factions"]["next_orders"] == published
+    assert "seed" not in player.get(f"/api/games/{chinese.pk}/").json()["options"]
+    replay = player.get(f"/games/{chinese.pk}/replay.json").json()
+    assert not any(_unpublished(p["response"]) for p in replay["phases"])
+    assert not any("seed" in p["request"]["options"] for p in replay["phases"])
+
+    moderator = client_for(chinese.creator)
+    whole = moderator.get(f"/api/games/{chinese.pk}/phases/{last.index}/").json()["results"]
+    assert _unpublished(whole)
+    assert "seed" in moderator.get(f"/api/games/{chinese.pk}/").json()["options"]
+    services.end_game(chinese, chinese.creator, "")
+    assert "seed" in player.get(f"/api/games/{chinese.pk}/").json()["options"]

@@ -326,3 +326,45 @@ def test_two_railroad_rides_are_both_refused_by_the_check_as_well(reverse):
     for answer in (check(body), adjudicate(body)):
         assert [o["result"] for o in answer["orders"]] == ["invalid", "invalid"], answer
         assert all("gave 2" in o["reason"] for o in answer["orders"])
+
+
+def _kwangsi_attacked(power: str, neighbour: dict) -> dict:
+    """``power``'s army in Kwangsi dislodged by Japan; ``neighbour`` stands in an entry space."""
+    return {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1905, "type": "movement"},
+        "units": [
+            {"power": power, "unit": "A", "location": "Kwangsi"},
+            {"power": "Japan", "unit": "A", "location": "Kweichow"},
+            {"power": "Japan", "unit": "A", "location": "Hunan"},
+            neighbour,
+            {"power": "Germany", "unit": "A", "location": "Yunan"},
+            {"power": "Germany", "unit": "A", "location": "Kwangtung"},
+        ],
+        "orders": [
+            {"power": power, "order": "A Kwangsi H"},
+            {"power": "Japan", "order": "A Kweichow - Kwangsi"},
+            {"power": "Japan", "order": "A Hunan S A Kweichow - Kwangsi"},
+        ],
+        "economy": {"balances": {}},
+    }
+
+
+def test_a_chinese_army_retreats_into_an_entry_space_another_army_holds() -> None:
+    """Rule 9: an entry space holds any number of armies, so a dislodged army whose only way
+    out is an occupied entry space retreats there and is not annihilated."""
+    france = {"power": "France", "unit": "A", "location": "Indo-China"}
+    r = adjudicate(_kwangsi_attacked("England", france))
+    [d] = r["dislodged"]
+    assert d["retreats"] == ["Indo-China"] and d["retreated_to"] == "Indo-China"
+    assert {"power": "England", "unit": "A", "location": "Indo-China"} in r["units"]
+    assert r["economy"]["balances"]["England"] == 10  # profit 20, upkeep 10, no annihilation
+    assert not any(e["item"] == "annihilation" for e in r["economy"]["ledger"])
+
+
+def test_a_chinese_retreat_lists_only_the_entry_spaces_the_power_may_use() -> None:
+    """Indo-China is France's and England's way in: a Russian army may not retreat there."""
+    france = {"power": "France", "unit": "A", "location": "Indo-China"}
+    r = adjudicate(_kwangsi_attacked("Russia", france))
+    [d] = r["dislodged"]
+    assert "Indo-China" not in d["retreats"] and d["retreated_to"] is None

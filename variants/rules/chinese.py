@@ -435,9 +435,9 @@ def _random_retreats(variant: Variant, response: dict, units: list[Unit], rng: Y
     annihilated = []
     taken = {u.province for u in units}
     for d in response["dislodged"]:
-        options = [
-            p for p in d["retreats"] if p not in taken and _may_stand(variant, d["power"], p)
-        ]
+        # Only the entry spaces the power may use; those hold any number of armies (rule 9).
+        d["retreats"] = [p for p in d["retreats"] if _may_stand(variant, d["power"], p)]
+        options = [p for p in d["retreats"] if p not in taken or allows_stacking(variant, p)]
         if options:
             where = rng.pick("retreat", sorted(options))
             units.append(Unit(d["power"], "A", where, where))

@@ -127,7 +127,8 @@ def _via_word(via: str) -> str:
 
 # -- tokenising -------------------------------------------------------------------------------
 
-_ARROWS = re.compile(r"=>|→|–|—")
+# Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
+_ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
 _TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 
 UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}

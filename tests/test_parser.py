@@ -92,7 +92,17 @@ def test_move_to_spelling(colonial, text):
     assert parse(colonial, text, "movement").text() == "A Moscow - Perm"
 
 
-@pytest.mark.parametrize("text", ["A Moscow => Perm", "A Moscow → Perm", "A Moscow – Perm"])
+@pytest.mark.parametrize(
+    "text",
+    ["A Moscow => Perm", "A Moscow → Perm", "A Moscow – Perm", "A Moscow — Perm"]
+    # pasted text: minus sign, hyphen, non-breaking hyphen, full-width hyphen-minus
+    + [
+        "A Moscow \u2212 Perm",
+        "A Moscow \u2010 Perm",
+        "A Moscow\u2011Perm",
+        "A Moscow \uff0d Perm",
+    ],
+)
 def test_other_arrows(colonial, text):
     assert parse(colonial, text, "movement").text() == "A Moscow - Perm"
 

@@ -13,17 +13,17 @@ from collections import defaultdict
 from datetime import datetime
 from functools import wraps
 from pathlib import Path
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -156,15 +156,19 @@ def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
 
 def watchable(view):
     """A game's page or picture for whoever may watch it: anyone for a public game, anyone
-    signed in for the rest (``visibility.can_watch``). A signed-out visitor is sent to sign in
-    for any other number, whether a game has it or not, so that nothing tells which exist."""
+    signed in for the rest (``visibility.can_watch``). Any other number is a 404, whether a
+    game has it or not, so that nothing tells which exist; signed out, the page offers to
+    sign in and come back."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         game = Game.objects.filter(pk=pk).only("public", "sandbox", "creator").first()
         if game is None or not visibility.can_watch(game, request.user):
             if not request.user.is_authenticated:
-                return redirect_to_login(request.get_full_path())
+                login = resolve_url(settings.LOGIN_URL)
+                sign_in = f"{login}?{urlencode({'next': request.get_full_path()})}"
+                context = {"sign_in": sign_in}
+                return render(request, "games/not_found.html", context, status=404)
             raise Http404("no such game")
         return view(request, pk, *args, **kwargs)
 

@@ -4,6 +4,8 @@ an anonymous game. A private game is a 404 to a signed-out visitor."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from django.urls import reverse
 
@@ -91,16 +93,22 @@ def test_anonymous_sees_a_public_board_only(client, make_game) -> None:
     shown, hidden = make_game("colonial", public=True), make_game("colonial")
     board = client.get(reverse("board", args=[shown.pk]) + "?phase=0")
     assert board.status_code == 200 and b"<svg" in board.content
-    assert client.get(reverse("board", args=[hidden.pk]) + "?phase=0").status_code == 302
+    assert client.get(reverse("board", args=[hidden.pk]) + "?phase=0").status_code == 404
 
 
 def test_private_game_page_tells_a_stranger_nothing(client, private, watched) -> None:
-    """Signed out, a private game's page answers exactly as a number with no game does."""
+    """Signed out, a private game's page is a 404, exactly as a number with no game is, and
+    offers to sign in and come back."""
     missing = Game.objects.order_by("-pk").first().pk + 100
+    answers: list = []
     for pk in (private.pk, missing):
         for url in (reverse("game", args=[pk]), reverse("replay-json", args=[pk])):
             answer = client.get(url)
-            assert answer.status_code == 302 and answer.url.startswith(reverse("login"))
+            assert answer.status_code == 404
+            sign_in = reverse("login") + "?" + urlencode({"next": url})
+            assert sign_in.replace("&", "&amp;") in answer.content.decode()
+            answers.append(answer.templates[0].name if answer.templates else None)
+    assert answers == ["games/not_found.html"] * 4
 
 
 def test_lobby_lists_games_to_watch(client, watched, private, make_user) -> None:

@@ -76,7 +76,7 @@ def test_no_picture_before_a_phase_is_processed(played: Game, moderator, client)
     assert client.get(f"/games/{played.pk}/phases/{current + 5}.png").status_code == 404
     assert client.get(f"/games/{played.pk + 1000}/phases/0.png").status_code == 404
     client.logout()
-    assert client.get(f"/games/{played.pk}/phases/0.png").status_code == 302  # sign in first
+    assert client.get(f"/games/{played.pk}/phases/0.png").status_code == 404  # a private game
 
 
 def test_the_whole_game_as_an_animated_gif(played: Game, moderator, client) -> None:

@@ -74,13 +74,17 @@ def test_anonymous_is_sent_to_sign_in(client, colonial):
     for url in [
         reverse("lobby"),
         reverse("create-game"),
-        reverse("game", args=[colonial.pk]),
         reverse("moderate", args=[colonial.pk]),
         reverse("account-settings"),
     ]:
         response = client.get(url)
         assert response.status_code == 302
         assert response.url.startswith(reverse("login"))
+    # A private game's page is a 404 to a stranger (nothing tells it exists) that offers to sign in.
+    game_page = client.get(reverse("game", args=[colonial.pk]))
+    assert (
+        game_page.status_code == 404 and reverse("login") + "?next=" in game_page.content.decode()
+    )
 
 
 def test_sign_up_and_sign_in(client, db):

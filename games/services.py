@@ -8,9 +8,10 @@ deadline, sending mail) is deferred with ``transaction.on_commit``.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import random
-import zlib
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
@@ -1063,8 +1064,11 @@ def _wake_bots(game: Game, phase: Phase) -> None:
 
 def bot_seed(game: Game, phase: Phase, power: str) -> int:
     """The bot's chance in one phase: from the game, the phase and the power, so a game
-    with bots replays the same way."""
-    return zlib.crc32(f"{game.pk}:{phase.index}:{power}".encode())
+    with bots replays the same way on this server; keyed with the server's secret, so that a
+    player who knows the board and the bots' code still cannot work out their orders."""
+    message = f"{game.pk}:{phase.index}:{power}".encode()
+    digest = hmac.new(django_settings.SECRET_KEY.encode(), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def play_bots(game_id: int, phase_id: int) -> list[str]:

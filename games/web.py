@@ -821,7 +821,14 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
     Suez permit); the engine checks it like any other."""
     game, membership = _playing(request, pk)
     text = request.POST.get("order", "").strip()[:200]
-    if text:
+    index = ascii_index(request.POST.get("phase"))
+    current = game.current_phase
+    if text and (index is None or current is None or index != current.index):
+        # A button of a page shown before the phase was processed: never the next phase's.
+        messages.error(
+            request, gettext("That button belonged to an old page; reload and try again.")
+        )
+    elif text:
         mine = Order.objects.filter(phase_id=game.current_phase_id, power=membership.power)
         saved = list(mine.order_by("position"))
         texts = [o.text for o in saved] + [text]

@@ -64,7 +64,9 @@ def test_the_page_offers_enter_and_the_button_adds_the_order(chinese, seat):
     assert 'value="Enter A Indo-China"' in html and 'value="Enter A Pacific Ocean"' in html
     assert "Enter A Siberia" not in html  # Russia's alone
     assert "no army on the board" in html
-    response = c.post(reverse("add-order", args=[chinese.pk]), {"order": "Enter A Indo-China"})
+    now = chinese.current_phase.index
+    add = reverse("add-order", args=[chinese.pk])
+    response = c.post(add, {"order": "Enter A Indo-China", "phase": now})
     assert response.status_code == 302
     saved = Order.objects.filter(phase=chinese.current_phase, power="France").order_by("position")
     assert [(o.canonical, o.valid) for o in saved] == [
@@ -72,9 +74,7 @@ def test_the_page_offers_enter_and_the_button_adds_the_order(chinese, seat):
         ("Enter A Indo-China", True),
     ]
     # An order the engine refuses is stored as invalid, with the reason shown.
-    html = c.post(
-        reverse("add-order", args=[chinese.pk]), {"order": "Enter A Siberia"}, follow=True
-    ).content.decode()
+    html = c.post(add, {"order": "Enter A Siberia", "phase": now}, follow=True).content.decode()
     assert "is invalid" in html and "France may not enter the board at Siberia" in html
 
 
@@ -85,10 +85,24 @@ def test_the_page_offers_leave_for_an_army_in_an_entry_space(chinese, seat):
     c = client_for(russia.user)
     html = c.get(reverse("game", args=[chinese.pk])).content.decode()
     assert 'value="A Siberia Leave"' in html and "no army on the board" not in html
-    c.post(reverse("add-order", args=[chinese.pk]), {"order": "A Siberia Leave"})
+    now = chinese.current_phase.index
+    c.post(reverse("add-order", args=[chinese.pk]), {"order": "A Siberia Leave", "phase": now})
     process(chinese)
     assert not [u for u in chinese.current_phase.units if u["power"] == "Russia"]
     assert seat(chinese, "Russia").status == Membership.Status.ACTIVE
+
+
+def test_an_add_order_button_of_an_old_page_adds_nothing(chinese, seat):
+    """A button shown before the year was processed never adds its order to the next year."""
+    france = seat(chinese, "France")
+    c = client_for(france.user)
+    shown = chinese.current_phase.index
+    process(chinese)
+    add = reverse("add-order", args=[chinese.pk])
+    html = c.post(add, {"order": "Enter A Indo-China", "phase": shown}, follow=True)
+    assert "belonged to an old page" in html.content.decode()
+    c.post(add, {"order": "Enter A Indo-China"})  # no phase at all: refused alike
+    assert not Order.objects.filter(phase=chinese.current_phase, power="France").exists()
 
 
 def test_the_add_order_button_is_for_players_only(chinese, make_user):

@@ -620,7 +620,8 @@ class GameViewSet(
         """The gold ledger between great powers (Chinese Diplomacy); POST pays another power."""
         game = self.get_object()
         if request.method == "GET":
-            return self._page(game.payments.select_related("phase"), PaymentSerializer)
+            payments = visibility.visible_payments(game, request.user)
+            return self._page(payments, PaymentSerializer)
         membership = _seat(game, request.user)
         serializer = PaymentSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -30,6 +30,21 @@ def sees_everything(game: Game, user: AbstractBaseUser) -> bool:
     return game.is_moderator(user) and game.membership_of(user) is None
 
 
+def visible_payments(game: Game, user: AbstractBaseUser) -> QuerySet:
+    """Payments of processed years for anyone who may see the game (the yearly statement is
+    published); this year's, before it is played, only to the two powers concerned and to a
+    moderator who does not play."""
+    payments = game.payments.select_related("phase")
+    if sees_everything(game, user):
+        return payments
+    settled = Q(phase__processed_at__isnull=False)
+    membership = game.membership_of(user) if user.is_authenticated else None
+    if membership is None or not membership.power:
+        return payments.filter(settled)
+    mine = Q(payer=membership.power) | Q(payee=membership.power)
+    return payments.filter(settled | mine)
+
+
 def shown_results(results: dict | None) -> dict | None:
     """A processed phase's results as anyone may read them. The factions' orders for the
     coming year stay hidden unless published (Chinese Diplomacy, seed 003, 5(E): the

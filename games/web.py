@@ -56,7 +56,6 @@ from .models import (
     ModeratorAction,
     NotificationSettings,
     Order,
-    Payment,
     Phase,
     PressRead,
 )
@@ -499,7 +498,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # Where live updates start: this phase, and press after the latest message now.
     latest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
     context["live_cursor"] = events.Cursor(phase.index, latest)
-    context.update(_gold_context(game, phase, power, context["is_current"]))
+    context.update(_gold_context(request, game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request))
     if not power and not game.is_over and user.is_authenticated:
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
@@ -619,7 +618,9 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
     return context
 
 
-def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool) -> dict:
+def _gold_context(
+    request: HttpRequest, game: Game, phase: Phase, power: str | None, is_current: bool
+) -> dict:
     """Chinese Diplomacy's gold: balances, payments, published faction orders, the statement."""
     economy = phase.carried.get("economy")
     if economy is None:
@@ -627,7 +628,7 @@ def _gold_context(game: Game, phase: Phase, power: str | None, is_current: bool)
     powers = engine.powers(game)
     gold = {
         "balances": [(p, economy.get("balances", {}).get(p, 0)) for p in powers],
-        "payments": list(Payment.objects.filter(phase=phase)),
+        "payments": list(visibility.visible_payments(game, request.user).filter(phase=phase)),
         "faction_orders": [],
         "statement": [],
     }

@@ -187,3 +187,24 @@ def test_players_never_read_the_factions_unpublished_orders_or_the_seed(chinese,
     assert "seed" in moderator.get(f"/api/games/{chinese.pk}/").json()["options"]
     services.end_game(chinese, chinese.creator, "")
     assert "seed" in player.get(f"/api/games/{chinese.pk}/").json()["options"]
+
+
+def test_this_years_payments_are_seen_only_by_the_two_powers(chinese, seat, make_user):
+    """A payment is settled with the year; until then only payer, payee and a moderator who
+    does not play see it (the page and the API alike); once the year is played, everyone."""
+    services.pay(seat(chinese, "France"), "England", 5)
+    url = f"/api/games/{chinese.pk}/payments/"
+    page = reverse("game", args=[chinese.pk])
+
+    def seen(user) -> tuple[int, bool]:
+        c = client_for(user)
+        listed = c.get(url).json()["results"]
+        return len(listed), "France pays England" in unescape(c.get(page).content.decode())
+
+    assert seen(seat(chinese, "France").user) == (1, True)
+    assert seen(seat(chinese, "England").user) == (1, True)
+    assert seen(chinese.creator) == (1, True)
+    assert seen(seat(chinese, "Japan").user) == (0, False)
+    assert seen(make_user("onlooker")) == (0, False)
+    process(chinese)
+    assert seen(seat(chinese, "Japan").user)[0] == 1

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
 from . import engine, visibility
 from .models import Game, Membership, Message, Order, Phase
@@ -391,7 +391,7 @@ def too_many(detail: str) -> JsonResponse:
     return response
 
 
-def response(request: HttpRequest, game: Game) -> StreamingHttpResponse | JsonResponse:
+def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpResponse:
     """The event stream for this viewer, or a 429 when their streams or this process's are
     all taken (the page then retries later)."""
     given = [request.headers.get("Last-Event-ID"), request.GET.get("since")]
@@ -399,6 +399,12 @@ def response(request: HttpRequest, game: Game) -> StreamingHttpResponse | JsonRe
     if any(Cursor.parse(text) is None for text in given):
         return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)
     cursor = Cursor.parse(given[0]) if given else None
+    if request.method == "HEAD":
+        # The headers alone: a HEAD never reads a stream, so it must not hold one open (four
+        # of them used to keep a viewer's streams taken for five minutes).
+        head = HttpResponse(content_type="text/event-stream")
+        head["Cache-Control"] = "private, no-store"
+        return head
     # Signed-out spectators of public games count by their address, as sign-ins do.
     user_id = request.user.pk or f"anon:{request.META.get('REMOTE_ADDR', '')}"
     if not _take_user_slot(user_id):

@@ -224,6 +224,20 @@ def test_streams_are_capped_per_user_and_give_their_slot_back(colonial, seat, se
     assert signed_in(seat(colonial, "Russia").user).get(url(colonial)).status_code == 200
 
 
+def test_a_head_request_holds_no_stream(colonial, seat, settings):
+    """A HEAD answers the stream's headers and holds no slot: four of them used to keep a
+    viewer's streams taken for five minutes."""
+    settings.LIVE_STREAMS_PER_USER = 1
+    client = signed_in(seat(colonial, "China").user)
+    for _ in range(4):
+        head = client.head(url(colonial))
+        assert head.status_code == 200 and head["Content-Type"] == "text/event-stream"
+        assert not head.streaming
+    stream = client.get(url(colonial))
+    assert stream.status_code == 200 and stream.streaming
+    hang_up(stream)
+
+
 def test_a_process_holds_only_so_many_streams(colonial, seat, settings):
     settings.LIVE_STREAMS_PER_PROCESS = 1
     one = signed_in(seat(colonial, "China").user).get(url(colonial))

@@ -14,6 +14,7 @@ disorder.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -118,13 +119,28 @@ def rate_game(game: Game) -> list[RatingChange]:
 
 @transaction.atomic
 def unrate_game(game: Game) -> None:
-    """Undo a game's rating changes (a moderator rolled a finished game back)."""
+    """Undo a game's rating changes (a moderator rolled a finished game back).
+
+    When the game was a player's last rated one, the rating goes back to what it was before.
+    Otherwise the games rated since stay: only this game's own change is taken out (its
+    change of mu subtracted, the variance it took away given back), so that rolling back an
+    old game never wipes what its players earned elsewhere since."""
     for change in game.rating_changes.all():
-        rating = Rating.objects.filter(user_id=change.user_id, variant=change.variant).first()
-        if rating is not None:
+        rating = (
+            Rating.objects.select_for_update()
+            .filter(user_id=change.user_id, variant=change.variant)
+            .first()
+        )
+        if rating is None:
+            continue
+        if (rating.mu, rating.sigma) == (change.mu, change.sigma):  # nothing rated since
             rating.mu, rating.sigma = change.mu_before, change.sigma_before
-            rating.games = max(rating.games - 1, 0)
-            rating.save()
+        else:
+            rating.mu -= change.mu - change.mu_before
+            variance = rating.sigma**2 + change.sigma_before**2 - change.sigma**2
+            rating.sigma = math.sqrt(max(variance, 1e-6))
+        rating.games = max(rating.games - 1, 0)
+        rating.save()
     game.rating_changes.all().delete()
 
 

@@ -346,3 +346,23 @@ def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> No
     _assert_ratings(
         _expected(game, {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}, {})
     )
+
+
+def test_a_rollback_of_an_old_game_keeps_what_its_players_earned_since(make_game, seat, moderator):
+    """The adversary's case: a rating earned in a later game survives the rollback of an
+    earlier one; only the earlier game's own change is taken out."""
+    first = _finished(make_game, moderator)
+    second = services.create_game(moderator, name="again", variant="standard")
+    for m in first.memberships.all():
+        services.join_game(second, m.user, [m.power])
+    second.refresh_from_db()
+    _concede(second, seat, "England")
+    england = seat(second, "England").user
+    after_both = Rating.objects.get(user=england, variant="")
+    own = RatingChange.objects.get(game=first, user=england, variant="")
+    services.rollback(first, moderator, 1)
+    now = Rating.objects.get(user=england, variant="")
+    assert now.games == 1
+    assert now.mu == pytest.approx(after_both.mu - (own.mu - own.mu_before))
+    assert now.mu != pytest.approx(MODEL.rating().mu)  # the second game's win is kept
+    assert now.sigma >= after_both.sigma

@@ -29,6 +29,7 @@ from rest_framework.views import APIView
 from . import engine, services, variant_words
 from .api import ScopedThrottle
 from .input_types import StrictInput
+from .limits import ascii_index
 from .models import Game, Membership, Order
 from .serializers import GameSerializer, OrderSerializer, OrdersInputSerializer
 
@@ -230,13 +231,18 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=_own(pk, request.user).pk)
+    if step not in ("process", "undo"):
+        raise Http404("process or undo")
+    # The phase the button was shown in: a double click or an old page does nothing twice.
+    index = ascii_index(request.POST.get("phase"))
     try:
+        if index is None or game.current_phase is None:
+            raise services.GameError(gettext("That button belonged to an old page; try again."))
+        services.check_phase(game.current_phase, index)
         if step == "process":
-            services.process_now(game, request.user)
-        elif step == "undo":
-            undo(game, request.user)
+            services.process_now(game, request.user, phase=index)
         else:
-            raise Http404("process or undo")
+            undo(game, request.user)
     except (services.GameError, PermissionError) as error:
         messages.error(request, str(error))
     return redirect("sandbox", pk=pk)

@@ -569,7 +569,7 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
             if needed and all(votes.get(p) == concede_to for p in needed):
                 _finish(game, "concession", [concede_to])
         elif voters and all(votes.get(p) == "" for p in voters):
-            _finish(game, "draw", engine.survivors(phase))
+            _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
         game.save()
         return game.is_over
 
@@ -948,7 +948,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
 def declare_draw(game: Game, by: AbstractBaseUser) -> None:
     """End the game as a draw among the surviving powers."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
-    powers = engine.survivors(_current(game))
+    powers = engine.survivors(_current(game)) & set(engine.powers(game))  # no Chinese faction
     _finish(game, "draw", powers)
     game.save()
     _log(game, by, "draw", powers=sorted(powers))

@@ -208,3 +208,13 @@ def test_this_years_payments_are_seen_only_by_the_two_powers(chinese, seat, make
     assert seen(make_user("onlooker")) == (0, False)
     process(chinese)
     assert seen(seat(chinese, "Japan").user)[0] == 1
+
+
+def test_a_moderators_draw_is_shared_by_great_powers_only(chinese):
+    """The factions are the gamesmaster's, never a party to a draw (the adversary found the
+    Imperials among the drawn powers)."""
+    services.declare_draw(chinese, chinese.creator)
+    chinese.refresh_from_db()
+    assert chinese.result["kind"] == "draw"
+    assert set(chinese.result["powers"]) <= set(engine.powers(chinese))
+    assert "Imperials" not in chinese.result["powers"]

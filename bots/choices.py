@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-SPECIAL = "special"
+import adjudication
+from adjudication.orders import SPECIAL
+
+
+def legal_options(request: dict, power: str) -> dict:
+    """The engine's options for the power (``adjudication.options``); a bad request raises."""
+    answer = adjudication.options(request, power)
+    if "error" in answer:
+        raise ValueError(answer["error"])
+    return answer
 
 
 def by_unit(orders: list[dict]) -> dict[str, list[dict]]:

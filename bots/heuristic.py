@@ -23,7 +23,7 @@ import adjudication
 from adjudication.variant import Variant
 
 from .chinese import ChinesePlanner
-from .choices import by_unit, fill_adjustments
+from .choices import by_unit, fill_adjustments, legal_options
 
 TAKE, DEFEND, SPREAD = 10.0, 8.0, 0.5
 
@@ -61,9 +61,7 @@ class HeuristicBot:
     # -- the phase ----------------------------------------------------------------------------
 
     def decide(self, request: dict, power: str) -> list[str]:
-        answer = adjudication.options(request, power)
-        if "error" in answer:
-            raise ValueError(answer["error"])
+        answer = legal_options(request, power)
         variant = adjudication.load(request["variant"])
         if "chinese" in variant.rules:
             return ChinesePlanner(request, power, answer, self.rng).orders()

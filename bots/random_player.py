@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import random
 
-import adjudication
-
-from .choices import by_unit, fill_adjustments
+from .choices import by_unit, fill_adjustments, legal_options
 
 
 class RandomPlayer:
@@ -18,9 +16,7 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def decide(self, request: dict, power: str) -> list[str]:
-        answer = adjudication.options(request, power)
-        if "error" in answer:
-            raise ValueError(answer["error"])
+        answer = legal_options(request, power)
         if answer["phase"]["type"] == "adjustments":
             rank = {}  # a random order of sites, fixed for this phase
             return fill_adjustments(

@@ -157,6 +157,8 @@ def engine_request(game: Game, phase: Phase) -> dict:
 def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
     """The game as the engine saw it: each processed phase's request and stored answer."""
     phases = game.phases.filter(processed_at__isnull=False, results__isnull=False)
+    whole = _whole(game, user)
+    options = visibility.shown_options(game, user)
     return {
         "format": FORMAT,
         "game": game.pk,
@@ -166,10 +168,8 @@ def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
             {
                 "index": p.index,
                 "name": _name(game, p),
-                "request": _shown_request(game, engine_request(game, p), user),
-                "response": p.results
-                if _whole(game, user)
-                else visibility.shown_results(p.results),
+                "request": {**engine_request(game, p), "options": options},
+                "response": p.results if whole else visibility.shown_results(p.results),
             }
             for p in phases.order_by("index")
         ],
@@ -257,9 +257,3 @@ def _whole(game: Game, user: AbstractBaseUser | None) -> bool:
     return game.finished_at is not None or (
         user is not None and visibility.sees_everything(game, user)
     )
-
-
-def _shown_request(game: Game, request: dict, user: AbstractBaseUser | None) -> dict:
-    if _whole(game, user):
-        return request
-    return {**request, "options": visibility.shown_options(game, user)}

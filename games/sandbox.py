@@ -238,10 +238,10 @@ def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
     try:
         if index is None or game.current_phase is None:
             raise services.GameError(gettext("That button belonged to an old page; try again."))
-        services.check_phase(game.current_phase, index)
         if step == "process":
-            services.process_now(game, request.user, phase=index)
+            services.process_now(game, request.user, phase=index)  # checks the phase itself
         else:
+            services.check_phase(game.current_phase, index)
             undo(game, request.user)
     except (services.GameError, PermissionError) as error:
         messages.error(request, str(error))

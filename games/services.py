@@ -335,11 +335,16 @@ def _lock_seat(membership: Membership) -> Game:
     """
     locking = Membership.objects.select_for_update(of=("game",)).select_related("game")
     membership.refresh_from_db(from_queryset=locking)
-    if membership.game.status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("the game is not running")
-    if membership.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
-        raise GameError(f"you no longer play {membership.power}")
+    _still_playing(membership.game.status, membership.status, membership.power)
     return membership.game
+
+
+def _still_playing(game_status: str, seat_status: str, power: str) -> None:
+    """Refuse unless the game runs and the seat still plays it."""
+    if game_status not in (Status.ACTIVE, Status.PAUSED):
+        raise GameError("the game is not running")
+    if seat_status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+        raise GameError(f"you no longer play {power}")
 
 
 def _lock_for_orders(membership: Membership) -> int | None:
@@ -356,10 +361,7 @@ def _lock_for_orders(membership: Membership) -> int | None:
     seat, missed = (
         Membership.objects.filter(pk=membership.pk).values_list("status", "missed_phases").get()
     )
-    if status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("the game is not running")
-    if seat not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
-        raise GameError(f"you no longer play {membership.power}")
+    _still_playing(status, seat, membership.power)
     membership.status, membership.missed_phases = seat, missed
     return current
 
@@ -422,10 +424,7 @@ def check_orders(
     checks with this while the player types, so typing spends no saves and makes no new
     versions of the saved orders. ``phase`` as in ``submit_orders``."""
     game, phase = _ordering(membership, texts, phase)
-    if game.status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("the game is not running")
-    if membership.status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
-        raise GameError(f"you no longer play {membership.power}")
+    _still_playing(game.status, membership.status, membership.power)
     checked = engine.check_orders(game, phase, membership.power, texts)
     return list(_order_rows(membership, phase, checked))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import adjudication
-from adjudication.orders import SPECIAL
+
+SPECIAL = "special"  # the data ``kind`` of a rule's own orders, as the contract names it
 
 
 def legal_options(request: dict, power: str) -> dict:

@@ -234,7 +234,7 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
 
 
 class GameSerializer(serializers.ModelSerializer):
-    creator = serializers.CharField(source="creator.username", read_only=True)
+    creator = serializers.SerializerMethodField()
     current_phase = BoardSerializer(read_only=True, allow_null=True)
     deadline_time = TimeOfDayField(read_only=True, allow_null=True)
     powers = serializers.SerializerMethodField()
@@ -266,6 +266,11 @@ class GameSerializer(serializers.ModelSerializer):
             request = self.context.get("request")
             data["options"] = visibility.shown_options(game, getattr(request, "user", None))
         return data
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_creator(self, game: Game) -> str | None:
+        """Null in an anonymous game still running, unless the viewer is its moderator."""
+        return visibility.creator_name(game, _viewer(self))
 
     def get_players(self, game: Game) -> int:
         return game.memberships.exclude(status="replaced").count()

@@ -99,6 +99,17 @@ def shows_names(game: Game, user: AbstractBaseUser) -> bool:
     return not game.anonymous or game.is_over or sees_everything(game, user)
 
 
+def creator_name(game: Game, user: AbstractBaseUser) -> str | None:
+    """The moderator's name, hidden in an anonymous game still running: a creator who also
+    plays would otherwise be named as one of its players. The creator and a site moderator
+    who does not play still see it."""
+    if not game.anonymous or game.is_over or user.pk == game.creator_id:
+        return game.creator.username
+    if user.has_perm("games.moderate_any_game") and game.membership_of(user) is None:
+        return game.creator.username
+    return None
+
+
 def player_name(membership: Membership, user: AbstractBaseUser, show: bool) -> str | None:
     if show or membership.bot or membership.user_id == user.pk:  # a bot's name hides nobody
         return membership.user.username

@@ -486,7 +486,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "variant": engine.describe(game.variant),
         "rules_variant": game.variant,
         "time_zone": time_zone_of(request),
-        "options": _options(game),
+        "options": _options(game, visibility.creator_name(game, user)),
     }
     if phase is None:  # forming, or cancelled before it started
         context["join_form"] = JoinForm(powers=engine.powers(game))
@@ -505,7 +505,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-def _options(game: Game) -> list[tuple[str, str]]:
+def _options(game: Game, moderator: str | None) -> list[tuple[str, str]]:
+    """The game's settings as rows of the page; ``moderator`` is None where the name is hidden."""
     victory = variant_words.victory(game.variant, game.options.get("victory_centers"))
     deadline_time = (
         game.deadline_time.strftime("%H:%M UTC") if game.deadline_time else gettext("none")
@@ -530,7 +531,7 @@ def _options(game: Game) -> list[tuple[str, str]]:
         (gettext("Civil disorder after"), missed),
         (gettext("Bots"), bots_words(game)),
         (gettext("Victory"), victory[:1].upper() + victory[1:]),
-        (gettext("Moderator"), game.creator.username),
+        (gettext("Moderator"), moderator or gettext("hidden until the game ends")),
     ]
 
 

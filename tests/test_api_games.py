@@ -262,3 +262,32 @@ def test_odd_order_text_is_answered_not_crashed_on(api, game, seat) -> None:
 
 def test_schema_has_no_warnings(tmp_path) -> None:
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
+
+
+def test_anonymous_games_hide_their_moderator_until_the_end(
+    api, client, make_game, seat, moderator, make_user
+) -> None:
+    """A creator who also plays would be named as one of the players; so the moderator's name
+    stays hidden from everyone else in the API, the game page, the lobby and the Find page."""
+    from games import services
+
+    game = make_game(anonymous=True)
+    url = f"/api/games/{game.pk}/"
+    france = seat(game, "France").user
+    assert api(france).get(url).data["creator"] is None
+    assert api(moderator).get(url).data["creator"] == moderator.username
+    assert api(make_user("stranger")).get(url).data["creator"] is None
+
+    creator = make_user("creator_zq")
+    forming = services.create_game(creator, name="Hidden", variant="standard", anonymous=True)
+    client.force_login(france)
+    game_page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "hidden until the game ends" in game_page
+    for page in ("/", "/games/?anonymous=true"):  # the lobby and Find list the forming game
+        html = client.get(page).content.decode()
+        assert "Hidden" in html and "creator_zq" not in html, page
+    assert "creator_zq" not in str(api(france).get("/api/games/").data)
+    assert api(creator).get(f"/api/games/{forming.pk}/").data["creator"] == "creator_zq"
+
+    api(moderator).post(f"{url}moderation/draw/")
+    assert api(france).get(url).data["creator"] == moderator.username

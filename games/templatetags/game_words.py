@@ -4,7 +4,9 @@ result and how a game ended."""
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
+
+from games import visibility
 
 register = template.Library()
 
@@ -32,3 +34,9 @@ def result_word(value: str) -> str:
 def result_kind(value: str) -> str:
     """How a game ended, in the reader's language."""
     return str(ENDINGS.get(value, value))
+
+
+@register.filter
+def creator_for(game, user) -> str:
+    """The game's moderator as the viewer may see it: hidden in a running anonymous game."""
+    return visibility.creator_name(game, user) or gettext("anonymous moderator")

@@ -4,7 +4,9 @@ A player's rating is OpenSkill's Plackett-Luce model, kept overall and per varia
 once when a game ends: the places come from the result (a solo winner first, a draw's powers
 sharing first place, a concession's winner first, and in a game ended without a winner every
 survivor shares first), then the other survivors, then the eliminated, the later out the
-better. Bots and replaced seats are not rated. A rollback of a finished game undoes its change.
+better. Bots and replaced seats are not rated, and a game is rated only when people sat in at
+least half of its seats: otherwise two accounts of one person and a table of bots could agree
+a result and farm a rating. A rollback of a finished game undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
 something to order in that it sent orders for, and how many seats the player left in civil
@@ -73,6 +75,13 @@ def rated_seats(game: Game) -> list[Membership]:
     return [m for m in seats.select_related("user") if not m.bot]
 
 
+def played_by_people(game: Game) -> bool:
+    """Whether people sat in at least half of the game's seats (a bot's seat a person took over
+    counts as a person's; a seat only ever a bot's does not)."""
+    people = game.memberships.filter(bot=False).exclude(power="").values("power").distinct().count()
+    return 2 * people >= len(engine.powers(game))
+
+
 # -- updating -----------------------------------------------------------------------------
 
 
@@ -90,7 +99,7 @@ def rate_game(game: Game) -> list[RatingChange]:
     if game.sandbox or game.rating_changes.exists():  # practice is never rated
         return []
     seats = rated_seats(game)
-    if len(seats) < 2:  # nobody to be measured against
+    if len(seats) < 2 or not played_by_people(game):  # nobody to be measured against
         return []
     places = ranks(game)
     changes = []

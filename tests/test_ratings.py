@@ -333,19 +333,36 @@ def test_a_seat_taken_over_counts_for_each_player_only_their_own_phases(
     assert (came.due, came.ordered, came.civil_disorders, came.percent) == (1, 1, 0, 100)
 
 
-def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> None:
+def _bot_game(moderator, people: list) -> Game:
     game = services.create_game(moderator, name="bots", variant="standard", bots_fill_empty=True)
-    people = [make_user("ann"), make_user("bob")]
-    for user, power in zip(people, ["France", "Turkey"], strict=True):
+    powers = engine.powers(game)
+    for user, power in zip(people, powers, strict=False):
         services.join_game(game, user, [power])
     services.start_game(game, moderator)
     game.refresh_from_db()
-    assert game.memberships.filter(bot=True).count() == len(engine.powers(game)) - 2
-    services.end_game(game, moderator, winner="Turkey")
-    assert set(Rating.objects.values_list("user__username", flat=True)) == {"ann", "bob"}
-    _assert_ratings(
-        _expected(game, {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}, {})
-    )
+    assert game.memberships.filter(bot=True).count() == len(powers) - len(people)
+    return game
+
+
+def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> None:
+    people = [make_user(name) for name in ("ann", "bob", "cat", "dan")]  # 4 of 7 seats
+    game = _bot_game(moderator, people)
+    winner = game.memberships.get(user=people[1]).power
+    services.end_game(game, moderator, winner=winner)
+    assert set(Rating.objects.values_list("user__username", flat=True)) == {
+        "ann",
+        "bob",
+        "cat",
+        "dan",
+    }
+    _assert_ratings(_expected(game, {p: 1 if p == winner else 2 for p in engine.powers(game)}, {}))
+
+
+def test_two_accounts_and_a_table_of_bots_farm_no_rating(moderator, make_user) -> None:
+    """Two people and five bots agree a result: nothing is rated, whoever is declared winner."""
+    game = _bot_game(moderator, [make_user("alt1"), make_user("alt2")])
+    services.end_game(game, moderator, winner=game.memberships.get(user__username="alt1").power)
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
 def test_a_rollback_of_an_old_game_keeps_what_its_players_earned_since(make_game, seat, moderator):

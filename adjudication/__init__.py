@@ -10,10 +10,12 @@ from .api import adjudicate, check, opening
 from .following import carried, next_request
 from .game_options import option_problems, option_schema
 from .options import options, ordered_unit
+from .reasons import add_words, reason_words
 from .registry import Rule, register_rule, register_variant
 from .variant import VariantError, available, load
 
 __all__ = [
+    "add_words",
     "adjudicate",
     "available",
     "carried",
@@ -25,6 +27,7 @@ __all__ = [
     "option_schema",
     "options",
     "ordered_unit",
+    "reason_words",
     "register_rule",
     "register_variant",
     "Rule",

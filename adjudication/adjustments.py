@@ -7,6 +7,7 @@ from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
+from .reasons import UNIT_IS
 from .variant import Variant, province_of
 
 
@@ -66,13 +67,13 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
             order = parse(variant, text, "adjustments")
             if order.kind == WAIVE:
                 if delta[power] <= 0:
-                    raise OrderError(f"{power} has no builds to waive")
+                    raise OrderError("{power} has no builds to waive", power=power)
                 delta[power] -= 1
                 answer(index, "succeeds", canonical="Waive")
             elif order.kind == BUILD:
                 if province_of(order.location) in built:
                     where = province_of(order.location)
-                    raise OrderError(f"{where} already has a build this phase")
+                    raise OrderError("{where} already has a build this phase", where=where)
                 unit = _build(board, power, order, delta[power], occupied)
                 delta[power] -= 1
                 built.add(unit.province)
@@ -84,9 +85,11 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                 removed.add(unit.province)
                 answer(index, "succeeds", canonical=f"Remove {unit.kind} {unit.location}")
             else:
-                raise OrderError(f"a {order.kind} order is not allowed in an adjustment phase")
+                raise OrderError(
+                    "a {kind} order is not allowed in an adjustment phase", kind=order.kind
+                )
         except OrderError as e:
-            answer(index, "invalid", str(e))
+            answer(index, "invalid", e.reason)
     units = [u for u in units if u.province not in removed]
     disorder: list[Unit] = []
     for power, missing in delta.items():
@@ -102,13 +105,15 @@ def _build(board: Board, power: str, order, remaining: int, occupied: set[str]) 
     variant = board.variant
     province = province_of(order.location)
     if remaining <= 0:
-        raise OrderError(f"{power} has no builds left this phase")
+        raise OrderError("{power} has no builds left this phase", power=power)
     if province not in variant.home_centres(power):
-        raise OrderError(f"{province} is not a home centre of {power}")
+        raise OrderError(
+            "{province} is not a home centre of {power}", province=province, power=power
+        )
     if board.centres.get(province) != power:
-        raise OrderError(f"{power} does not own {province}")
+        raise OrderError("{power} does not own {province}", power=power, province=province)
     if province in occupied:
-        raise OrderError(f"{province} is occupied")
+        raise OrderError("{province} is occupied", province=province)
     kind = order.unit
     if kind is None:
         raise OrderError("say what to build: an army (A) or a fleet (F)")
@@ -116,14 +121,18 @@ def _build(board: Board, power: str, order, remaining: int, occupied: set[str]) 
     p = variant.provinces[province]
     if kind == "F":
         if p.is_land:
-            raise OrderError(f"a fleet cannot be built in {province}: it is inland")
+            raise OrderError(
+                "a fleet cannot be built in {province}: it is inland", province=province
+            )
         if p.coasts and "/" not in location:
             coasts = " or ".join(variant.fleet_locations(province))
-            raise OrderError(f"say which coast to build the fleet on: {coasts}")
+            raise OrderError("say which coast to build the fleet on: {coasts}", coasts=coasts)
     else:
         location = province
     if not variant.can_stand(kind, location):
-        raise OrderError(f"{'an army' if kind == 'A' else 'a fleet'} cannot stand in {location}")
+        if kind == "A":
+            raise OrderError("an army cannot stand in {location}", location=location)
+        raise OrderError("a fleet cannot stand in {location}", location=location)
     return Unit(power, kind, location, province)
 
 
@@ -131,15 +140,13 @@ def _removal(units: list[Unit], power: str, order, remaining: int, removed: set[
     province = province_of(order.location)
     unit = next((u for u in units if u.province == province and u.power == power), None)
     if unit is None:
-        raise OrderError(f"{power} has no unit in {province}")
+        raise OrderError("{power} has no unit in {province}", power=power, province=province)
     if order.unit and order.unit != unit.kind:
-        raise OrderError(
-            f"the unit in {province} is {'an army' if unit.kind == 'A' else 'a fleet'}"
-        )
+        raise OrderError(UNIT_IS[unit.kind], province=province)
     if province in removed:
-        raise OrderError(f"{unit.label()} is already being removed")
+        raise OrderError("{unit} is already being removed", unit=unit.label())
     if remaining >= 0:
-        raise OrderError(f"{power} has no units to remove")
+        raise OrderError("{power} has no units to remove", power=power)
     return unit
 
 

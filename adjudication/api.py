@@ -13,6 +13,7 @@ from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units
 from .movement import Movement
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
+from .reasons import why
 from .registry import Rule
 from .variant import Variant, load
 
@@ -204,8 +205,8 @@ def _reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | Non
 
 def _invalid(power: str, text: str, canonical: str | None, e: OrderError) -> dict:
     item = {"power": power, "order": text, "canonical": canonical, "result": "invalid"}
-    if str(e):
-        item["reason"] = str(e)
+    if e.reason:
+        item["reason"] = e.reason
     return item
 
 
@@ -273,7 +274,13 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
         if len(indexes) > 1:
             given = "; ".join(entries[index][1] for index in indexes)
             for index in indexes:
-                refused[index] = f"{rule}, and {power} gave {len(indexes)} ({given}): none is taken"
+                refused[index] = why(
+                    "{rule}, and {power} gave {count} ({given}): none is taken",
+                    rule=rule,
+                    power=power,
+                    count=len(indexes),
+                    given=given,
+                )
     return refused
 
 

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
+from .reasons import UNIT_IS, WHICH_COAST, reason_template, why
 from .variant import Variant, province_of
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
@@ -91,13 +92,17 @@ class Movement:
         province = province_of(loc)
         i = self.unit_at.get(province)
         if i is None:
-            raise OrderError(f"there is no unit in {province}")
+            raise OrderError("there is no unit in {province}", province=province)
         unit = self.units[i]
         if unit.power != power:
-            raise OrderError(f"the unit in {province} belongs to {unit.power}, not {power}")
+            raise OrderError(
+                "the unit in {province} belongs to {owner}, not {power}",
+                province=province,
+                owner=unit.power,
+                power=power,
+            )
         if order.unit and order.unit != unit.kind:
-            have = "an army" if unit.kind == "A" else "a fleet"
-            raise OrderError(f"the unit in {province} is {have}")
+            raise OrderError(UNIT_IS[unit.kind], province=province)
         return i  # a wrong coast on the ordered unit is ignored (DATC 6.B.10)
 
     def kind_at(self, location: str | None) -> str | None:
@@ -116,10 +121,10 @@ class Movement:
             return handle
         check = self.checks.get(order.kind)
         if check is None:
-            raise OrderError(f"a {order.kind} order is not allowed in a movement phase")
+            raise OrderError("a {kind} order is not allowed in a movement phase", kind=order.kind)
         i = self.unit_for(power, order)
         if self.order[i] is not None:
-            raise OrderError(f"{self.units[i].label()} already has an order")
+            raise OrderError("{unit} already has an order", unit=self.units[i].label())
         self.order[i] = check(self, i, order) or order
         return i
 
@@ -141,7 +146,9 @@ class Movement:
             raise OrderError(legal)
         if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):
             raise OrderError(
-                f"no fleets stand at sea to convoy it from {unit.province} to {legal.destination}"
+                "no fleets stand at sea to convoy it from {province} to {destination}",
+                province=unit.province,
+                destination=legal.destination,
             )
         return legal
 
@@ -189,7 +196,9 @@ class Movement:
         if legal.destination is not None:
             dprov = province_of(legal.destination)
             if not self.target_could_move(t, dprov):
-                raise OrderError(f"{target.label()} could not move to {dprov}")
+                raise OrderError(
+                    "{unit} could not move to {dprov}", unit=target.label(), dprov=dprov
+                )
         return legal
 
     def target_could_move(self, t: int, dprov: str) -> bool:
@@ -596,26 +605,37 @@ class Movement:
     def move_reason(self, i: int) -> str:
         """Why a legal move failed, in words a player understands, from the cause its decision
         records: ``("no-attack",)``, or ``(how, unit, attack, against)``."""
-        self.explain = why = []  # the decision re-run records the test that failed it
+        self.explain = causes = []  # the decision re-run records the test that failed it
         self.adjudicate_move(i)
         self.explain = None
-        cause = why[0] if why else None
+        cause = causes[0] if causes else None
         if cause is None:
-            return "failed"
+            return why("failed")
         dest = self.dest[i]
         how = cause[0]
         if how == "no-attack":
             if not self.path_ok(i):
                 return self.no_route_reason(i)
-            return f"cannot dislodge a unit of its own power in {dest}"
+            return why("cannot dislodge a unit of its own power in {dest}", dest=dest)
         if how == "bounced":
             cause = self.named_rival(i, cause)
         _, other, attack, against = cause
         label = self.units[other].label()
         if how == "head-on":
-            return f"lost a head-to-head battle with {label} ({attack} against {against})"
+            return why(
+                "lost a head-to-head battle with {label} ({attack} against {against})",
+                label=label,
+                attack=attack,
+                against=against,
+            )
         if how == "held":
-            return f"{label} stays in {dest} (strength {attack} against {against})"
+            return why(
+                "{label} stays in {dest} (strength {attack} against {against})",
+                label=label,
+                dest=dest,
+                attack=attack,
+                against=against,
+            )
         return self.bounce_reason(i, cause)
 
     def named_rival(self, i: int, cause: tuple) -> tuple:
@@ -636,13 +656,21 @@ class Movement:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""
         _, other, attack, against = cause
         label = self.units[other].label()
-        return f"bounced with {label} in {self.dest[i]} ({attack} against {against})"
+        return why(
+            "bounced with {label} in {destination} ({attack} against {against})",
+            label=label,
+            destination=self.dest[i],
+            attack=attack,
+            against=against,
+        )
 
     def no_route_reason(self, i: int) -> str:
         """Why a move had no route at all (a plug-in may close a route of its own)."""
         if i in self.paradox and self.convoys_of[i]:
-            return "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
-        return "the convoy failed: no unbroken chain of convoying fleets"
+            return why(
+                "the convoy was disrupted (paradox: convoyed moves fail by the Szykman rule)"
+            )
+        return why("the convoy failed: no unbroken chain of convoying fleets")
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -669,38 +697,52 @@ class Movement:
             return "fails", self.support_reason(i)
         if kind == CONVOY and not self.matches[i]:
             t = self.units[self.target[i]]
-            reason = f"{t.label()} was not ordered to {self.order[i].destination} via convoy"
+            reason = why(
+                "{unit} was not ordered to {destination} via convoy",
+                unit=t.label(),
+                destination=self.order[i].destination,
+            )
             if self.dislodged_by[i] is not None:
                 return "fails", reason
             return "succeeds", reason
         k = self.dislodged_by[i]
         if k is None:
             return "succeeds", None
-        return "fails", f"dislodged by {self.units[k].label()}"
+        return "fails", why("dislodged by {unit}", unit=self.units[k].label())
 
     def support_reason(self, s: int) -> str:
         """Why support s was not given, from its own decision re-run once all is resolved."""
-        self.explain = why = []
+        self.explain = causes = []
         self.adjudicate_support(s)
         self.explain = None
-        k = why[0][1] if why else None
-        if why and why[0][0] == "cut":  # of several cutters, name one whatever the unit order
+        k = causes[0][1] if causes else None
+        if causes and causes[0][0] == "cut":  # of several cutters, name one whatever the unit order
             cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
             k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]
         if by is not None and k in (None, by):
-            return f"dislodged by {self.units[by].label()}"
-        reason = "support cut" if k is None else f"support cut by {self.units[k].label()}"
-        if by is not None:
-            reason += f"; dislodged by {self.units[by].label()}"
-        return reason
+            return why("dislodged by {unit}", unit=self.units[by].label())
+        if k is None:
+            if by is None:
+                return why("support cut")
+            return why("support cut; dislodged by {unit}", unit=self.units[by].label())
+        cutter = self.units[k].label()
+        if by is None:
+            return why("support cut by {unit}", unit=cutter)
+        return why(
+            "support cut by {unit}; dislodged by {by}", unit=cutter, by=self.units[by].label()
+        )
 
     def void_reason(self, i: int) -> str:
         """Why a support that was not cut still had no effect."""
         t = self.units[self.target[i]]
         if self.order[i].destination is None:
-            return f"no effect: {t.label()} was ordered to move, not to hold"
-        return f"no effect: {t.label()} was not ordered to {self.order[i].destination}"
+            return why("no effect: {unit} was ordered to move, not to hold", unit=t.label())
+        return why(
+            "no effect: {unit} was not ordered to {destination}",
+            unit=t.label(),
+            destination=self.order[i].destination,
+        )
 
     def needs(self, i: int) -> str | None:
         """In a check (orders added and prepared, nothing resolved): what other powers must
@@ -709,7 +751,7 @@ class Movement:
             return None
         kind = self.kind[i]
         if kind == MOVE and self.convoyed[i] and not self.convoys_of[i]:
-            return "convoy orders from the fleets at sea"
+            return why("convoy orders from the fleets at sea")
         if kind not in (SUPPORT, CONVOY) or self.matches[i]:
             return None
         t = self.target[i]
@@ -718,9 +760,11 @@ class Movement:
         order = self.order[i]
         label = self.units[t].label()
         if order.destination is None:
-            return f"{self.power[t]} to keep {label} where it is"
-        via = " via Convoy" if kind == CONVOY else ""
-        return f"{self.power[t]} to order {label} - {order.destination}{via}"
+            return why("{power} to keep {unit} where it is", power=self.power[t], unit=label)
+        template = reason_template("{power} to order {unit} - {destination}")
+        if kind == CONVOY:
+            template = reason_template("{power} to order {unit} - {destination} via Convoy")
+        return why(template, power=self.power[t], unit=label, destination=order.destination)
 
     def annotate(self, response: dict) -> None:
         """Hook for plug-ins to add fields to the response."""
@@ -763,20 +807,24 @@ def legal_move(
     province = province_of(location)
     dprov = province_of(destination)
     if dprov == province:
-        return f"{kind} {location} cannot move to the province it is already in"
+        return why(
+            "{kind} {location} cannot move to the province it is already in",
+            kind=kind,
+            location=location,
+        )
     if via and via != "convoy":
-        return f"there is no route called {via!r} on this map"
+        return why("there is no route called '{via}' on this map", via=via)
     if kind == "F":
         if via:
-            return "only armies can be convoyed"
+            return why("only armies can be convoyed")
         return _fleet_move(variant, location, destination)
     if variant.provinces[dprov].type == "sea":
-        return f"an army cannot move to {dprov}: it is a sea"
+        return why("an army cannot move to {dprov}: it is a sea", dprov=dprov)
     if via == "convoy" or dprov not in variant.army_adj[province]:
         if not seas_between(variant, province, dprov):
             if via:
                 return _no_convoy_reason(variant, province, dprov)
-            return f"{province} is not adjacent to {dprov}"
+            return why("{province} is not adjacent to {dprov}", province=province, dprov=dprov)
         return shared_order(MOVE, "A", location, None, None, dprov, "convoy")
     return shared_order(MOVE, "A", location, None, None, dprov)
 
@@ -785,8 +833,13 @@ def _no_convoy_reason(variant: Variant, province: str, dprov: str) -> str:
     """Why an army ordered ``via Convoy`` has no sea route: armies cross only the sea."""
     for end in (province, dprov):
         if not _seas_from(variant, end):
-            return f"no convoy can reach {end}: it has no coast (armies are convoyed by sea only)"
-    return f"no sea route joins {province} and {dprov} for a convoy"
+            return why(
+                "no convoy can reach {end}: it has no coast (armies are convoyed by sea only)",
+                end=end,
+            )
+    return why(
+        "no sea route joins {province} and {dprov} for a convoy", province=province, dprov=dprov
+    )
 
 
 def _fleet_move(variant: Variant, location: str, dest: str) -> Order | str:
@@ -794,17 +847,17 @@ def _fleet_move(variant: Variant, location: str, dest: str) -> Order | str:
     dprov = province_of(dest)
     target = variant.provinces[dprov]
     if target.type == "land":
-        return f"a fleet cannot move to {dprov}: it is inland"
+        return why("a fleet cannot move to {dprov}: it is inland", dprov=dprov)
     neighbours = variant.fleet_adj[location]
     if "/" in dest or not target.coasts:
         if dest not in neighbours:
-            return f"{location} is not adjacent to {dest}"
+            return why("{location} is not adjacent to {dest}", location=location, dest=dest)
         return shared_order(MOVE, "F", location, None, None, dest)
     reachable = [loc for loc in variant.fleet_locations(dprov) if loc in neighbours]
     if not reachable:
-        return f"{location} is not adjacent to {dprov}"
+        return why("{location} is not adjacent to {dprov}", location=location, dprov=dprov)
     if len(reachable) > 1:
-        return f"say which coast of {dprov}: {' or '.join(reachable)}"
+        return why(WHICH_COAST, province=dprov, coasts=" / ".join(reachable))
     return shared_order(MOVE, "F", location, None, None, reachable[0])
 
 
@@ -841,23 +894,32 @@ def legal_support(
     open a route for one phase)."""
     label = f"{kind} {location}"
     if tprov == province_of(location):
-        return f"{label} cannot support itself"
+        return why("{label} cannot support itself", label=label)
     if tkind is None:
-        return f"there is no unit in {tprov} to support"
+        return why("there is no unit in {tprov} to support", tprov=tprov)
     if target_unit and target_unit != tkind:
-        have = "an army" if tkind == "A" else "a fleet"
-        return f"the unit in {tprov} is {have}"
+        return why(UNIT_IS[tkind], province=tprov)
     if destination is None:
         if not reaches(variant, kind, location, tprov):
-            return f"{label} cannot support into {tprov}: it could not move there"
+            return why(
+                "{label} cannot support into {tprov}: it could not move there",
+                label=label,
+                tprov=tprov,
+            )
         return shared_order(SUPPORT, kind, location, tkind, tlocation)
     dprov = province_of(destination)
     if dprov == province_of(location):
-        return f"{label} cannot support a move into its own province"
+        return why("{label} cannot support a move into its own province", label=label)
     if dprov == tprov:
-        return f"{tkind} {tlocation} cannot move to the province it is in"
+        return why(
+            "{tkind} {tlocation} cannot move to the province it is in",
+            tkind=tkind,
+            tlocation=tlocation,
+        )
     if not reaches(variant, kind, location, dprov):
-        return f"{label} cannot support into {dprov}: it could not move there"
+        return why(
+            "{label} cannot support into {dprov}: it could not move there", label=label, dprov=dprov
+        )
     # A named coast must match the fleet's move; without one (or for an army, which moves
     # into the province whatever coast is named) the support is for the province.
     dest = destination if "/" in destination and tkind == "F" else dprov
@@ -871,17 +933,23 @@ def legal_convoy(
     """A fleet's convoy of the unit of kind ``tkind`` (None if none) in ``tprov``."""
     province = province_of(location)
     if kind != "F":
-        return "only fleets can convoy"
+        return why("only fleets can convoy")
     if variant.provinces[province].type != "sea":
-        return f"a fleet in {province} cannot convoy: only fleets at sea can"
+        return why("a fleet in {province} cannot convoy: only fleets at sea can", province=province)
     if tkind is None:
-        return f"there is no army in {tprov} to convoy"
+        return why("there is no army in {tprov} to convoy", tprov=tprov)
     if tkind != "A":
-        return "only armies can be convoyed"
+        return why("only armies can be convoyed")
     if dprov == tprov:
-        return f"an army cannot be convoyed to the province it is in ({tprov})"
+        return why("an army cannot be convoyed to the province it is in ({tprov})", tprov=tprov)
     if variant.provinces[dprov].type == "sea" or dprov not in variant.fleet_reach:
-        return f"an army cannot be convoyed to {dprov}: it has no coast"
+        return why("an army cannot be convoyed to {dprov}: it has no coast", dprov=dprov)
     if province not in seas_between(variant, tprov, dprov):
-        return f"{kind} {location} is not on any sea route from {tprov} to {dprov}"
+        return why(
+            "{kind} {location} is not on any sea route from {tprov} to {dprov}",
+            kind=kind,
+            location=location,
+            tprov=tprov,
+            dprov=dprov,
+        )
     return shared_order(CONVOY, "F", location, "A", tprov, dprov)

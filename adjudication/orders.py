@@ -36,15 +36,38 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from .variant import COAST_NAMES, Variant, normalise
+from .reasons import Reason, reason_template, why
+from .variant import Variant, normalise
 
 HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
 RETREAT, DISBAND, BUILD, REMOVE, WAIVE = "retreat", "disband", "build", "remove", "waive"
 SPECIAL = "special"
 
 
+PROVINCE = why("a province")
+NO_SUCH_COAST = {
+    "nc": reason_template("{province} has no north coast"),
+    "sc": reason_template("{province} has no south coast"),
+    "ec": reason_template("{province} has no east coast"),
+    "wc": reason_template("{province} has no west coast"),
+}
+ADJUSTMENT_ONLY = {
+    "movement": reason_template(
+        "{order} orders belong in an adjustment phase, not a movement phase"
+    ),
+    "retreats": reason_template(
+        "{order} orders belong in an adjustment phase, not a retreat phase"
+    ),
+}
+
+
 class OrderError(ValueError):
-    """An order that cannot be understood; the message says what is wrong."""
+    """An order that cannot be understood or given; its ``reason`` says what is wrong, as
+    words a server can translate (``adjudication.reasons``)."""
+
+    def __init__(self, template: str, **args: object) -> None:
+        self.reason = template if isinstance(template, Reason) else Reason(template, **args)
+        super().__init__(str(self.reason))
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +266,7 @@ class _Reader:
                 return power
         return None
 
-    def location(self, what: str = "a province") -> str:
+    def location(self, what: str = PROVINCE) -> str:
         """A name whose words are the next tokens (this reading's candidate), then a coast."""
         variant = self.variant
         keys = self.keys
@@ -271,8 +294,8 @@ class _Reader:
             self.made.append((choice, len(found)))
             if not found:
                 if first is None:
-                    raise OrderError(f"expected {what} at the end of the order")
-                raise OrderError(f"there is no province called {self.typed(start)!r}")
+                    raise OrderError("expected {what} at the end of the order", what=what)
+                raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
             self.pos = start + len(words)
             if "/" in name:
@@ -281,7 +304,7 @@ class _Reader:
         if coast:
             province = variant.provinces.get(name)
             if province is None or coast not in province.coasts:
-                raise OrderError(f"{name} has no {COAST_NAMES[coast].lower()}")
+                raise OrderError(NO_SUCH_COAST[coast], province=name)
             return f"{name}/{coast}"
         return name
 
@@ -308,7 +331,7 @@ class _Reader:
                 self.accept({"coast"})
                 return COAST_WORDS[word]
             shown = self.typed(self.pos - 1) if word is not None else ""
-            raise OrderError(f"{shown!r} is not a coast (use nc, sc, ec or wc)")
+            raise OrderError("'{typed}' is not a coast (use nc, sc, ec or wc)", typed=shown)
         if tok == "(":
             self.pos += 1
             word = self.take()
@@ -378,9 +401,12 @@ def _order(r: _Reader, phase_type: str) -> Order:
         return _adjustment(r)
     first = r.peek()
     if first in BUILD_WORDS or first in REMOVE_WORDS or first in WAIVE_WORDS:
-        raise OrderError(f"{first} orders belong in an adjustment phase, not a {phase_type} phase")
+        raise OrderError(
+            ADJUSTMENT_ONLY.get(phase_type, "{order} orders belong in an adjustment phase"),
+            order=first,
+        )
     unit, number = r.unit()
-    location = _place(r, "the unit's province")
+    location = _place(r, why("the unit's province"))
     if phase_type == "retreats":
         return _retreat(r, unit, location)
     return _movement(r, unit, number, location)
@@ -394,25 +420,29 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
     if word in MOVE_WORDS:
         r.skip_arrow()
         route = _route_in_arrow(r)  # the errata's A MOS-TSR-VLA
-        destination = r.location("a destination")
+        destination = r.location(why("a destination"))
         via = _via(r)
         if route is not None:
             if via not in (None, route):
-                raise OrderError(f"the move names two routes, {route} and {via}")
+                raise OrderError(
+                    "the move names two routes, {route} and {via}", route=route, via=via
+                )
             via = route
         _end(r)
         return Order(MOVE, unit, location, destination=destination, via=via, number=number)
     if word in SUPPORT_WORDS:
         t_power = r.power()
         t_unit, t_number = r.unit()
-        target = _place(r, "the supported unit's province")
+        target = _place(r, why("the supported unit's province"))
         whose = {"number": number, "target_power": t_power, "target_number": t_number}
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
-            destination = r.location("the supported move's destination")
+            destination = r.location(why("the supported move's destination"))
             via = _via(r)  # a supporter may repeat the move's route; it changes nothing
             if via is not None and via != "convoy" and via not in _routes(r.variant):
-                raise OrderError(f"there is no route called {r.typed(r.pos - 1)!r} on this map")
+                raise OrderError(
+                    "there is no route called '{typed}' on this map", typed=r.typed(r.pos - 1)
+                )
             _end(r)
             return Order(SUPPORT, unit, location, t_unit, target, destination, **whose)
         r.accept(HOLD_WORDS)
@@ -420,13 +450,13 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
         t_unit, _ = r.unit()
-        target = r.location("the convoyed army's province")
+        target = r.location(why("the convoyed army's province"))
         if not r.accept(MOVE_WORDS):
             raise OrderError(
                 "a convoy order needs the army's move, e.g. 'F North Sea C A London - Belgium'"
             )
         r.skip_arrow()
-        destination = r.location("the convoyed army's destination")
+        destination = r.location(why("the convoyed army's destination"))
         _end(r)
         return Order(CONVOY, unit, location, t_unit, target, destination, number=number)
     if word in RETREAT_WORDS or word in DISBAND_WORDS:
@@ -435,7 +465,9 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         )
     if word in BUILD_WORDS or word in REMOVE_WORDS:
         raise OrderError("builds and removals are ordered in an adjustment phase")
-    raise OrderError(f"I don't understand {r.typed(r.pos - 1)!r} here; expected H, -, S or C")
+    raise OrderError(
+        "I don't understand '{typed}' here; expected H, -, S or C", typed=r.typed(r.pos - 1)
+    )
 
 
 def _via(r: _Reader) -> str | None:
@@ -456,7 +488,7 @@ def _place(r: _Reader, what: str) -> str:
     r.pos += 1
     place = r.location(what)
     if not r.accept({")"}):
-        raise OrderError(f"a bracket after {place} is not closed")
+        raise OrderError("a bracket after {place} is not closed", place=place)
     return place
 
 
@@ -483,7 +515,7 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
     word = r.take()
     if word in RETREAT_WORDS or word in MOVE_WORDS:
         r.skip_arrow()
-        destination = r.location("a retreat destination")
+        destination = r.location(why("a retreat destination"))
         _end(r)
         return Order(RETREAT, unit, location, destination=destination)
     if word in DISBAND_WORDS:
@@ -493,7 +525,7 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
         raise OrderError("a dislodged unit must retreat (R) or disband (D); it cannot hold")
     if word in SUPPORT_WORDS or word in CONVOY_WORDS:
         raise OrderError("there are no supports or convoys in a retreat phase")
-    raise OrderError(f"I don't understand {r.typed(r.pos - 1)!r} here; expected R or D")
+    raise OrderError("I don't understand '{typed}' here; expected R or D", typed=r.typed(r.pos - 1))
 
 
 def _adjustment(r: _Reader) -> Order:
@@ -502,16 +534,16 @@ def _adjustment(r: _Reader) -> Order:
         return Order(WAIVE)
     if r.accept(BUILD_WORDS):
         unit, _ = r.unit()
-        location = r.location("where to build")
+        location = r.location(why("where to build"))
         _end(r)
         return Order(BUILD, unit, location)
     if r.accept(REMOVE_WORDS | DISBAND_WORDS):
         unit, _ = r.unit()
-        location = r.location("the unit to remove")
+        location = r.location(why("the unit to remove"))
         _end(r)
         return Order(REMOVE, unit, location)
     unit, _ = r.unit()
-    location = r.location("a province")
+    location = r.location(PROVINCE)
     word = r.take()
     if word in BUILD_WORDS:
         _end(r)
@@ -529,4 +561,4 @@ def _adjustment(r: _Reader) -> Order:
 def _end(r: _Reader) -> None:
     if not r.at_end():
         rest = " ".join(r.tokens[r.pos :])
-        raise OrderError(f"unexpected {rest!r} at the end of the order")
+        raise OrderError("unexpected '{rest}' at the end of the order", rest=rest)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .board import Board, Dislodged
 from .orders import DISBAND, RETREAT, Order, OrderError
+from .reasons import DISLODGED_IS, WHICH_COAST, why
 from .variant import Variant, province_of
 
 
@@ -56,18 +57,24 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
         try:
             order = parse(variant, text, "retreats")
             if order.kind not in (RETREAT, DISBAND):
-                raise OrderError(f"a {order.kind} order is not allowed in a retreat phase")
+                raise OrderError(
+                    "a {kind} order is not allowed in a retreat phase", kind=order.kind
+                )
             d = by_province.get(province_of(order.location))
             if d is None:
-                raise OrderError(f"there is no dislodged unit in {province_of(order.location)}")
+                raise OrderError(
+                    "there is no dislodged unit in {province}", province=province_of(order.location)
+                )
             if d.unit.power != power:
                 raise OrderError(
-                    f"the dislodged unit in {d.unit.province} belongs to {d.unit.power}"
+                    "the dislodged unit in {province} belongs to {power}",
+                    province=d.unit.province,
+                    power=d.unit.power,
                 )
             if order.unit and order.unit != d.unit.kind:
-                raise OrderError(f"the dislodged unit in {d.unit.province} is {_noun(d.unit.kind)}")
+                raise OrderError(DISLODGED_IS[d.unit.kind], province=d.unit.province)
             if d.unit.province in chosen:
-                raise OrderError(f"{d.unit.label()} already has an order")
+                raise OrderError("{unit} already has an order", unit=d.unit.label())
             if order.kind == DISBAND:
                 canonical = Order(DISBAND, d.unit.kind, d.unit.location)
                 chosen[d.unit.province] = (index, "")
@@ -77,7 +84,7 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
                 chosen[d.unit.province] = (index, dest)
             answer(index, "pending", canonical=canonical.text())
         except OrderError as e:
-            answer(index, "invalid", str(e))
+            answer(index, "invalid", e.reason)
     arrivals: dict[str, list[str]] = {}
     for province, (_, dest) in chosen.items():
         if dest:
@@ -86,14 +93,22 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
     for province, (index, dest) in chosen.items():
         d = by_province[province]
         if not dest:
-            answer(index, "succeeds", "disbanded")
+            answer(index, "succeeds", why("disbanded"))
             continue
         rivals = [p for p in arrivals[province_of(dest)] if p != province]
         if province_of(dest) in variant.stacking:
             rivals = []  # a space that holds any number of units takes them all
         if rivals:
             others = ", ".join(by_province[p].unit.label() for p in rivals)
-            answer(index, "fails", f"bounced with {others} in {province_of(dest)}: both disband")
+            answer(
+                index,
+                "fails",
+                why(
+                    "bounced with {others} in {province}: both disband",
+                    others=others,
+                    province=province_of(dest),
+                ),
+            )
             continue
         answer(index, "succeeds")
         moved = d.unit.__class__(d.unit.power, d.unit.kind, dest, province_of(dest))
@@ -109,28 +124,31 @@ def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) 
         return dest
     matches = [o for o in options if province_of(o) == province]
     if "/" in dest and matches:
-        raise OrderError(f"{d.unit.location} cannot retreat to {dest}, only to {matches[0]}")
+        raise OrderError(
+            "{location} cannot retreat to {destination}, only to {only}",
+            location=d.unit.location,
+            destination=dest,
+            only=matches[0],
+        )
     if len(matches) == 1:
         return matches[0]
     if len(matches) > 1:
-        raise OrderError(f"say which coast of {province}: {' or '.join(matches)}")
+        raise OrderError(WHICH_COAST, province=province, coasts=" / ".join(matches))
     terrain = variant.provinces[province].type
     if d.unit.kind == "A" and terrain == "sea":
-        return _fail(f"an army cannot retreat to {province}: it is a sea")
+        raise OrderError("an army cannot retreat to {province}: it is a sea", province=province)
     if d.unit.kind == "F" and terrain == "land":
-        return _fail(f"a fleet cannot retreat to {province}: it is inland")
+        raise OrderError("a fleet cannot retreat to {province}: it is inland", province=province)
     near = variant.army_adj if d.unit.kind == "A" else variant.fleet_adj
     here = d.unit.province if d.unit.kind == "A" else d.unit.location
     if not any(province_of(n) == province for n in near.get(here, ())):
-        return _fail(f"{d.unit.location} is not adjacent to {province}")
+        raise OrderError(
+            "{location} is not adjacent to {province}", location=d.unit.location, province=province
+        )
     if province == d.attacker_from:
-        return _fail(f"{d.unit.label()} cannot retreat to {province}, where its attacker came from")
-    return _fail(f"{province} is occupied or was left empty by a standoff")
-
-
-def _fail(reason: str) -> str:
-    raise OrderError(reason)
-
-
-def _noun(kind: str) -> str:
-    return "an army" if kind == "A" else "a fleet"
+        raise OrderError(
+            "{unit} cannot retreat to {province}, where its attacker came from",
+            unit=d.unit.label(),
+            province=province,
+        )
+    raise OrderError("{province} is occupied or was left empty by a standoff", province=province)

@@ -53,7 +53,7 @@ def test_support_into_a_shared_ocean_naming_nobody_is_refused_when_two_powers_st
     r = far_east(TWO_POWERS, orders)
     support = reply(r, "F Philippine Sea S F Mid-Pacific - Guam")
     assert support["result"] == "invalid"
-    assert "China and Japan" in support["reason"] and "say whose" in support["reason"]
+    assert "China, Japan" in support["reason"] and "say whose" in support["reason"]
     assert "China" not in {u["power"] for u in r["units"] if u["location"] == "Guam"}
 
 

@@ -16,6 +16,7 @@ import random
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
 from adjudication.orders import HOLD, SPECIAL, Order, OrderError
+from adjudication.reasons import why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 from variants.rules.oceans import Movement as _Stacking
@@ -327,9 +328,9 @@ class Movement(_Stacking):
         power = self.power[i]
         if allows_stacking(self.variant, dest):
             if is_faction(power):
-                raise OrderError(f"Chinese armies may not enter {dest}")
+                raise OrderError("Chinese armies may not enter {space}", space=dest)
             if power not in _entries(self.variant)[dest]:
-                raise OrderError(f"{power} may not use {dest}")
+                raise OrderError("{power} may not use {space}", power=power, space=dest)
         return super().check_move(i, order)
 
     def add_special(self, power: str, order: Order) -> Order:
@@ -337,13 +338,17 @@ class Movement(_Stacking):
         if order.extra[0] == "Enter A":
             if not allows_stacking(self.variant, where):
                 spaces = ", ".join(_entries(self.variant))
-                raise OrderError(f"armies enter the board only at {spaces}")
+                raise OrderError("armies enter the board only at {spaces}", spaces=spaces)
             if is_faction(power) or power not in _entries(self.variant)[where]:
-                raise OrderError(f"{power} may not enter the board at {where}")
+                raise OrderError(
+                    "{power} may not enter the board at {space}", power=power, space=where
+                )
             return order
         # Leave: the army in an entry space goes off the board this year (and holds till then).
         if not allows_stacking(self.variant, where):
-            raise OrderError(f"armies leave the board only from an entry space, not {where}")
+            raise OrderError(
+                "armies leave the board only from an entry space, not {space}", space=where
+            )
         i = self.unit_for(power, Order(HOLD, "A", where))
         self.order[i] = Order(HOLD, "A", where)
         return order
@@ -490,18 +495,33 @@ def _account(board: Board, entered, left, annihilated, ledger: list[dict]) -> No
 
     for p in powers:
         n = start_centres[p]
-        entry(p, "profit", CENTRE_PROFIT * n, f"{n} centre(s) held at the start of the year")
+        entry(
+            p,
+            "profit",
+            CENTRE_PROFIT * n,
+            why("{count} centre(s) held at the start of the year", count=n),
+        )
         on = armies[p] + sum(1 for u in entered if u.power == p)
-        entry(p, "maintenance", -UPKEEP * on, f"{on} army(ies) on the board this year")
+        entry(
+            p,
+            "maintenance",
+            -UPKEEP * on,
+            why("{count} army(ies) on the board this year", count=on),
+        )
         n_in = sum(1 for u in entered if u.power == p)
-        entry(p, "entry", -ENTRY_COST * n_in, f"{n_in} army(ies) brought on")
+        entry(p, "entry", -ENTRY_COST * n_in, why("{count} army(ies) brought on", count=n_in))
         n_out = sum(1 for power, _ in left if power == p)
-        entry(p, "exit", -EXIT_COST * n_out, f"{n_out} army(ies) taken off")
+        entry(p, "exit", -EXIT_COST * n_out, why("{count} army(ies) taken off", count=n_out))
         lost = sum(1 for d in annihilated if d["power"] == p)
-        entry(p, "annihilation", -ANNIHILATION * lost, f"{lost} army(ies) annihilated")
+        entry(
+            p,
+            "annihilation",
+            -ANNIHILATION * lost,
+            why("{count} army(ies) annihilated", count=lost),
+        )
     for pay in board.extra["payments"]:
-        entry(pay["from"], "payment", -pay["amount"], f"to {pay['to']}")
-        entry(pay["to"], "payment", pay["amount"], f"from {pay['from']}")
+        entry(pay["from"], "payment", -pay["amount"], why("to {power}", power=pay["to"]))
+        entry(pay["to"], "payment", pay["amount"], why("from {power}", power=pay["from"]))
 
 
 def _settle(board: Board, response: dict, ledger: list[dict]) -> None:
@@ -512,7 +532,7 @@ def _settle(board: Board, response: dict, ledger: list[dict]) -> None:
     deposed = [p for p, gold in balances.items() if gold < DEPOSED_BELOW]
     for p in deposed:
         ledger.append(
-            {"power": p, "item": "deposed", "amount": -balances[p], "detail": "new leader"}
+            {"power": p, "item": "deposed", "amount": -balances[p], "detail": why("new leader")}
         )
         balances[p] = 0
     response["economy"] = {
@@ -556,7 +576,9 @@ def _faction_adjustments(variant, units, owners, year, rng, events, ledger) -> l
                      "power": victim.power}
                 )  # fmt: skip
                 if not is_faction(victim.power):
-                    detail = f"army in {where} annihilated by the {faction}"
+                    detail = why(
+                        "army in {space} annihilated by the {faction}", space=where, faction=faction
+                    )
                     ledger.append(
                         {"power": victim.power, "item": "annihilation",
                          "amount": -ANNIHILATION, "detail": detail}

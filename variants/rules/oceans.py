@@ -51,13 +51,23 @@ class Movement(_Core):
             i = self.numbered(power, province, order.number)
             if self.order[i] is not None:
                 raise OrderError(
-                    f"{self.units[i].kind}{order.number} {province} already has an order"
+                    "{unit} already has an order",
+                    unit=f"{self.units[i].kind}{order.number} {province}",
                 )
             return i
         free = [i for i in mine if self.order[i] is None]
         if not free:
-            kind = {"A": "army", "F": "fleet"}.get(self.units[mine[0]].kind, "unit")
-            raise OrderError(f"every {kind} of {power} in the {province} already has an order")
+            if self.units[mine[0]].kind == "F":
+                raise OrderError(
+                    "every fleet of {power} in the {province} already has an order",
+                    power=power,
+                    province=province,
+                )
+            raise OrderError(
+                "every army of {power} in the {province} already has an order",
+                power=power,
+                province=province,
+            )
         return free[0]
 
     def numbered(self, power: str, province: str, number: int) -> int:
@@ -67,8 +77,11 @@ class Movement(_Core):
         if not 1 <= number <= len(theirs):
             have = len(theirs)
             raise OrderError(
-                f"{power} has {have} unit{'s' if have != 1 else ''} in the {province}, "
-                f"so there is no number {number}"
+                "{power} has {count} unit(s) in the {province}, so there is no number {number}",
+                power=power,
+                count=have,
+                province=province,
+                number=number,
             )
         return theirs[number - 1]
 
@@ -85,15 +98,19 @@ class Movement(_Core):
             if len(powers) > 1:
                 kind = self.units[others[0]].kind
                 raise OrderError(
-                    f"the {province} holds units of {' and '.join(powers)}: say whose, "
-                    f"e.g. 'S {powers[0]} {kind} {province}'"
+                    "the {province} holds units of {powers}: say whose, e.g. '{example}'",
+                    province=province,
+                    powers=", ".join(powers),
+                    example=f"S {powers[0]} {kind} {province}",
                 )
             return (powers[0] if powers else self.power[s]), False
         if order.target_number is not None:
             if self.numbered(power, province, order.target_number) == s:
-                raise OrderError(f"{self.units[s].label()} cannot support itself")
+                raise OrderError("{unit} cannot support itself", unit=self.units[s].label())
         elif power not in powers:
-            raise OrderError(f"{power} has no unit in the {province} to support")
+            raise OrderError(
+                "{power} has no unit in the {province} to support", power=power, province=province
+            )
         return power, len(powers) > 1 or order.target_power is not None
 
     def check_support(self, i: int, order: Order) -> Order | None:
@@ -110,12 +127,18 @@ class Movement(_Core):
             legal = super().check_support(i, order)
             return replace(legal, canonical=None, **whose)
         if len(self.units_in(target)) < 2:
-            raise OrderError(f"there is no other fleet in the {target} to support")
+            raise OrderError(
+                "there is no other fleet in the {province} to support", province=target
+            )
         if order.destination is None:
             raise OrderError("a fleet in an ocean cannot be dislodged: it needs no hold support")
         dest = province_of(order.destination)
         if not self.can_reach(i, dest):
-            raise OrderError(f"the fleets in the {target} cannot move to {dest}")
+            raise OrderError(
+                "the fleets in the {province} cannot move to {destination}",
+                province=target,
+                destination=dest,
+            )
         dest = order.destination if "/" in order.destination else dest
         return Order(SUPPORT, unit.kind, unit.location, unit.kind, target, dest, **whose)
 

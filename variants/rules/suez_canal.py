@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SPECIAL, Order, OrderError
+from adjudication.reasons import why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
@@ -36,7 +37,9 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     sea = variant.lookup(" ".join(words)) if words else None
     ends, _ = _canal(variant)
     if sea not in ends:
-        raise OrderError(f"a Suez permit names the fleet in {ends[0]} or {ends[1]}")
+        raise OrderError(
+            "a Suez permit names the fleet in {one} or {other}", one=ends[0], other=ends[1]
+        )
     return Order(SPECIAL, "F", sea, extra=("Suez permit F", sea))
 
 
@@ -48,7 +51,7 @@ def order_form(order: Order) -> str:
 def one_a_turn(order: Order) -> str | None:
     """A canal permit: Egypt's holder may open the canal to one fleet a turn."""
     if order.kind == SPECIAL and order.extra[:1] == ("Suez permit F",):
-        return "the Suez Canal opens to one fleet a turn"
+        return why("the Suez Canal opens to one fleet a turn")
     return None
 
 
@@ -70,13 +73,15 @@ class Movement(_Core):
         ends, gate = _canal(self.variant)
         keeper = self.unit_at.get(gate)
         if keeper is None or self.units[keeper].power != power:
-            raise OrderError(f"only the power with a unit in {gate} may open the Suez Canal")
+            raise OrderError(
+                "only the power with a unit in {gate} may open the Suez Canal", gate=gate
+            )
         if self.suez_permit is not None:
             raise OrderError("the Suez Canal is already open to a fleet this turn")
         sea = order.location
         fleet = self.unit_at.get(sea)
         if fleet is None or self.units[fleet].kind != "F":
-            raise OrderError(f"there is no fleet in the {sea} to let through")
+            raise OrderError("there is no fleet in the {sea} to let through", sea=sea)
         self.suez_permit = fleet
         return order
 
@@ -99,7 +104,7 @@ class Movement(_Core):
         dest = province_of(order.destination)
         if unit.kind == "F" and unit.province in ends and dest in ends and dest != unit.province:
             if not self.through_canal(i, dest):
-                raise OrderError(f"the Suez Canal is closed: there is no unit in {gate}")
+                raise OrderError("the Suez Canal is closed: there is no unit in {gate}", gate=gate)
             return Order(MOVE, "F", unit.location, destination=dest)
         return super().check_move(i, order)
 
@@ -128,17 +133,26 @@ class Movement(_Core):
     def no_route_reason(self, i: int) -> str:
         if i not in self.no_passage:
             return super().no_route_reason(i)
-        reason = f"no Suez permit for {self.units[i].label()} this turn"
-        if self.suez_permit is not None:
-            reason += f" (the permit is for {self.units[self.suez_permit].label()})"
-        return reason
+        unit = self.units[i].label()
+        if self.suez_permit is None:
+            return why("no Suez permit for {unit} this turn", unit=unit)
+        return why(
+            "no Suez permit for {unit} this turn (the permit is for {permitted})",
+            unit=unit,
+            permitted=self.units[self.suez_permit].label(),
+        )
 
     def needs(self, i: int) -> str | None:
         if i < len(self.units) and i in self.no_passage:
             _, gate = _canal(self.variant)
             keeper = self.units[self.unit_at[gate]].power
             label = self.units[i].label()
-            return f"a Suez permit for {label} from {keeper}, whose unit is in {gate}"
+            return why(
+                "a Suez permit for {unit} from {power}, whose unit is in {gate}",
+                unit=label,
+                power=keeper,
+                gate=gate,
+            )
         return super().needs(i)
 
 

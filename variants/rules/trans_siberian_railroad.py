@@ -18,6 +18,7 @@ from __future__ import annotations
 from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, Order, OrderError
+from adjudication.reasons import reason_template, why
 from adjudication.registry import Rule
 from adjudication.variant import province_of
 
@@ -36,10 +37,17 @@ OPTIONS = {
 }
 
 
+STOP_REASONS = {
+    "standoff": reason_template("stood off with {power}'s {unit} at {space}"),
+    "occupied": reason_template("{space} is held by {power}'s {unit}"),
+    "taken": reason_template("{space} is taken by {power}'s {unit}"),
+}
+
+
 def one_a_turn(order: Order) -> str | None:
     """A railroad move: one a turn (seed 000: "Only one unit may use the TSR per turn")."""
     if order.kind == MOVE and order.via == "TSR":
-        return "only one army may ride the Trans-Siberian Railroad a turn"
+        return why("only one army may ride the Trans-Siberian Railroad a turn")
     return None
 
 
@@ -63,18 +71,22 @@ class Movement(_Core):
         unit = self.units[i]
         dest = province_of(order.destination)
         if unit.power != owner:
-            raise OrderError(f"only {owner} may use the Trans-Siberian Railroad")
+            raise OrderError("only {power} may use the Trans-Siberian Railroad", power=owner)
         if unit.kind != "A":
             raise OrderError("only armies may use the Trans-Siberian Railroad")
         if unit.province not in route:
-            raise OrderError(f"{unit.province} is not on the Trans-Siberian Railroad")
+            raise OrderError(
+                "{province} is not on the Trans-Siberian Railroad", province=unit.province
+            )
         if dest not in route:
-            raise OrderError(f"{dest} is not on the Trans-Siberian Railroad")
+            raise OrderError("{province} is not on the Trans-Siberian Railroad", province=dest)
         if dest == unit.province:
-            raise OrderError(f"{unit.label()} is already in {dest}")
+            raise OrderError("{unit} is already in {province}", unit=unit.label(), province=dest)
         if self.tsr is not None:
             first = self.units[self.tsr].label()
-            raise OrderError(f"only one army may use the railroad a turn ({first} already does)")
+            raise OrderError(
+                "only one army may use the railroad a turn ({unit} already does)", unit=first
+            )
         self.tsr = i
         return Order(MOVE, "A", unit.location, destination=dest, via="TSR")
 
@@ -353,7 +365,11 @@ class Movement(_Core):
         if self.cut is not None and self.stop() == last:
             space = self.path[last]
             owner = self.board.centres[space]
-            return f"the line is cut at {space}, a centre {owner} owns (errata 9.241)"
+            return why(
+                "the line is cut at {space}, a centre {power} owns (errata 9.241)",
+                space=space,
+                power=owner,
+            )
         for m in range(1, last + 1):
             space = self.path[m]
             if self.moves_along(space):
@@ -365,24 +381,28 @@ class Movement(_Core):
             else:
                 found = self.enter_block()
             if found is None or found[1] is None:
-                return f"stopped before {space}"  # a cycle settled by the backup rule
+                return why(
+                    "stopped before {space}", space=space
+                )  # a cycle settled by the backup rule
             how, k = found
-            unit = f"{self.power[k]}'s {self.units[k].label()}"
-            if how == "standoff":
-                return f"stood off with {unit} at {space}"
-            if how == "occupied":
-                return f"{space} is held by {unit}"
-            if how == "taken":
-                return f"{space} is taken by {unit}"
-            return f"route blocked at {space} by {unit}"
-        return "stopped"
+            template = STOP_REASONS.get(
+                how, reason_template("route blocked at {space} by {power}'s {unit}")
+            )
+            return why(template, space=space, power=self.power[k], unit=self.units[k].label())
+        return why("stopped")
 
     def bounce_reason(self, i: int, cause: tuple) -> str:
         if cause[0] != "railroad":
             return super().bounce_reason(i, cause)
         _, rail, attack, prevent = cause
         label = self.units[rail].label()
-        return f"bounced with {label} (railroad) in {self.dest[i]} ({attack} against {prevent})"
+        return why(
+            "bounced with {unit} (railroad) in {destination} ({attack} against {against})",
+            unit=label,
+            destination=self.dest[i],
+            attack=attack,
+            against=prevent,
+        )
 
     def contested(self, occupied: set[str]) -> set[str]:
         out = super().contested(occupied)

@@ -1,0 +1,80 @@
+"""Reasons as structured data: the English sentence, and the template and names it was made
+from, so that a server can say the same reason in its reader's language.
+
+Every reason the engine gives is written as ``why("template with {names}", names=...)``;
+each name is a province, power, unit or order as the variant spells it (never translated), or
+another reason (a reason may quote one). Servers extract the templates with the keyword
+``why`` (and ``OrderError``) and look them up in their own translations.
+"""
+
+from __future__ import annotations
+
+
+class Reason(str):
+    """An English reason that remembers its template and its names; it is a plain ``str`` for
+    everything that only wants the words."""
+
+    __slots__ = ("template", "args")
+    template: str
+    args: dict[str, object]
+
+    def __new__(cls, template: str, **args: object) -> Reason:
+        self = super().__new__(cls, template.format(**args) if args else template)
+        self.template = template
+        self.args = args
+        return self
+
+    def words(self) -> dict:
+        """The JSON form: ``{"template": ..., "args": {...}}``, quoted reasons nested alike."""
+        return {"template": self.template, "args": {k: words_of(v) for k, v in self.args.items()}}
+
+
+def why(template: str, **args: object) -> Reason:
+    """A reason from its template (English, ``str.format`` fields) and the names it quotes."""
+    return Reason(template, **args)
+
+
+def words_of(value: object) -> object:
+    """A name as JSON: a quoted reason as its words, anything else as its text."""
+    return value.words() if isinstance(value, Reason) else str(value)
+
+
+def reason_words(reason: str) -> dict:
+    """The words of any reason: a plain string (from a rule that gave no template) is its own
+    template, with no names."""
+    if isinstance(reason, Reason):
+        return reason.words()
+    return {"template": reason, "args": {}}
+
+
+def add_words(reply: object) -> object:
+    """Give every reason in an answer (an order's ``reason`` or ``needs``, a ledger line's
+    ``detail``) its words beside it, as ``reason_words`` and so on: the structured form a
+    server translates. The JSON the CLI writes leaves them out; this is for in-process use."""
+    if isinstance(reply, dict):
+        for key, value in list(reply.items()):
+            if isinstance(value, Reason):
+                reply[f"{key}_words"] = value.words()
+            elif isinstance(value, (dict, list)):
+                add_words(value)
+    elif isinstance(reply, list):
+        for value in reply:
+            add_words(value)
+    return reply
+
+
+def reason_template(text: str) -> str:
+    """Marks a template kept in a table (chosen at run time) so that servers gather it."""
+    return text
+
+
+# Templates several phases share.
+UNIT_IS = {
+    "A": reason_template("the unit in {province} is an army"),
+    "F": reason_template("the unit in {province} is a fleet"),
+}
+DISLODGED_IS = {
+    "A": reason_template("the dislodged unit in {province} is an army"),
+    "F": reason_template("the dislodged unit in {province} is a fleet"),
+}
+WHICH_COAST = reason_template("say which coast of {province}: {coasts}")

@@ -10,6 +10,7 @@ from django.core.exceptions import (
 )
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.views.defaults import page_not_found
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -251,6 +252,7 @@ class SignupView(APIView):
         serializer = SignupSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = serializer.save()
+        NotificationSettings.for_new_account(user, translation.get_language())
         token = Token.objects.create(user=user)
         return Response({"username": user.username, "token": token.key}, status=201)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.utils.translation import gettext, gettext_noop
 
-# The words the pages' scripts write (static/live.js), translated here and handed to them as
-# JSON (base.html): a script looks each English text up and falls back to it.
+# The words the pages' scripts write (static/live.js, static/board.js), translated here and
+# handed to them as JSON (base.html): a script looks each English text up and falls back to it.
 SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("You are ready."),
     gettext_noop("Not ready after all"),
@@ -20,6 +20,45 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("see its results"),
     gettext_noop(", or "),
     gettext_noop("order for %s"),
+    gettext_noop("The board could not be loaded; reload the page."),
+    # static/board.js: the countdown, the order status and click-to-order
+    gettext_noop("(due now)"),
+    gettext_noop("(%(left)s left)"),
+    gettext_noop("%(n)s d"),
+    gettext_noop("%(n)s h"),
+    gettext_noop("%(n)s min"),
+    gettext_noop("%(n)s s"),
+    gettext_noop("Your orders were also changed in another tab; both sets of changes are kept."),
+    gettext_noop("Orders saved."),
+    gettext_noop("valid"),
+    gettext_noop("invalid"),
+    gettext_noop("(not saved yet)"),
+    gettext_noop("No orders."),
+    gettext_noop("Without orders: %(units)s."),
+    gettext_noop("Every unit has an order."),
+    gettext_noop("Cancel"),
+    gettext_noop("Choose below."),
+    gettext_noop("Click one of your units on the board, or choose it here."),
+    gettext_noop("Hold"),
+    gettext_noop("Move"),
+    gettext_noop("Support"),
+    gettext_noop("Convoy"),
+    gettext_noop("Retreat"),
+    gettext_noop("Disband"),
+    gettext_noop("Build"),
+    gettext_noop("Remove"),
+    gettext_noop("Waive"),
+    gettext_noop("Loading your orders…"),
+    gettext_noop("%(unit)s (now: %(order)s): what should it do?"),
+    gettext_noop("%(unit)s: what should it do?"),
+    gettext_noop("%(unit)s: the engine lists no order for it."),
+    gettext_noop("%(kind)s via %(route)s"),
+    gettext_noop("%(order)s: where does %(unit)s go? Click a highlighted province."),
+    gettext_noop("Which unit does %(unit)s support? Click it."),
+    gettext_noop("Which unit does %(unit)s convoy? Click it."),
+    gettext_noop("Where does %(unit)s go? Click it, or support it holding."),
+    gettext_noop("Where does %(unit)s go? Click it."),
+    gettext_noop("Support holding"),
 ]
 
 

@@ -27,6 +27,7 @@ class Checked:
     reason: str
     location: str | None
     data: dict | None = None
+    reason_words: dict | None = None  # the reason as a template and names, to translate
 
 
 def variant_ids() -> list[str]:
@@ -100,10 +101,11 @@ def carried(request: dict, response: dict) -> dict:
 
 
 def adjudicate(payload: dict) -> dict:
+    """The engine's answer, with each reason's words beside it (``reason_words``)."""
     response = adjudication.adjudicate(payload)
     if "error" in response:
         raise EngineError(response["error"])
-    return response
+    return adjudication.add_words(response)
 
 
 def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list[Checked]:
@@ -128,6 +130,9 @@ def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list
                 canonical=canonical,
                 valid=valid,
                 reason=reply.get("reason", "") if not valid else "",
+                reason_words=adjudication.reason_words(reply["reason"])
+                if not valid and reply.get("reason")
+                else None,
                 location=adjudication.ordered_unit(reply.get("data")) if valid else None,
                 data=reply.get("data"),
             )

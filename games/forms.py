@@ -283,13 +283,21 @@ class SettingsForm(forms.ModelForm):
 
     class Meta:
         model = NotificationSettings
-        fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
+        fields = [
+            "phase_processed",
+            "deadline_reminders",
+            "press_digest",
+            "language",
+            "time_zone",
+            "palette",
+        ]
         labels = {
             "phase_processed": _("Mail me when a phase is processed"),
             "deadline_reminders": _(
                 "Remind me 24 hours and 1 hour before a deadline without orders"
             ),
             "press_digest": _("Send a daily digest of press"),
+            "language": _("Language of mails and push notifications"),
             "palette": _("Palette"),
         }
 

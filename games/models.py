@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 import adjudication
 
+from . import reason_words
 from .limits import MAX_MISSED_PHASES, MAX_PHASE_MINUTES
 from .variant_words import phase_label
 
@@ -247,8 +248,12 @@ class Order(models.Model):
         "none when it does not parse.",
     )
     reason = models.CharField(max_length=300, blank=True)
+    reason_words = models.JSONField(
+        null=True, blank=True, help_text="The engine's reason as a template and its names."
+    )
     result = models.CharField(max_length=20, blank=True, help_text="Filled in when processed.")
     result_reason = models.CharField(max_length=300, blank=True)
+    result_reason_words = models.JSONField(null=True, blank=True)
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
@@ -263,6 +268,16 @@ class Order(models.Model):
 
     def __str__(self) -> str:
         return f"{self.power}: {self.canonical or self.text}"
+
+    @property
+    def said_reason(self) -> str:
+        """Why the order was refused, in the active language."""
+        return reason_words.say(self.reason_words, self.reason)
+
+    @property
+    def said_result_reason(self) -> str:
+        """Why the order did not work as given, in the active language."""
+        return reason_words.say(self.result_reason_words, self.result_reason)
 
 
 class Message(models.Model):
@@ -391,6 +406,12 @@ class NotificationSettings(models.Model):
         default=Palette.DEFAULT,
         help_text="Colours of the powers on the board.",
     )
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text="The language of mails and push notifications (pages follow the browser).",
+    )
 
     def __str__(self) -> str:
         return f"notifications for {self.user}"
@@ -398,6 +419,13 @@ class NotificationSettings(models.Model):
     @classmethod
     def of(cls, user) -> NotificationSettings:
         return cls.objects.get_or_create(user=user)[0]
+
+    @classmethod
+    def for_new_account(cls, user, language: str | None) -> NotificationSettings:
+        """A new account's settings: mail in the language the player signed up in."""
+        if language not in dict(settings.LANGUAGES):
+            language = settings.LANGUAGE_CODE
+        return cls.objects.update_or_create(user=user, defaults={"language": language})[0]
 
 
 class Payment(models.Model):
@@ -518,6 +546,12 @@ class Webhook(models.Model):
     url = models.URLField(max_length=500)
     secret = models.CharField(max_length=64)
     events = models.JSONField(default=list, blank=True, help_text="Empty: every event.")
+    language = models.CharField(
+        max_length=10,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text="The language of the posts (a channel is shared: one language for all).",
+    )
     created = models.DateTimeField(auto_now_add=True)
     last_status = models.CharField(max_length=100, blank=True)
     failures = models.PositiveIntegerField(default=0, help_text="Deliveries given up on in a row.")

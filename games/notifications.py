@@ -1,18 +1,21 @@
 """E-mail to players: phase results, deadline reminders and a press digest.
 
-Each kind can be turned off per user (``NotificationSettings``). Sending never changes game
-state; the only thing written is which reminders and digests have gone out.
+Each kind can be turned off per user (``NotificationSettings``), and each mail is written in
+the user's chosen language. Sending never changes game state; the only thing written is which
+reminders and digests have gone out.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mass_mail
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from . import engine, reach, visibility
 from .limits import clip
@@ -23,22 +26,33 @@ logger = logging.getLogger(__name__)
 REMINDER_HOURS = (24, 1)
 
 
-def _recipients(memberships, preference: str) -> list:
+def _recipients(memberships, preference: str) -> list[tuple]:
+    """The users who want this kind of mail, each with the language they read it in."""
     users = []
     for m in memberships:
         user = m.user
-        if user.email and getattr(NotificationSettings.of(user), preference):
-            users.append(user)
+        prefs = NotificationSettings.of(user)
+        if user.email and getattr(prefs, preference):
+            users.append((user, prefs.language or settings.LANGUAGE_CODE))
     return users
 
 
-def _send(users, subject: str, body: str, *, strict: bool = False) -> int:
-    """Mail each user; ``strict``: a failure raises (the digest then skips that user and
-    keeps their press for the next one) rather than being ignored."""
-    return send_mass_mail(
-        [(subject, body, settings.DEFAULT_FROM_EMAIL, [u.email]) for u in users],
-        fail_silently=not strict,
-    )
+Words = Callable[[], tuple[str, str]]
+
+
+def _send(users: list[tuple], words: Words, *, strict: bool = False) -> int:
+    """Mail each (user, language): ``words`` gives the subject and body, called once per
+    language with that language active. ``strict``: a failure raises (the digest then skips
+    that user and keeps their press for the next one) rather than being ignored."""
+    said: dict[str, tuple[str, str]] = {}
+    mails = []
+    for user, language in users:
+        if language not in said:
+            with translation.override(language):
+                said[language] = words()
+        subject, body = said[language]
+        mails.append((subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]))
+    return send_mass_mail(mails, fail_silently=not strict)
 
 
 def _seats(game: Game):
@@ -48,14 +62,33 @@ def _seats(game: Game):
 def phase_processed(phase: Phase) -> int:
     game = phase.game
     current = game.current_phase
-    lines = [f"{phase.name} has been processed in {game.name}."]
-    if game.is_over:
-        lines.append(f"The game is over: {game.result}.")
-    elif current is not None and current.deadline:
-        lines.append(f"Next: {current.name}, deadline {current.deadline:%Y-%m-%d %H:%M} UTC.")
+
+    def words() -> tuple[str, str]:
+        names = {"phase": phase.name, "game": game.name}
+        lines = [gettext("%(phase)s has been processed in %(game)s.") % names]
+        if game.is_over:
+            lines.append(gettext("The game is over: %(result)s.") % {"result": ending(game)})
+        elif current is not None and current.deadline:
+            when = f"{current.deadline:%Y-%m-%d %H:%M} UTC"
+            lines.append(
+                gettext("Next: %(phase)s, deadline %(when)s.")
+                % {"phase": current.name, "when": when}
+            )
+        return gettext("[%(game)s] %(phase)s processed") % names, "\n".join(lines)
+
     users = _recipients(_seats(game), "phase_processed")
     reach.phase_processed(phase)  # webhooks and web push, queued
-    return _send(users, f"[{game.name}] {phase.name} processed", "\n".join(lines))
+    return _send(users, words)
+
+
+def ending(game: Game) -> str:
+    """How the game ended, in the active language: the kind, and the powers it names."""
+    from .templatetags.game_words import result_kind
+
+    result = game.result or {}
+    powers = ", ".join(result.get("powers") or [])
+    kind = result_kind(result.get("kind", "ended"))
+    return f"{kind} ({powers})" if powers else kind
 
 
 def deadline_reminders() -> int:
@@ -89,11 +122,19 @@ def _remind(phase: Phase, hours: int) -> int:
     reach.deadline_soon(phase, hours, to_act)  # webhooks and web push, queued
     seats = _seats(game).filter(status=Membership.Status.ACTIVE, power__in=to_act)
     users = _recipients(seats, "deadline_reminders")
-    body = (
-        f"{phase.name} in {game.name} closes at {phase.deadline:%Y-%m-%d %H:%M} UTC "
-        f"and you have no orders in."
-    )
-    return _send(users, f"[{game.name}] {hours} h to the deadline", body)
+
+    def words() -> tuple[str, str]:
+        names = {
+            "phase": phase.name,
+            "game": game.name,
+            "when": f"{phase.deadline:%Y-%m-%d %H:%M} UTC",
+            "hours": hours,
+        }
+        subject = gettext("[%(game)s] %(hours)s h to the deadline") % names
+        body = gettext("%(phase)s in %(game)s closes at %(when)s and you have no orders in.")
+        return subject, body % names
+
+    return _send(users, words)
 
 
 # A digest mail holds at most this many messages, each cut to this length; the rest are on
@@ -122,7 +163,7 @@ def _digest(user, now) -> int:
     if not prefs.press_digest:
         return 0
     since = prefs.last_digest or now - timedelta(days=1)
-    parts, shown, more = [], 0, False
+    found, shown, more = [], 0, False
     for membership in user.memberships.exclude(status=Membership.Status.REPLACED):
         game = membership.game
         window = game.messages.filter(created__gt=since, created__lte=now).exclude(sender=user)
@@ -136,11 +177,25 @@ def _digest(user, now) -> int:
             new.append(message)
             shown += 1
         if new:
+            found.append((game, new))
+
+    def words() -> tuple[str, str]:
+        parts = []
+        for game, new in found:
             parts.append(f"== {game.name} ==")
-            parts += [f"{m.sender_power or 'Moderator'}: {clip(m.body, DIGEST_BODY)}" for m in new]
-    if more:
-        parts.append(f"(Only the first {DIGEST_MESSAGES} messages; read the rest in the games.)")
-    sent = _send([user], "[Great Game] press digest", "\n".join(parts), strict=True) if parts else 0
+            parts += [
+                f"{m.sender_power or gettext('Moderator')}: {clip(m.body, DIGEST_BODY)}"
+                for m in new
+            ]
+        if more:
+            parts.append(
+                gettext("(Only the first %(n)d messages; read the rest in the games.)")
+                % {"n": DIGEST_MESSAGES}
+            )
+        return gettext("[Great Game] press digest"), "\n".join(parts)
+
+    language = prefs.language or settings.LANGUAGE_CODE
+    sent = _send([(user, language)], words, strict=True) if found else 0
     prefs.last_digest = now
     prefs.save(update_fields=["last_digest"])
     return sent

@@ -25,11 +25,13 @@ import secrets
 import socket
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .models import Game, Membership, Message, Phase, PushSubscription, Webhook
@@ -135,14 +137,23 @@ def payload(game: Game, event: str, text: str) -> dict:
     }
 
 
-def _texts(phase: Phase) -> list[tuple[str, str]]:
-    """The events of a processed phase, in words (English: receivers are shared channels)."""
+def _events(phase: Phase) -> list[tuple[str, Callable[[], str]]]:
+    """The events of a processed phase, each with its words (said in the language active
+    when called: a hook's or a reader's)."""
+    from .notifications import ending
+
     game = phase.game
-    events = [("processed", f"{game.name}: {phase.name} has been processed.")]
+
+    def processed() -> str:
+        names = {"game": game.name, "phase": phase.name}
+        return _("%(game)s: %(phase)s has been processed.") % names
+
+    def over() -> str:
+        return _("%(game)s is over: %(result)s.") % {"game": game.name, "result": ending(game)}
+
     if game.is_over and game.result:
-        powers = ", ".join(game.result.get("powers") or [])
-        events.append(("over", f"{game.name} is over: {game.result['kind']} {powers}".strip()))
-    return events
+        return [("processed", processed), ("over", over)]
+    return [("processed", processed)]
 
 
 # -- sending -------------------------------------------------------------------------------------
@@ -161,11 +172,14 @@ def _queue(task_name: str, *args) -> None:
     transaction.on_commit(send)
 
 
-def fire(game: Game, event: str, text: str) -> int:
-    """Queue the game's webhooks that want ``event``; how many were queued."""
+def fire(game: Game, event: str, text: Callable[[], str]) -> int:
+    """Queue the game's webhooks that want ``event``, each with ``text()`` said in the hook's
+    language (a channel is shared, so each hook has one); how many were queued."""
     hooks = [h for h in game.webhooks.all() if h.wants(event)]
     for hook in hooks:
-        _queue("deliver_webhook", hook.pk, event, payload(game, event, text))
+        with translation.override(hook.language or settings.LANGUAGE_CODE):
+            said = text()
+        _queue("deliver_webhook", hook.pk, event, payload(game, event, said))
     return len(hooks)
 
 
@@ -194,13 +208,22 @@ def vapid_ready() -> bool:
     return bool(getattr(settings, "VAPID_PRIVATE_KEY", ""))
 
 
-def push_to(users: list, title: str, body: str, url: str) -> int:
-    """Queue a push to every subscription of these users; how many were queued."""
+def push_to(users: list, title: str, body: Callable[[], str], url: str) -> int:
+    """Queue a push to every subscription of these users, ``body()`` said in each user's
+    language (``NotificationSettings.language``); how many were queued."""
     if not vapid_ready():
         return 0
-    subscriptions = PushSubscription.objects.filter(user__in=users)
-    data = {"title": title, "body": body, "url": url}
+    subscriptions = PushSubscription.objects.filter(user__in=users).select_related(
+        "user__notification_settings"
+    )
+    said: dict[str, str] = {}
     for subscription in subscriptions:
+        prefs = getattr(subscription.user, "notification_settings", None)
+        language = (prefs and prefs.language) or settings.LANGUAGE_CODE
+        if language not in said:
+            with translation.override(language):
+                said[language] = body()
+        data = {"title": title, "body": said[language], "url": url}
         _queue("deliver_push", subscription.pk, data)
     return len(subscriptions)
 
@@ -250,9 +273,10 @@ def phase_processed(phase: Phase) -> None:
     game = phase.game
     if game.sandbox:
         return
-    for event, text in _texts(phase):
-        fire(game, event, text)
-    push_to(_players(game), game.name, _texts(phase)[-1][1], _game_url(game))
+    events = _events(phase)
+    for event, words in events:
+        fire(game, event, words)
+    push_to(_players(game), game.name, events[-1][1], _game_url(game))
 
 
 def deadline_soon(phase: Phase, hours: int, late_powers: set[str]) -> None:
@@ -260,10 +284,19 @@ def deadline_soon(phase: Phase, hours: int, late_powers: set[str]) -> None:
     game = phase.game
     if hours != 1 or game.sandbox:
         return
-    when = f"{phase.deadline:%Y-%m-%d %H:%M} UTC"
-    fire(game, "deadline", f"{game.name}: {phase.name} closes in 1 hour ({when}).")
-    text = f"{phase.name} closes in 1 hour and you have no orders in."
-    push_to(_players(game, late_powers), game.name, text, _game_url(game))
+    names = {"game": game.name, "when": f"{phase.deadline:%Y-%m-%d %H:%M} UTC"}
+
+    def soon() -> str:
+        return _("%(game)s: %(phase)s closes in 1 hour (%(when)s).") % {
+            **names,
+            "phase": phase.name,
+        }
+
+    def late() -> str:
+        return _("%(phase)s closes in 1 hour and you have no orders in.") % {"phase": phase.name}
+
+    fire(game, "deadline", soon)
+    push_to(_players(game, late_powers), game.name, late, _game_url(game))
 
 
 def press_sent(message: Message) -> None:
@@ -271,8 +304,11 @@ def press_sent(message: Message) -> None:
     game = message.game
     powers = message.recipients or [p for p in _powers_of(game) if p != message.sender_power]
     users = [u for u in _players(game, powers) if u.pk != message.sender_id]
-    sender = message.sender_power or "Moderator"
-    push_to(users, game.name, f"Press from {sender}", _game_url(game) + "#press")
+
+    def words() -> str:
+        return _("Press from %(sender)s") % {"sender": message.sender_power or _("Moderator")}
+
+    push_to(users, game.name, words, _game_url(game) + "#press")
 
 
 def _powers_of(game: Game) -> list[str]:

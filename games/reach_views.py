@@ -33,7 +33,7 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = Webhook
-        fields = ["id", "url", "events", "secret", "last_status", "failures", "created"]
+        fields = ["id", "url", "events", "language", "secret", "last_status", "failures", "created"]
         read_only_fields = ["id", "secret", "last_status", "failures", "created"]
 
     def validate_url(self, value: str) -> str:

@@ -154,6 +154,16 @@ def engine_request(game: Game, phase: Phase) -> dict:
     )
 
 
+def engine_answer(stored: object) -> object:
+    """A stored answer as the engine's JSON gives it: without the reasons' words, which the
+    server adds in process (``engine.adjudicate``) so that it can translate them."""
+    if isinstance(stored, dict):
+        return {k: engine_answer(v) for k, v in stored.items() if not k.endswith("_words")}
+    if isinstance(stored, list):
+        return [engine_answer(v) for v in stored]
+    return stored
+
+
 def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
     """The game as the engine saw it: each processed phase's request and stored answer."""
     phases = game.phases.filter(processed_at__isnull=False, results__isnull=False)
@@ -169,7 +179,9 @@ def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
                 "index": p.index,
                 "name": _name(game, p),
                 "request": {**engine_request(game, p), "options": options},
-                "response": p.results if whole else visibility.shown_results(p.results),
+                "response": engine_answer(
+                    p.results if whole else visibility.shown_results(p.results)
+                ),
             }
             for p in phases.order_by("index")
         ],

@@ -84,7 +84,14 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
 
     class Meta:
         model = NotificationSettings
-        fields = ["phase_processed", "deadline_reminders", "press_digest", "time_zone", "palette"]
+        fields = [
+            "phase_processed",
+            "deadline_reminders",
+            "press_digest",
+            "language",
+            "time_zone",
+            "palette",
+        ]
 
 
 # hh:mm[:ss[.uuuuuu]], in ASCII digits; Django alone would also read "1:30" and "12:3".
@@ -368,9 +375,17 @@ class OrderSerializer(serializers.Serializer):
     canonical = serializers.CharField(read_only=True)
     valid = serializers.BooleanField(read_only=True)
     data = OrderDataField()
-    reason = serializers.CharField(read_only=True)
+    reason = serializers.CharField(
+        source="said_reason", read_only=True, help_text="In the request's language."
+    )
+    reason_words = serializers.JSONField(
+        read_only=True, help_text="The reason as the engine's template and the names it quotes."
+    )
     result = serializers.CharField(read_only=True, help_text="Filled in when processed.")
-    result_reason = serializers.CharField(read_only=True)
+    result_reason = serializers.CharField(
+        source="said_result_reason", read_only=True, help_text="In the request's language."
+    )
+    result_reason_words = serializers.JSONField(read_only=True)
 
 
 class OrdersInputSerializer(StrictInput, serializers.Serializer):

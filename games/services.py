@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import random
 from collections.abc import Iterable
@@ -22,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from . import engine, events, ratings
 from .limits import (
@@ -457,9 +459,12 @@ def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable
     """The power's orders as the engine answered them (``engine.Checked``), not yet saved."""
     for n, c in enumerate(checked):
         valid, reason, canonical = c.valid, clip(c.reason, REASON_LENGTH), c.canonical
+        words = c.reason_words
         if len(canonical) > MAX_ORDER_LENGTH:  # no honest order spells out this long
             valid, canonical = False, ""
-            reason = f"the order reads longer than {MAX_ORDER_LENGTH} characters"
+            template = gettext_noop("the order reads longer than {count} characters")
+            words = {"template": template, "args": {"count": str(MAX_ORDER_LENGTH)}}
+            reason = template.format(count=MAX_ORDER_LENGTH)
         yield Order(
             phase=phase,
             power=membership.power,
@@ -470,6 +475,7 @@ def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable
             data=c.data,
             valid=valid,
             reason=reason,
+            reason_words=words,
             position=n,
         )
 
@@ -641,6 +647,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     for order, reply in zip(orders, response["orders"][: len(orders)], strict=True):
         order.result = clip(reply["result"], RESULT_LENGTH)
         order.result_reason = clip(reply.get("reason", ""), REASON_LENGTH)
+        order.result_reason_words = reply.get("reason_words")
     _store_results(orders)
     phase.results = response
     phase.processed_at = now
@@ -702,16 +709,27 @@ def _store_results(orders: list[Order]) -> None:
     if not orders:
         return
     table = connection.ops.quote_name(Order._meta.db_table)
-    result, reason = (
+    result, reason, words = (
         connection.ops.quote_name(Order._meta.get_field(name).column)
-        for name in ("result", "result_reason")
+        for name in ("result", "result_reason", "result_reason_words")
     )
-    rows = ", ".join(["(%s, %s, %s)"] * len(orders))
-    params = [value for o in orders for value in (o.pk, o.result, o.result_reason)]
+    # The words go in as JSON text; PostgreSQL's jsonb column wants the cast, SQLite keeps text.
+    as_json = "CAST(v.column4 AS jsonb)" if connection.vendor == "postgresql" else "v.column4"
+    rows = ", ".join(["(%s, %s, %s, %s)"] * len(orders))
+    params = [
+        value
+        for o in orders
+        for value in (
+            o.pk,
+            o.result,
+            o.result_reason,
+            None if o.result_reason_words is None else json.dumps(o.result_reason_words),
+        )
+    ]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {table} SET {result} = v.column2, {reason} = v.column3 "
-            f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+            f"UPDATE {table} SET {result} = v.column2, {reason} = v.column3, "
+            f"{words} = {as_json} FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
             params,
         )
 
@@ -858,7 +876,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     phase.reminders_sent = []
     phase.deadline = deadline_after(game, phase.type, timezone.now())
     phase.save()
-    phase.orders.update(result="", result_reason="")
+    phase.orders.update(result="", result_reason="", result_reason_words=None)
     game.current_phase = phase
     game.status = Status.ACTIVE
     game.result = None

@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
 from django.utils.http import parse_etags
@@ -37,7 +37,16 @@ from django.views.decorators.http import require_POST
 from variants import render as render_module
 from variants.render import power_colours, render_board, render_orders
 
-from . import engine, events, moderation, phase_guide, services, variant_words, visibility
+from . import (
+    engine,
+    events,
+    moderation,
+    phase_guide,
+    reason_words,
+    services,
+    variant_words,
+    visibility,
+)
 from .forms import (
     PALETTES,
     GameForm,
@@ -79,6 +88,17 @@ ACTION_NAMES = {
     "deposed": pgettext_lazy("moderator action", "Deposed"),
     "settings": pgettext_lazy("moderator action", "Settings"),
     "requirements": pgettext_lazy("moderator action", "Requirements"),
+}
+
+# The Chinese ledger's kinds of line (the engine's ``item``), as the statement shows them.
+LEDGER_ITEMS = {
+    "profit": pgettext_lazy("ledger", "profit"),
+    "maintenance": pgettext_lazy("ledger", "maintenance"),
+    "entry": pgettext_lazy("ledger", "entry"),
+    "exit": pgettext_lazy("ledger", "exit"),
+    "annihilation": pgettext_lazy("ledger", "annihilation"),
+    "payment": pgettext_lazy("ledger", "payment"),
+    "deposed": pgettext_lazy("ledger", "deposed"),
 }
 
 RULES = {
@@ -332,6 +352,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         except IntegrityError:  # the name was taken meanwhile, by a sign-up at the same time
             form.add_error("username", "A user with that username already exists.")
         else:
+            # Mails speak the language the player signed up in until they choose another.
+            NotificationSettings.for_new_account(user, translation.get_language())
             login(request, user)
             return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
@@ -647,7 +669,11 @@ def _gold_context(
         deposed = set(results.get("deposed") or [])
         lines: dict[str, list[dict]] = {}
         for entry in results.get("ledger", []):
-            lines.setdefault(entry["power"], []).append(entry)
+            said = {
+                "item": LEDGER_ITEMS.get(entry.get("item"), entry.get("item")),
+                "detail": reason_words.say(entry.get("detail_words"), entry.get("detail", "")),
+            }
+            lines.setdefault(entry["power"], []).append({**entry, **said})
         names = [p for p in powers if p in lines or p in deposed]
         names += sorted((set(lines) | deposed) - set(names))
         gold["statement"] = [
@@ -854,7 +880,7 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.warning(
                     request,
                     gettext("“%(order)s” is invalid: %(reason)s")
-                    % {"order": text, "reason": added.reason},
+                    % {"order": text, "reason": added.said_reason},
                 )
     return redirect(reverse("game", args=[pk]) + "#orders")
 

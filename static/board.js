@@ -4,6 +4,19 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // The words this script writes, in the reader's language (the page's "script-words" JSON,
+  // games/context_processors.py); English when none is given. ``%(name)s`` takes a name.
+  var WORDS = (function () {
+    var given = document.getElementById("script-words");
+    try { return given ? JSON.parse(given.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function t(text, names) {
+    var said = WORDS[text] || text;
+    return said.replace(/%\((\w+)\)s/g, function (all, name) {
+      return names && name in names ? names[name] : all;
+    });
+  }
+
   // -- pan and zoom ------------------------------------------------------------------
   //
   // The board is drawn at its own size and scaled as a whole; ``view.s`` is the screen scale
@@ -231,11 +244,13 @@
       if (!when) { countdown.textContent = ""; return; }
       var due = new Date(when);
       var left = Math.round((due - Date.now()) / 1000);
-      if (left <= 0) { countdown.textContent = "(due now)"; return; }
+      if (left <= 0) { countdown.textContent = t("(due now)"); return; }
       var d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
       var m = Math.floor(left % 3600 / 60), s = left % 60;
-      var parts = d ? [d + " d", h + " h"] : h ? [h + " h", m + " min"] : [m + " min", s + " s"];
-      countdown.textContent = "(" + parts.join(" ") + " left)";
+      var day = t("%(n)s d", { n: d }), hour = t("%(n)s h", { n: h });
+      var min = t("%(n)s min", { n: m }), sec = t("%(n)s s", { n: s });
+      var parts = d ? [day, hour] : h ? [hour, min] : [min, sec];
+      countdown.textContent = t("(%(left)s left)", { left: parts.join(" ") });
     };
     tick();
     setInterval(tick, 1000);
@@ -347,7 +362,7 @@
     return places;
   }
 
-  var MERGED = "Your orders were also changed in another tab; both sets of changes are kept.";
+  var MERGED = t("Your orders were also changed in another tab; both sets of changes are kept.");
   var merged = false;  // whether the last save had to merge
   function merge() {
     var mineChanged = touched();
@@ -420,7 +435,7 @@
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     merged = false;
-    save().then(function () { if (!step) idle((merged ? MERGED + " " : "") + "Orders saved."); });
+    save().then(function () { if (!step) idle((merged ? MERGED + " " : "") + t("Orders saved.")); });
   });
 
   function showStatus(orders, saved) {
@@ -435,10 +450,10 @@
       li.appendChild(tag);
       li.appendChild(document.createTextNode(" " + (order.canonical || order.text) + " — "));
       var verdict = document.createElement("strong");
-      verdict.textContent = order.valid ? "valid" : "invalid";
+      verdict.textContent = order.valid ? t("valid") : t("invalid");
       li.appendChild(verdict);
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
-      if (!saved && synced.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" (not saved yet)"));
+      if (!saved && synced.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
       statusList.appendChild(li);
       if (order.valid) {
         var loc = lineLocation(order.text);
@@ -446,7 +461,11 @@
       }
     });
     if (!orders.length) {
-      statusList.innerHTML = '<li class="none">No orders.</li>';
+      statusList.innerHTML = "";
+      var none = document.createElement("li");
+      none.className = "none";
+      none.textContent = t("No orders.");
+      statusList.appendChild(none);
     }
     unordered = new Set(mine().map(function (u) { return u.location; }).filter(function (loc) {
       return !ordered.has(province(loc));
@@ -455,8 +474,8 @@
       var missing = mine().filter(function (u) { return unordered.has(u.location); });
       unorderedNote.className = missing.length ? "warn" : "ok";
       unorderedNote.textContent = missing.length
-        ? "Without orders: " + missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") + "."
-        : "Every unit has an order.";
+        ? t("Without orders: %(units)s.", { units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") })
+        : t("Every unit has an order.");
     }
     decorate();
   }
@@ -514,7 +533,7 @@
     step = { targets: targets, pick: onPick };
     (targets || []).forEach(function (t) { button(t, function () { onPick(t); }); });
     if (extra) extra();
-    button("Cancel", function () { idle(); });
+    button(t("Cancel"), function () { idle(); });
     position();
   }
 
@@ -613,11 +632,11 @@
     var lead = note ? note + " " : "";
     if (data.phase === "adjustments") {
       // Builds, removals and waives are chosen from the engine's list, not by clicking a unit.
-      prompt.textContent = lead + (data.guide || "Choose below.");
+      prompt.textContent = lead + (data.guide || t("Choose below."));
       options.forEach(function (o) { button(o.order, function () { place(o); }); });
       return;
     }
-    prompt.textContent = lead + "Click one of your units on the board, or choose it here.";
+    prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
     mine().forEach(function (u) {
       var b = button(u.unit + " " + u.location, function () { selectUnit(u); });
       if (unordered.has(u.location)) b.classList.add("warn");
@@ -628,12 +647,17 @@
     });
   }
 
-  var MOVES = { move: "Move", retreat: "Retreat" };
+  // The kinds of order the engine lists, as the buttons name them.
+  var KINDS = {
+    hold: t("Hold"), move: t("Move"), support: t("Support"), convoy: t("Convoy"),
+    retreat: t("Retreat"), disband: t("Disband"), build: t("Build"), remove: t("Remove"),
+    waive: t("Waive")
+  };
 
   var loaded = false, waiting = null;  // a unit clicked before the engine's list came
 
   function selectUnit(unit) {
-    if (!loaded) { waiting = unit; prompt.textContent = "Loading your orders…"; return; }
+    if (!loaded) { waiting = unit; prompt.textContent = t("Loading your orders…"); return; }
     var base = unit.unit + " " + unit.location;
     inner.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
     var g = inner.querySelector('g.unit[data-location="' + CSS.escape(unit.location) + '"]');
@@ -641,9 +665,12 @@
     var own = optionsFor(unit.location);
     open(unit.location);
     var now = lines().find(function (l) { return lineLocation(l) === province(unit.location); });
-    ask(base + (now ? " (now: " + now + ")" : "") + ": what should it do?", [], null, function () {
+    var question = now
+      ? t("%(unit)s (now: %(order)s): what should it do?", { unit: base, order: now })
+      : t("%(unit)s: what should it do?", { unit: base });
+    ask(question, [], null, function () {
       if (!own.length) {
-        prompt.textContent = base + ": the engine lists no order for it.";
+        prompt.textContent = t("%(unit)s: the engine lists no order for it.", { unit: base });
         return;
       }
       // One button per kind of order the engine lists, moves apart by the route it names.
@@ -655,8 +682,8 @@
         group.items.push(o);
       });
       groups.forEach(function (group) {
-        var label = (MOVES[group.kind] || group.kind.charAt(0).toUpperCase() + group.kind.slice(1)) +
-          (group.via ? " via " + group.via : "");
+        var kind = KINDS[group.kind] || group.kind.charAt(0).toUpperCase() + group.kind.slice(1);
+        var label = group.via ? t("%(kind)s via %(route)s", { kind: kind, route: group.via }) : kind;
         if (group.items.length === 1 && !group.items[0].destination && !group.items[0].target) {
           button(label, function () { place(group.items[0]); });
         } else if (group.kind === "support" || group.kind === "convoy") {
@@ -674,7 +701,7 @@
 
   // Where a unit goes: the destinations of the engine's orders.
   function where(base, label, items) {
-    ask(label + ": where does " + base + " go? Click a highlighted province.",
+    ask(t("%(order)s: where does %(unit)s go? Click a highlighted province.", { order: label, unit: base }),
       unique(items.map(function (o) { return o.destination; })), function (p) {
         place(items.find(function (o) { return o.destination === p; }));
       });
@@ -682,18 +709,23 @@
 
   // A support or a convoy: first the unit it is for, then that unit's destination.
   function aimed(base, group) {
-    var verb = group.kind === "support" ? "support" : "convoy";
-    ask("Which unit does " + base + " " + verb + "? Click it.",
+    var which = group.kind === "support"
+      ? t("Which unit does %(unit)s support? Click it.", { unit: base })
+      : t("Which unit does %(unit)s convoy? Click it.", { unit: base });
+    ask(which,
       unique(group.items.map(function (o) { return o.target; })), function (target) {
         var items = group.items.filter(function (o) { return o.target === target; });
         var them = items[0].target_unit + " " + target;
         var holding = items.find(function (o) { return !o.destination; });
         var moving = items.filter(function (o) { return o.destination; });
-        ask("Where does " + them + " go? Click it" + (holding ? ", or support it holding." : "."),
+        var goes = holding
+          ? t("Where does %(unit)s go? Click it, or support it holding.", { unit: them })
+          : t("Where does %(unit)s go? Click it.", { unit: them });
+        ask(goes,
           moving.map(function (o) { return o.destination; }), function (p) {
             place(moving.find(function (o) { return o.destination === p; }));
           }, function () {
-            if (holding) button("Support holding", function () { place(holding); });
+            if (holding) button(t("Support holding"), function () { place(holding); });
           });
       });
   }
@@ -748,7 +780,7 @@
   });
 
   decorate();
-  prompt.textContent = data.phase === "adjustments" ? data.guide || "" : "Loading your orders…";
+  prompt.textContent = data.phase === "adjustments" ? data.guide || "" : t("Loading your orders…");
   docked();
   menu.hidden = false;
   viewport.classList.add("ordering");

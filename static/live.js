@@ -58,7 +58,11 @@
       })
       .then(function () { drawn(); })
       .catch(function () {
-        inner.innerHTML = '<p class="no-board">The board could not be loaded; reload the page.</p>';
+        inner.innerHTML = "";
+        var failed = document.createElement("p");
+        failed.className = "no-board";
+        failed.textContent = t("The board could not be loaded; reload the page.");
+        inner.appendChild(failed);
       })
       .finally(function () { viewport.dataset.loading = ""; });
   }

@@ -92,3 +92,23 @@ def test_the_menu_comes_from_options_and_typing_does_not_save(browser, live_serv
     assert [m for m, _ in seen].count("PUT") == 2
     texts = sorted(Order.objects.filter(power="Russia").values_list("text", flat=True))
     assert texts == ["A Omsk H", "A mos - oms via tsr"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_click_menu_speaks_the_readers_language(browser, live_server):  # noqa: F811
+    """The words board.js writes come from the page, in Japanese for a Japanese reader."""
+    units = [("Russia", "A", "Moscow"), ("Britain", "A", "Egypt")]
+    game, game_url, pages = seat_players(
+        browser, live_server, "colonial", {"ada": "Russia", "bob": "Britain"}, units
+    )
+    ada = pages["ada"]
+    ada.context.add_cookies([{"name": "django_language", "value": "ja", "url": live_server.url}])
+    ada.goto(game_url)
+    ada.wait_for_selector("#order-menu[data-options]")
+    click_unit(ada, "Moscow")
+    prompt = ada.locator("#order-prompt").inner_text()
+    assert "A Moscow" in prompt and "何をさせますか" in prompt, prompt
+    buttons = ada.locator("#order-choices button").all_inner_texts()
+    assert "移動（TSR 経由）…" in buttons and "キャンセル" in buttons, buttons
+    ada.click("#order-choices >> text=支援…")
+    assert "どのユニットを支援しますか" in ada.locator("#order-prompt").inner_text()

@@ -80,9 +80,8 @@ def _names(game: Game) -> set[str]:
     kept |= set(game.memberships.values_list("user__username", flat=True))
     kept |= {game.creator.username, "A", "F"}
     kept |= set(game.phases.values_list("orders__canonical", flat=True)) - {None}
-    kept |= set(game.phases.values_list("orders__result_reason", flat=True)) - {None}
-    kept |= set(game.phases.values_list("orders__reason", flat=True)) - {None}
-    kept |= set(game.phases.values_list("orders__text", flat=True)) - {None}  # as typed
+    typed = set(game.phases.values_list("orders__text", flat=True)) - {None}
+    kept |= typed | {word for text in typed for word in text.split()}  # as the player typed
     return kept
 
 

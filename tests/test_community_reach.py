@@ -18,11 +18,12 @@ import http_ece
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.core import mail
 from django.utils import timezone
 from py_vapid import Vapid
 
 from games import notifications, reach, services, tasks
-from games.models import PushSubscription, Webhook
+from games.models import NotificationSettings, PushSubscription, Webhook
 
 
 class Listener:
@@ -328,3 +329,60 @@ def test_a_push_endpoint_that_redirects_is_not_followed(
     finally:
         bouncer.shutdown()
         bouncer.server_close()
+
+
+# -- languages -------------------------------------------------------------------------------
+
+
+def test_mails_webhooks_and_pushes_speak_each_readers_language(
+    game, seat, vapid, private_ok, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """A player who reads Japanese gets Japanese mail and pushes, one who reads English gets
+    English; a webhook posts in the language it was set up with."""
+    france, england = seat(game, "France").user, seat(game, "England").user
+    for user, language in ((france, "ja"), (england, "en")):
+        prefs = NotificationSettings.of(user)
+        prefs.language = language
+        prefs.save()
+        PushSubscription.objects.create(
+            user=user, endpoint=f"https://push.example.com/{user.pk}", p256dh="k", auth="a"
+        )
+    Webhook.objects.create(game=game, url="http://127.0.0.1:9/", secret="s", language="zh-hans")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.process_now(game, game.creator)
+    (phase_id,) = _queued(enqueued, "notify_phase_processed")[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.notify_phase_processed(phase_id)
+    mails = {m.to[0]: m for m in mail.outbox}
+    assert "処理済み" in mails[france.email].subject
+    assert "が処理されました" in mails[france.email].body
+    assert mails[england.email].subject.endswith("processed")
+    (_hook, _event, body) = _queued(enqueued, "deliver_webhook")[0]
+    assert "已处理" in body["content"]
+    pushes = {sub: data["body"] for sub, data in _queued(enqueued, "deliver_push")}
+    by_user = {s.user_id: pushes[s.pk] for s in PushSubscription.objects.all()}
+    assert "が処理されました" in by_user[france.pk]
+    assert by_user[england.pk].endswith("has been processed.")
+
+
+def test_a_new_account_mails_in_the_language_it_signed_up_in(client, db, api) -> None:
+    answer = client.post(
+        "/accounts/signup/",
+        {
+            "username": "kenji",
+            "email": "k@example.com",
+            "password1": "a-Long-pass-77",
+            "password2": "a-Long-pass-77",
+        },
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert answer.status_code == 302, answer.content[:500]
+    assert NotificationSettings.objects.get(user__username="kenji").language == "ja"
+    made = api().post(
+        "/api/auth/signup/",
+        {"username": "mei", "password": "a-Long-pass-77"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert made.status_code == 201, made.content
+    assert NotificationSettings.objects.get(user__username="mei").language == "zh-hans"

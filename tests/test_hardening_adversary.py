@@ -458,10 +458,10 @@ def test_the_digest_is_bounded_and_goes_on_past_a_failed_mail(
     original = notifications._send
     failing = england.user.email
 
-    def send(users, subject, body, **kwargs):
-        if users[0].email == failing:
+    def send(users, words, **kwargs):
+        if users[0][0].email == failing:
             raise OSError("the mail server hung up")
-        return original(users, subject, body, **kwargs)
+        return original(users, words, **kwargs)
 
     monkeypatch.setattr(notifications, "_send", send)
     with caplog.at_level(logging.ERROR, logger="games.notifications"):

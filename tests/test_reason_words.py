@@ -1,0 +1,100 @@
+"""The engine's reasons as words a server translates: every reason the engine gives carries its
+template and names, every template is in the Chinese and Japanese catalogues, and players read
+reasons in their language on the page and through the API."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+import adjudication
+from adjudication.reasons import Reason
+from games import services
+from games.reason_words import say
+
+try:
+    from tests import datc
+except ImportError:  # tests/ is not importable as a package: pytest put tests/ on sys.path
+    import datc
+
+LANGUAGES = ("zh-hans", "ja")
+
+
+def _reasons(response: dict) -> list:
+    found = []
+    for item in response.get("orders", []):
+        found += [item[key] for key in ("reason", "needs") if item.get(key)]
+    return found
+
+
+def _all_datc_reasons() -> list:
+    reasons = []
+    for case in datc.teddriggs_cases() + datc.godip_cases():
+        previous = None
+        for step in case.steps:
+            request = step.build_request(previous)
+            previous = adjudication.adjudicate(request)
+            reasons += _reasons(previous)
+            reasons += _reasons(adjudication.check(request))
+    return reasons
+
+
+def _translated(words: dict, language: str) -> bool:
+    with translation.override(language):
+        if translation.gettext(words["template"]) == words["template"]:
+            return False
+    return all(_translated(v, language) for v in words["args"].values() if isinstance(v, dict))
+
+
+def test_every_reason_in_the_datc_has_words_and_translations() -> None:
+    reasons = _all_datc_reasons()
+    assert len(reasons) > 300
+    plain = sorted({r for r in reasons if not isinstance(r, Reason)})
+    assert plain == []
+    for language in LANGUAGES:
+        missing = sorted(
+            {r.template for r in reasons if not _translated(adjudication.reason_words(r), language)}
+        )
+        assert missing == [], language
+
+
+def test_words_fill_a_translation_and_fall_back_to_english() -> None:
+    words = {"template": "dislodged by {unit}", "args": {"unit": "A Moscow"}}
+    with translation.override("ja"):
+        assert say(words, "dislodged by A Moscow") == "A Moscow に撃退されました"
+    with translation.override("en"):
+        assert say(words, "x") == "dislodged by A Moscow"
+    assert say(None, "as the engine said") == "as the engine said"
+    broken = {"template": "dislodged by {unit}", "args": {}}  # a name missing: English
+    assert say(broken, "dislodged by F Kiel") == "dislodged by F Kiel"
+
+
+@pytest.fixture
+def bounced(make_game, seat, moderator):
+    """A Colonial spring: two armies bounce in Omsk's neighbour and one order is nonsense."""
+    game = make_game("colonial")
+    russia = seat(game, "Russia")
+    services.submit_orders(russia, ["A Moscow - Perm", "A Warsaw - Nowhere"])
+    services.submit_orders(seat(game, "Britain"), ["F Bombay - Arabian Sea"])
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    return game
+
+
+def test_players_read_reasons_in_their_language(api, client, bounced, seat) -> None:
+    russia = seat(bounced, "Russia").user
+    phase = bounced.phases.get(index=0)
+    url = f"/api/games/{bounced.pk}/phases/0/"
+    english = api(russia).get(url).data["orders"]
+    nonsense = next(o for o in english if o["text"] == "A Warsaw - Nowhere")
+    assert nonsense["reason"].startswith("there is no province called")
+    assert nonsense["reason_words"]["template"] == "there is no province called '{typed}'"
+    japanese = api(russia).get(url, HTTP_ACCEPT_LANGUAGE="ja").data["orders"]
+    assert (
+        "という地域はありません"
+        in next(o for o in japanese if o["text"] == "A Warsaw - Nowhere")["reason"]
+    )
+    client.force_login(russia)
+    page = client.get(f"/games/{bounced.pk}/?phase=0", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "的省份" in page.content.decode() and "there is no province" not in page.content.decode()
+    assert phase.orders.filter(reason_words__isnull=False).exists()

@@ -19,7 +19,7 @@ class Reason(str):
     args: dict[str, object]
 
     def __new__(cls, template: str, **args: object) -> Reason:
-        self = super().__new__(cls, template.format(**args) if args else template)
+        self = str.__new__(cls, template.format_map(args) if args else template)
         self.template = template
         self.args = args
         return self
@@ -29,9 +29,10 @@ class Reason(str):
         return {"template": self.template, "args": {k: words_of(v) for k, v in self.args.items()}}
 
 
-def why(template: str, **args: object) -> Reason:
-    """A reason from its template (English, ``str.format`` fields) and the names it quotes."""
-    return Reason(template, **args)
+# ``why("template", name=...)``: a reason from its template (English, ``str.format`` fields)
+# and the names it quotes. The class itself, not a function around it: reasons are made in
+# the resolver's answers, where a call more shows in the engine's time.
+why = Reason
 
 
 def words_of(value: object) -> object:

@@ -304,3 +304,7 @@ class SettingsForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
+        self.fields["language"].required = False  # left out: the language stays as it was
+
+    def clean_language(self) -> str:
+        return self.cleaned_data.get("language") or self.instance.language

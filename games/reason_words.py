@@ -27,3 +27,27 @@ def _say(words: dict) -> str:
     args = words.get("args") or {}
     names = {k: _say(v) if isinstance(v, dict) else v for k, v in args.items()}
     return template.format(**names)  # a name the template wants and lacks: KeyError, English
+
+
+def said_results(results: list | None) -> list | None:
+    """A phase's results for the board's tooltips: each with its result and reason in the
+    active language (``said_result``, ``said_reason``), as ``variants.render`` reads them."""
+    if results is None:
+        return None
+    from .templatetags.game_words import result_word
+
+    return [
+        {
+            **entry,
+            "said_result": result_word(entry.get("result") or ""),
+            "said_reason": say(entry.get("reason_words"), entry.get("reason") or ""),
+        }
+        for entry in results
+    ]
+
+
+def board_words() -> dict[str, str]:
+    """The drawing's own words (``variants.render.WORDS``) in the active language."""
+    from variants.render import WORDS
+
+    return {template: gettext(template) for template in WORDS}

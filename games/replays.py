@@ -22,11 +22,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from PIL import Image, ImageDraw
 
 from variants.render import render_board
 
-from . import engine, visibility
+from . import engine, reason_words, visibility
 from .models import Game, Phase
 from .variant_words import phase_label
 from .web import watchable  # as the game page: a public game's pictures for anyone
@@ -59,7 +60,13 @@ def phase_svg(game: Game, phase: Phase, palette: str = "default") -> str:
     """The board of a processed phase with its orders' arrows and results; an unprocessed one
     without orders (its position is public, its orders not). ValueError: no board drawing."""
     results = (phase.results or {}).get("orders") if phase.processed_at else None
-    return render_board(game.variant, _state(phase), results=results, palette=palette)
+    return render_board(
+        game.variant,
+        _state(phase),
+        results=reason_words.said_results(results),
+        palette=palette,
+        words=reason_words.board_words(),
+    )
 
 
 def _png_key(phase: Phase, width: int, palette: str) -> str:
@@ -67,7 +74,8 @@ def _png_key(phase: Phase, width: int, palette: str) -> str:
     so that a phase rolled back and played again is drawn anew."""
     drawn = [_state(phase), (phase.results or {}).get("orders") if phase.processed_at else None]
     digest = hashlib.blake2b(json.dumps(drawn, sort_keys=True).encode(), digest_size=16)
-    return f"replay:png:{phase.game_id}:{digest.hexdigest()}:{width}:{palette}"
+    language = translation.get_language()
+    return f"replay:png:{phase.game_id}:{digest.hexdigest()}:{width}:{palette}:{language}"
 
 
 def phase_png(game: Game, phase: Phase, width: int = PNG_WIDTH, palette: str = "default") -> bytes:
@@ -111,7 +119,7 @@ def replay_gif_bytes(game: Game, budget: float | None = None) -> bytes:
     phases = list(game.phases.filter(processed_at__isnull=False).order_by("index"))
     last = phases[-1] if phases else None
     stamp = last.processed_at.timestamp() if last else 0
-    key = f"replay:gif:{game.pk}:{last.pk if last else 0}:{stamp}"
+    key = f"replay:gif:{game.pk}:{last.pk if last else 0}:{stamp}:{translation.get_language()}"
     gif = cache.get(key)
     if gif is not None:
         return gif

@@ -258,7 +258,7 @@ def board_version(game: Game, phase: Phase, palette: str) -> str:
     """What the phase's board (without pending orders) is drawn from, hashed: its address
     changes exactly when its picture does (a processed phase, a rollback, another palette)."""
     blob = json.dumps(
-        [game.variant, _board_state(phase), _results(phase), palette],
+        [game.variant, _board_state(phase), _results(phase), palette, translation.get_language()],
         sort_keys=True,
         separators=(",", ":"),
     )
@@ -280,20 +280,34 @@ def board_svg(game: Game, phase: Phase, user, palette: str, *, orders: bool = Tr
     """The phase drawn for this viewer: results once processed, else (with ``orders``) the
     orders they may see."""
     pending = _pending(phase, user) if orders else None
-    state, results = _board_state(phase), _results(phase)
+    state, results = _board_state(phase), reason_words.said_results(_results(phase))
     try:
-        svg = render_board(game.variant, state, orders=pending, results=results, palette=palette)
+        svg = render_board(
+            game.variant,
+            state,
+            orders=pending,
+            results=results,
+            palette=palette,
+            words=reason_words.board_words(),
+        )
     except ValueError:  # a variant without a board drawing (the standard map): text play only
         return NO_BOARD
-    return _inline(svg, f"The board, {phase_name(game, phase)}")
+    return _inline(svg, gettext("The board, %(phase)s") % {"phase": phase_name(game, phase)})
 
 
 def orders_overlay(game: Game, phase: Phase, user, palette: str) -> str:
     """Only the order marks the viewer may see: what an order check changes on the board."""
     pending = _pending(phase, user)
-    state, results = _board_state(phase), _results(phase)
+    state, results = _board_state(phase), reason_words.said_results(_results(phase))
     try:
-        return render_orders(game.variant, state, orders=pending, results=results, palette=palette)
+        return render_orders(
+            game.variant,
+            state,
+            orders=pending,
+            results=results,
+            palette=palette,
+            words=reason_words.board_words(),
+        )
     except ValueError:
         return ""
 
@@ -1160,7 +1174,9 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
         {**p, "colour": colours.get(p["name"]), "units": units[p["name"]]} for p in facts["powers"]
     ]
     try:
-        svg = render_board(variant_id, start, palette=palette_of(request))
+        svg = render_board(
+            variant_id, start, palette=palette_of(request), words=reason_words.board_words()
+        )
     except ValueError:
         svg = ""
     context = {
@@ -1177,6 +1193,10 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
         "rules": [str(paragraph) for paragraph in RULES.get(variant_id, [])]
         + [gettext(summary) for summary in engine.rule_summaries(variant_id)],
         "powers": powers,
-        "board": _inline(svg, f"The {facts['name']} board at the start") if svg else "",
+        "board": _inline(
+            svg, gettext("The %(variant)s board at the start") % {"variant": facts["name"]}
+        )
+        if svg
+        else "",
     }
     return render(request, "games/variant.html", context)

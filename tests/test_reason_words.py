@@ -98,3 +98,14 @@ def test_players_read_reasons_in_their_language(api, client, bounced, seat) -> N
     page = client.get(f"/games/{bounced.pk}/?phase=0", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "的省份" in page.content.decode() and "there is no province" not in page.content.decode()
     assert phase.orders.filter(reason_words__isnull=False).exists()
+
+
+def test_the_board_speaks_the_readers_language(client, bounced, seat) -> None:
+    """The legend and the orders' tooltips of a processed phase, in Japanese and in English."""
+    client.force_login(seat(bounced, "Russia").user)
+    url = f"/games/{bounced.pk}/board.svg?phase=0"
+    japanese = client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "補給都市 / ユニット" in japanese and "centres / units" not in japanese
+    assert "F Bombay - Arabian Sea（成功）" in japanese
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "centres / units" in english and "F Bombay - Arabian Sea (succeeds)" in english

@@ -22,6 +22,22 @@ from pathlib import Path
 import adjudication
 from adjudication.api import reply_data
 
+from .rules.words import gettext_noop
+
+# The words a drawing writes (the legend, the tooltips), as ``str.format`` templates. A server
+# hands ``render_board`` its own translation of each (``words``); English without one.
+WORDS = (
+    gettext_noop("centres / units"),
+    gettext_noop("{province}: neutral"),
+    gettext_noop("{power}: {unit} (dislodged)"),
+    gettext_noop("{power}: {unit} (dislodged from {province})"),
+    gettext_noop("Standoff in {province}"),
+    gettext_noop("{order} ({result})"),
+    gettext_noop("{order} ({result}: {reason})"),
+    gettext_noop("{order} ({result} at {province})"),
+    gettext_noop("{order} ({result} at {province}: {reason})"),
+)
+
 VARIANTS_DIR = Path(__file__).resolve().parent
 
 # Power colours by the variant's power order. The default set avoids orange and light blue,
@@ -514,7 +530,8 @@ def _head(tip: Point, back: Point, size: float) -> str:
 class _Drawing:
     """One render: the board, the variant, colours and the pieces drawn so far."""
 
-    def __init__(self, variant: str, state: dict, palette: str) -> None:
+    def __init__(self, variant: str, state: dict, palette: str, words: dict | None) -> None:
+        self.words = words or {}
         self.board = load_board(variant)
         self.variant = adjudication.load(variant)
         self.variant_id = variant
@@ -525,6 +542,13 @@ class _Drawing:
         self.unit_at: dict[str, dict] = {}
         self.spot_of: dict[str, Point] = {}
         self.dislodged_at: dict[str, Point] = {}
+
+    def say(self, template: str, **names: str) -> str:
+        """One of ``WORDS`` in the reader's language, filled in; English if it will not fill."""
+        try:
+            return self.words.get(template, template).format(**names)
+        except (KeyError, IndexError, ValueError):
+            return template.format(**names)
 
     # -- places
 
@@ -593,7 +617,7 @@ class _Drawing:
             if spot is None:
                 continue
             owner = self.owner_of.get(name)
-            title = f"{name}: {owner}" if owner else f"{name}: neutral"
+            title = f"{name}: {owner}" if owner else self.say("{province}: neutral", province=name)
             if owner:
                 out.append(
                     f'<circle class="sc owned" data-province="{escape(name)}" '
@@ -722,10 +746,16 @@ class _Drawing:
             self.dislodged_at[location] = spot
             self.dislodged_at.setdefault(location.split("/", 1)[0], spot)
             power, kind = unit.get("power"), unit.get("unit", "A")
-            label = f"{power}: {kind} {location} (dislodged"
+            here = f"{kind} {location}"
             if unit.get("attacker_from"):
-                label += f" from {unit['attacker_from']}"
-            label += ")"
+                label = self.say(
+                    "{power}: {unit} (dislodged from {province})",
+                    power=power or "",
+                    unit=here,
+                    province=unit["attacker_from"],
+                )
+            else:
+                label = self.say("{power}: {unit} (dislodged)", power=power or "", unit=here)
             out.append(
                 f'<g class="unit dislodged" data-power="{escape(power or "")}" '
                 f'data-unit="{escape(kind)}" data-location="{escape(location)}">'
@@ -755,7 +785,8 @@ class _Drawing:
             out.append(
                 f'<polygon class="standoff" data-province="{escape(name)}" '
                 f'points="{" ".join(points)}" fill="{STANDOFF_COLOUR}" stroke="#ffffff" '
-                f'stroke-width="{_f(1.2 * s)}"><title>Standoff in {escape(name)}</title></polygon>'
+                f'stroke-width="{_f(1.2 * s)}"><title>'
+                f"{escape(self.say('Standoff in {province}', province=name))}</title></polygon>"
             )
         out.append("</g>")
         return "".join(out)
@@ -800,12 +831,16 @@ class _Drawing:
         classes = f"order {kind}" + (" failed" if failed else "")
         title = text
         if result:
-            title += f" ({result}"
+            names = {"order": text, "result": entry.get("said_result") or result}
+            reason = entry.get("said_reason") or entry.get("reason")
+            template = "{order} ({result}"
             if entry.get("stopped_at"):
-                title += f" at {entry['stopped_at']}"
-            if entry.get("reason"):
-                title += f": {entry['reason']}"
-            title += ")"
+                template += " at {province}"
+                names["province"] = entry["stopped_at"]
+            if reason:
+                template += ": {reason}"
+                names["reason"] = reason
+            title = self.say(template + ")", **names)
         opacity = ' opacity="0.5"' if failed else ""
         return (
             f'<g class="{classes}" data-order="{escape(text)}" data-result="{escape(result)}" '
@@ -1071,7 +1106,8 @@ class _Drawing:
             f'stroke-width="{_f(0.8 * s)}"/>'
             f'<text x="{_f(x0 + w - 8 * s)}" y="{_f(y0 + 14 * s)}" font-size="{_f(9 * s)}" '
             f'style="text-anchor:end" fill="#333333" '
-            f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">centres / units</text>"
+            f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">"
+            f"{escape(self.say('centres / units'))}</text>"
         ]
         for n, power in enumerate(powers):
             cy = y0 + row * (n + 1) + 8 * s
@@ -1145,9 +1181,9 @@ def _back(points: list[Point], distance: float) -> Point:
     return points[0]
 
 
-def _key(variant: str, state: dict, orders: list | None, results: list | None, palette: str):
+def _key(variant: str, state: dict, orders, results, palette: str, words: dict | None):
     blob = json.dumps(
-        [variant, state, orders, results, palette], sort_keys=True, separators=(",", ":")
+        [variant, state, orders, results, palette, words], sort_keys=True, separators=(",", ":")
     )
     return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
 
@@ -1158,19 +1194,22 @@ def render_board(
     orders: list | None = None,
     results: list | None = None,
     palette: str = "default",
+    words: dict[str, str] | None = None,
 ) -> str:
     """The SVG document for a position with its orders; results win over plain orders.
 
     ``state`` is the contract's position ({"units", "supply_centers", "dislodged",
     "contested"}); ``orders`` are order texts or dicts with "order"/"canonical"; ``results`` are
-    the response's ``orders`` entries. Raises ValueError for a variant without a board drawing
-    or an unknown palette.
+    the response's ``orders`` entries (a result entry may carry ``said_result`` and
+    ``said_reason``, the server's words for them). ``words``: the ``WORDS`` templates in the
+    reader's language. Raises ValueError for a variant without a board drawing or an unknown
+    palette.
     """
-    key = _key(variant, state, orders, results, palette)
+    key = _key(variant, state, orders, results, palette, words)
     cached = _rendered.get(key)
     if cached is not None:
         return cached
-    drawing = _Drawing(variant, state, palette)
+    drawing = _Drawing(variant, state, palette, words)
     parts = drawing.base()
     centres, standoffs = drawing.centres(), drawing.standoffs()
     units, dislodged = drawing.units(), drawing.dislodged()  # places the orders start from
@@ -1189,11 +1228,12 @@ def render_orders(
     orders: list | None = None,
     results: list | None = None,
     palette: str = "default",
+    words: dict[str, str] | None = None,
 ) -> str:
     """Only the order marks of a position: the groups "orders" and "orders-over" that
     ``render_board`` draws, for a page that has the board already and redraws the orders alone
     as they change (a few kilobytes instead of the whole map)."""
-    drawing = _Drawing(variant, state, palette)
+    drawing = _Drawing(variant, state, palette, words)
     drawing.province_fills()  # who owns what, for orders of a unit not on the board
     drawing.units()  # places the orders start from
     drawing.dislodged()

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -51,12 +52,19 @@ def _moderated(pk: int, user) -> Game:
     return game
 
 
-def add_webhook(game: Game, url: str, events: list[str]) -> Webhook:
+def add_webhook(game: Game, url: str, events: list[str], language: str | None = None) -> Webhook:
+    """A new webhook; it posts in ``language``, or the language of the request that adds it."""
     if game.webhooks.count() >= reach.MAX_HOOKS_PER_GAME:
         raise serializers.ValidationError(
             {"url": [f"at most {reach.MAX_HOOKS_PER_GAME} webhooks a game"]}
         )
-    return game.webhooks.create(url=url, events=events, secret=reach.new_secret())
+    if language not in dict(settings.LANGUAGES):
+        language = translation.get_language()
+    if language not in dict(settings.LANGUAGES):
+        language = settings.LANGUAGE_CODE
+    return game.webhooks.create(
+        url=url, events=events, secret=reach.new_secret(), language=language
+    )
 
 
 class WebhooksView(APIView):
@@ -74,7 +82,8 @@ class WebhooksView(APIView):
         game = _moderated(pk, request.user)
         data = WebhookSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        hook = add_webhook(game, data.validated_data["url"], data.validated_data.get("events", []))
+        valid = data.validated_data
+        hook = add_webhook(game, valid["url"], valid.get("events", []), valid.get("language"))
         return Response(WebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
 
 
@@ -158,12 +167,17 @@ def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=pk)
     if not game.is_moderator(request.user):
         return HttpResponse(_("Only the moderator may do this."), status=403)
-    data = WebhookSerializer(data={"url": request.POST.get("url", "")[:500]})
+    given = {"url": request.POST.get("url", "")[:500]}
+    if request.POST.get("language"):
+        given["language"] = request.POST["language"][:10]
+    data = WebhookSerializer(data=given)
     if not data.is_valid():
-        messages.error(request, " ".join(str(e) for e in data.errors.get("url", [])))
+        messages.error(request, " ".join(str(e) for v in data.errors.values() for e in v))
         return redirect("moderate", pk=pk)
     try:
-        hook = add_webhook(game, data.validated_data["url"], [])
+        hook = add_webhook(
+            game, data.validated_data["url"], [], data.validated_data.get("language")
+        )
     except serializers.ValidationError as error:
         messages.error(request, " ".join(str(e) for e in error.detail["url"]))
     else:

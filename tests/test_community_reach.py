@@ -386,3 +386,22 @@ def test_a_new_account_mails_in_the_language_it_signed_up_in(client, db, api) ->
     )
     assert made.status_code == 201, made.content
     assert NotificationSettings.objects.get(user__username="mei").language == "zh-hans"
+
+
+def test_a_webhook_posts_in_the_language_it_was_added_in(
+    api, client, game, moderator, private_ok
+) -> None:
+    url = f"/api/games/{game.pk}/webhooks/"
+    added = api(moderator).post(
+        url, {"url": "http://127.0.0.1:9/a", "language": "ja"}, format="json"
+    )
+    assert added.status_code == 201 and added.json()["language"] == "ja"
+    plain = api(moderator).post(
+        url, {"url": "http://127.0.0.1:9/b"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert plain.json()["language"] == "zh-hans"
+    bad = api(moderator).post(url, {"url": "http://127.0.0.1:9/c", "language": "xx"}, format="json")
+    assert bad.status_code == 400 and "language" in bad.json()
+    client.force_login(moderator)
+    client.post(f"/games/{game.pk}/webhooks/", {"url": "http://127.0.0.1:9/d", "language": "ja"})
+    assert Webhook.objects.get(url="http://127.0.0.1:9/d").language == "ja"

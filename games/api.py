@@ -30,7 +30,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import engine, moderation, parsers, services, visibility
+from . import engine, moderation, parsers, reason_words, services, visibility
 from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
@@ -496,7 +496,7 @@ class GameViewSet(
         phase = game.current_phase
         if phase is None or phase.processed_at:
             raise exceptions.ValidationError({"detail": "the game has no phase to order in"})
-        return Response(engine.options(game, phase, power))
+        return Response(reason_words.said_needs(engine.options(game, phase, power)))
 
     def _membership(self, pk: str) -> Membership:
         """The caller's seat with its game and the current phase, read in one query (orders

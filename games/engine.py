@@ -146,7 +146,7 @@ def options(game: Game, phase: Phase, power: str) -> dict:
     reply = adjudication.options(request(game, phase, []), power)
     if "error" in reply:
         raise EngineError(reply["error"])
-    return reply
+    return adjudication.add_words(reply)
 
 
 def rule_orders(game: Game, phase: Phase, power: str) -> list[str]:

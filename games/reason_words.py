@@ -51,3 +51,15 @@ def board_words() -> dict[str, str]:
     from variants.render import WORDS
 
     return {template: gettext(template) for template in WORDS}
+
+
+def said_needs(options: dict) -> dict:
+    """The engine's options with each ``needs`` (what other powers must order) in the active
+    language; its words stay beside it as ``needs_words``."""
+    said = [
+        {**item, "needs": say(item.get("needs_words"), item["needs"])}
+        if item.get("needs")
+        else item
+        for item in options.get("orders", [])
+    ]
+    return {**options, "orders": said}  # a copy: the engine may keep its answer

@@ -137,6 +137,14 @@ def test_a_moderator_who_does_not_play_asks_for_any_power():
     turkey = {o["order"]: o for o in response.data["orders"]}
     canal = turkey["F Mediterranean Sea - Red Sea"]
     assert canal["destination"] == "Red Sea" and "permit" in canal["needs"]
+    assert canal["needs_words"]["template"].startswith("a Suez permit for {unit}")
+    japanese = moderator.get(
+        f"/api/games/{game_id}/options/?power=Turkey", HTTP_ACCEPT_LANGUAGE="ja"
+    ).data["orders"]
+    said = next(o for o in japanese if o["order"] == "F Mediterranean Sea - Red Sea")["needs"]
+    assert "スエズ通航許可" in said
+    again = moderator.get(f"/api/games/{game_id}/options/?power=Turkey").data["orders"]
+    assert next(o for o in again if o["order"] == canal["order"])["needs"] == canal["needs"]
     britain = moderator.get(f"/api/games/{game_id}/options/?power=Britain").data["orders"]
     permit = next(o for o in britain if o["kind"] == "special")
     assert permit["rule"] == "suez_canal" and permit["location"] == "Mediterranean Sea"

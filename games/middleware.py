@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.middleware.gzip import GZipMiddleware
+from django.urls import Resolver404, resolve
 from django.utils.cache import patch_cache_control
 
 from greatgame.logs import request_id
@@ -224,3 +225,29 @@ class CompressionMiddleware(GZipMiddleware):
         if response.get("Content-Type", "").startswith("text/event-stream"):
             return response
         return super().process_response(request, response)
+
+
+class MissingSlashMiddleware:
+    """A URL written without its final slash reaches its view when the slash is all that is
+    missing: for the API always, elsewhere for requests with a body. Django would otherwise
+    answer a redirect, which a client follows without the body (or, debugging, a 500)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        body = request.method not in ("GET", "HEAD", "OPTIONS")
+        wanted = not path.endswith("/") and (body or path.startswith("/api/"))
+        if wanted and not _resolves(path) and _resolves(path + "/"):
+            request.path_info += "/"
+            request.path += "/"
+        return self.get_response(request)
+
+
+def _resolves(path: str) -> bool:
+    try:
+        resolve(path)
+    except Resolver404:
+        return False
+    return True

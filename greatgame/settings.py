@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the one picked on the page (a cookie), else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
+    "games.middleware.MissingSlashMiddleware",  # before CommonMiddleware's redirect
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -704,3 +704,21 @@ def test_huge_payments_are_refused_everywhere(make_game, seat, amount) -> None:
     response = browser(user).post(reverse("pay", args=[game.pk]), {"to": payee, "amount": amount})
     assert response.status_code == 302
     assert not Payment.objects.exists()
+
+
+# -- a URL without its final slash ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_missing_final_slash_reaches_the_view_with_its_body(game, france, settings, debug):
+    """Django would redirect (the body lost) or, debugging, fail with a 500."""
+    settings.DEBUG = debug
+    client = token_client(france.user)
+    url = f"/api/games/{game.pk}/orders"
+    saved = client.put(url, {"orders": ["A Paris - Burgundy"]}, format="json")
+    assert saved.status_code == 200, saved.content[:300]
+    assert list(france.orders.values_list("text", flat=True)) == ["A Paris - Burgundy"]
+    assert client.get(f"/api/games/{game.pk}").status_code == 200
+    assert_json_4xx(client.put("/api/games/999999/orders", {"orders": []}, format="json"), 404)
+    page = browser(france.user).post(f"/games/{game.pk}/orders", {"orders": "A Marseilles H"})
+    assert page.status_code == 302 and page["Location"].endswith("#orders")

@@ -8,7 +8,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import engine, moderation
+from . import engine, moderation, usernames
 from .limits import (
     MAX_DEADLINE_SHIFT_MINUTES,
     MAX_INTEGER,
@@ -34,6 +34,13 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ["username", "email"]
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        refused = username and usernames.problem(username)
+        if refused:
+            raise forms.ValidationError(refused)
+        return username
 
 
 class GameForm(forms.Form):

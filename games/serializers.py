@@ -13,7 +13,7 @@ from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import engine, moderation, visibility
+from . import engine, moderation, usernames, visibility
 from .input_types import StrictInput
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
@@ -48,6 +48,12 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
     class Meta:
         model = User
         fields = ["username", "email", "password"]
+
+    def validate_username(self, value: str) -> str:
+        refused = usernames.problem(value)
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
 
     def validate(self, attrs: dict) -> dict:
         password_validation.validate_password(attrs["password"], User(**attrs))

@@ -722,3 +722,40 @@ def test_a_missing_final_slash_reaches_the_view_with_its_body(game, france, sett
     assert_json_4xx(client.put("/api/games/999999/orders", {"orders": []}, format="json"), 404)
     page = browser(france.user).post(f"/games/{game.pk}/orders", {"orders": "A Marseilles H"})
     assert page.status_code == 302 and page["Location"].endswith("#orders")
+
+
+# -- usernames that pass for others ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["DEMO1", "Demo1", "dеmo1", "ｄｅｍｏ１", "dеmо1"],  # Cyrillic е/о, full-width letters
+)
+def test_a_name_that_looks_like_a_taken_one_is_refused(make_user, name) -> None:
+    make_user("demo1")
+    api = token_client()
+    answer = api.post(
+        "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+    )
+    said = assert_json_4xx(answer, 400)["username"][0]
+    assert "already exists" in said or "may not mix" in said
+    page = Client().post(
+        "/accounts/signup/",
+        {"username": name, "password1": "a-Long-pass-77", "password2": "a-Long-pass-77"},
+    )
+    html = page.content.decode()
+    assert page.status_code == 200 and ("already exists" in html or "may not mix" in html)
+
+
+def test_names_in_any_one_alphabet_are_welcome_but_not_mixed(make_user) -> None:
+    make_user("demo1")
+    api = token_client()
+    for name in ("李白", "さくら", "Дмитрий", "demo2"):
+        made = api.post(
+            "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+        )
+        assert made.status_code == 201, (name, made.content)
+    mixed = api.post(
+        "/api/auth/signup/", {"username": "pаypal", "password": "a-Long-pass-77"}, format="json"
+    )
+    assert "mix" in assert_json_4xx(mixed, 400)["username"][0]

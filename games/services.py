@@ -506,6 +506,10 @@ def _all_ready(game: Game, phase: Phase) -> bool:
     return bool(players) and all(m.ready for m in players)
 
 
+# The same words from the same sender to the same readers within this time are one message.
+REPEATED_PRESS = timedelta(seconds=10)
+
+
 def send_message(
     game: Game, user: AbstractBaseUser, body: str, recipients: Iterable[str] = ()
 ) -> Message:
@@ -531,6 +535,17 @@ def send_message(
             recipients.remove(sender_power)
             if not recipients:
                 raise GameError("a message needs someone other than yourself to read it")
+        # A double click or a client's retry sends the same words again at once: the press
+        # already sent is the answer, not a second copy (the game's lock orders the two).
+        repeated = game.messages.filter(
+            sender=user,
+            sender_power=sender_power,
+            body=body,
+            created__gte=timezone.now() - REPEATED_PRESS,
+        ).order_by("-pk")
+        for earlier in repeated:
+            if sorted(earlier.recipients) == recipients:
+                return earlier
         events.changed(game)
         message = Message.objects.create(
             game=game,

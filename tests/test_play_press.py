@@ -80,3 +80,27 @@ def test_a_read_marker_never_moves_back(colonial, seat):
         models.PressRead.objects.get(user=china.user, game=colonial, thread="public").last_read
         == 10
     )
+
+
+def test_a_double_click_sends_one_message(colonial, seat, api, monkeypatch):
+    """The same words to the same readers at once are one message, through the page and the
+    API; sent again later, or to someone else, they are a new one."""
+    from games import services
+
+    russia = seat(colonial, "Russia")
+    page = client_for(russia.user)
+    form = {"body": "Shall we share Persia?", "recipients": ["Britain"]}
+    url = reverse("send-press", args=[colonial.pk])
+    page.post(url, form)
+    page.post(url, form)
+    client = api(russia.user)
+    api_url = f"/api/games/{colonial.pk}/messages/"
+    first = client.post(api_url, {"body": "Agreed?", "recipients": ["Britain"]}, format="json")
+    again = client.post(api_url, {"body": "Agreed?", "recipients": ["Britain"]}, format="json")
+    assert first.status_code == again.status_code == 201 and first.data["id"] == again.data["id"]
+    client.post(api_url, {"body": "Agreed?", "recipients": ["China"]}, format="json")
+    bodies = list(colonial.messages.order_by("pk").values_list("body", flat=True))
+    assert bodies == ["Shall we share Persia?", "Agreed?", "Agreed?"]
+    monkeypatch.setattr(services, "REPEATED_PRESS", services.timedelta(0))
+    client.post(api_url, {"body": "Agreed?", "recipients": ["Britain"]}, format="json")
+    assert colonial.messages.count() == 4

@@ -61,6 +61,12 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         raise UnsafeAddress(_("the address must be an %(schemes)s URL") % {"schemes": schemes[0]})
     if parts.username or parts.password:
         raise UnsafeAddress(_("the address may not hold a user name or password"))
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0 or (port is None and parts.netloc.endswith(":")):
+        raise UnsafeAddress(_("the port must be a number from 1 to 65535"))
     if allow_private:
         return
     host = parts.hostname.rstrip(".").lower()

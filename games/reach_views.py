@@ -3,6 +3,10 @@ and on the pages. The sending is ``games.reach``."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -44,6 +48,13 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
             raise serializers.ValidationError(str(error)) from error
         return value
 
+    def to_representation(self, hook: Webhook) -> dict:
+        """The secret is shown once, in the answer that adds the hook; never again after."""
+        data = super().to_representation(hook)
+        if not self.context.get("new"):
+            data["secret"] = None
+        return data
+
 
 def _moderated(pk: int, user) -> Game:
     game = get_object_or_404(Game, pk=pk)
@@ -84,7 +95,8 @@ class WebhooksView(APIView):
         data.is_valid(raise_exception=True)
         valid = data.validated_data
         hook = add_webhook(game, valid["url"], valid.get("events", []), valid.get("language"))
-        return Response(WebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
+        shown = WebhookSerializer(hook, context={"new": True}).data
+        return Response(shown, status=status.HTTP_201_CREATED)
 
 
 class WebhookView(APIView):
@@ -96,8 +108,39 @@ class WebhookView(APIView):
 
 
 class PushKeysSerializer(StrictInput, serializers.Serializer):
-    p256dh = serializers.CharField(max_length=200)
-    auth = serializers.CharField(max_length=100)
+    p256dh = serializers.CharField(
+        max_length=200, help_text="The browser's P-256 public key, base64url (65 bytes)."
+    )
+    auth = serializers.CharField(
+        max_length=100, help_text="The browser's auth secret, base64url (16 bytes)."
+    )
+
+    def validate_p256dh(self, value: str) -> str:
+        key = _base64url(value)
+        if key is None or len(key) != 65 or key[0] != 4:
+            raise serializers.ValidationError(
+                "must be the browser's P-256 public key: 65 bytes, base64url"
+            )
+        return value
+
+    def validate_auth(self, value: str) -> str:
+        secret = _base64url(value)
+        if secret is None or len(secret) != 16:
+            raise serializers.ValidationError(
+                "must be the browser's auth secret: 16 bytes, base64url"
+            )
+        return value
+
+
+def _base64url(text: str) -> bytes | None:
+    """The bytes of base64url text (padding optional), or None when it is not that."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]+={0,2}", text):
+        return None
+    try:
+        bare = text.rstrip("=")
+        return base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
+    except (ValueError, binascii.Error):
+        return None
 
 
 class PushSubscriptionSerializer(StrictInput, serializers.Serializer):

@@ -405,3 +405,43 @@ def test_a_webhook_posts_in_the_language_it_was_added_in(
     client.force_login(moderator)
     client.post(f"/games/{game.pk}/webhooks/", {"url": "http://127.0.0.1:9/d", "language": "ja"})
     assert Webhook.objects.get(url="http://127.0.0.1:9/d").language == "ja"
+
+
+def test_a_webhook_address_needs_a_real_port_and_its_secret_is_shown_once(
+    api, game, moderator, private_ok
+) -> None:
+    client = api(moderator)
+    url = f"/api/games/{game.pk}/webhooks/"
+    for address in ("http://127.0.0.1:99999/", "http://127.0.0.1:0/"):
+        refused = client.post(url, {"url": address}, format="json")
+        assert refused.status_code == 400 and "port" in str(refused.json()["url"]), address
+    added = client.post(url, {"url": "http://127.0.0.1:8080/hook"}, format="json")
+    assert added.status_code == 201 and len(added.json()["secret"]) >= 32
+    listed = client.get(url).json()
+    assert [h["secret"] for h in listed] == [None]
+    assert Webhook.objects.get().secret == added.json()["secret"]
+
+
+def test_push_subscriptions_need_the_browsers_real_keys(api, make_user) -> None:
+    client = api(make_user("ana"))
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    good = {"p256dh": _b64(point), "auth": _b64(os.urandom(16))}
+    endpoint = "https://push.example.com/sub/1"
+    for keys in (
+        {**good, "p256dh": "junk"},
+        {**good, "p256dh": _b64(b"\x04" + os.urandom(10))},
+        {**good, "auth": "!!!!"},
+        {**good, "auth": _b64(os.urandom(8))},
+    ):
+        answer = client.post(
+            "/api/push/subscriptions/", {"endpoint": endpoint, "keys": keys}, format="json"
+        )
+        assert answer.status_code == 400, keys
+    made = client.post(
+        "/api/push/subscriptions/", {"endpoint": endpoint, "keys": good}, format="json"
+    )
+    assert made.status_code == 201, made.content

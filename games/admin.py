@@ -163,7 +163,16 @@ class GameAdmin(NumericIdsAdmin):
     list_filter = ["status", "variant"]
     search_fields = ["name"]
     # State changes go through the actions; only settings are edited directly.
-    readonly_fields = ["status", "current_phase", "paused_remaining", "result", "finished_at"]
+    # ``sandbox`` is fixed when the game is made: a practice game has one player for every
+    # power and is never rated, so ticking it on a real game would rewrite who may order.
+    readonly_fields = [
+        "status",
+        "current_phase",
+        "paused_remaining",
+        "result",
+        "finished_at",
+        "sandbox",
+    ]
     inlines = [MembershipInline, ModeratorActionInline]
     actions = [
         start,

@@ -703,3 +703,30 @@ def test_a_nul_in_a_json_string_is_a_400_and_the_schema_says_so(
         value = value[0] if isinstance(value, list) else value
         assert re.search(pattern, value) is None, (name, pattern)  # the schema refuses it too
         assert re.search(pattern, value.replace("\x00", "")), (name, pattern)
+
+
+def test_the_admin_cannot_turn_a_game_into_a_sandbox(superuser, game) -> None:
+    client = browser(superuser)
+    url = reverse("admin:games_game_change", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert 'name="sandbox"' not in page
+    form = {
+        "name": game.name,
+        "variant": game.variant,
+        "movement_minutes": 60,
+        "retreats_minutes": 60,
+        "adjustments_minutes": 60,
+        "press": "full",
+        "process_when_ready": "on",
+        "options": json.dumps(game.options),
+        "civil_disorder_after": 2,
+        "creator": game.creator_id,
+        "sandbox": "on",
+        "memberships-TOTAL_FORMS": 0,
+        "memberships-INITIAL_FORMS": 0,
+        "moderator_actions-TOTAL_FORMS": 0,
+        "moderator_actions-INITIAL_FORMS": 0,
+    }
+    client.post(url, form)
+    game.refresh_from_db()
+    assert not game.sandbox

@@ -351,9 +351,16 @@ class GameViewSet(
         ("legal_orders", "GET"): "checks",
     }
 
+    # A game is counted once its settings are valid: a refused form spends no creation.
+    counted_after_validation = frozenset({("create", "POST")})
+    validated = False
+
     @property
     def throttle_scope(self) -> str | None:
-        return self.THROTTLE_SCOPES.get((self.action, self.request.method))
+        key = (self.action, self.request.method)
+        if key in self.counted_after_validation and not self.validated:
+            return None
+        return self.THROTTLE_SCOPES.get(key)
 
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
@@ -369,6 +376,8 @@ class GameViewSet(
     def create(self, request: Request) -> Response:
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
+        self.validated = True
+        self.check_throttles(request)
         game = services.create_game(request.user, capped=True, **serializer.validated_data)
         return Response(self._game(game), status=status.HTTP_201_CREATED)
 

@@ -212,6 +212,8 @@ def test_game_creation_joins_and_press_are_throttled_per_user(
 ) -> None:
     rates(games="2/hour", joins="1/hour", press="3/min")
     maker = api(make_user("maker"))
+    refused = [maker.post("/api/games/", {"name": "G", "variant": "atlantis"}) for _ in range(3)]
+    assert [r.status_code for r in refused] == [400] * 3  # a refused form spends nothing
     made = [maker.post("/api/games/", {"name": "G", "variant": "standard"}) for _ in range(3)]
     assert [r.status_code for r in made] == [201, 201, 429]
     assert int(made[-1]["Retry-After"]) > 0
@@ -222,7 +224,7 @@ def test_game_creation_joins_and_press_are_throttled_per_user(
     assert joiner.post(f"/api/games/{second}/join/", {}).status_code == 429
     france = api(seat(game, "France").user)
     url = f"/api/games/{game.pk}/messages/"
-    sent = [france.post(url, {"body": "hi"}).status_code for _ in range(4)]
+    sent = [france.post(url, {"body": f"hi {n}"}).status_code for n in range(4)]
     assert sent == [201, 201, 201, 429]
     assert Message.objects.filter(game=game).count() == 3
     # The page's press form shares the budget.

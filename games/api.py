@@ -169,7 +169,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
 # engine's request and the checks around it): a third of the columns, and building the query
 # and its three objects was a third of a submission's CPU.
 SEAT_FIELDS = (
-    *("power", "status", "missed_phases", "ready", "bot", "user_id"),
+    *("power", "status", "missed_phases", "ready", "bot", "user_id", "removed"),
     *(f"game__{f}" for f in ("status", "variant", "options", "current_phase_id", "creator_id")),
     *(f"game__current_phase__{f}" for f in ("index", "season", "year", "type", "deadline")),
     *(f"game__current_phase__{f}" for f in ("units", "supply_centers", "dislodged")),
@@ -515,6 +515,7 @@ class GameViewSet(
             Membership.objects.select_related("game__current_phase")
             .only(*SEAT_FIELDS)
             .exclude(status=Membership.Status.REPLACED)
+            .exclude(removed=True)
             .filter(game_id=ascii_index(pk), user=self.request.user)
             .first()
         )

@@ -139,10 +139,12 @@ class Game(models.Model):
         )
 
     def membership_of(self, user) -> Membership | None:
-        """The user's current seat in this game, if any (replaced seats do not count)."""
+        """The user's current seat in this game, if any (replaced and removed seats do not
+        count)."""
         if not user.is_authenticated:
             return None
-        return self.memberships.exclude(status=Membership.Status.REPLACED).filter(user=user).first()
+        seats = self.memberships.exclude(status=Membership.Status.REPLACED).exclude(removed=True)
+        return seats.filter(user=user).first()
 
 
 class Membership(models.Model):
@@ -166,6 +168,11 @@ class Membership(models.Model):
     bot = models.BooleanField(
         default=False,
         help_text="A bot plays this seat (its user is a bot account that cannot sign in).",
+    )
+    removed = models.BooleanField(
+        default=False,
+        help_text="Removed by the moderator: the seat is in civil disorder, open to others, and "
+        "its player no longer plays, reads the power's press or comes back by ordering.",
     )
     joined = models.DateTimeField(auto_now_add=True)
 

@@ -337,15 +337,16 @@ def _lock_seat(membership: Membership) -> Game:
     """
     locking = Membership.objects.select_for_update(of=("game",)).select_related("game")
     membership.refresh_from_db(from_queryset=locking)
-    _still_playing(membership.game.status, membership.status, membership.power)
+    _still_playing(membership.game.status, membership.status, membership.power, membership.removed)
     return membership.game
 
 
-def _still_playing(game_status: str, seat_status: str, power: str) -> None:
-    """Refuse unless the game runs and the seat still plays it."""
+def _still_playing(game_status: str, seat_status: str, power: str, removed: bool) -> None:
+    """Refuse unless the game runs and the seat still plays it (a seat the moderator removed
+    its player from does not, though it waits in civil disorder for another)."""
     if game_status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("the game is not running")
-    if seat_status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
+    if removed or seat_status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
         raise GameError(f"you no longer play {power}")
 
 
@@ -360,10 +361,12 @@ def _lock_for_orders(membership: Membership) -> int | None:
         .values_list("status", "current_phase_id")
         .get()
     )
-    seat, missed = (
-        Membership.objects.filter(pk=membership.pk).values_list("status", "missed_phases").get()
+    seat, missed, removed = (
+        Membership.objects.filter(pk=membership.pk)
+        .values_list("status", "missed_phases", "removed")
+        .get()
     )
-    _still_playing(status, seat, membership.power)
+    _still_playing(status, seat, membership.power, removed)
     membership.status, membership.missed_phases = seat, missed
     return current
 
@@ -426,7 +429,7 @@ def check_orders(
     checks with this while the player types, so typing spends no saves and makes no new
     versions of the saved orders. ``phase`` as in ``submit_orders``."""
     game, phase = _ordering(membership, texts, phase)
-    _still_playing(game.status, membership.status, membership.power)
+    _still_playing(game.status, membership.status, membership.power, membership.removed)
     checked = engine.check_orders(game, phase, membership.power, texts)
     return list(_order_rows(membership, phase, checked))
 
@@ -936,9 +939,15 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     seat = _seat(game, power)
     if seat is None or seat.status != Seat.ACTIVE:
         raise GameError(f"nobody is actively playing {power}")
-    seat.status = Seat.CIVIL_DISORDER
-    seat.save(update_fields=["status"])
+    seat.status, seat.removed, seat.ready = Seat.CIVIL_DISORDER, True, False
+    seat.save(update_fields=["status", "removed", "ready"])
     _log(game, by, "remove", power=power, player=seat.user.username)
+    if game.bots_take_civil_disorder and not seat.bot:  # as when a player stops ordering
+        seat.status = Seat.REPLACED
+        seat.save(update_fields=["status"])
+        _seat_bot(game, power)
+        _log(game, by, "bot", power=power, bot=True, player=seat.user.username, why="removed")
+        _wake_bots(game, _current(game))
     return seat
 
 

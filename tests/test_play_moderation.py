@@ -76,3 +76,32 @@ def test_audit_log_is_written_in_words(make_game, moderator, seat):
     assert f"Put Britain ({seat(game, 'Britain').user.username}) into civil disorder." in log
     assert "Processed phase 0 (Spring 1870 movement) at once." in log
     assert "Created the game (Colonial Diplomacy)." in log
+
+
+def test_a_removed_player_is_out_for_good(api, make_game, make_user, seat, moderator) -> None:
+    """Removed by the moderator: no orders, no ready, no private press, no way back by
+    ordering; the seat waits in civil disorder for another player, who may take it over."""
+    from games import services
+
+    game = make_game("standard")
+    france = seat(game, "France")
+    services.send_message(game, seat(game, "England").user, "For France only", ["France"])
+    gone = api(france.user)
+    url = f"/api/games/{game.pk}/"
+    assert api(moderator).post(f"{url}moderation/remove/", {"power": "France"}).status_code == 200
+    assert gone.put(f"{url}orders/", {"orders": ["A Paris H"]}, format="json").status_code == 403
+    assert gone.post(f"{url}ready/", {"phase": 0}, format="json").status_code == 403
+    assert gone.get(f"{url}messages/").status_code == 403
+    france.refresh_from_db()
+    assert france.status == "civil_disorder" and france.removed
+    assert gone.post(f"{url}join/", {"power": "France"}).status_code == 400
+    taker = api(make_user("taker"))
+    assert taker.post(f"{url}join/", {"power": "France"}).status_code == 200
+    assert taker.get(f"{url}messages/").json()["count"] == 1
+
+
+def test_a_removed_seat_goes_to_a_bot_when_the_game_says_so(api, make_game, seat, moderator):
+    game = make_game("standard", bots_take_civil_disorder=True)
+    api(moderator).post(f"/api/games/{game.pk}/moderation/remove/", {"power": "France"})
+    france = game.memberships.exclude(status="replaced").get(power="France")
+    assert france.bot and france.status == "active"

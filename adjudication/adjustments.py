@@ -13,8 +13,10 @@ from .variant import Variant, province_of
 def centre_counts(variant: Variant, centres: dict[str, str]) -> dict[str, int]:
     """Supply centres each power owns that count for it."""
     counts = dict.fromkeys(variant.powers, 0)
+    exclusions = variant.centre_exclusions  # ``is_centre_for``, looked up once for all
     for province, power in centres.items():
-        if variant.is_centre_for(province, power):
+        excluded = exclusions.get(province)
+        if excluded is not None and power not in excluded:
             counts[power] += 1
     return counts
 

@@ -78,6 +78,8 @@ class Movement:
         self.result = [False] * n
         self.deps: list[int] = []
         self.guesses_read = 0
+        # Why each failed decision failed, as the run that settled it found (see ``fails``).
+        self.causes: dict[int, tuple] = {}
 
     def consistent(self) -> bool:
         """Whether every decision, judged again once all are settled, agrees with itself."""
@@ -349,6 +351,7 @@ class Movement:
             del deps[n0:]
             self.result[d] = first
             state[d] = RESOLVED
+            self.causes.pop(d, None)  # found under its own guess: the reason judges it again
             return first
         self.backup_rule(deps[n0:])
         del deps[n0:]
@@ -478,33 +481,47 @@ class Movement:
 
     # -- decisions --------------------------------------------------------------------------
 
+    def fails(self, d: int, cause: tuple) -> bool:
+        """Fail decision d for ``cause``, so that the reason a player reads is the very test
+        that failed it: kept for the reason when the decision is being settled (a decision
+        settled without reading any guess is final, so its cause is too), or put in
+        ``explain`` while a reason judges the decision again. Returns False."""
+        if self.explain is not None:
+            self.explain.append(cause)
+        elif self.state[d] != RESOLVED:
+            self.causes[d] = cause
+        return False
+
+    def cause(self, d: int, judge) -> tuple | None:
+        """Why failed decision d failed: the cause its settling run kept, or, when it was
+        settled by guessing (its cause then rests on guesses), ``judge(d)`` run again now that
+        every decision is settled."""
+        cause = self.causes.get(d) if self.state[d] == RESOLVED else None
+        if cause is None:
+            self.explain = why = []
+            judge(d)
+            self.explain = None
+            cause = why[0] if why else None
+        return cause
+
     def adjudicate_move(self, i: int) -> bool:
-        """The move decision. While ``explain`` is a list, a failure also records its cause
-        there, so the reason a player reads is the very test that failed the move."""
+        """The move decision; a failure records its cause (``fails``)."""
         attack = self.attack_strength(i)
         if attack == 0:
-            if self.explain is not None:
-                self.explain.append(("no-attack",))
-            return False
+            return self.fails(i, ("no-attack",))
         j = self.h2h[i]
         if j is not None:
             defend = self.defend_strength(j)
             if attack <= defend:
-                if self.explain is not None:
-                    self.explain.append(("head-on", j, attack, defend))
-                return False
+                return self.fails(i, ("head-on", j, attack, defend))
         else:
             hold = self.hold_strength(self.dest[i])
             if attack <= hold:
-                if self.explain is not None:
-                    self.explain.append(("held", self.occupant(self.dest[i]), attack, hold))
-                return False
+                return self.fails(i, ("held", self.occupant(self.dest[i]), attack, hold))
         for k in self.rivals(i):
             prevent = self.prevent_strength(k)
             if attack <= prevent:
-                if self.explain is not None:
-                    self.explain.append(("bounced", k, attack, prevent))
-                return False
+                return self.fails(i, ("bounced", k, attack, prevent))
         return True
 
     def cuts_support(self, k: int, s: int) -> bool:
@@ -517,18 +534,14 @@ class Movement:
         return self.path_ok(k)
 
     def adjudicate_support(self, s: int) -> bool:
-        """The support decision; while ``explain`` is a list, a failure records its cause."""
+        """The support decision; a failure records its cause (``fails``)."""
         attackers = self.movers_into.get(self.prov[s], ())
         for k in attackers:
             if self.cuts_support(k, s):
-                if self.explain is not None:
-                    self.explain.append(("cut", k))
-                return False
+                return self.fails(s, ("cut", k))
         for k in attackers:
             if self.power[k] != self.power[s] and self.resolve(k):
-                if self.explain is not None:
-                    self.explain.append(("dislodged", k))
-                return False
+                return self.fails(s, ("dislodged", k))
         return True
 
     def adjudicate_stays(self, j: int) -> bool:
@@ -596,10 +609,7 @@ class Movement:
     def move_reason(self, i: int) -> str:
         """Why a legal move failed, in words a player understands, from the cause its decision
         records: ``("no-attack",)``, or ``(how, unit, attack, against)``."""
-        self.explain = why = []  # the decision re-run records the test that failed it
-        self.adjudicate_move(i)
-        self.explain = None
-        cause = why[0] if why else None
+        cause = self.cause(i, self.adjudicate_move)
         if cause is None:
             return "failed"
         dest = self.dest[i]
@@ -679,12 +689,10 @@ class Movement:
         return "fails", f"dislodged by {self.units[k].label()}"
 
     def support_reason(self, s: int) -> str:
-        """Why support s was not given, from its own decision re-run once all is resolved."""
-        self.explain = why = []
-        self.adjudicate_support(s)
-        self.explain = None
-        k = why[0][1] if why else None
-        if why and why[0][0] == "cut":  # of several cutters, name one whatever the unit order
+        """Why support s was not given, from the cause its decision recorded."""
+        cause = self.cause(s, self.adjudicate_support)
+        k = cause[1] if cause else None
+        if cause and cause[0] == "cut":  # of several cutters, name one whatever the unit order
             cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
             k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]

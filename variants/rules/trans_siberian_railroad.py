@@ -191,8 +191,7 @@ class Movement(_Core):
         attack, prevent = self.attack_strength(k), self.rail_prevent(m)
         if attack > prevent:
             return False
-        if self.explain is not None:
-            self.explain.append(("railroad", self.tsr, attack, prevent))
+        self.fails(k, ("railroad", self.tsr, attack, prevent))  # move k's cause, if it is judged
         return True
 
     def bounced_by_rail(self, k: int) -> bool:

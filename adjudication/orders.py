@@ -33,7 +33,7 @@ How names are read (``Variant.phrases`` holds the forms, built by ``variant._nam
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .variant import COAST_NAMES, Variant, normalise
@@ -117,8 +117,9 @@ def shared_order(
     Orders are immutable and the legality checks make the same canonical orders every phase;
     a frozen dataclass is slow to build, a cache hit is not. Its text is worked out here too.
     """
-    order = Order(kind, unit, location, target_unit, target, destination, via)
-    return replace(order, canonical=order.text())
+    text = Order(kind, unit, location, target_unit, target, destination, via).text()
+    # Built again with its text rather than through dataclasses.replace, which is slow.
+    return Order(kind, unit, location, target_unit, target, destination, via, canonical=text)
 
 
 def _via_word(via: str) -> str:

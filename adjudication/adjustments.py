@@ -64,6 +64,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     built: set[str] = set()  # provinces given a unit by an earlier build of this phase
     removed: set[str] = set()
     for index, (power, text) in enumerate(entries):
+        order = None
         try:
             order = parse(variant, text, "adjustments")
             if order.kind == WAIVE:
@@ -88,7 +89,8 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
             else:
                 raise OrderError(f"a {order.kind} order is not allowed in an adjustment phase")
         except OrderError as e:
-            answer(index, "invalid", str(e))
+            # An order that was read but refused echoes how it was read (``Build A Munich``).
+            answer(index, "invalid", str(e), canonical=order.text() if order else None)
     units = [u for u in units if u.province not in removed]
     disorder: list[Unit] = []
     for power, missing in delta.items():

@@ -188,6 +188,9 @@ class Movement:
         )
         if isinstance(legal, str):
             raise OrderError(legal)
+        named = order.target_power  # "S British F Red Sea": read as written, or refused
+        if named and named != target.power and tprov not in self.variant.stacking:
+            raise OrderError(f"the unit in {tprov} belongs to {target.power}, not {named}")
         if legal.destination is not None:
             dprov = province_of(legal.destination)
             if not self.target_could_move(t, dprov):

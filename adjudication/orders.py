@@ -447,7 +447,16 @@ def _via(r: _Reader) -> str | None:
         return "convoy"
     if word is None:
         raise OrderError("'via' must be followed by Convoy")
-    return word.upper()
+    return _route_words(r.variant).get(word, word.upper())
+
+
+def _route_words(variant: Variant) -> dict[str, str]:
+    """Each word that names a route of the variant's rules (its own name or another word
+    for it, ``railroad``), lower case, and the route it names (``TSR``)."""
+    words = {route.lower(): route for route in _routes(variant)}
+    for plugin in variant.plugins:
+        words.update({word.lower(): route for word, route in plugin.ROUTE_WORDS.items()})
+    return words
 
 
 def _place(r: _Reader, what: str) -> str:

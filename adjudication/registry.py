@@ -64,6 +64,9 @@ class Rule:
     OPTIONS: ClassVar[dict[str, dict]] = {}
     #: Words a move may name after ``via`` besides Convoy (``TSR``); a support may repeat them.
     ROUTES: ClassVar[tuple[str, ...]] = ()
+    #: Other words for those routes, read as the route (``via railroad`` is ``via TSR``), so
+    #: the canonical order always names a route one way, as ``via Convoy`` does.
+    ROUTE_WORDS: ClassVar[dict[str, str]] = {}
     #: The only phase types the variants with this rule have (Chinese: movement alone, once
     #: a year); None: any that the season allows.
     PHASE_TYPES: ClassVar[tuple[str, ...] | None] = None

@@ -452,6 +452,7 @@ class TransSiberianRailroad(Rule):
     Movement = Movement
     OPTIONS = OPTIONS
     ROUTES = ROUTES
+    ROUTE_WORDS = {"railroad": "TSR", "railway": "TSR", "rail": "TSR"}
     one_a_turn = staticmethod(one_a_turn)
     extra_reach = staticmethod(extra_reach)
     option_orders = staticmethod(option_orders)

@@ -236,13 +236,21 @@ def _data_table(variant: Variant, phase_type: str) -> dict[str, ReplyData | None
     return _table("data", variant, phase_type)
 
 
-def _new_data(table: dict, variant: Variant, canonical: str, phase_type: str) -> ReplyData | None:
-    """The data of an order text not yet in the table, put there; None if it does not parse."""
-    try:
-        order = parse(variant, canonical, phase_type)
-    except OrderError:
-        table[canonical] = None
-        return None
+def _new_data(
+    table: dict, variant: Variant, canonical: str, phase_type: str, order: Order | None = None
+) -> ReplyData | None:
+    """The data of an order text not yet in the table, put there; None if it does not parse.
+
+    ``order``: the order the text was written from, if known. A shared canonical order
+    (``shared_order``, its own text) reads back as itself (tests/test_order_roundtrip.py),
+    so its data is taken from it without parsing the text again: a new order's second parse
+    was most of a batch's first sight of it."""
+    if order is None or order.canonical != canonical or order.kind == SPECIAL:
+        try:
+            order = parse(variant, canonical, phase_type)
+        except OrderError:
+            table[canonical] = None
+            return None
     data = order_data(order, canonical)
     if order.kind == SPECIAL:
         tokens = tokenize(canonical)
@@ -369,7 +377,8 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             items[index] = item
         data = table.get(canonical, _UNKNOWN)
         if data is _UNKNOWN:
-            data = _new_data(table, variant, canonical, phase_type)
+            order = m.order[i] if i is not None and i < len(m.order) else None
+            data = _new_data(table, variant, canonical, phase_type, order)
         if data is not None:
             item["data"] = data
     return items

@@ -82,3 +82,24 @@ def test_the_kept_reasons_hold_on_the_railroad_map():
     request = {"variant": variant.id, "units": units, "orders": orders}
     assert "error" not in adjudicate(request)
     assert _reasons(request, False) == _reasons(request, True)
+
+
+def test_data_taken_from_the_order_is_what_reading_its_text_gives():
+    """A new canonical order's data comes from the order itself, not from parsing its text
+    again; on every map and phase of generated games both ways agree."""
+    from adjudication.options import order_data
+    from adjudication.orders import OrderError, parse
+
+    checked = 0
+    for request in generate(200, seed=5):
+        variant = load(request["variant"])
+        for reply in adjudicate(request)["orders"]:
+            canonical = reply["canonical"]
+            try:
+                read = order_data(parse(variant, canonical, "movement"), canonical)
+            except OrderError:
+                assert "data" not in reply
+                continue
+            assert reply["data"] == read
+            checked += 1
+    assert checked > 5000

@@ -86,7 +86,7 @@ def test_the_kept_reasons_hold_on_the_railroad_map():
 
 def test_data_taken_from_the_order_is_what_reading_its_text_gives():
     """A new canonical order's data comes from the order itself, not from parsing its text
-    again; on every map and phase of generated games both ways agree."""
+    again; over generated phases both ways agree."""
     from adjudication.options import order_data
     from adjudication.orders import OrderError, parse
 

@@ -358,29 +358,38 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     table = _data_table(variant, phase_type)
     outcome, canonical_of = m.outcome, m.canonical
     for index, i in enumerate(unit_of):
-        if i is None:
+        if i is None:  # refused by _add_orders, which made its reply
             item = items[index]
             canonical = item["canonical"]
-            if not canonical:
-                continue
+            if canonical:
+                data = table.get(canonical, _UNKNOWN)
+                if data is _UNKNOWN:
+                    data = _new_data(table, variant, canonical, phase_type)
+                if data is not None:
+                    item["data"] = data
+            continue
+        if checking:
+            result, key, note = "valid", "needs", m.needs(i)
         else:
-            if checking:
-                result, key, note = "valid", "needs", m.needs(i)
-            else:
-                key = "reason"
-                result, note = outcome(i)
-            power, text = entries[index]
-            canonical = canonical_of(i)
-            item = {"power": power, "order": text, "canonical": canonical, "result": result}
-            if note:
-                item[key] = note
-            items[index] = item
+            key = "reason"
+            result, note = outcome(i)
+        power, text = entries[index]
+        canonical = canonical_of(i)
         data = table.get(canonical, _UNKNOWN)
         if data is _UNKNOWN:
-            order = m.order[i] if i is not None and i < len(m.order) else None
+            order = m.order[i] if i < len(m.order) else None  # None: a rule's own order
             data = _new_data(table, variant, canonical, phase_type, order)
-        if data is not None:
-            item["data"] = data
+        # Each reply made whole in one go: a reply given its keys one by one grew its table
+        # on the way, which cost a few per cent of a phase.
+        if note:
+            item = {"power": power, "order": text, "canonical": canonical, "result": result,
+                    key: note, "data": data}  # fmt: skip
+        else:
+            item = {"power": power, "order": text, "canonical": canonical, "result": result,
+                    "data": data}  # fmt: skip
+        if data is None:
+            del item["data"]
+        items[index] = item
     return items
 
 

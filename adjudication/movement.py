@@ -14,6 +14,7 @@ on the map alone is cached per variant.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from .board import Board, Unit
@@ -128,7 +129,12 @@ class Movement:
         i = self.unit_for(power, order)
         if self.order[i] is not None:
             raise OrderError(f"{self.units[i].label()} already has an order")
-        self.order[i] = check(self, i, order) or order
+        legal = check(self, i, order) or order
+        # F2 Mid-Pacific: the canonical text keeps the 2, so sent again it names the same unit.
+        numbered = order.number is not None and legal.number is None
+        if numbered and self.units[i].province in self.variant.stacking:
+            legal = replace(legal, number=order.number, canonical=None)
+        self.order[i] = legal
         return i
 
     def add_special(self, power: str, order: Order) -> Order:

@@ -74,8 +74,11 @@ class Order:
         return f"{power}{self.target_unit or '?'}{number} {self.target}"
 
     def text(self, unit: str | None = None) -> str:
-        """The canonical notation of the contract."""
+        """The canonical notation of the contract; a unit's number (``F2``, in a space several
+        units share) is kept, so the text names the same unit when it is sent again."""
         u = unit or self.unit or "?"
+        if self.number is not None:
+            u = f"{u}{self.number}"
         kind = self.kind
         if kind == HOLD:
             return f"{u} {self.location} H"

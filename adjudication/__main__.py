@@ -14,10 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from importlib import metadata
 
 from .api import adjudicate, error
-from .registry import ENTRY_POINT_GROUP
+from .registry import load_entry_point
 from .variant import available
 
 
@@ -33,8 +32,13 @@ def _answer(line: str) -> tuple[dict, bool]:
     return response, "error" not in response
 
 
+# One encoder for every answer: ``json.dumps`` with options builds a new one per call. A
+# response is a tree the engine has just built, never circular, so the check is skipped.
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def _write(response: dict) -> None:
-    sys.stdout.write(json.dumps(response, ensure_ascii=False))
+    sys.stdout.write(_encode(response))
     sys.stdout.write("\n")
 
 
@@ -158,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for spec in args.register:
         try:  # resolved like an entry point of the group, so it behaves as an installed one
-            metadata.EntryPoint("cli", spec, ENTRY_POINT_GROUP).load()()
+            load_entry_point(spec)()
         except Exception as e:
             print(f"cannot register {spec!r}: {type(e).__name__}: {e}", file=sys.stderr)
             return 2

@@ -14,8 +14,10 @@ from .variant import Variant, province_of
 def centre_counts(variant: Variant, centres: dict[str, str]) -> dict[str, int]:
     """Supply centres each power owns that count for it."""
     counts = dict.fromkeys(variant.powers, 0)
+    exclusions = variant.centre_exclusions  # ``is_centre_for``, looked up once for all
     for province, power in centres.items():
-        if variant.is_centre_for(province, power):
+        excluded = exclusions.get(province)
+        if excluded is not None and power not in excluded:
             counts[power] += 1
     return counts
 
@@ -63,6 +65,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     built: set[str] = set()  # provinces given a unit by an earlier build of this phase
     removed: set[str] = set()
     for index, (power, text) in enumerate(entries):
+        order = None
         try:
             order = parse(variant, text, "adjustments")
             if order.kind == WAIVE:
@@ -89,7 +92,8 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                     "a {kind} order is not allowed in an adjustment phase", kind=order.kind
                 )
         except OrderError as e:
-            answer(index, "invalid", e.reason)
+            # An order that was read but refused echoes how it was read (``Build A Munich``).
+            answer(index, "invalid", e.reason, canonical=order.text() if order else None)
     units = [u for u in units if u.province not in removed]
     disorder: list[Unit] = []
     for power, missing in delta.items():

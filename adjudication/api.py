@@ -6,7 +6,7 @@ the next phase, skipping retreat and adjustment phases that have nothing to do.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
 
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
@@ -68,7 +68,7 @@ def check(request: dict) -> dict:
     """
     try:
         board, entries = read(request)
-        return {"orders": _with_data(board, _check(board, _order_entries(board, entries)))}
+        return {"orders": _check(board, _order_entries(board, entries))}
     except RequestError as e:
         return error(str(e), e.details)
     except RecursionError:
@@ -76,6 +76,7 @@ def check(request: dict) -> dict:
 
 
 def _check(board: Board, entries: list[tuple[str, str]]) -> list[dict]:
+    """``check``'s replies, each with its ``data``."""
     if board.phase_type != "movement":
         replies = _Replies(entries)
         if board.phase_type == "retreats":
@@ -86,7 +87,7 @@ def _check(board: Board, entries: list[tuple[str, str]]) -> list[dict]:
             if item["result"] != "invalid":
                 item["result"] = "valid"  # a bounce or a disband is the phase's outcome
                 item.pop("reason", None)
-        return replies.items
+        return _with_data(board, replies.items)
     m = movement_class(board.variant)(board)
     items, unit_of = _add_orders(m, entries)
     m.prepare()
@@ -140,11 +141,13 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
         replies = _Replies(entries)
         response["orders"] = replies.items
         units = retreats.adjudicate_retreats(board, entries, replies)
+        _with_data(board, replies.items)
         dislodged, contested, civil = [], set(), []
     else:
         replies = _Replies(entries)
         response["orders"] = replies.items
         units, civil = adjustments.adjudicate_adjustments(board, entries, replies)
+        _with_data(board, replies.items)
         dislodged, contested = [], set()
     response["units"] = units_json(units)
     pending = [d for d in dislodged if d["retreats"]]
@@ -156,7 +159,6 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     response["civil_disorder"] = units_json(civil)
     response["next_phase"] = next_phase
     response["winner"] = winner
-    _with_data(board, response["orders"])
     for rule in board.variant.plugins:
         rule.finish_response(board, response)
     return response
@@ -165,10 +167,13 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
 def _with_data(board: Board, items: list[dict]) -> list[dict]:
     """Give each reply with a canonical text its order as data (``data``), so that nobody
     outside the engine has to read order text: the server, the board and the rules alike."""
+    table = _data_table(board.variant, board.phase_type)
     for item in items:
         canonical = item.get("canonical")
         if canonical:
-            data = reply_data(board.variant, canonical, board.phase_type)
+            data = table.get(canonical, _UNKNOWN)
+            if data is _UNKNOWN:
+                data = _new_data(table, board.variant, canonical, board.phase_type)
             if data is not None:
                 item["data"] = data
     return items
@@ -177,19 +182,76 @@ def _with_data(board: Board, items: list[dict]) -> list[dict]:
 def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
     """The structured form of one canonical order (``options.order_data``), and for an
     order of a rule of the variant the rule's name as ``rule`` and its ``form`` (the rule's
-    ``order_form``); None if the text does not parse. Each reply gets its own copy."""
-    data = _reply_data(variant, canonical, phase_type)
-    return dict(data) if data is not None else None
+    ``order_form``); None if the text does not parse. The caller gets its own copy."""
+    table = _data_table(variant, phase_type)
+    data = table.get(canonical, _UNKNOWN)
+    if data is _UNKNOWN:
+        data = _new_data(table, variant, canonical, phase_type)
+    return None if data is None else dict(data)
 
 
-@lru_cache(maxsize=65536)
-def _reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
-    """``reply_data`` worked out once per order text: the same orders come back phase after
-    phase, and building their data was a sixth of a phase's time."""
-    try:
-        order = parse(variant, canonical, phase_type)
-    except OrderError:
-        return None
+class ReplyData(dict):
+    """A reply's ``data``: one read-only dict per order text, shared by every reply that
+    carries that order. Copying it for each reply was a sixth of a phase's time; sharing is
+    safe only because no one can change it (a copy, ``dict(data)``, is an ordinary dict).
+    It serialises, compares and pickles as a plain dict."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("an order's data is shared between replies and read-only; copy it first")
+
+    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+    __ior__ = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple:
+        return dict, (dict(self),)
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        from copy import deepcopy
+
+        return {key: deepcopy(value, memo) for key, value in self.items()}
+
+
+# Each order text's reply data, and each movement order text as ``parse`` reads it, worked out
+# once per (variant, phase type): the same orders come back phase after phase. A plain dict
+# read in the loop costs far less than a cached function call per order (``parse``'s own
+# cache); a table that outgrows _TABLE_SIZE is started afresh, so memory stays bounded.
+_tables: dict[tuple[str, Variant, str], dict] = {}
+_TABLE_SIZE = 65536
+_UNKNOWN = object()
+
+
+def _table(what: str, variant: Variant, phase_type: str) -> dict:
+    table = _tables.get((what, variant, phase_type))
+    if table is None or len(table) >= _TABLE_SIZE:
+        table = _tables[(what, variant, phase_type)] = {}
+    return table
+
+
+def _data_table(variant: Variant, phase_type: str) -> dict[str, ReplyData | None]:
+    return _table("data", variant, phase_type)
+
+
+def _new_data(
+    table: dict, variant: Variant, canonical: str, phase_type: str, order: Order | None = None
+) -> ReplyData | None:
+    """The data of an order text not yet in the table, put there; None if it does not parse.
+
+    ``order``: the order the text was written from, if known. A shared canonical order
+    (``shared_order``, its own text) reads back as itself (tests/test_order_roundtrip.py),
+    so its data is taken from it without parsing the text again: a new order's second parse
+    was most of a batch's first sight of it."""
+    if order is None or order.canonical != canonical or order.kind == SPECIAL:
+        try:
+            order = parse(variant, canonical, phase_type)
+        except OrderError:
+            table[canonical] = None
+            return None
     data = order_data(order, canonical)
     if order.kind == SPECIAL:
         tokens = tokenize(canonical)
@@ -200,7 +262,8 @@ def _reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | Non
                 if form is not None:
                     data["form"] = form
                 break
-    return data
+    table[canonical] = shared = ReplyData(data)
+    return shared
 
 
 def _invalid(power: str, text: str, canonical: str | None, e: OrderError) -> dict:
@@ -228,12 +291,16 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
     specials: list[int] = []
     ordinary: list[int] = []
     numbered = False  # an order names a unit by number (F2 Mid-Pacific)
+    parsed = _table("orders", variant, "movement")
     for index, (power, text) in enumerate(entries):
-        try:
-            order = orders[index] = parse(variant, text, "movement")
-        except OrderError as e:
-            items[index] = _invalid(power, text, None, e)
-            continue
+        order = parsed.get(text)
+        if order is None:
+            try:
+                order = parsed[text] = parse(variant, text, "movement")
+            except OrderError as e:
+                items[index] = _invalid(power, text, None, e)
+                continue
+        orders[index] = order
         (specials if order.kind == SPECIAL else ordinary).append(index)
         if order.number is not None:
             numbered = True
@@ -290,20 +357,45 @@ def _once_a_turn_hooks(variant: Variant) -> tuple:
 
 
 def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:
-    """The replies to the orders given to units: after a check, ``valid`` and what each
-    needs from other powers; after the adjudication, each result and its reason."""
+    """The replies, each with its ``data``: to the orders given to units, after a check
+    ``valid`` and what each needs from other powers, after the adjudication each result and
+    its reason; the invalid replies ``_add_orders`` made get their data here too (one pass
+    over the replies, the data looked up as each is made)."""
+    variant, phase_type = m.variant, m.board.phase_type
+    table = _data_table(variant, phase_type)
+    outcome, canonical_of = m.outcome, m.canonical
     for index, i in enumerate(unit_of):
-        if i is None:
+        if i is None:  # refused by _add_orders, which made its reply
+            item = items[index]
+            canonical = item["canonical"]
+            if canonical:
+                data = table.get(canonical, _UNKNOWN)
+                if data is _UNKNOWN:
+                    data = _new_data(table, variant, canonical, phase_type)
+                if data is not None:
+                    item["data"] = data
             continue
         if checking:
             result, key, note = "valid", "needs", m.needs(i)
         else:
             key = "reason"
-            result, note = m.outcome(i)
+            result, note = outcome(i)
         power, text = entries[index]
-        item = {"power": power, "order": text, "canonical": m.canonical(i), "result": result}
+        canonical = canonical_of(i)
+        data = table.get(canonical, _UNKNOWN)
+        if data is _UNKNOWN:
+            order = m.order[i] if i < len(m.order) else None  # None: a rule's own order
+            data = _new_data(table, variant, canonical, phase_type, order)
+        # Each reply made whole in one go: a reply given its keys one by one grew its table
+        # on the way, which cost a few per cent of a phase.
         if note:
-            item[key] = note
+            item = {"power": power, "order": text, "canonical": canonical, "result": result,
+                    key: note, "data": data}  # fmt: skip
+        else:
+            item = {"power": power, "order": text, "canonical": canonical, "result": result,
+                    "data": data}  # fmt: skip
+        if data is None:
+            del item["data"]
         items[index] = item
     return items
 

@@ -14,6 +14,7 @@ on the map alone is cached per variant.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from .board import Board, Unit
@@ -24,6 +25,12 @@ from .variant import Variant, province_of
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
+
+
+@lru_cache(maxsize=64)
+def _overrides(cls: type, *names: str) -> bool:
+    """Whether a resolver class (a rule's mixin) overrides any of these Movement methods."""
+    return any(getattr(cls, name) is not getattr(Movement, name) for name in names)
 
 
 @lru_cache(maxsize=64)
@@ -79,6 +86,8 @@ class Movement:
         self.result = [False] * n
         self.deps: list[int] = []
         self.guesses_read = 0
+        # Why each failed decision failed, as the run that settled it found (see ``fails``).
+        self.causes: dict[int, tuple] = {}
 
     def consistent(self) -> bool:
         """Whether every decision, judged again once all are settled, agrees with itself."""
@@ -125,7 +134,12 @@ class Movement:
         i = self.unit_for(power, order)
         if self.order[i] is not None:
             raise OrderError("{unit} already has an order", unit=self.units[i].label())
-        self.order[i] = check(self, i, order) or order
+        legal = check(self, i, order) or order
+        # F2 Mid-Pacific: the canonical text keeps the 2, so sent again it names the same unit.
+        numbered = order.number is not None and legal.number is None
+        if numbered and self.units[i].province in self.variant.stacking:
+            legal = replace(legal, number=order.number, canonical=None)
+        self.order[i] = legal
         return i
 
     def add_special(self, power: str, order: Order) -> Order:
@@ -193,6 +207,9 @@ class Movement:
         )
         if isinstance(legal, str):
             raise OrderError(legal)
+        named = order.target_power  # "S British F Red Sea": read as written, or refused
+        if named and named != target.power and tprov not in self.variant.stacking:
+            raise OrderError(f"the unit in {tprov} belongs to {target.power}, not {named}")
         if legal.destination is not None:
             dprov = province_of(legal.destination)
             if not self.target_could_move(t, dprov):
@@ -358,6 +375,7 @@ class Movement:
             del deps[n0:]
             self.result[d] = first
             state[d] = RESOLVED
+            self.causes.pop(d, None)  # found under its own guess: the reason judges it again
             return first
         self.backup_rule(deps[n0:])
         del deps[n0:]
@@ -487,33 +505,47 @@ class Movement:
 
     # -- decisions --------------------------------------------------------------------------
 
+    def fails(self, d: int, cause: tuple) -> bool:
+        """Fail decision d for ``cause``, so that the reason a player reads is the very test
+        that failed it: kept for the reason when the decision is being settled (a decision
+        settled without reading any guess is final, so its cause is too), or put in
+        ``explain`` while a reason judges the decision again. Returns False."""
+        if self.explain is not None:
+            self.explain.append(cause)
+        elif self.state[d] != RESOLVED:
+            self.causes[d] = cause
+        return False
+
+    def cause(self, d: int, judge) -> tuple | None:
+        """Why failed decision d failed: the cause its settling run kept, or, when it was
+        settled by guessing (its cause then rests on guesses), ``judge(d)`` run again now that
+        every decision is settled."""
+        cause = self.causes.get(d) if self.state[d] == RESOLVED else None
+        if cause is None:
+            self.explain = why = []
+            judge(d)
+            self.explain = None
+            cause = why[0] if why else None
+        return cause
+
     def adjudicate_move(self, i: int) -> bool:
-        """The move decision. While ``explain`` is a list, a failure also records its cause
-        there, so the reason a player reads is the very test that failed the move."""
+        """The move decision; a failure records its cause (``fails``)."""
         attack = self.attack_strength(i)
         if attack == 0:
-            if self.explain is not None:
-                self.explain.append(("no-attack",))
-            return False
+            return self.fails(i, ("no-attack",))
         j = self.h2h[i]
         if j is not None:
             defend = self.defend_strength(j)
             if attack <= defend:
-                if self.explain is not None:
-                    self.explain.append(("head-on", j, attack, defend))
-                return False
+                return self.fails(i, ("head-on", j, attack, defend))
         else:
             hold = self.hold_strength(self.dest[i])
             if attack <= hold:
-                if self.explain is not None:
-                    self.explain.append(("held", self.occupant(self.dest[i]), attack, hold))
-                return False
+                return self.fails(i, ("held", self.occupant(self.dest[i]), attack, hold))
         for k in self.rivals(i):
             prevent = self.prevent_strength(k)
             if attack <= prevent:
-                if self.explain is not None:
-                    self.explain.append(("bounced", k, attack, prevent))
-                return False
+                return self.fails(i, ("bounced", k, attack, prevent))
         return True
 
     def cuts_support(self, k: int, s: int) -> bool:
@@ -526,18 +558,14 @@ class Movement:
         return self.path_ok(k)
 
     def adjudicate_support(self, s: int) -> bool:
-        """The support decision; while ``explain`` is a list, a failure records its cause."""
+        """The support decision; a failure records its cause (``fails``)."""
         attackers = self.movers_into.get(self.prov[s], ())
         for k in attackers:
             if self.cuts_support(k, s):
-                if self.explain is not None:
-                    self.explain.append(("cut", k))
-                return False
+                return self.fails(s, ("cut", k))
         for k in attackers:
             if self.power[k] != self.power[s] and self.resolve(k):
-                if self.explain is not None:
-                    self.explain.append(("dislodged", k))
-                return False
+                return self.fails(s, ("dislodged", k))
         return True
 
     def adjudicate_stays(self, j: int) -> bool:
@@ -567,7 +595,19 @@ class Movement:
     def final_locations(self) -> list[str | None]:
         """Where each unit stands after the phase; None for a dislodged unit."""
         by = self.dislodged_by
-        return [None if by[i] is not None else self.final_location(i) for i in range(len(by))]
+        if _overrides(type(self), "final_location", "moved"):
+            return [None if k is not None else self.final_location(i) for i, k in enumerate(by)]
+        # Movement's own final_location for every unit, without two calls a unit.
+        kind, result, order, units = self.kind, self.result, self.order, self.units
+        out: list[str | None] = []
+        for i, k in enumerate(by):
+            if k is not None:
+                out.append(None)
+            elif kind[i] == MOVE and result[i]:
+                out.append(order[i].destination)
+            else:
+                out.append(units[i].location)
+        return out
 
     def find_dislodgers(self) -> list[int | None]:
         """Who dislodged each unit, worked out once when all is resolved: it is read often."""
@@ -605,10 +645,7 @@ class Movement:
     def move_reason(self, i: int) -> str:
         """Why a legal move failed, in words a player understands, from the cause its decision
         records: ``("no-attack",)``, or ``(how, unit, attack, against)``."""
-        self.explain = causes = []  # the decision re-run records the test that failed it
-        self.adjudicate_move(i)
-        self.explain = None
-        cause = causes[0] if causes else None
+        cause = self.cause(i, self.adjudicate_move)
         if cause is None:
             return why("failed")
         dest = self.dest[i]
@@ -711,12 +748,10 @@ class Movement:
         return "fails", why("dislodged by {unit}", unit=self.units[k].label())
 
     def support_reason(self, s: int) -> str:
-        """Why support s was not given, from its own decision re-run once all is resolved."""
-        self.explain = causes = []
-        self.adjudicate_support(s)
-        self.explain = None
-        k = causes[0][1] if causes else None
-        if causes and causes[0][0] == "cut":  # of several cutters, name one whatever the unit order
+        """Why support s was not given, from the cause its decision recorded."""
+        cause = self.cause(s, self.adjudicate_support)
+        k = cause[1] if cause else None
+        if cause and cause[0] == "cut":  # of several cutters, name one whatever the unit order
             cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
             k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]

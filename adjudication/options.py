@@ -110,9 +110,8 @@ def _check(board: Board, power: str, texts: list[str]) -> list[tuple]:
     """``api.check`` of some orders on the board read once, not once a batch (reading the
     request was most of the time of a big power's list)."""
     from .api import _check as check
-    from .api import _with_data
 
-    replies = _with_data(board, check(board, [(power, t) for t in texts]))
+    replies = check(board, [(power, t) for t in texts])
     return list(zip(texts, replies, strict=True))
 
 

@@ -33,7 +33,7 @@ How names are read (``Variant.phrases`` holds the forms, built by ``variant._nam
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .reasons import Reason, reason_template, why
@@ -97,8 +97,11 @@ class Order:
         return f"{power}{self.target_unit or '?'}{number} {self.target}"
 
     def text(self, unit: str | None = None) -> str:
-        """The canonical notation of the contract."""
+        """The canonical notation of the contract; a unit's number (``F2``, in a space several
+        units share) is kept, so the text names the same unit when it is sent again."""
         u = unit or self.unit or "?"
+        if self.number is not None:
+            u = f"{u}{self.number}"
         kind = self.kind
         if kind == HOLD:
             return f"{u} {self.location} H"
@@ -140,8 +143,9 @@ def shared_order(
     Orders are immutable and the legality checks make the same canonical orders every phase;
     a frozen dataclass is slow to build, a cache hit is not. Its text is worked out here too.
     """
-    order = Order(kind, unit, location, target_unit, target, destination, via)
-    return replace(order, canonical=order.text())
+    text = Order(kind, unit, location, target_unit, target, destination, via).text()
+    # Built again with its text rather than through dataclasses.replace, which is slow.
+    return Order(kind, unit, location, target_unit, target, destination, via, canonical=text)
 
 
 def _via_word(via: str) -> str:
@@ -478,7 +482,16 @@ def _via(r: _Reader) -> str | None:
         return "convoy"
     if word is None:
         raise OrderError("'via' must be followed by Convoy")
-    return word.upper()
+    return _route_words(r.variant).get(word, word.upper())
+
+
+def _route_words(variant: Variant) -> dict[str, str]:
+    """Each word that names a route of the variant's rules (its own name or another word
+    for it, ``railroad``), lower case, and the route it names (``TSR``)."""
+    words = {route.lower(): route for route in _routes(variant)}
+    for plugin in variant.plugins:
+        words.update({word.lower(): route for word, route in plugin.ROUTE_WORDS.items()})
+    return words
 
 
 def _place(r: _Reader, what: str) -> str:

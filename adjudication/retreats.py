@@ -54,6 +54,7 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
     chosen: dict[str, tuple[int, str]] = {}  # dislodged province -> (entry index, destination)
     for index, entry in enumerate(entries):
         power, text = entry
+        order = d = None
         try:
             order = parse(variant, text, "retreats")
             if order.kind not in (RETREAT, DISBAND):
@@ -84,7 +85,9 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
                 chosen[d.unit.province] = (index, dest)
             answer(index, "pending", canonical=canonical.text())
         except OrderError as e:
-            answer(index, "invalid", e.reason)
+            # An order that was read but refused echoes how it was read (``F Brest R Paris``).
+            kind = d.unit.kind if d else None
+            answer(index, "invalid", e.reason, canonical=order.text(kind) if order else None)
     arrivals: dict[str, list[str]] = {}
     for province, (_, dest) in chosen.items():
         if dest:

@@ -67,6 +67,7 @@ class Power:
     abbreviation: str
     home_centers: tuple[str, ...]
     playable: bool = True  # False for sides the server moves itself (Chinese factions)
+    adjective: str = ""  # "British": whose unit a support may name (``S British F Red Sea``)
 
 
 @dataclass(eq=False)
@@ -311,6 +312,7 @@ def _powers(entries: list[dict], provinces: dict[str, Province]) -> dict[str, Po
             abbreviation=entry.get("abbreviation", ""),
             home_centers=homes,
             playable=not entry.get("faction", False),
+            adjective=entry.get("adjective", ""),
         )
     return powers
 
@@ -494,6 +496,14 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         power_names[normalise(power.name)] = power.name
         if power.abbreviation and short:
             power_names[normalise(power.abbreviation)] = power.name
+    for power in variant.powers.values():
+        if power.adjective:
+            key = normalise(power.adjective)
+            if power_names.get(key, power.name) != power.name:
+                raise VariantError(
+                    f"{power.adjective!r} names both {power_names[key]} and {power.name}"
+                )
+            power_names[key] = power.name
     variant.power_names = power_names
 
 

@@ -228,7 +228,9 @@ def test_far_east_rule_6_4_examples_as_the_seed_writes_them():
     ]
     r = far_east([("Australia", "F", MID), *units], example_2)
     assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "succeeds", "fails"]
-    assert r["orders"][0]["canonical"] == f"F {MID} S F2 {MID} - Guam"
+    # Both numbers kept: the canonical texts, sent again, name the same fleets.
+    assert r["orders"][0]["canonical"] == f"F1 {MID} S F2 {MID} - Guam"
+    assert r["orders"][1]["canonical"] == f"F2 {MID} - Guam"
     assert sorted(u["location"] for u in r["units"] if u["power"] == "Australia") == [
         "Guam",
         MID,

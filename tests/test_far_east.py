@@ -327,3 +327,28 @@ def test_builds_only_in_owned_empty_home_centres_in_winter():
     )
     assert [o["result"] for o in r["orders"]] == ["invalid", "succeeds", "invalid"]
     assert r["next_phase"] == {"season": "spring", "year": 1992, "type": "movement"}
+
+
+def test_numbered_fleets_keep_their_numbers_in_the_canonical_text():
+    """``F1 Mid-Pacific S F2 Mid-Pacific - Guam``: the canonical orders keep F1 and F2, so the
+    stored canonical texts, sent again at the deadline in any order, name the same fleets and
+    give the same answer; a number outside a shared space is dropped."""
+    units = [
+        ("Australia", "F", "Mid-Pacific Ocean"),
+        ("Australia", "F", "Mid-Pacific Ocean"),
+        ("Japan", "F", "Guam"),
+    ]
+    orders = [
+        ("Australia", "F2 Mid-Pacific - Guam"),
+        ("Australia", "F1 Mid-Pacific S F2 Mid-Pacific - Guam"),
+        ("Japan", "F1 Guam H"),
+    ]
+    r = judge(units, orders)
+    assert [o["canonical"] for o in r["orders"]] == [
+        "F2 Mid-Pacific Ocean - Guam",
+        "F1 Mid-Pacific Ocean S F2 Mid-Pacific Ocean - Guam",
+        "F Guam H",
+    ]
+    again = judge(units, [(o["power"], o["canonical"]) for o in reversed(r["orders"])])
+    assert [o["result"] for o in reversed(again["orders"])] == [o["result"] for o in r["orders"]]
+    assert where(again, "Australia") == where(r, "Australia") == ["Guam", "Mid-Pacific Ocean"]

@@ -1006,3 +1006,57 @@ def test_no_hyphenated_name_is_two_names(variant_id):
             head, tail = words[:i], words[i + 1 :]
             follows = [ws for ws, _ in starts.get(tail[0], ()) if tail[: len(ws)] == ws]
             assert head not in variant.phrases or not follows, (words, follows)
+
+
+# -- the seeds' and errata's notations --------------------------------------------------------
+
+
+def test_the_errata_support_with_an_adjective_and_rs_for_the_red_sea():
+    """Colonial errata: ``F EGY S British F RS-MED``. The adjective names whose unit (read as
+    the power, refused when the unit is another's) and ``RS`` is the Red Sea."""
+    units = [("Britain", "F", "Egypt"), ("Britain", "F", "Red Sea")]
+    r = judge("colonial", units, [("Britain", "F EGY S British F RS-MED"), ("Britain", "F RS H")])
+    assert r["orders"][0]["canonical"] == "F Egypt S F Red Sea - Mediterranean Sea"
+    assert r["orders"][0]["result"] == "succeeds"
+    assert r["orders"][0]["reason"].startswith("no effect")  # the fleet held instead
+    r = judge("colonial", units, [("Britain", "F EGY S Dutch F RS-MED")])
+    assert_invalid(r, 0, "the unit in Red Sea belongs to Britain, not Holland")
+    r = judge("standard", [("France", "A", "Paris"), ("France", "A", "Burgundy")],
+              [("France", "A Burgundy S Germany A Paris")])  # fmt: skip
+    assert_invalid(r, 0, "belongs to France, not Germany")
+
+
+@pytest.mark.parametrize("word", ["railroad", "Railroad", "railway", "TSR", "tsr"])
+def test_a_railroad_move_is_written_via_tsr_whatever_word_names_it(word):
+    r = judge(
+        "colonial",
+        [("Russia", "A", "Moscow")],
+        [("Russia", f"A Moscow - Vladivostok via {word}")],
+    )
+    assert r["orders"][0]["canonical"] == "A Moscow - Vladivostok via TSR"
+    assert r["orders"][0]["data"]["via"] == "TSR"
+
+
+def test_refused_builds_and_retreats_echo_how_they_were_read():
+    adjustments = {"season": "winter", "year": 1901, "type": "adjustments"}
+    r = judge(
+        "standard",
+        [],
+        [("France", "build a munich"), ("France", "Build F Paris"), ("France", "Build xyz")],
+        adjustments,
+        supply_centers={"France": ["Paris", "Brest", "Marseilles", "Belgium"]},
+    )
+    assert [o["canonical"] for o in r["orders"]] == ["Build A Munich", "Build F Paris", None]
+    assert all(o["result"] == "invalid" for o in r["orders"])
+    retreats = {"season": "spring", "year": 1901, "type": "retreats"}
+    r = judge(
+        "standard",
+        [("Germany", "A", "Brest")],
+        [("France", "Brest R Paris")],
+        retreats,
+        dislodged=[
+            {"power": "France", "unit": "F", "location": "Brest", "attacker_from": "Gascony"}
+        ],
+    )
+    assert_invalid(r, 0, "inland")
+    assert r["orders"][0]["canonical"] == "F Brest R Paris"

@@ -324,9 +324,8 @@ def test_a_broken_variant_package_is_named_and_the_others_still_load(monkeypatch
     with an unknown variant, and the packages that did register keep working."""
     import variants
 
-    broken = metadata.EntryPoint("broken", "no_such_package:register", registry.ENTRY_POINT_GROUP)
-    working = metadata.EntryPoint("ok", "variants:register", registry.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [broken, working])
+    broken, working = "no_such_package:register", "variants:register"
+    monkeypatch.setattr(registry, "entry_points", lambda: [broken, working])
     monkeypatch.setattr(registry, "_discovered", False)
     monkeypatch.setattr(registry, "discovery_errors", {})
     calls = []
@@ -372,3 +371,28 @@ def test_each_rule_module_hands_its_object_every_hook_it_defines():
         assert "Movement" in defined  # every rule here has a resolver mixin
         for name in defined:
             assert getattr(module.RULE, name) is getattr(module, name), (module.__name__, name)
+
+
+def test_entry_points_are_read_as_importlib_metadata_reads_them():
+    """Discovery reads the installed ``entry_points.txt`` files itself (importing
+    ``importlib.metadata`` is a third of a command-line start); it must find what that finds."""
+    found = registry.entry_points()
+    assert found == [e.value for e in metadata.entry_points(group=registry.ENTRY_POINT_GROUP)]
+    assert "variants:register" in found
+
+
+def test_the_command_line_starts_without_importlib_metadata():
+    code = (
+        "import sys, runpy\n"
+        "sys.argv = ['adjudication', 'variants']\n"
+        "try:\n"
+        "    runpy.run_module('adjudication', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["chinese", "colonial", "far-east", "standard", "False"]

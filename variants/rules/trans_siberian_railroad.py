@@ -203,8 +203,7 @@ class Movement(_Core):
         attack, prevent = self.attack_strength(k), self.rail_prevent(m)
         if attack > prevent:
             return False
-        if self.explain is not None:
-            self.explain.append(("railroad", self.tsr, attack, prevent))
+        self.fails(k, ("railroad", self.tsr, attack, prevent))  # move k's cause, if it is judged
         return True
 
     def bounced_by_rail(self, k: int) -> bool:
@@ -473,6 +472,7 @@ class TransSiberianRailroad(Rule):
     Movement = Movement
     OPTIONS = OPTIONS
     ROUTES = ROUTES
+    ROUTE_WORDS = {"railroad": "TSR", "railway": "TSR", "rail": "TSR"}
     one_a_turn = staticmethod(one_a_turn)
     extra_reach = staticmethod(extra_reach)
     option_orders = staticmethod(option_orders)

@@ -1,0 +1,105 @@
+"""Two shortcuts the engine takes for speed, checked against the long way round: a reply's
+``data`` is one read-only dict shared by the replies of an order text, and a failed order's
+reason comes from the cause its decision kept while being settled rather than from judging it
+again."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+
+import pytest
+
+from adjudication import adjudicate, check, load
+from adjudication.api import ReplyData, _add_orders, _order_entries, movement_class
+from adjudication.bench import generate
+from adjudication.board import read
+
+
+def test_a_replys_data_is_shared_read_only_and_copies_are_plain_dicts():
+    request = generate(1, seed=3)[0]
+    first, second = adjudicate(request), adjudicate(request)
+    data = first["orders"][0]["data"]
+    assert data is second["orders"][0]["data"]  # one per order text
+    assert isinstance(data, ReplyData) and data["order"] == first["orders"][0]["canonical"]
+    for change in (
+        lambda d: d.__setitem__("kind", "hold"),
+        lambda d: d.pop("kind"),
+        lambda d: d.update(kind="hold"),
+        lambda d: d.setdefault("x", 1),
+        lambda d: d.clear(),
+        lambda d: d.__delitem__("kind"),
+    ):
+        with pytest.raises(TypeError):
+            change(data)
+    assert data["kind"] in ("hold", "move", "support", "convoy")
+    for plain in (dict(data), data.copy(), copy.copy(data), copy.deepcopy(data)):
+        assert type(plain) is dict and plain == data
+        plain["kind"] = "changed"  # a copy is the caller's own
+    again = pickle.loads(pickle.dumps(first))
+    assert type(again["orders"][0]["data"]) is dict and again == first
+    assert json.loads(json.dumps(first)) == first
+    assert check(request)["orders"][0]["data"] is data
+
+
+def _reasons(request: dict, judge_again: bool) -> list:
+    board, entries = read(request)
+    entries = _order_entries(board, entries)
+    m = movement_class(board.variant)(board)
+    _, unit_of = _add_orders(m, entries)
+    m.run()
+    if judge_again:
+        m.causes.clear()  # every reason then judges its decision again, all being settled
+    return [m.outcome(i) for i in unit_of if i is not None]
+
+
+def test_the_reason_kept_while_settling_is_the_one_judging_again_finds():
+    """Over a few hundred generated phases (bounces, cut supports, convoys, head-to-heads):
+    each failed order's reason from its kept cause equals the reason found by running its
+    decision again once every decision is settled, which is what the cause stands for."""
+    failed = 0
+    for request in generate(300, seed=11):
+        kept, again = _reasons(request, False), _reasons(request, True)
+        assert kept == again
+        failed += sum(1 for result, _ in kept if result == "fails")
+    assert failed > 1000  # the phases did test reasons
+
+
+def test_the_kept_reasons_hold_on_the_railroad_map():
+    """The Colonial resolver (railroad, canal) records its own causes the same way."""
+    variant = load("colonial")
+    units = [
+        {"power": "Russia", "unit": "A", "location": "Moscow"},
+        {"power": "China", "unit": "A", "location": "Mongolia"},
+        {"power": "China", "unit": "A", "location": "Manchuria"},
+    ]
+    orders = [
+        {"power": "Russia", "order": "A Moscow - Vladivostok via TSR"},
+        {"power": "China", "order": "A Mongolia - Irkutsk"},
+        {"power": "China", "order": "A Manchuria - Vladivostok"},
+    ]
+    request = {"variant": variant.id, "units": units, "orders": orders}
+    assert "error" not in adjudicate(request)
+    assert _reasons(request, False) == _reasons(request, True)
+
+
+def test_data_taken_from_the_order_is_what_reading_its_text_gives():
+    """A new canonical order's data comes from the order itself, not from parsing its text
+    again; over generated phases both ways agree."""
+    from adjudication.options import order_data
+    from adjudication.orders import OrderError, parse
+
+    checked = 0
+    for request in generate(200, seed=5):
+        variant = load(request["variant"])
+        for reply in adjudicate(request)["orders"]:
+            canonical = reply["canonical"]
+            try:
+                read = order_data(parse(variant, canonical, "movement"), canonical)
+            except OrderError:
+                assert "data" not in reply
+                continue
+            assert reply["data"] == read
+            checked += 1
+    assert checked > 5000

@@ -209,7 +209,12 @@ class Movement:
             raise OrderError(legal)
         named = order.target_power  # "S British F Red Sea": read as written, or refused
         if named and named != target.power and tprov not in self.variant.stacking:
-            raise OrderError(f"the unit in {tprov} belongs to {target.power}, not {named}")
+            raise OrderError(
+                "the unit in {province} belongs to {owner}, not {power}",
+                province=tprov,
+                owner=target.power,
+                power=named,
+            )
         if legal.destination is not None:
             dprov = province_of(legal.destination)
             if not self.target_could_move(t, dprov):

@@ -109,3 +109,19 @@ def test_the_board_speaks_the_readers_language(client, bounced, seat) -> None:
     assert "F Bombay - Arabian Sea（成功）" in japanese
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "centres / units" in english and "F Bombay - Arabian Sea (succeeds)" in english
+
+
+def test_no_reason_is_written_as_an_f_string() -> None:
+    """A reason made with an f-string has no template to translate: every ``OrderError`` and
+    ``why`` in the engine and the rules is given its template and names."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for path in [*root.glob("adjudication/*.py"), *root.glob("variants/rules/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            maker = isinstance(node, ast.Call) and getattr(node.func, "id", None)
+            if maker in ("OrderError", "why") and isinstance(node.args[0], ast.JoinedStr):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []

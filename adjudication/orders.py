@@ -66,7 +66,7 @@ class OrderError(ValueError):
     words a server can translate (``adjudication.reasons``)."""
 
     def __init__(self, template: str, **args: object) -> None:
-        self.reason = template if isinstance(template, Reason) else Reason(template, **args)
+        self.reason = template if isinstance(template, Reason) else why(template, **args)
         super().__init__(str(self.reason))
 
 

@@ -271,6 +271,11 @@ class NotificationSettingsView(APIView):
         serializer.save()
         return Response(serializer.data)
 
+    @extend_schema(request=NotificationSettingsSerializer, responses=NotificationSettingsSerializer)
+    def patch(self, request: Request) -> Response:
+        """The same as PUT, which already changes only the fields given."""
+        return self.put(request)
+
 
 class VariantViewSet(viewsets.ViewSet):
     """The variants the engine can adjudicate; the detail is the whole map description."""

@@ -13,4 +13,9 @@ class GamesConfig(AppConfig):
         # Ratings move when a game is saved finished (and back on a rollback): a signal.
         from . import ratings  # noqa: F401
 
+        # Each account's username skeleton is kept beside it (games.usernames).
+        from .usernames import connect
+
+        connect()
+
         variants.register()

@@ -96,3 +96,13 @@ class StrictInput(serializers.Serializer):
                         errors = {**refused.detail, **errors}
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+class LanguageField(serializers.ChoiceField):
+    """A language tag. Tags are case-insensitive (BCP 47) and Django's locale names write
+    ``_`` for ``-``, so ``ZH-Hans`` and ``zh_Hans`` are read as ``zh-hans``."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = data.replace("_", "-").lower()
+        return super().to_internal_value(data)

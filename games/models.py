@@ -435,6 +435,19 @@ class NotificationSettings(models.Model):
         return cls.objects.update_or_create(user=user, defaults={"language": language})[0]
 
 
+class UsernameSkeleton(models.Model):
+    """What a username looks like (``games.usernames.skeleton``), kept so that a new name is
+    compared with every taken one in one indexed query."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_skeleton"
+    )
+    skeleton = models.CharField(max_length=300, db_index=True)
+
+    def __str__(self) -> str:
+        return self.skeleton
+
+
 class Payment(models.Model):
     """Gold paid from one great power to another (Chinese Diplomacy), kept in a ledger."""
 

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import reach
-from .input_types import StrictInput
+from .input_types import LanguageField, StrictInput
 from .models import Game, PushSubscription, Webhook
 from .parsers import JSONParser
 
@@ -34,6 +34,12 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
         required=False,
         max_length=len(Webhook.EVENTS),
         help_text="processed, deadline (an hour before), over; empty or left out: every one.",
+    )
+    language = LanguageField(
+        choices=settings.LANGUAGES,
+        required=False,
+        help_text="The language of the posts (a channel is shared: one language for all); "
+        "any case.",
     )
 
     class Meta:

@@ -7,6 +7,7 @@ import json
 import re
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
@@ -14,7 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, moderation, usernames, visibility
-from .input_types import StrictInput
+from .input_types import LanguageField, StrictInput
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
     MAX_DEADLINE_SHIFT_MINUTES,
@@ -86,6 +87,12 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
         choices=time_zones(),
         required=False,
         help_text="Deadlines are shown in this time zone (an IANA name, e.g. Europe/Paris).",
+    )
+    language = LanguageField(
+        choices=settings.LANGUAGES,
+        required=False,
+        help_text="The language of mails and push notifications (pages follow the browser); "
+        "any case.",
     )
 
     class Meta:

@@ -405,6 +405,13 @@ def test_a_webhook_posts_in_the_language_it_was_added_in(
     client.force_login(moderator)
     client.post(f"/games/{game.pk}/webhooks/", {"url": "http://127.0.0.1:9/d", "language": "ja"})
     assert Webhook.objects.get(url="http://127.0.0.1:9/d").language == "ja"
+    # Language tags are case-insensitive (BCP 47); Django's locale names write "_".
+    for tag, read in (("ZH-HANS", "zh-hans"), ("zh_Hans", "zh-hans"), ("Ja", "ja")):
+        cased = api(moderator).post(url, {"url": "http://127.0.0.1:9/e", "language": tag})
+        assert cased.status_code == 201 and cased.json()["language"] == read
+        assert api(moderator).delete(f"{url}{cased.json()['id']}/").status_code == 204
+        settings = api(moderator).patch("/api/auth/notifications/", {"language": tag})
+        assert settings.status_code == 200 and settings.json()["language"] == read
 
 
 def test_a_webhook_address_needs_a_real_port_and_its_secret_is_shown_once(

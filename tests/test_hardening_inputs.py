@@ -729,7 +729,8 @@ def test_a_missing_final_slash_reaches_the_view_with_its_body(game, france, sett
 
 @pytest.mark.parametrize(
     "name",
-    ["DEMO1", "Demo1", "dеmo1", "ｄｅｍｏ１", "dеmо1"],  # Cyrillic е/о, full-width letters
+    # Cyrillic е/о, full-width letters, an Armenian օ, a Cherokee Ꭰ, a Latin dotless ı and alpha
+    ["DEMO1", "Demo1", "dеmo1", "ｄｅｍｏ１", "dеmо1", "demօ1", "Ꭰemo1"],
 )
 def test_a_name_that_looks_like_a_taken_one_is_refused(make_user, name) -> None:
     make_user("demo1")
@@ -745,6 +746,34 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(make_user, name) -> None:
     )
     html = page.content.decode()
     assert page.status_code == 200 and ("already exists" in html or "may not mix" in html)
+
+
+@pytest.mark.parametrize(("taken", "name"), [("ivan", "ıvan"), ("anna", "ɑnnɑ"), ("olga", "օլga")])
+def test_latin_look_alikes_of_any_script_read_as_the_latin_letter(make_user, taken, name) -> None:
+    make_user(taken)
+    answer = token_client().post(
+        "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+    )
+    said = assert_json_4xx(answer, 400)["username"][0]
+    assert "already exists" in said or "may not mix" in said
+
+
+def test_a_sign_up_looks_names_up_instead_of_reading_them_all(make_user) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import usernames
+
+    for n in range(30):
+        make_user(f"player{n}")
+    renamed = make_user("someone")
+    renamed.username = "dmitri"
+    renamed.save()
+    for name, taken in (("plɑyer7", True), ("someone", False)):
+        with CaptureQueriesContext(connection) as queries:
+            assert (usernames.problem(name) is not None) is taken
+        assert len(queries) <= 2 and all("WHERE" in q["sql"] for q in queries.captured_queries)
+    assert usernames.problem("DMITRI") is not None
 
 
 def test_names_in_any_one_alphabet_are_welcome_but_not_mixed(make_user) -> None:

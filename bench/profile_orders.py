@@ -129,11 +129,12 @@ def session_cookies(games: list[dict]) -> dict[int, str]:
     from django.test import Client
 
     cookies = {}
-    users = get_user_model().objects.in_bulk([s["user"] for g in games for s in g["powers"].values()])
-    for pk, user in users.items():
+    name = settings.SESSION_COOKIE_NAME
+    ids = [seat["user"] for game in games for seat in game["powers"].values()]
+    for pk, user in get_user_model().objects.in_bulk(ids).items():
         client = Client()
         client.force_login(user)
-        cookies[pk] = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+        cookies[pk] = f"{name}={client.cookies[name].value}"
     return cookies
 
 

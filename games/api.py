@@ -56,6 +56,7 @@ from .serializers import (
     SignupSerializer,
     VariantSerializer,
     VoteSerializer,
+    order_answers,
 )
 
 MODERATOR_ACTIONS = tuple(moderation.ACTIONS)
@@ -437,7 +438,7 @@ class GameViewSet(
         if game.current_phase is None:
             return Response([])
         orders = list(visibility.visible_orders(game.current_phase, request.user))
-        return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
+        return self._versioned(Response(order_answers(orders)), game, orders)
 
     @extend_schema(
         request=OrdersInputSerializer,
@@ -460,7 +461,7 @@ class GameViewSet(
         data = serializer.validated_data
         phase = self._phase_meant(membership, data.get("phase"))
         orders = services.check_orders(membership, data["orders"], phase=phase)
-        return Response(OrderSerializer(orders, many=True).data)
+        return Response(order_answers(orders))
 
     @extend_schema(
         parameters=[
@@ -538,8 +539,7 @@ class GameViewSet(
             version=match.strip("*") or None,
             phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
         )
-        data = OrderSerializer(orders, many=True).data
-        return self._versioned(Response(data), game, orders, membership)
+        return self._versioned(Response(order_answers(orders)), game, orders, membership)
 
     def _versioned(
         self, response: Response, game: Game, orders: list, membership: Membership | None = None

@@ -122,22 +122,6 @@ def run(application: Callable, source: Iterator[dict], count: int) -> float:
     return 1000 * (time.process_time() - started) / count
 
 
-def session_cookies(games: list[dict]) -> dict[int, str]:
-    """A signed-in session for every player, as a browser's Cookie header."""
-    from django.conf import settings
-    from django.contrib.auth import get_user_model
-    from django.test import Client
-
-    cookies = {}
-    name = settings.SESSION_COOKIE_NAME
-    ids = [seat["user"] for game in games for seat in game["powers"].values()]
-    for pk, user in get_user_model().objects.in_bulk(ids).items():
-        client = Client()
-        client.force_login(user)
-        cookies[pk] = f"{name}={client.cookies[name].value}"
-    return cookies
-
-
 def profile_top(application: Callable, source: Iterator[dict], count: int, lines: int) -> str:
     profiler = cProfile.Profile(time.process_time)  # CPU, not waiting for the database
     profiler.enable()
@@ -175,14 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     common.configure()
     common.migrate()
     from django.conf import settings
-    from django.contrib.staticfiles.storage import staticfiles_storage
     from django.core.handlers.wsgi import WSGIHandler
-    from django.core.management import call_command
 
-    if not settings.DEBUG and not staticfiles_storage.exists("staticfiles.json"):
-        call_command("collectstatic", interactive=False, verbosity=0)
+    common.collect_static()
     games = common.make_games(args.games, f"prof{int(time.time())}")
-    cookies = session_cookies(games) if "page" in kinds else {}
+    cookies = common.session_cookies(games) if "page" in kinds else {}
     application = WSGIHandler()
     quiet_logs()
     sources = {kind: requests(kind, games, cookies) for kind in KINDS}

@@ -11,7 +11,9 @@ player's requests (0: closed loop, each connection sends its next PUT as soon as
 answer). Afterwards every power's stored orders are checked: exactly its latest opening, each
 order valid, none duplicated.
 
-Targets (issue 9): p95 < 100 ms and at least 300 submissions a second at 50 players.
+Targets (issue 9): p95 < 100 ms and at least 300 submissions a second at 50 players. With
+``--probe`` (issue 17), while the load runs one more client times an order check and a game
+page of a signed-in player, again and again: their medians should be at most 25 and 60 ms.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import http.client
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -203,6 +206,81 @@ def run_threads(
     }
 
 
+PROBE_TARGETS_MS = {"check": 25.0, "page": 60.0}
+
+
+def probe_requests(game: dict, cookies: dict[int, str]) -> list[tuple[str, str, str, dict]]:
+    """What the probe asks, in turn: each player of ``game`` checks its opening
+    (``POST .../orders/check/``, token) and opens the game page (``GET /games/{id}/``, its
+    session). Several players, so the checks' throttle (per user) is never reached."""
+    out = []
+    for power, seat in game["powers"].items():
+        body = json.dumps({"orders": common.OPENINGS[power][0]})
+        headers = {"Authorization": f"Token {seat['token']}", "Content-Type": "application/json"}
+        out.append(("check", "POST", f"/api/games/{game['id']}/orders/check/", headers, body))
+        out.append(("page", "GET", f"/games/{game['id']}/", {"Cookie": cookies[seat["user"]]}, ""))
+    return out
+
+
+class Probe(threading.Thread):
+    """While the load runs: an order check and a game page, one after the other, every
+    ``every`` seconds, each timed from request to last byte. Any answer but 200 is counted."""
+
+    def __init__(self, port: int, requests: list, every: float = 0.1) -> None:
+        super().__init__(daemon=True)
+        self.port, self.requests, self.every = port, requests, every
+        self.times: dict[str, list[float]] = {"check": [], "page": []}
+        self.failures: Counter = Counter()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        n = 0
+        while not self.done.wait(self.every):
+            kind, method, path, headers, body = self.requests[n % len(self.requests)]
+            n += 1
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            started = time.perf_counter()
+            try:
+                conn.request(method, path, body or None, {**headers, "X-Forwarded-Proto": "https"})
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+            except OSError as error:
+                self.failures[f"{kind} {type(error).__name__}"] += 1
+                continue
+            finally:
+                conn.close()
+            if status != 200:
+                self.failures[f"{kind} {status}"] += 1
+                continue
+            self.times[kind].append(1000 * (time.perf_counter() - started))
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join(timeout=60)
+
+    def report(self) -> tuple[list[str], bool]:
+        """Lines for the output, and whether both medians met their targets."""
+        lines, met = [], not self.failures
+        for kind, label in (("check", "order check"), ("page", "game page")):
+            times = sorted(self.times[kind])
+            if not times:
+                lines.append(f"{label}: no answers")
+                met = False
+                continue
+            median = statistics.median(times)
+            p95 = times[min(int(0.95 * len(times)), len(times) - 1)]
+            target = PROBE_TARGETS_MS[kind]
+            met = met and median <= target
+            lines.append(
+                f"{label} median {median:.1f} ms, p95 {p95:.1f} ms, {len(times)} probes"
+                f"   (target median <= {target:.0f} ms)"
+            )
+        if self.failures:
+            lines.append(f"probe failures: {dict(self.failures)}")
+        return lines, met
+
+
 def check_orders(games: list[dict]) -> tuple[int, list[str]]:
     """Every power's stored orders: one of its openings exactly, all valid, one per unit."""
     from games.models import Order
@@ -254,10 +332,18 @@ def main() -> int:
         help="how long gunicorn keeps a PostgreSQL connection (the settings' CONN_MAX_AGE; "
         "0: a new connection per request)",
     )
+    parser.add_argument(
+        "--probe",
+        action="store_true",
+        help="while the load runs, time an order check and a game page again and again "
+        "(one every 0.1 s each in turn) and print their medians",
+    )
     args = parser.parse_args()
 
     common.configure()
     common.migrate()
+    if args.probe:
+        common.collect_static()
     tag = f"api{int(time.time())}"
     started = time.monotonic()
     games = common.make_games(args.games, tag)
@@ -281,7 +367,15 @@ def main() -> int:
             load(args.warmup)
         web, database = server_pids(server.pid)
         web_before, database_before = cpu_seconds(web), cpu_seconds(database)
-        result = load(args.seconds)
+        probe = None
+        if args.probe:
+            probe = Probe(args.port, probe_requests(games[0], common.session_cookies(games[:1])))
+            probe.start()
+        try:
+            result = load(args.seconds)
+        finally:
+            if probe:
+                probe.stop()
         web_cpu = cpu_seconds(web) - web_before
         database_cpu = cpu_seconds(database) - database_before
     finally:
@@ -332,6 +426,11 @@ def main() -> int:
     for problem in problems[:10]:
         print(f"  {problem}")
     met = rate >= TARGET_RATE and p95 < TARGET_P95_MS and not bad and not errors and not problems
+    if probe:
+        lines, probe_met = probe.report()
+        for line in lines:
+            print(f"probe:             {line}")
+        met = met and probe_met
     print(f"targets: {'met' if met else 'NOT met'}")
     return 0 if met else 1
 

@@ -168,6 +168,32 @@ def make_games(count: int, tag: str, **settings: Any) -> list[dict]:
     return games
 
 
+def collect_static() -> None:
+    """The static files with their manifest, which pages need when ``DEBUG`` is off."""
+    from django.conf import settings
+    from django.contrib.staticfiles.storage import staticfiles_storage
+    from django.core.management import call_command
+
+    if not settings.DEBUG and not staticfiles_storage.exists("staticfiles.json"):
+        call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def session_cookies(games: list[dict]) -> dict[int, str]:
+    """A signed-in session for every player of ``games``, as a browser's Cookie header."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    cookies = {}
+    name = settings.SESSION_COOKIE_NAME
+    ids = [seat["user"] for game in games for seat in game["powers"].values()]
+    for pk, user in get_user_model().objects.in_bulk(ids).items():
+        client = Client()
+        client.force_login(user)
+        cookies[pk] = f"{name}={client.cookies[name].value}"
+    return cookies
+
+
 def retire_old_games() -> int:
     """End every running game left in the bench database by earlier runs, so that the sweep
     (which takes every overdue game) only finds this run's games."""

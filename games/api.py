@@ -37,6 +37,7 @@ from .limits import ascii_index
 from .models import Game, Membership, ModeratorAction, NotificationSettings
 from .schema import NO_NUL
 from .search import GameFilter
+from .seats import SEAT_OF_USER, seat_from_row
 from .serializers import (
     AuditEntrySerializer,
     GameCreateSerializer,
@@ -55,6 +56,7 @@ from .serializers import (
     SignupSerializer,
     VariantSerializer,
     VoteSerializer,
+    order_answers,
 )
 
 MODERATOR_ACTIONS = tuple(moderation.ACTIONS)
@@ -165,16 +167,6 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return drf_exception_handler(exc, context)
 
 
-# What sending or checking orders reads of the seat, its game and the current phase (the
-# engine's request and the checks around it): a third of the columns, and building the query
-# and its three objects was a third of a submission's CPU.
-SEAT_FIELDS = (
-    *("power", "status", "missed_phases", "ready", "bot", "user_id", "removed"),
-    *(f"game__{f}" for f in ("status", "variant", "options", "current_phase_id", "creator_id")),
-    *(f"game__current_phase__{f}" for f in ("index", "season", "year", "type", "deadline")),
-    *(f"game__current_phase__{f}" for f in ("units", "supply_centers", "dislodged")),
-    *(f"game__current_phase__{f}" for f in ("contested", "carried", "processed_at")),
-)
 CURSOR_PATTERN = r"^(-1|[0-9]{1,9})-[0-9]{1,18}$"
 # One server-sent event as the stream sends it; ``data`` holds the event's JSON.
 EVENT_SCHEMA = {
@@ -451,7 +443,7 @@ class GameViewSet(
         if game.current_phase is None:
             return Response([])
         orders = list(visibility.visible_orders(game.current_phase, request.user))
-        return self._versioned(Response(OrderSerializer(orders, many=True).data), game, orders)
+        return self._versioned(Response(order_answers(orders)), game, orders)
 
     @extend_schema(
         request=OrdersInputSerializer,
@@ -474,7 +466,7 @@ class GameViewSet(
         data = serializer.validated_data
         phase = self._phase_meant(membership, data.get("phase"))
         orders = services.check_orders(membership, data["orders"], phase=phase)
-        return Response(OrderSerializer(orders, many=True).data)
+        return Response(order_answers(orders))
 
     @extend_schema(
         parameters=[
@@ -512,19 +504,21 @@ class GameViewSet(
             raise exceptions.ValidationError({"detail": "the game has no phase to order in"})
         return Response(reason_words.said_needs(engine.options(game, phase, power)))
 
+    # Actions that read the caller's seat with ``_membership``: with a token, the
+    # authentication reads it too, in the same query (``TokenAuthentication``).
+    seat_actions = frozenset({"orders", "check_orders"})
+    seat: Membership | None = None
+
     def _membership(self, pk: str) -> Membership:
         """The caller's seat with its game and the current phase, read in one query (orders
-        are the busiest requests of all); only when there is no seat is the game looked up,
-        to say why."""
-        membership = (
-            Membership.objects.select_related("game__current_phase")
-            .only(*SEAT_FIELDS)
-            .exclude(status=Membership.Status.REPLACED)
-            .exclude(removed=True)
-            .filter(game_id=ascii_index(pk), user=self.request.user)
-            .first()
-        )
-        if membership is None:
+        are the busiest requests of all), or with the token that signed in; only when there is
+        no seat is the game looked up, to say why."""
+        membership = self.seat
+        game = ascii_index(pk)
+        if membership is None and game is not None:
+            rows = SEAT_OF_USER.run(self.request.user.pk, game)
+            membership = seat_from_row(rows[0]) if rows else None
+        if membership is None or membership.game_id != game:
             membership = _seat(self.get_object(), self.request.user)
         return membership
 
@@ -550,8 +544,7 @@ class GameViewSet(
             version=match.strip("*") or None,
             phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
         )
-        data = OrderSerializer(orders, many=True).data
-        return self._versioned(Response(data), game, orders, membership)
+        return self._versioned(Response(order_answers(orders)), game, orders, membership)
 
     def _versioned(
         self, response: Response, game: Game, orders: list, membership: Membership | None = None

@@ -5,7 +5,10 @@ Nothing here touches the database; ``games.services`` decides what to store.
 
 from __future__ import annotations
 
+import json
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import adjudication
@@ -149,11 +152,37 @@ def options(game: Game, phase: Phase, power: str) -> dict:
     return adjudication.add_words(reply)
 
 
+# ``rule_orders`` by phase, power and the game's options, kept in the process: a phase's board
+# is never rewritten (a rollback reopens a phase with its board as it was; new phases get new
+# ids), so the engine's answer for it stands. Not where the phase's payments count (Chinese
+# Diplomacy's economy): those change during the phase. Listing every option to pick out these
+# few was a tenth of a game page's CPU.
+_RULE_ORDERS: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+RULE_ORDERS_KEPT = 4096
+_rule_orders_lock = threading.Lock()
+
+
 def rule_orders(game: Game, phase: Phase, power: str) -> list[str]:
     """The power's orders of the variant's own rules that are not a unit's hold, move or
     support, as the engine lists them: Chinese Diplomacy's entries onto the board and
     departures from it, Colonial's Suez permits; none in other variants."""
-    return [o["order"] for o in options(game, phase, power)["orders"] if o["kind"] == "special"]
+    key = None
+    if phase.pk is not None and "economy" not in (phase.carried or {}):
+        key = (phase.pk, power, game.variant, json.dumps(game.options, sort_keys=True))
+        with _rule_orders_lock:
+            found = _RULE_ORDERS.get(key)
+            if found is not None:
+                _RULE_ORDERS.move_to_end(key)
+                return list(found)
+    found = tuple(
+        o["order"] for o in options(game, phase, power)["orders"] if o["kind"] == "special"
+    )
+    if key is not None:
+        with _rule_orders_lock:
+            _RULE_ORDERS[key] = found
+            while len(_RULE_ORDERS) > RULE_ORDERS_KEPT:
+                _RULE_ORDERS.popitem(last=False)
+    return list(found)
 
 
 def powers(game: Game) -> list[str]:

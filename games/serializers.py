@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.conf import settings
@@ -31,6 +32,7 @@ from .models import (
     Message,
     ModeratorAction,
     NotificationSettings,
+    Order,
     Payment,
     Phase,
     time_zones,
@@ -399,6 +401,31 @@ class OrderSerializer(serializers.Serializer):
         source="said_result_reason", read_only=True, help_text="In the request's language."
     )
     result_reason_words = serializers.JSONField(read_only=True)
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def order_answers(orders: Iterable[Order]) -> list[dict]:
+    """``OrderSerializer(orders, many=True).data``, made directly: the serializer copies its
+    ten fields for every answer, which was a tenth of an order submission's CPU. Same keys,
+    same values (``tests/test_api_order_model.py`` compares the two)."""
+    return [
+        {
+            "power": _text(o.power),
+            "text": _text(o.text),
+            "canonical": _text(o.canonical),
+            "valid": None if o.valid is None else bool(o.valid),
+            "data": o.data,
+            "reason": _text(o.said_reason),
+            "reason_words": o.reason_words,
+            "result": _text(o.result),
+            "result_reason": _text(o.said_result_reason),
+            "result_reason_words": o.result_reason_words,
+        }
+        for o in orders
+    ]
 
 
 class OrdersInputSerializer(StrictInput, serializers.Serializer):

@@ -284,7 +284,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header turns "not signed in" into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "games.seats.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

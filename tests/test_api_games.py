@@ -291,3 +291,56 @@ def test_anonymous_games_hide_their_moderator_until_the_end(
 
     api(moderator).post(f"{url}moderation/draw/")
     assert api(france).get(url).data["creator"] == moderator.username
+
+
+def test_a_token_signs_in_as_drf_does_with_the_seat_in_the_same_query(
+    game: Game, seat, django_assert_max_num_queries
+) -> None:
+    """Orders read the token, its user and the seat in one query (games.seats); the answers
+    stay DRF's: an unknown token or an inactive user is a 401, a token without a seat here a
+    403, and a seat in another game is not this one."""
+    from rest_framework.authtoken.models import Token
+
+    from games.seats import TokenAuthentication
+
+    france = seat(game, "France").user
+    token = Token.objects.create(user=france).key
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    put = f"/api/games/{game.pk}/orders/"
+    body = {"orders": ["A Paris - Burgundy"]}
+    with django_assert_max_num_queries(7):  # token+seat, BEGIN, lock, seat, delete, insert, COMMIT
+        response = client.put(put, body, format="json")
+    assert response.status_code == 200 and response.data[0]["valid"] is True
+    assert client.post(put + "check/", body, format="json").status_code == 200
+    assert client.get("/api/games/").status_code == 200
+
+    other = Token.objects.create(user=seat(game, "England").user).key
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION=f"Token {other}")
+    assert stranger.put(put, {"orders": ["A Paris H"]}, format="json").data[0]["valid"] is False
+    from games.models import Order
+
+    assert Order.objects.get(power="France").text == "A Paris - Burgundy"
+
+    wrong = APIClient()
+    wrong.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
+    for answer in (wrong.put(put, body, format="json"), wrong.get("/api/games/")):
+        assert answer.status_code == 401 and str(answer.data["detail"]) == "Invalid token."
+
+    type(france).objects.filter(pk=france.pk).update(is_active=False)
+    for answer in (client.put(put, body, format="json"), client.get("/api/games/")):
+        assert answer.status_code == 401
+        assert str(answer.data["detail"]) == "User inactive or deleted."
+    assert TokenAuthentication.keyword == "Token"
+
+
+def test_a_token_without_a_seat_in_the_game_is_refused(game: Game, make_user) -> None:
+    from rest_framework.authtoken.models import Token
+
+    outsider = make_user("outsider")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=outsider).key}")
+    response = client.put(f"/api/games/{game.pk}/orders/", {"orders": []}, format="json")
+    assert response.status_code == 403
+    assert client.put("/api/games/999999/orders/", {"orders": []}, format="json").status_code == 404

@@ -190,3 +190,25 @@ def test_both_endpoints_are_in_the_schema(api, make_user):
     assert {"kind", "location", "destination", "via", "rule", "form"} <= set(
         order["data"]["properties"]
     )
+
+
+def test_order_answers_are_what_the_order_serializer_gives():
+    """The PUT, the check and the GET answer with ``order_answers``, made without the
+    serializer; it must give exactly the serializer's answer, judged, refused and translated."""
+    from django.utils import translation
+
+    from games.serializers import OrderSerializer, order_answers
+
+    game_id, _, players = new_game("colonial")
+    players["Russia"].put(
+        f"/api/games/{game_id}/orders/",
+        {"orders": ["a mos - oms via tsr", "march on Paris", "A Vladivostok H"]},
+        format="json",
+    )
+    orders = list(Order.objects.filter(power="Russia").order_by("position"))
+    assert len(orders) == 3 and not orders[1].valid and orders[1].reason
+    orders[0].result, orders[0].result_reason = "fails", "bounced"
+    orders[0].result_reason_words = {"template": "bounced", "args": {}}
+    for language in ("en", "zh-hans", "ja"):
+        with translation.override(language):
+            assert order_answers(orders) == OrderSerializer(orders, many=True).data

@@ -422,3 +422,29 @@ def test_eliminated_powers_are_marked(game: Game, seat, moderator) -> None:
     phase.save()
     services.process_now(game, moderator)
     assert seat(game, "Turkey").status == Membership.Status.ELIMINATED
+
+
+def test_rule_orders_are_kept_per_phase_and_answer_as_the_engine_does(make_game) -> None:
+    """The game page's rule orders come from a cache by phase: the same as listing them
+    afresh, a new list each time, and nothing kept where payments count (Chinese)."""
+    engine._RULE_ORDERS.clear()
+    game = make_game("colonial")
+    phase = game.current_phase
+    fresh = {
+        power: [
+            o["order"]
+            for o in engine.options(game, phase, power)["orders"]
+            if o["kind"] == "special"
+        ]
+        for power in engine.powers(game)
+    }
+    for power in engine.powers(game):
+        first = engine.rule_orders(game, phase, power)
+        assert first == fresh[power]
+        first.append("mutated")
+        assert engine.rule_orders(game, phase, power) == fresh[power]
+    assert len(engine._RULE_ORDERS) == len(engine.powers(game))
+    chinese = make_game("chinese")
+    for power in engine.powers(chinese):
+        engine.rule_orders(chinese, chinese.current_phase, power)
+    assert all(key[0] != chinese.current_phase_id for key in engine._RULE_ORDERS)

@@ -19,6 +19,7 @@ say nothing about the game's.
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import dataclass
@@ -31,8 +32,8 @@ from .choices import by_unit
 CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
 ANNIHILATED = 50.0  # rule 3
 DISLODGED = 10.0  # a random retreat: the army may land anywhere
-WAITING = 1  # armies kept ready in an entry space
-SPARE = 1  # armies off centres (this year's end) the power keeps at most
+WAITING = 2  # armies kept ready in an entry space
+MAX_ENTRIES = 2  # armies brought on in one year at most
 GUESSES = 3  # guesses at the other great powers' orders each plan is tried against
 BROKE = -800  # deposition is below -1000: under this, idle armies go and none come on
 LAST_ENTRY = 1947  # an army brought on later cannot pay for itself before 1950
@@ -79,7 +80,36 @@ class ChinesePlanner:
         ]
         self.occupied = {u["location"]: u["power"] for u in request["units"]}
         self.gold = ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
+        self.claims = self._claims()
+        self._wanted_cache: dict[str, int] | None = None
         self.scenarios = [[]] + [self._guess() for _ in range(GUESSES)]
+
+    def _claims(self) -> dict[str, str]:
+        """The great powers' tacit share of the centres open to them this year, worked out
+        from what every player sees (the armies on the board) the same way by every bot: each
+        centre no great power holds goes, in an order drawn from the year, to the power first
+        in an order drawn from the year and the centre among those with an army next to
+        it, one centre an army. Going only for one's own share keeps bots from
+        bouncing off each other year after year."""
+        free: dict[tuple[str, str], int] = {}
+        for u in self.request["units"]:
+            where = u["location"]
+            if u["power"] in self.variant.playable_powers:
+                free[u["power"], where] = free.get((u["power"], where), 0) + 1
+        claims: dict[str, str] = {}
+        open_centres = [
+            c
+            for c in self.variant.centres
+            if self.occupied.get(c) not in self.variant.playable_powers
+        ]
+        for c in sorted(open_centres, key=lambda c: zlib.crc32(f"{self.year}:{c}".encode())):
+            near = [key for key, n in free.items() if n and c in self.variant.army_adj[key[1]]]
+            if not near:
+                continue
+            first = min(near, key=lambda k: (zlib.crc32(f"{self.year}:{c}:{k[0]}".encode()), k[1]))
+            free[first] -= 1
+            claims[c] = first[0]
+        return claims
 
     def _guess(self) -> list[dict]:
         """One guess at the other great powers' orders, which nobody publishes: an army off
@@ -205,23 +235,22 @@ class ChinesePlanner:
             for o in s.options
             if o["kind"] == "move" and self.variant.provinces[o["destination"]].supply_center
         }
-        # Centres fewest rival armies can reach first, then the factions' before the great
-        # powers', then a liking of the power's own that lasts from year to year, so powers
-        # sharing an entry space do not all go for one centre.
+        # The power's share first (see ``_claims``), then centres nobody else can reach, then
+        # the factions' before the great powers'; another power's share is left to it.
         order = sorted(
             targets,
             key=lambda t: (
+                self.claims.get(t, self.power) != self.power,
                 self._rivals(t),
                 self.occupied.get(t) in self.variant.playable_powers,
                 zlib.crc32(f"{self.power}:{t}".encode()),
             ),
         )
         for target in order:
-            if self.occupied.get(target) == self.power:
+            if self.occupied.get(target) in self.variant.playable_powers:
                 continue
-            if self.rng.random() * (1 + self._rivals(target)) > 1:
-                continue  # rivals may all go for it: each goes only now and then, so that
-                # one of them gets it rather than all of them bouncing every year
+            if self.claims.get(target, self.power) != self.power:
+                continue
             best = self._attack(plan, best, busy, target)
         return best
 
@@ -337,65 +366,64 @@ class ChinesePlanner:
         return best
 
     def _leaving(self, plan: list[str], busy: set[int]) -> set[int]:
-        """Idle armies in entry spaces beyond the one kept ready (none where every centre
-        next to it is a great power's), or all of them when money runs short or the game is
-        near its end."""
+        """Idle armies in entry spaces beyond those wanted there (``_wanted``), or all of
+        them when money runs short or the game is near its end."""
         out: set[int] = set()
         kept: dict[str, int] = {}
         late = self.year >= LAST_ENTRY
+        wanted = self._wanted(plan)
         for i, slot in enumerate(self.slots):
             if i in busy or not slot.entry or slot.location not in self.leave:
                 continue
             kept[slot.location] = kept.get(slot.location, 0) + 1
-            if late or self.gold < BROKE or kept[slot.location] > self._waiting(slot.location):
+            if late or self.gold < BROKE or kept[slot.location] > wanted.get(slot.location, 0):
                 out.add(i)
         return out
 
     def _entries(self, plan: list[str], leaving: set[int]) -> list[str]:
-        """Armies brought on where a centre next to the entry space will stand empty and no
-        rival waits for it, up to the number kept ready there (counting the armies that stay
-        there this year)."""
+        """Armies brought on up to the number wanted in each entry space, counting those that
+        stay there this year."""
         if self.year >= LAST_ENTRY or self.gold < BROKE / 2:
             return []
         ends = self.judge(plan)
-        idle = sum(1 for end in ends if end in self.variant.stacking or not self._centre(end))
-        room = max(0, SPARE - idle)  # armies off centres earn nothing: a few at a time
-        empty = self._empty_centres(plan)
+        wanted = self._wanted(plan)
         out = []
-        for item in sorted(self.enter, key=self._crowding):
+        for item in self.enter:
             space = item["location"]
             staying = sum(
                 1
                 for i, s in enumerate(self.slots)
                 if s.location == space and i not in leaving and ends[i] == space
             )
-            # Centres left empty next to the space, less the rivals already waiting there
-            # (they will go for the same ones, and all would bounce).
-            prospects = sum(1 for c in self.variant.army_adj[space] if c in empty)
-            prospects -= sum(
-                1
-                for u in self.request["units"]
-                if u["location"] == space and u["power"] != self.power
-            )
-            wanted = min(prospects, self._waiting(space))
-            out += [item["order"]] * max(0, wanted - staying)
-        return out[:room]
+            out += [item["order"]] * max(0, wanted.get(space, 0) - staying)
+        return out[:MAX_ENTRIES]
 
-    def _empty_centres(self, plan: list[str]) -> set[str]:
-        """Centres nobody will stand on at the end of this year's moves, on trial (where an
-        army brought on now can walk in next year)."""
+    def _wanted(self, plan: list[str]) -> dict[str, int]:
+        """Armies worth keeping ready in each entry space the power may use: its share of the
+        centres next to it that no great power will hold after this year's moves (on trial),
+        shared with the other powers' armies waiting there, at most ``WAITING``."""
+        if self._wanted_cache is not None:
+            return self._wanted_cache
         orders = [{"power": self.power, "order": text} for text in plan]
         response = adjudication.adjudicate({**self.trial, "orders": orders})
-        taken = [u["location"] for u in self.request["units"]]
-        for reply in response.get("orders", []):
-            data = reply.get("data") or {}
-            if data.get("kind") == "move" and reply["result"] == "succeeds":
-                taken.remove(data["location"])
-                taken.append(data["destination"])
-        for d in response.get("dislodged", []):
-            if d["location"] in taken:
-                taken.remove(d["location"])
-        return {c for c in self.variant.centres if c not in taken}
+        held = {
+            u["location"]
+            for u in response.get("units", [])
+            if u["power"] in self.variant.playable_powers
+        }
+        out = {}
+        for item in self.enter:
+            space = item["location"]
+            free = [c for c in self.variant.army_adj[space] if self._centre(c) and c not in held]
+            others = {
+                u["power"]
+                for u in self.request["units"]
+                if u["location"] == space and u["power"] != self.power
+            }
+            share = len(free) / (1 + len(others))
+            out[space] = min(WAITING, math.ceil(share))
+        self._wanted_cache = out
+        return out
 
     def _centre(self, end: str) -> bool:
         """Whether a trial's end (or any province) is a centre."""

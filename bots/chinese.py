@@ -33,6 +33,8 @@ CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
 ANNIHILATED = 50.0  # rule 3
 DISLODGED = 10.0  # a random retreat: the army may land anywhere
 WAITING = 2  # armies kept ready in an entry space
+GRACE = 3  # years in which every power is counted in the share of the centres
+ALLOWED_SHARE = 0.6  # of the powers allowed in an entry space, those counted as rivals there
 MAX_ENTRIES = 2  # armies brought on in one year at most
 GUESSES = 3  # guesses at the other great powers' orders each plan is tried against
 BROKE = -800  # deposition is below -1000: under this, idle armies go and none come on
@@ -81,7 +83,7 @@ class ChinesePlanner:
         self.occupied = {u["location"]: u["power"] for u in request["units"]}
         self.gold = ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
         self.claims = self._claims()
-        self._wanted_cache: dict[str, int] | None = None
+        self._shares_cache: dict[str, float] | None = None
         self.scenarios = [[]] + [self._guess() for _ in range(GUESSES)]
 
     def _claims(self) -> dict[str, str]:
@@ -92,9 +94,10 @@ class ChinesePlanner:
         it, one centre an army. Going only for one's own share keeps bots from
         bouncing off each other year after year."""
         free: dict[tuple[str, str], int] = {}
+        orderly = self._orderly()
         for u in self.request["units"]:
             where = u["location"]
-            if u["power"] in self.variant.playable_powers:
+            if u["power"] in orderly:
                 free[u["power"], where] = free.get((u["power"], where), 0) + 1
         claims: dict[str, str] = {}
         open_centres = [
@@ -110,6 +113,16 @@ class ChinesePlanner:
             free[first] -= 1
             claims[c] = first[0]
         return claims
+
+    def _orderly(self) -> set[str]:
+        """The great powers seen to play for the centres, who take part in the share: in the
+        first ``GRACE`` years every power, later those holding a centre (a power that holds
+        none by then is not going for them in earnest), and always the power itself."""
+        powers = set(self.variant.playable_powers)
+        if self.year < self.variant.start_year + GRACE:
+            return powers
+        holding = {u["power"] for u in self.request["units"] if self._centre(u["location"])}
+        return (powers & holding) | {self.power}
 
     def _guess(self) -> list[dict]:
         """One guess at the other great powers' orders, which nobody publishes: an army off
@@ -371,7 +384,7 @@ class ChinesePlanner:
         out: set[int] = set()
         kept: dict[str, int] = {}
         late = self.year >= LAST_ENTRY
-        wanted = self._wanted(plan)
+        wanted = self._kept(plan)
         for i, slot in enumerate(self.slots):
             if i in busy or not slot.entry or slot.location not in self.leave:
                 continue
@@ -398,12 +411,13 @@ class ChinesePlanner:
             out += [item["order"]] * max(0, wanted.get(space, 0) - staying)
         return out[:MAX_ENTRIES]
 
-    def _wanted(self, plan: list[str]) -> dict[str, int]:
-        """Armies worth keeping ready in each entry space the power may use: its share of the
-        centres next to it that no great power will hold after this year's moves (on trial),
-        shared with the other powers' armies waiting there, at most ``WAITING``."""
-        if self._wanted_cache is not None:
-            return self._wanted_cache
+    def _shares(self, plan: list[str]) -> dict[str, float]:
+        """The power's share of the centres next to each entry space it may use that no great
+        power will hold after this year's moves (on trial): shared with the other powers'
+        armies waiting there, or, where few wait, with a part of the powers allowed there
+        (they may bring armies on too)."""
+        if self._shares_cache is not None:
+            return self._shares_cache
         orders = [{"power": self.power, "order": text} for text in plan]
         response = adjudication.adjudicate({**self.trial, "orders": orders})
         held = {
@@ -420,9 +434,24 @@ class ChinesePlanner:
                 for u in self.request["units"]
                 if u["location"] == space and u["power"] != self.power
             }
-            share = len(free) / (1 + len(others))
-            out[space] = min(WAITING, math.ceil(share))
-        self._wanted_cache = out
+            allowed = len(self.variant.rule_data["chinese"]["entry"][space])
+            out[space] = len(free) / max(1 + len(others), ALLOWED_SHARE * allowed)
+        self._shares_cache = out
+        return out
+
+    def _kept(self, plan: list[str]) -> dict[str, int]:
+        """Armies worth keeping in each entry space: the share rounded up, at most
+        ``WAITING``."""
+        return {s: min(WAITING, math.ceil(x)) for s, x in self._shares(plan).items()}
+
+    def _wanted(self, plan: list[str]) -> dict[str, int]:
+        """Armies worth bringing on to wait in each entry space: the share, rounded up or
+        down at random by a draw from the year, the space and the power (so that the powers
+        sharing a space bring on about as many as there are centres), at most ``WAITING``."""
+        out = {}
+        for space, share in self._shares(plan).items():
+            draw = zlib.crc32(f"{self.year}:{space}:{self.power}".encode()) / 2**32
+            out[space] = min(WAITING, math.floor(share + draw))
         return out
 
     def _centre(self, end: str) -> bool:

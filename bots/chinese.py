@@ -88,11 +88,13 @@ class ChinesePlanner:
 
     def _claims(self) -> dict[str, str]:
         """The great powers' tacit share of the centres open to them this year, worked out
-        from what every player sees (the armies on the board) the same way by every bot: each
-        centre no great power holds goes, in an order drawn from the year, to the power first
-        in an order drawn from the year and the centre among those with an army next to
-        it, one centre an army. Going only for one's own share keeps bots from
-        bouncing off each other year after year."""
+        from what every player sees (the armies on the board and the published orders) the
+        same way by every bot. First the centres the factions leave empty, each needing one
+        army, then those they hold, each needing two (one to move, one to support). Each goes,
+        in an order drawn from the year, to the power first in an order drawn from the year
+        and the centre among those with the armies next to it that are not yet given a centre.
+        Going only for one's own share keeps bots from bouncing off each other year after
+        year."""
         free: dict[tuple[str, str], int] = {}
         orderly = self._orderly()
         for u in self.request["units"]:
@@ -105,14 +107,39 @@ class ChinesePlanner:
             for c in self.variant.centres
             if self.occupied.get(c) not in self.variant.playable_powers
         ]
-        for c in sorted(open_centres, key=lambda c: zlib.crc32(f"{self.year}:{c}".encode())):
-            near = [key for key, n in free.items() if n and c in self.variant.army_adj[key[1]]]
-            if not near:
-                continue
-            first = min(near, key=lambda k: (zlib.crc32(f"{self.year}:{c}:{k[0]}".encode()), k[1]))
-            free[first] -= 1
-            claims[c] = first[0]
+        vacated = self._vacated()
+        drawn = sorted(open_centres, key=lambda c: zlib.crc32(f"{self.year}:{c}".encode()))
+        for need, centres in ((1, [c for c in drawn if c in vacated]), (2, drawn)):
+            for c in centres:
+                if c in claims:
+                    continue
+                near: dict[str, list[tuple[str, str]]] = {}
+                for key, n in free.items():
+                    if n and c in self.variant.army_adj[key[1]]:
+                        near.setdefault(key[0], []).extend([key] * n)
+                near = {p: keys for p, keys in near.items() if len(keys) >= need}
+                if not near:
+                    continue
+                first = min(near, key=lambda p: zlib.crc32(f"{self.year}:{c}:{p}".encode()))
+                # the armies off the centres go first (those on centres stay where they earn)
+                for key in sorted(near[first], key=lambda k: (self._centre(k[1]), k[1]))[:need]:
+                    free[key] -= 1
+                claims[c] = first
         return claims
+
+    def _vacated(self) -> set[str]:
+        """Centres the factions' published orders leave empty when no great power moves."""
+        response = adjudication.adjudicate({**self.trial, "orders": []})
+        held = {u["location"] for u in self.request["units"] if self._centre(u["location"])}
+        for reply in response.get("orders", []):
+            data = reply.get("data") or {}
+            if data.get("kind") == "move" and reply["result"] == "succeeds":
+                held.discard(data["location"])
+        for reply in response.get("orders", []):
+            data = reply.get("data") or {}
+            if data.get("kind") == "move" and reply["result"] == "succeeds":
+                held.add(data["destination"])
+        return {c for c in self.variant.centres if c not in held}
 
     def _orderly(self) -> set[str]:
         """The great powers seen to play for the centres, who take part in the share: in the

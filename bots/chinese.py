@@ -33,6 +33,7 @@ CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
 ANNIHILATED = 50.0  # rule 3
 DISLODGED = 10.0  # a random retreat: the army may land anywhere
 WAITING = 2  # armies kept ready in an entry space
+OUTSIDE_SHARE = 0.5  # how often a guessed rival goes for a centre outside its share
 GRACE = 3  # years in which every power is counted in the share of the centres
 ALLOWED_SHARE = 0.6  # of the powers allowed in an entry space, those counted as rivals there
 MAX_ENTRIES = 2  # armies brought on in one year at most
@@ -153,8 +154,10 @@ class ChinesePlanner:
 
     def _guess(self) -> list[dict]:
         """One guess at the other great powers' orders, which nobody publishes: an army off
-        a centre goes for a centre next to it more often than not; one on a centre holds."""
+        a centre goes, more often than not, for a centre of its power's share next to it, or
+        now and then for any centre next to it; one on a centre holds."""
         out = []
+        claimed: set[str] = set()
         for u in self.request["units"]:
             where = u["location"]
             if u["power"] == self.power or u["power"] not in self.variant.playable_powers:
@@ -164,10 +167,17 @@ class ChinesePlanner:
             centres = sorted(
                 c
                 for c in self.variant.army_adj[where]
-                if self.variant.provinces[c].supply_center and self.occupied.get(c) != u["power"]
+                if self.claims.get(c) == u["power"] and c not in claimed
             )
+            if not centres and self.rng.random() < OUTSIDE_SHARE:
+                centres = sorted(
+                    c
+                    for c in self.variant.army_adj[where]
+                    if self._centre(c) and self.occupied.get(c) != u["power"]
+                )
             if centres:
                 goal = self.rng.choice(centres)
+                claimed.add(goal)
                 out.append({"power": u["power"], "order": f"A {where} - {goal}"})
         return out
 

@@ -1,20 +1,25 @@
 """Chinese Diplomacy for the bot: gold, not centres, is the score.
 
-The sums (rules 3 and 4): an army costs 10 a year, 5 to bring on and 5 to take off, and is
-worth 50 when annihilated; a centre held at the start of a year pays 20. So an army standing on
-a centre earns 10 a year and any other army loses 10: the bot keeps at most one army off the
-centres, brought on where a centre next to the entry space will stand empty and no rival army
-waits for it; it takes centres with the fewest armies that win them (an army on a centre
-supports without leaving it; an entry space's support cannot be cut), supports its armies in
-danger and takes idle armies off when there are more than it can use or money runs short.
-Rivals sharing an entry space go for a centre only now and then, so that one of them gets it
-rather than all of them bouncing every year. It never pays anyone.
+The sums (rules 3 and 4, as ``variants.rules.chinese`` keeps them): an army costs 10 a year, 5
+to bring on and 5 to take off, and 50 when annihilated; a centre held at the start of a year
+pays 20. So an army standing on a centre earns 10 a year and any other army loses 10. The bot
+brings armies on only where centres next to the entry space are open to it (its share of them,
+below), takes centres with the fewest armies that win them (an army on a centre supports
+without leaving it; an entry space's support cannot be cut), never attacks another great
+power's centre, supports its armies in danger and takes idle armies off when they have nothing
+to go for or money runs short. It never pays anyone.
 
-Every plan is tried on the engine against what the players know: the factions' orders that
-were published (the Imperials' always, the Kuomintang's when the die says so), and the other
-great powers' armies holding or, in a few guesses, going for centres next to them. Nothing
-unpublished is read, and the trial runs under a seed of the bot's own so the year-end draws
-say nothing about the game's.
+Bots sharing an entry space would all go for the same empty centre and bounce year after year,
+so the open centres are shared out by a tacit rule that every bot works out alike from what all
+players see (the board and the published orders): ``ChinesePlanner._claims``. Only powers seen
+to go for centres (after the first years, those holding one) get a share.
+
+Every plan is scored in gold on the engine against what the players know: the year's profit and
+loss for the power as the engine draws it up on trial, plus what the armies left standing make
+next year. The trial holds the factions' orders that were published (the Imperials' always, the
+Kuomintang's when the die says so), and the other great powers' armies holding or, in a few
+guesses, going for centres of their share. Nothing unpublished is read, and the trial runs under
+a seed of the bot's own so the year-end draws say nothing about the game's.
 """
 
 from __future__ import annotations
@@ -26,12 +31,10 @@ from dataclasses import dataclass
 
 import adjudication
 from adjudication.variant import Variant
+from variants.rules.chinese import CENTRE_PROFIT, UPKEEP
 
 from .choices import by_unit
 
-CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
-ANNIHILATED = 50.0  # rule 3
-DISLODGED = 10.0  # a random retreat: the army may land anywhere
 WAITING = 2  # armies kept ready in an entry space
 OUTSIDE_SHARE = 0.5  # how often a guessed rival goes for a centre outside its share
 GRACE = 3  # years in which every power is counted in the share of the centres
@@ -209,17 +212,23 @@ class ChinesePlanner:
         return ends
 
     def score(self, plan: list[str]) -> float:
-        """What the plan leaves standing, on average over the guesses at the others' orders:
-        armies on centres, less those dislodged."""
+        """The gold the plan is worth, on average over the guesses at the others' orders: the
+        year's profit and loss for the power as the engine's Chinese rules draw it up on trial
+        (upkeep, annihilations, ...), and what the armies left standing make next year (the
+        profit of the centres they hold less their upkeep, by the same rules)."""
         total = 0.0
         for others in self.scenarios:
-            for end in self.judge(plan, others):
-                if end == "!":
-                    total -= DISLODGED
-                elif end == "!!":
-                    total -= ANNIHILATED
-                elif self.variant.provinces[end].supply_center:
-                    total += CENTRE
+            orders = [{"power": self.power, "order": text} for text in plan] + list(others)
+            response = adjudication.adjudicate({**self.trial, "orders": orders})
+            if "error" in response:
+                raise ValueError(response["error"])
+            ledger = (response.get("economy") or {}).get("ledger", [])
+            total += sum(line["amount"] for line in ledger if line["power"] == self.power)
+            for u in response["units"]:
+                if u["power"] == self.power:
+                    total -= UPKEEP
+                    if self._centre(u["location"]):
+                        total += CENTRE_PROFIT
         return total / len(self.scenarios)
 
     def _dislodged(self, plan: list[str]) -> list[int]:
@@ -494,26 +503,6 @@ class ChinesePlanner:
     def _centre(self, end: str) -> bool:
         """Whether a trial's end (or any province) is a centre."""
         return end not in ("!", "!!") and self.variant.provinces[end].supply_center
-
-    def _crowding(self, item: dict) -> tuple:
-        """Entry spaces with the most open centres for each army there first."""
-        space = item["location"]
-        crowd = sum(1 for u in self.request["units"] if u["location"] == space)
-        return (-self._open(space) / (1 + crowd), space)
-
-    def _open(self, space: str) -> int:
-        """Centres next to an entry space that no great power holds."""
-        return sum(
-            1
-            for c in self.variant.army_adj[space]
-            if self.variant.provinces[c].supply_center
-            and self.occupied.get(c) not in self.variant.playable_powers
-        )
-
-    def _waiting(self, space: str) -> int:
-        """Armies worth keeping ready in an entry space: one while a centre next to it is
-        the factions' or nobody's."""
-        return min(self._open(space), WAITING)
 
 
 def _distances(variant: Variant) -> dict[str, dict[str, int]]:

@@ -1,38 +1,45 @@
 """Chinese Diplomacy for the bot: gold, not centres, is the score.
 
-The sums (rules 3 and 4): an army costs 10 a year, 5 to bring on and 5 to take off, and is
-worth 50 when annihilated; a centre held at the start of a year pays 20. So an army standing on
-a centre earns 10 a year and any other army loses 10: the bot keeps at most one army off the
-centres, brought on where a centre next to the entry space will stand empty and no rival army
-waits for it; it takes centres with the fewest armies that win them (an army on a centre
-supports without leaving it; an entry space's support cannot be cut), supports its armies in
-danger and takes idle armies off when there are more than it can use or money runs short.
-Rivals sharing an entry space go for a centre only now and then, so that one of them gets it
-rather than all of them bouncing every year. It never pays anyone.
+The sums (rules 3 and 4, as ``variants.rules.chinese`` keeps them): an army costs 10 a year, 5
+to bring on and 5 to take off, and 50 when annihilated; a centre held at the start of a year
+pays 20. So an army standing on a centre earns 10 a year and any other army loses 10. The bot
+brings armies on only where centres next to the entry space are open to it (its share of them,
+below), takes centres with the fewest armies that win them (an army on a centre supports
+without leaving it; an entry space's support cannot be cut), never attacks another great
+power's centre, supports its armies in danger and takes idle armies off when they have nothing
+to go for or money runs short. It never pays anyone.
 
-Every plan is tried on the engine against what the players know: the factions' orders that
-were published (the Imperials' always, the Kuomintang's when the die says so), and the other
-great powers' armies holding or, in a few guesses, going for centres next to them. Nothing
-unpublished is read, and the trial runs under a seed of the bot's own so the year-end draws
-say nothing about the game's.
+Bots sharing an entry space would all go for the same empty centre and bounce year after year,
+so the open centres are shared out by a tacit rule that every bot works out alike from what all
+players see (the board and the published orders): ``ChinesePlanner._claims``. Only powers seen
+to go for centres (after the first years, those holding one) get a share.
+
+Every plan is scored in gold on the engine against what the players know: the year's profit and
+loss for the power as the engine draws it up on trial, plus what the armies left standing make
+next year. The trial holds the factions' orders that were published (the Imperials' always, the
+Kuomintang's when the die says so), and the other great powers' armies holding or, in a few
+guesses, going for centres of their share. Nothing unpublished is read, and the trial runs under
+a seed of the bot's own so the year-end draws say nothing about the game's.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from dataclasses import dataclass
 
 import adjudication
 from adjudication.variant import Variant
+from variants.rules.chinese import CENTRE_PROFIT, UPKEEP
 
 from .choices import by_unit
 
-CENTRE = 10.0  # an army on a centre: the year's profit less its upkeep
-ANNIHILATED = 50.0  # rule 3
-DISLODGED = 10.0  # a random retreat: the army may land anywhere
-WAITING = 1  # armies kept ready in an entry space
-SPARE = 1  # armies off centres (this year's end) the power keeps at most
+WAITING = 2  # armies kept ready in an entry space
+OUTSIDE_SHARE = 0.5  # how often a guessed rival goes for a centre outside its share
+GRACE = 3  # years in which every power is counted in the share of the centres
+ALLOWED_SHARE = 0.6  # of the powers allowed in an entry space, those counted as rivals there
+MAX_ENTRIES = 2  # armies brought on in one year at most
 GUESSES = 3  # guesses at the other great powers' orders each plan is tried against
 BROKE = -800  # deposition is below -1000: under this, idle armies go and none come on
 LAST_ENTRY = 1947  # an army brought on later cannot pay for itself before 1950
@@ -79,12 +86,81 @@ class ChinesePlanner:
         ]
         self.occupied = {u["location"]: u["power"] for u in request["units"]}
         self.gold = ((request.get("economy") or {}).get("balances") or {}).get(power, 0)
+        self.claims = self._claims()
+        self._shares_cache: dict[str, float] | None = None
         self.scenarios = [[]] + [self._guess() for _ in range(GUESSES)]
+
+    def _claims(self) -> dict[str, str]:
+        """The great powers' tacit share of the centres open to them this year, worked out
+        from what every player sees (the armies on the board and the published orders) the
+        same way by every bot. First the centres the factions leave empty, each needing one
+        army, then those they hold, each needing two (one to move, one to support). Each goes,
+        in an order drawn from the year, to the power first in an order drawn from the year
+        and the centre among those with the armies next to it that are not yet given a centre.
+        Going only for one's own share keeps bots from bouncing off each other year after
+        year."""
+        free: dict[tuple[str, str], int] = {}
+        orderly = self._orderly()
+        for u in self.request["units"]:
+            where = u["location"]
+            if u["power"] in orderly:
+                free[u["power"], where] = free.get((u["power"], where), 0) + 1
+        claims: dict[str, str] = {}
+        open_centres = [
+            c
+            for c in self.variant.centres
+            if self.occupied.get(c) not in self.variant.playable_powers
+        ]
+        vacated = self._vacated()
+        drawn = sorted(open_centres, key=lambda c: zlib.crc32(f"{self.year}:{c}".encode()))
+        for need, centres in ((1, [c for c in drawn if c in vacated]), (2, drawn)):
+            for c in centres:
+                if c in claims:
+                    continue
+                near: dict[str, list[tuple[str, str]]] = {}
+                for key, n in free.items():
+                    if n and c in self.variant.army_adj[key[1]]:
+                        near.setdefault(key[0], []).extend([key] * n)
+                near = {p: keys for p, keys in near.items() if len(keys) >= need}
+                if not near:
+                    continue
+                first = min(near, key=lambda p: zlib.crc32(f"{self.year}:{c}:{p}".encode()))
+                # the armies off the centres go first (those on centres stay where they earn)
+                for key in sorted(near[first], key=lambda k: (self._centre(k[1]), k[1]))[:need]:
+                    free[key] -= 1
+                claims[c] = first
+        return claims
+
+    def _vacated(self) -> set[str]:
+        """Centres the factions' published orders leave empty when no great power moves."""
+        response = adjudication.adjudicate({**self.trial, "orders": []})
+        held = {u["location"] for u in self.request["units"] if self._centre(u["location"])}
+        for reply in response.get("orders", []):
+            data = reply.get("data") or {}
+            if data.get("kind") == "move" and reply["result"] == "succeeds":
+                held.discard(data["location"])
+        for reply in response.get("orders", []):
+            data = reply.get("data") or {}
+            if data.get("kind") == "move" and reply["result"] == "succeeds":
+                held.add(data["destination"])
+        return {c for c in self.variant.centres if c not in held}
+
+    def _orderly(self) -> set[str]:
+        """The great powers seen to play for the centres, who take part in the share: in the
+        first ``GRACE`` years every power, later those holding a centre (a power that holds
+        none by then is not going for them in earnest), and always the power itself."""
+        powers = set(self.variant.playable_powers)
+        if self.year < self.variant.start_year + GRACE:
+            return powers
+        holding = {u["power"] for u in self.request["units"] if self._centre(u["location"])}
+        return (powers & holding) | {self.power}
 
     def _guess(self) -> list[dict]:
         """One guess at the other great powers' orders, which nobody publishes: an army off
-        a centre goes for a centre next to it more often than not; one on a centre holds."""
+        a centre goes, more often than not, for a centre of its power's share next to it, or
+        now and then for any centre next to it; one on a centre holds."""
         out = []
+        claimed: set[str] = set()
         for u in self.request["units"]:
             where = u["location"]
             if u["power"] == self.power or u["power"] not in self.variant.playable_powers:
@@ -94,10 +170,17 @@ class ChinesePlanner:
             centres = sorted(
                 c
                 for c in self.variant.army_adj[where]
-                if self.variant.provinces[c].supply_center and self.occupied.get(c) != u["power"]
+                if self.claims.get(c) == u["power"] and c not in claimed
             )
+            if not centres and self.rng.random() < OUTSIDE_SHARE:
+                centres = sorted(
+                    c
+                    for c in self.variant.army_adj[where]
+                    if self._centre(c) and self.occupied.get(c) != u["power"]
+                )
             if centres:
                 goal = self.rng.choice(centres)
+                claimed.add(goal)
                 out.append({"power": u["power"], "order": f"A {where} - {goal}"})
         return out
 
@@ -129,17 +212,23 @@ class ChinesePlanner:
         return ends
 
     def score(self, plan: list[str]) -> float:
-        """What the plan leaves standing, on average over the guesses at the others' orders:
-        armies on centres, less those dislodged."""
+        """The gold the plan is worth, on average over the guesses at the others' orders: the
+        year's profit and loss for the power as the engine's Chinese rules draw it up on trial
+        (upkeep, annihilations, ...), and what the armies left standing make next year (the
+        profit of the centres they hold less their upkeep, by the same rules)."""
         total = 0.0
         for others in self.scenarios:
-            for end in self.judge(plan, others):
-                if end == "!":
-                    total -= DISLODGED
-                elif end == "!!":
-                    total -= ANNIHILATED
-                elif self.variant.provinces[end].supply_center:
-                    total += CENTRE
+            orders = [{"power": self.power, "order": text} for text in plan] + list(others)
+            response = adjudication.adjudicate({**self.trial, "orders": orders})
+            if "error" in response:
+                raise ValueError(response["error"])
+            ledger = (response.get("economy") or {}).get("ledger", [])
+            total += sum(line["amount"] for line in ledger if line["power"] == self.power)
+            for u in response["units"]:
+                if u["power"] == self.power:
+                    total -= UPKEEP
+                    if self._centre(u["location"]):
+                        total += CENTRE_PROFIT
         return total / len(self.scenarios)
 
     def _dislodged(self, plan: list[str]) -> list[int]:
@@ -205,23 +294,22 @@ class ChinesePlanner:
             for o in s.options
             if o["kind"] == "move" and self.variant.provinces[o["destination"]].supply_center
         }
-        # Centres fewest rival armies can reach first, then the factions' before the great
-        # powers', then a liking of the power's own that lasts from year to year, so powers
-        # sharing an entry space do not all go for one centre.
+        # The power's share first (see ``_claims``), then centres nobody else can reach, then
+        # the factions' before the great powers'; another power's share is left to it.
         order = sorted(
             targets,
             key=lambda t: (
+                self.claims.get(t, self.power) != self.power,
                 self._rivals(t),
                 self.occupied.get(t) in self.variant.playable_powers,
                 zlib.crc32(f"{self.power}:{t}".encode()),
             ),
         )
         for target in order:
-            if self.occupied.get(target) == self.power:
+            if self.occupied.get(target) in self.variant.playable_powers:
                 continue
-            if self.rng.random() * (1 + self._rivals(target)) > 1:
-                continue  # rivals may all go for it: each goes only now and then, so that
-                # one of them gets it rather than all of them bouncing every year
+            if self.claims.get(target, self.power) != self.power:
+                continue
             best = self._attack(plan, best, busy, target)
         return best
 
@@ -337,89 +425,84 @@ class ChinesePlanner:
         return best
 
     def _leaving(self, plan: list[str], busy: set[int]) -> set[int]:
-        """Idle armies in entry spaces beyond the one kept ready (none where every centre
-        next to it is a great power's), or all of them when money runs short or the game is
-        near its end."""
+        """Idle armies in entry spaces beyond those wanted there (``_wanted``), or all of
+        them when money runs short or the game is near its end."""
         out: set[int] = set()
         kept: dict[str, int] = {}
         late = self.year >= LAST_ENTRY
+        wanted = self._kept(plan)
         for i, slot in enumerate(self.slots):
             if i in busy or not slot.entry or slot.location not in self.leave:
                 continue
             kept[slot.location] = kept.get(slot.location, 0) + 1
-            if late or self.gold < BROKE or kept[slot.location] > self._waiting(slot.location):
+            if late or self.gold < BROKE or kept[slot.location] > wanted.get(slot.location, 0):
                 out.add(i)
         return out
 
     def _entries(self, plan: list[str], leaving: set[int]) -> list[str]:
-        """Armies brought on where a centre next to the entry space will stand empty and no
-        rival waits for it, up to the number kept ready there (counting the armies that stay
-        there this year)."""
+        """Armies brought on up to the number wanted in each entry space, counting those that
+        stay there this year."""
         if self.year >= LAST_ENTRY or self.gold < BROKE / 2:
             return []
         ends = self.judge(plan)
-        idle = sum(1 for end in ends if end in self.variant.stacking or not self._centre(end))
-        room = max(0, SPARE - idle)  # armies off centres earn nothing: a few at a time
-        empty = self._empty_centres(plan)
+        wanted = self._wanted(plan)
         out = []
-        for item in sorted(self.enter, key=self._crowding):
+        for item in self.enter:
             space = item["location"]
             staying = sum(
                 1
                 for i, s in enumerate(self.slots)
                 if s.location == space and i not in leaving and ends[i] == space
             )
-            # Centres left empty next to the space, less the rivals already waiting there
-            # (they will go for the same ones, and all would bounce).
-            prospects = sum(1 for c in self.variant.army_adj[space] if c in empty)
-            prospects -= sum(
-                1
-                for u in self.request["units"]
-                if u["location"] == space and u["power"] != self.power
-            )
-            wanted = min(prospects, self._waiting(space))
-            out += [item["order"]] * max(0, wanted - staying)
-        return out[:room]
+            out += [item["order"]] * max(0, wanted.get(space, 0) - staying)
+        return out[:MAX_ENTRIES]
 
-    def _empty_centres(self, plan: list[str]) -> set[str]:
-        """Centres nobody will stand on at the end of this year's moves, on trial (where an
-        army brought on now can walk in next year)."""
+    def _shares(self, plan: list[str]) -> dict[str, float]:
+        """The power's share of the centres next to each entry space it may use that no great
+        power will hold after this year's moves (on trial): shared with the other powers'
+        armies waiting there, or, where few wait, with a part of the powers allowed there
+        (they may bring armies on too)."""
+        if self._shares_cache is not None:
+            return self._shares_cache
         orders = [{"power": self.power, "order": text} for text in plan]
         response = adjudication.adjudicate({**self.trial, "orders": orders})
-        taken = [u["location"] for u in self.request["units"]]
-        for reply in response.get("orders", []):
-            data = reply.get("data") or {}
-            if data.get("kind") == "move" and reply["result"] == "succeeds":
-                taken.remove(data["location"])
-                taken.append(data["destination"])
-        for d in response.get("dislodged", []):
-            if d["location"] in taken:
-                taken.remove(d["location"])
-        return {c for c in self.variant.centres if c not in taken}
+        held = {
+            u["location"]
+            for u in response.get("units", [])
+            if u["power"] in self.variant.playable_powers
+        }
+        out = {}
+        for item in self.enter:
+            space = item["location"]
+            free = [c for c in self.variant.army_adj[space] if self._centre(c) and c not in held]
+            others = {
+                u["power"]
+                for u in self.request["units"]
+                if u["location"] == space and u["power"] != self.power
+            }
+            allowed = len(self.variant.rule_data["chinese"]["entry"][space])
+            out[space] = len(free) / max(1 + len(others), ALLOWED_SHARE * allowed)
+        self._shares_cache = out
+        return out
+
+    def _kept(self, plan: list[str]) -> dict[str, int]:
+        """Armies worth keeping in each entry space: the share rounded up, at most
+        ``WAITING``."""
+        return {s: min(WAITING, math.ceil(x)) for s, x in self._shares(plan).items()}
+
+    def _wanted(self, plan: list[str]) -> dict[str, int]:
+        """Armies worth bringing on to wait in each entry space: the share, rounded up or
+        down at random by a draw from the year, the space and the power (so that the powers
+        sharing a space bring on about as many as there are centres), at most ``WAITING``."""
+        out = {}
+        for space, share in self._shares(plan).items():
+            draw = zlib.crc32(f"{self.year}:{space}:{self.power}".encode()) / 2**32
+            out[space] = min(WAITING, math.floor(share + draw))
+        return out
 
     def _centre(self, end: str) -> bool:
         """Whether a trial's end (or any province) is a centre."""
         return end not in ("!", "!!") and self.variant.provinces[end].supply_center
-
-    def _crowding(self, item: dict) -> tuple:
-        """Entry spaces with the most open centres for each army there first."""
-        space = item["location"]
-        crowd = sum(1 for u in self.request["units"] if u["location"] == space)
-        return (-self._open(space) / (1 + crowd), space)
-
-    def _open(self, space: str) -> int:
-        """Centres next to an entry space that no great power holds."""
-        return sum(
-            1
-            for c in self.variant.army_adj[space]
-            if self.variant.provinces[c].supply_center
-            and self.occupied.get(c) not in self.variant.playable_powers
-        )
-
-    def _waiting(self, space: str) -> int:
-        """Armies worth keeping ready in an entry space: one while a centre next to it is
-        the factions' or nobody's."""
-        return min(self._open(space), WAITING)
 
 
 def _distances(variant: Variant) -> dict[str, dict[str, int]]:

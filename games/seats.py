@@ -96,8 +96,10 @@ class TokenAuthentication(authentication.TokenAuthentication):
     def authenticate_credentials(self, key: str):
         context = getattr(self.request, "parser_context", None) or {}
         view = context.get("view")
-        game = ascii_index(context.get("kwargs", {}).get("pk"))
-        if game is not None and getattr(view, "action", None) in getattr(view, "seat_actions", ()):
+        seat_view = getattr(view, "action", None) in getattr(view, "seat_actions", ())
+        pk = context.get("kwargs", {}).get("pk") if seat_view else None
+        game = pk if isinstance(pk, int) else ascii_index(pk) if isinstance(pk, str) else None
+        if game is not None:
             rows = SEAT_OF_TOKEN.run(key, game)
             if rows:
                 seat = seat_from_row(rows[0])

@@ -289,8 +289,17 @@ def test_anonymous_games_hide_their_moderator_until_the_end(
     assert "creator_zq" not in str(api(france).get("/api/games/").data)
     assert api(creator).get(f"/api/games/{forming.pk}/").data["creator"] == "creator_zq"
 
+    # Nor as the sender of the moderator's press (the page says "Moderator" already).
+    services.send_message(game, moderator, "Notice to all", [])
+    senders = {m["body"]: m["sender"] for m in api(france).get(f"{url}messages/").data["results"]}
+    assert senders["Notice to all"] is None
+    mine = api(moderator).get(f"{url}messages/").data["results"]
+    assert {m["sender"] for m in mine if m["body"] == "Notice to all"} == {moderator.username}
+
     api(moderator).post(f"{url}moderation/draw/")
     assert api(france).get(url).data["creator"] == moderator.username
+    senders = {m["body"]: m["sender"] for m in api(france).get(f"{url}messages/").data["results"]}
+    assert senders["Notice to all"] == moderator.username
 
 
 def test_a_token_signs_in_as_drf_does_with_the_seat_in_the_same_query(
@@ -344,3 +353,14 @@ def test_a_token_without_a_seat_in_the_game_is_refused(game: Game, make_user) ->
     response = client.put(f"/api/games/{game.pk}/orders/", {"orders": []}, format="json")
     assert response.status_code == 403
     assert client.put("/api/games/999999/orders/", {"orders": []}, format="json").status_code == 404
+
+
+def test_a_token_signs_in_on_routes_whose_game_id_is_an_int(game: Game, seat) -> None:
+    """Plain views get the game's id as an int from ``<int:pk>``, viewsets as text."""
+    from rest_framework.authtoken.models import Token
+
+    client = APIClient()
+    player = seat(game, "France").user
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=player).key}")
+    for url in ("requirements/", "webhooks/", "orders/", ""):
+        assert client.get(f"/api/games/{game.pk}/{url}").status_code in (200, 403), url

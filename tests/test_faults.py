@@ -14,10 +14,10 @@ import json
 import pytest
 from django.db import InterfaceError, OperationalError
 from django.test import RequestFactory
-from rest_framework.authentication import TokenAuthentication
 
 from games import services
 from games.middleware import DatabaseUnavailableMiddleware
+from games.seats import TokenAuthentication  # the one settings name
 
 
 @pytest.mark.parametrize("error", [OperationalError, InterfaceError])

@@ -264,14 +264,11 @@ class Order(models.Model):
     position = models.PositiveIntegerField(default=0)
 
     class Meta:
+        # No unique (phase, power, location): in Chinese Diplomacy a power may have several
+        # armies in one entry space, each with its order. One order a unit is the engine's
+        # rule (it refuses a second order to a unit), and a power's orders are replaced
+        # whole under the game's lock.
         ordering = ["phase", "power", "position"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["phase", "power", "location"],
-                condition=Q(location__isnull=False),
-                name="one_order_per_unit",
-            ),
-        ]
 
     def __str__(self) -> str:
         return f"{self.power}: {self.canonical or self.text}"
@@ -442,7 +439,7 @@ class UsernameSkeleton(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="username_skeleton"
     )
-    skeleton = models.CharField(max_length=300, db_index=True)
+    skeleton = models.CharField(max_length=300, unique=True)
 
     def __str__(self) -> str:
         return self.skeleton

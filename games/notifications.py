@@ -56,7 +56,12 @@ def _send(users: list[tuple], words: Words, *, strict: bool = False) -> int:
 
 
 def _seats(game: Game):
-    return game.memberships.exclude(status=Membership.Status.REPLACED).select_related("user")
+    # A removed player hears nothing more of the game: their seat waits for someone else.
+    return (
+        game.memberships.exclude(status=Membership.Status.REPLACED)
+        .exclude(removed=True)
+        .select_related("user")
+    )
 
 
 def phase_processed(phase: Phase) -> int:
@@ -164,7 +169,9 @@ def _digest(user, now) -> int:
         return 0
     since = prefs.last_digest or now - timedelta(days=1)
     found, shown, more = [], 0, False
-    for membership in user.memberships.exclude(status=Membership.Status.REPLACED):
+    for membership in user.memberships.exclude(status=Membership.Status.REPLACED).exclude(
+        removed=True
+    ):
         game = membership.game
         window = game.messages.filter(created__gt=since, created__lte=now).exclude(sender=user)
         new = []

@@ -265,7 +265,11 @@ def deliver_push(subscription_id: int, data: dict) -> int | None:
 
 
 def _players(game: Game, powers=None):
-    seats = game.memberships.exclude(status=Membership.Status.REPLACED).filter(bot=False)
+    seats = (
+        game.memberships.exclude(status=Membership.Status.REPLACED)
+        .exclude(removed=True)
+        .filter(bot=False)
+    )
     if powers is not None:
         seats = seats.filter(power__in=powers)
     return [m.user for m in seats.select_related("user")]

@@ -95,9 +95,21 @@ def test_a_removed_player_is_out_for_good(api, make_game, make_user, seat, moder
     france.refresh_from_db()
     assert france.status == "civil_disorder" and france.removed
     assert gone.post(f"{url}join/", {"power": "France"}).status_code == 400
+    # Nor by mail or push: the press digest, the phase mails and the pushes leave them out.
+    from django.core import mail
+
+    from games import notifications, reach
+
+    france.user.email = "france@example.com"
+    france.user.save()
+    services.send_message(game, seat(game, "Russia").user, "Also for France", ["France"])
+    notifications.press_digest()
+    assert not [m for m in mail.outbox if "france@example.com" in m.to]
+    assert france.user not in [m.user for m in notifications._seats(game)]
+    assert france.user not in list(reach._players(game))
     taker = api(make_user("taker"))
     assert taker.post(f"{url}join/", {"power": "France"}).status_code == 200
-    assert taker.get(f"{url}messages/").json()["count"] == 1
+    assert taker.get(f"{url}messages/").json()["count"] == 2
 
 
 def test_a_removed_seat_goes_to_a_bot_when_the_game_says_so(api, make_game, seat, moderator):

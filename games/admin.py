@@ -6,11 +6,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
-from . import engine, moderation, services
+from . import engine, moderation, services, usernames
 from .limits import ascii_index
 from .models import (
     DrawVote,
@@ -253,3 +256,33 @@ class ModeratorActionAdmin(NumericIdsAdmin):
 
 admin.site.register(DrawVote, NumericIdsAdmin)
 admin.site.register(NotificationSettings, NumericIdsAdmin)
+
+
+class _UsernameCheck:
+    """The admin's user forms refuse the names sign-up refuses (``games.usernames``)."""
+
+    def clean_username(self):
+        parent = getattr(super(), "clean_username", None)
+        username = parent() if parent else self.cleaned_data.get("username")
+        account = self.instance if self.instance.pk else None
+        refused = username and usernames.problem(username, account)
+        if refused:
+            raise forms.ValidationError(refused)
+        return username
+
+
+class CheckedUserChangeForm(_UsernameCheck, UserChangeForm):
+    pass
+
+
+class CheckedUserCreationForm(_UsernameCheck, AdminUserCreationForm):
+    pass
+
+
+class CheckedUserAdmin(UserAdmin):
+    form = CheckedUserChangeForm
+    add_form = CheckedUserCreationForm
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), CheckedUserAdmin)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
     ImproperlyConfigured,
     RequestDataTooBig,
@@ -214,7 +215,12 @@ class SignInThrottle(ScopedThrottle):
 
 
 class TokenSerializer(StrictInput, AuthTokenSerializer):
-    """A username and password for a token (DRF's fields, read strictly)."""
+    """A username and password for a token (DRF's fields, read strictly). The name is read
+    as accounts store it (NFKC, as Django's sign-in form does): ``ｚｅｔａ１`` is ``zeta1``."""
+
+    def validate(self, attrs: dict) -> dict:
+        attrs["username"] = AbstractBaseUser.normalize_username(attrs.get("username") or "")
+        return super().validate(attrs)
 
 
 class TokenView(ObtainAuthToken):

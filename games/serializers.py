@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
@@ -53,6 +54,20 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
         fields = ["username", "email", "password"]
 
     def validate_username(self, value: str) -> str:
+        """The name as it will be stored (Django keeps its NFKC form, which may be longer or
+        hold spaces: one ``ﷺ`` is 18 characters), checked again in that form."""
+        value = User.normalize_username(value)
+        field = User._meta.get_field("username")
+        if len(value) > field.max_length:
+            raise serializers.ValidationError(
+                f"Ensure this field has no more than {field.max_length} characters "
+                f"(as stored, after Unicode normalisation: {len(value)})."
+            )
+        for validator in field.validators:
+            try:
+                validator(value)
+            except DjangoValidationError as error:
+                raise serializers.ValidationError(list(error.messages)) from None
         refused = usernames.problem(value)
         if refused:
             raise serializers.ValidationError(refused)
@@ -502,10 +517,13 @@ class MessageSerializer(StrictInput, serializers.ModelSerializer):
         return message.from_bot
 
     def get_sender(self, message: Message) -> str | None:
-        user = _viewer(self)
-        if not message.sender_power or visibility.shows_names(message.game, user):
+        """Hidden in an anonymous game still running, the moderator's own press as well."""
+        user, game = _viewer(self), message.game
+        if message.sender_id == user.pk or visibility.shows_names(game, user):
             return message.sender.username
-        return message.sender.username if message.sender_id == user.pk else None
+        if not message.sender_power and visibility.creator_name(game, user) is not None:
+            return message.sender.username  # a moderator's press where moderators are named
+        return None
 
 
 class JoinSerializer(StrictInput, serializers.Serializer):

@@ -24,20 +24,58 @@ SKELETON_LENGTH = 300
 
 
 @cache
-def _latin_look_alike(char: str) -> str | None:
-    """The ASCII letter or digit a non-ASCII letter is drawn like, if any."""
-    for found in confusables.is_confusable(char, greedy=True) or ():
-        for glyph in found["homoglyphs"]:
-            if len(glyph["c"]) == 1 and glyph["c"].isascii() and glyph["c"].isalnum():
-                return glyph["c"].casefold()
-    return None
+def _prototypes() -> dict[str, str]:
+    """Each character Unicode lists as confusable, mapped to one character of its group.
+
+    The confusables data pairs characters that look alike; a group is everything joined by
+    such pairs (``l``, ``I``, ``1``, Greek ``Ι``, Cyrillic ``Ӏ``... are one group, ``O`` and
+    ``0`` another). The group's prototype is its ASCII letter (lower case first), else its
+    ASCII digit, else its first character, so that every member reads the same."""
+    parent: dict[str, str] = {}
+
+    def root(char: str) -> str:
+        while parent.get(char, char) != char:
+            char = parent[char]
+        return char
+
+    for char, entries in confusables.confusables_data.items():
+        for entry in entries:
+            if len(char) == 1 and len(entry["c"]) == 1:
+                a, b = root(char), root(entry["c"])
+                if a != b:
+                    parent[a] = b
+    groups: dict[str, list[str]] = {}
+    for char in parent.keys() | set(parent.values()):
+        groups.setdefault(root(char), []).append(char)
+
+    def rank(char: str) -> tuple:
+        ascii_letter = char.isascii() and char.isalpha()
+        return (not ascii_letter, not char.islower(), not char.isascii(), char)
+
+    out = {}
+    for members in groups.values():
+        prototype = min(members, key=rank)
+        out.update((char, prototype) for char in members if char != prototype)
+    return out
+
+
+def _read(text: str) -> str:
+    prototypes = _prototypes()
+    return "".join(prototypes.get(char, char) for char in text)
 
 
 def skeleton(username: str) -> str:
-    """What a name looks like: the same skeleton, the same name to a reader."""
-    folded = unicodedata.normalize("NFKC", username).casefold()
-    out = [c if c.isascii() else (_latin_look_alike(c) or c) for c in folded]
-    return "".join(out)[:SKELETON_LENGTH]
+    """What a name looks like: the same skeleton, the same name to a reader. Look-alikes are
+    read before case folding (Cyrillic ``М`` is listed beside ``M``, its ``м`` beside nothing)
+    and again after it."""
+    read = _read(unicodedata.normalize("NFKC", username)).casefold()
+    return _read(read).casefold()[:SKELETON_LENGTH]
+
+
+def _latin_look_alike(char: str) -> bool:
+    """A letter of another script drawn like a Latin letter or digit."""
+    prototypes = _prototypes()
+    return any(prototypes.get(c, "").isascii() for c in (char, char.casefold(), char.upper()))
 
 
 def _mixes_alphabets(username: str) -> bool:
@@ -48,19 +86,21 @@ def _mixes_alphabets(username: str) -> bool:
             continue
         if unicodedata.name(char, "").startswith("LATIN"):
             latin = True
-        elif _latin_look_alike(char.casefold()) or _latin_look_alike(char):
+        elif _latin_look_alike(char):
             other = True
     return latin and other
 
 
-def problem(username: str) -> str | None:
-    """Why this name may not be taken (it looks like a taken one, or mixes alphabets)."""
+def problem(username: str, user=None) -> str | None:
+    """Why this name may not be taken (it looks like a taken one, or mixes alphabets);
+    ``user``: an account being renamed, which may keep looking like itself."""
     from .models import UsernameSkeleton
 
     if _mixes_alphabets(username):
         return _("A username may not mix Latin letters with look-alikes from another alphabet.")
-    taken = UsernameSkeleton.objects.filter(skeleton=skeleton(username)).exists()
-    if taken or get_user_model().objects.filter(username__iexact=username).exists():
+    others = get_user_model().objects.exclude(pk=getattr(user, "pk", None))
+    taken = UsernameSkeleton.objects.filter(skeleton=skeleton(username), user__in=others)
+    if taken.exists() or others.filter(username__iexact=username).exists():
         return _("A user with that username, or one that looks the same, already exists.")
     return None
 

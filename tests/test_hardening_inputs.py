@@ -776,6 +776,84 @@ def test_a_sign_up_looks_names_up_instead_of_reading_them_all(make_user) -> None
     assert usernames.problem("DMITRI") is not None
 
 
+@pytest.mark.parametrize(
+    ("taken", "name"),
+    [("MATH", "МАТН"), ("MATH", "ΜΑΤΗ"), ("TOMBA", "ТОМВА"), ("demo", "ԀЕМО"), ("demo1", "dem0l")],
+)
+def test_capital_look_alikes_and_ascii_ones_are_read_too(make_user, taken, name) -> None:
+    """Cyrillic and Greek capitals are listed beside Latin ones, their small letters often
+    not: the skeleton reads look-alikes before folding case. 0/O and 1/l/I read alike."""
+    make_user(taken)
+    answer = token_client().post(
+        "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+    )
+    assert "already exists" in assert_json_4xx(answer, 400)["username"][0]
+
+
+def test_a_name_is_checked_as_it_will_be_stored(make_user) -> None:
+    """Django stores a name's NFKC form: one ﷺ is 18 characters with spaces in them."""
+    api = token_client()
+    for name in ("ﷺ" * 9, "ﷺ"):
+        answer = api.post(
+            "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+        )
+        assert_json_4xx(answer, 400)
+    made = api.post(
+        "/api/auth/signup/", {"username": "ｚｅｔａ９", "password": "a-Long-pass-77"}, format="json"
+    )
+    assert made.status_code == 201 and made.json()["username"] == "zeta9"
+    token = api.post("/api/auth/token/", {"username": "ｚｅｔａ９", "password": "a-Long-pass-77"})
+    assert token.status_code == 200 and token.json()["token"] == made.json()["token"]
+
+
+def test_look_alikes_signing_up_at_once_get_a_refusal_not_an_error(make_user, monkeypatch) -> None:
+    """The check and the insert are apart: the stored skeleton is unique, so the second of
+    two look-alikes made at the same moment is refused by the database, as a 400."""
+    from games import usernames
+
+    make_user("coco7x")
+    monkeypatch.setattr(usernames, "problem", lambda name, user=None: None)  # the race window
+    answer = token_client().post(
+        "/api/auth/signup/", {"username": "сосо7х", "password": "a-Long-pass-77"}, format="json"
+    )
+    assert "already exists" in assert_json_4xx(answer, 400)["username"][0]
+    page = Client().post(
+        "/accounts/signup/",
+        {"username": "сосо7х", "password1": "a-Long-pass-77", "password2": "a-Long-pass-77"},
+    )
+    assert page.status_code == 200 and "already exists" in page.content.decode()
+
+
+def test_the_admin_may_not_rename_a_user_to_a_look_alike(make_user) -> None:
+    from django.contrib.auth import get_user_model
+
+    make_user("demo1")
+    other = make_user("olga")
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-Long-77")
+    admin = Client()
+    admin.force_login(boss)
+    url = f"/admin/auth/user/{other.pk}/change/"
+    form = {
+        "username": "ԁеmо1",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "is_active": "on",
+    }
+    page = admin.post(url, form)
+    assert page.status_code == 200, page
+    assert "may not mix" in page.content.decode(), page.context["adminform"].form.errors
+    page = admin.post(url, {**form, "username": "DEMO1"})
+    assert "already exists" in page.content.decode(), page.context["adminform"].form.errors
+    other.refresh_from_db()
+    assert other.username == "olga"
+    assert admin.post(url, {**form, "username": "Olga"}).status_code == 302  # itself: fine
+    added = admin.post(
+        "/admin/auth/user/add/",
+        {"username": "DEMO1", "usable_password": "false"},
+    )
+    assert added.status_code == 200 and "already exists" in added.content.decode()
+
+
 def test_names_in_any_one_alphabet_are_welcome_but_not_mixed(make_user) -> None:
     make_user("demo1")
     api = token_client()

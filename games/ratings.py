@@ -28,7 +28,16 @@ from django.dispatch import receiver
 from openskill.models import PlackettLuce
 
 from . import engine
-from .models import Game, JoinRequirement, Membership, Order, Phase, Rating, RatingChange
+from .models import (
+    Game,
+    JoinRequirement,
+    Membership,
+    ModeratorAction,
+    Order,
+    Phase,
+    Rating,
+    RatingChange,
+)
 
 logger = logging.getLogger(__name__)
 MODEL = PlackettLuce()
@@ -198,10 +207,16 @@ def _left_in_disorder(seat: Membership) -> bool:
 
 
 def reliability(user: AbstractBaseUser) -> Reliability:
-    """Count over every seat the user held: a replaced seat up to its replacement's arrival.
-    Four queries whatever the number of games (a leaderboard asks for a hundred players)."""
+    """Count over every seat the user held: a replaced seat up to its replacement's arrival, a
+    removed one up to its removal. A running anonymous game counts once it is over: until
+    then the figures would tell who plays in it. Five queries whatever the number of games
+    (a leaderboard asks for a hundred players)."""
     out = Reliability()
-    seats = list(Membership.objects.filter(user=user).exclude(power="").select_related("game"))
+    seats = [
+        seat
+        for seat in Membership.objects.filter(user=user).exclude(power="").select_related("game")
+        if not (seat.game.anonymous and not seat.game.is_over)
+    ]
     if not seats:
         return out
     games = {seat.game_id for seat in seats}
@@ -210,6 +225,11 @@ def reliability(user: AbstractBaseUser) -> Reliability:
         "game_id", "power", "joined"
     ):
         arrivals.setdefault((game_id, power), []).append(joined)
+    removals: dict[tuple[int, str], list] = {}
+    for game_id, details, created in ModeratorAction.objects.filter(
+        game_id__in=games, action="remove"
+    ).values_list("game_id", "details", "created"):
+        removals.setdefault((game_id, details.get("power")), []).append(created)
     phases: dict[int, list[Phase]] = {}
     for phase in Phase.objects.filter(game_id__in=games, processed_at__isnull=False):
         phases.setdefault(phase.game_id, []).append(phase)
@@ -220,8 +240,12 @@ def reliability(user: AbstractBaseUser) -> Reliability:
     )
     for seat in seats:
         out.civil_disorders += _left_in_disorder(seat)
-        later = [t for t in arrivals.get((seat.game_id, seat.power), []) if t > seat.joined]
+        key = (seat.game_id, seat.power)
+        later = [t for t in arrivals.get(key, []) if t > seat.joined]
         until = min(later) if seat.status == Membership.Status.REPLACED and later else None
+        removed = [t for t in removals.get(key, []) if t > seat.joined]
+        if seat.removed and removed:
+            until = min([*removed, *([until] if until else [])])
         for phase in phases.get(seat.game_id, []):
             if phase.processed_at < seat.joined or (until and phase.processed_at >= until):
                 continue

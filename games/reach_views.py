@@ -6,10 +6,12 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Mapping
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
@@ -69,8 +71,12 @@ def _moderated(pk: int, user) -> Game:
     return game
 
 
+@transaction.atomic
 def add_webhook(game: Game, url: str, events: list[str], language: str | None = None) -> Webhook:
-    """A new webhook; it posts in ``language``, or the language of the request that adds it."""
+    """A new webhook; it posts in ``language``, or the language of the request that adds it.
+    The game's row is locked while the hooks are counted, so that hooks added at once cannot
+    pass the limit together."""
+    Game.objects.select_for_update().filter(pk=game.pk).first()
     if game.webhooks.count() >= reach.MAX_HOOKS_PER_GAME:
         raise serializers.ValidationError(
             {"url": [f"at most {reach.MAX_HOOKS_PER_GAME} webhooks a game"]}
@@ -201,6 +207,8 @@ class PushSubscriptionsView(APIView):
         summary="Opt out of web push (one browser)",
     )
     def delete(self, request: Request) -> Response:
+        if not isinstance(request.data, Mapping):
+            raise serializers.ValidationError({"detail": 'the body is an object: {"endpoint"}'})
         endpoint = str(request.data.get("endpoint", ""))[:1000]
         PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -265,6 +265,17 @@ def test_push_endpoints_must_be_public(api, make_user) -> None:
     assert answer.status_code == 400 and "endpoint" in answer.json()
 
 
+def test_unsubscribing_with_a_body_that_is_not_an_object_is_a_400(api, make_user) -> None:
+    ada = api(make_user("ada"))
+    for body in ("[]", '"x"', "null", "123"):
+        answer = ada.generic(
+            "DELETE", "/api/push/subscriptions/", body, content_type="application/json"
+        )
+        assert answer.status_code == 400, (body, answer.status_code)
+    gone = ada.delete("/api/push/subscriptions/", {"endpoint": "https://push.example/x"})
+    assert gone.status_code == 204
+
+
 def test_console_adds_and_removes_a_webhook(client, game, moderator, private_ok) -> None:
     client.force_login(moderator)
     added = client.post(

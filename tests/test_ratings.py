@@ -164,6 +164,30 @@ def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game,
     assert england.percent == 0
 
 
+def test_a_removed_seat_is_charged_only_up_to_its_removal(make_game, seat, moderator):
+    game = make_game()
+    france = seat(game, "France").user
+    services.process_now(game, moderator)  # due, not ordered
+    services.remove_player(game, moderator, "France")
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    assert (ratings.reliability(france).due, ratings.reliability(france).ordered) == (1, 0)
+
+
+def test_a_running_anonymous_game_counts_once_it_is_over(make_game, seat, moderator):
+    """Reliability is public: counting a running anonymous game would tell who plays in it."""
+    game = make_game(anonymous=True)
+    france = seat(game, "France")
+    services.submit_orders(france, ["A Paris H"])
+    services.process_now(game, moderator)
+    assert ratings.reliability(france.user).due == 0
+    services.declare_draw(game, moderator)
+    assert (ratings.reliability(france.user).due, ratings.reliability(france.user).ordered) == (
+        1,
+        1,
+    )
+
+
 # -- join requirements ------------------------------------------------------------------
 
 

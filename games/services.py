@@ -595,6 +595,8 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
             raise GameError(f"{concede_to} is not a surviving power")
         if concede_to == membership.power:
             raise GameError("you cannot concede to yourself")
+        if draw and concede_to:
+            raise GameError("vote for a draw or concede, not both")
         DrawVote.objects.filter(game=game, power=membership.power).delete()
         if not (draw or concede_to):
             return False

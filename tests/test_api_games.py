@@ -364,3 +364,10 @@ def test_a_token_signs_in_on_routes_whose_game_id_is_an_int(game: Game, seat) ->
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=player).key}")
     for url in ("requirements/", "webhooks/", "orders/", ""):
         assert client.get(f"/api/games/{game.pk}/{url}").status_code in (200, 403), url
+
+
+def test_a_vote_is_for_a_draw_or_a_concession_not_both(api, game: Game, seat) -> None:
+    url = f"/api/games/{game.pk}/draw/"
+    both = api(seat(game, "France").user).post(url, {"draw": True, "concede_to": "England"})
+    assert both.status_code == 400 and "not both" in str(both.json())
+    assert not game.votes.exists()

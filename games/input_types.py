@@ -104,5 +104,7 @@ class LanguageField(serializers.ChoiceField):
 
     def to_internal_value(self, data):
         if isinstance(data, str):
+            if len(data) > 20:  # no tag is this long; the refusal need not repeat it all
+                self.fail("invalid_choice", input=data[:20] + "…")
             data = data.replace("_", "-").lower()
         return super().to_internal_value(data)

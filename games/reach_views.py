@@ -86,7 +86,7 @@ def add_webhook(game: Game, url: str, events: list[str], language: str | None = 
     if language not in dict(settings.LANGUAGES):
         language = settings.LANGUAGE_CODE
     return game.webhooks.create(
-        url=url, events=events, secret=reach.new_secret(), language=language
+        url=url, events=list(dict.fromkeys(events)), secret=reach.new_secret(), language=language
     )
 
 

@@ -416,6 +416,13 @@ def test_a_webhook_posts_in_the_language_it_was_added_in(
     client.force_login(moderator)
     client.post(f"/games/{game.pk}/webhooks/", {"url": "http://127.0.0.1:9/d", "language": "ja"})
     assert Webhook.objects.get(url="http://127.0.0.1:9/d").language == "ja"
+    long = api(moderator).post(url, {"url": "http://127.0.0.1:9/f", "language": "x" * 5000})
+    assert long.status_code == 400 and len(long.content) < 300
+    twice = api(moderator).post(
+        url, {"url": "http://127.0.0.1:9/g", "events": ["processed", "processed"]}, format="json"
+    )
+    assert twice.json()["events"] == ["processed"]
+    api(moderator).delete(f"{url}{twice.json()['id']}/")
     # Language tags are case-insensitive (BCP 47); Django's locale names write "_".
     for tag, read in (("ZH-HANS", "zh-hans"), ("zh_Hans", "zh-hans"), ("Ja", "ja")):
         cased = api(moderator).post(url, {"url": "http://127.0.0.1:9/e", "language": tag})

@@ -265,6 +265,8 @@ class _UsernameCheck:
         parent = getattr(super(), "clean_username", None)
         username = parent() if parent else self.cleaned_data.get("username")
         account = self.instance if self.instance.pk else None
+        if account is not None and username == account.username:
+            return username  # unchanged: an account's other fields may always be edited
         refused = username and usernames.problem(username, account)
         if refused:
             raise forms.ValidationError(refused)

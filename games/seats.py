@@ -7,6 +7,8 @@ names in ``seat_actions``). The queries are compiled once per process (``games.p
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -84,6 +86,10 @@ def seat_from_row(row: list) -> Membership:
     return membership
 
 
+# DRF's keys are 40 hex digits; any key an admin typed is letters and digits.
+TOKEN_KEY = re.compile(r"[0-9A-Za-z]{1,40}")
+
+
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication (the same answers: 401 for an unknown token or an inactive
     user), with its query compiled once per process; where the view reads the caller's seat
@@ -94,6 +100,8 @@ class TokenAuthentication(authentication.TokenAuthentication):
         return super().authenticate(request)
 
     def authenticate_credentials(self, key: str):
+        if not TOKEN_KEY.fullmatch(key):  # a NUL would reach PostgreSQL, which refuses it
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         context = getattr(self.request, "parser_context", None) or {}
         view = context.get("view")
         seat_view = getattr(view, "action", None) in getattr(view, "seat_actions", ())

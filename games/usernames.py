@@ -50,7 +50,7 @@ def _prototypes() -> dict[str, str]:
 
     def rank(char: str) -> tuple:
         ascii_letter = char.isascii() and char.isalpha()
-        return (not ascii_letter, not char.islower(), not char.isascii(), char)
+        return (not ascii_letter, not char.isascii(), not char.islower(), char)
 
     out = {}
     for members in groups.values():
@@ -59,36 +59,44 @@ def _prototypes() -> dict[str, str]:
     return out
 
 
-def _read(text: str) -> str:
+@cache
+def _reading(char: str) -> str:
+    """How one character reads, whatever its case. An ASCII character reads as its group's
+    prototype, case folded (``I`` as ``l``, ``0`` as ``o``). Any other reads as the ASCII
+    character one of its cases is drawn like (the data often lists only the capital: Cyrillic
+    ``Т`` beside ``T``, not ``т``), else as its cases' first prototype, so that ``Тимур``,
+    ``тимур`` and ``ТИМУР`` read alike."""
     prototypes = _prototypes()
-    return "".join(prototypes.get(char, char) for char in text)
+    if char.isascii():
+        return prototypes.get(char, char).casefold()
+    cases = {c for c in (char, char.upper(), char.lower(), char.casefold()) if len(c) == 1}
+    read = {prototypes.get(c, c) for c in cases}
+    latin = sorted(r for r in read if r.isascii())
+    if latin:
+        return _reading(latin[0])
+    return min(r.casefold() for r in read)
 
 
 def skeleton(username: str) -> str:
-    """What a name looks like: the same skeleton, the same name to a reader. Look-alikes are
-    read before case folding (Cyrillic ``М`` is listed beside ``M``, its ``м`` beside nothing)
-    and again after it."""
-    read = _read(unicodedata.normalize("NFKC", username)).casefold()
-    return _read(read).casefold()[:SKELETON_LENGTH]
+    """What a name looks like: the same skeleton, the same name to a reader."""
+    text = unicodedata.normalize("NFKC", username)
+    return "".join(_reading(char) for char in text)[:SKELETON_LENGTH]
 
 
-def _latin_look_alike(char: str) -> bool:
-    """A letter of another script drawn like a Latin letter or digit."""
-    prototypes = _prototypes()
-    return any(prototypes.get(c, "").isascii() for c in (char, char.casefold(), char.upper()))
+# Alphabets whose letters are drawn alike: a name keeps to one of them.
+ALPHABETS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "GEORGIAN")
+
+# Letters drawn as nothing at all (Hangul fillers): two names would differ by one unseen.
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0")
 
 
-def _mixes_alphabets(username: str) -> bool:
-    """Latin letters beside letters of another script that are drawn like Latin ones."""
-    latin = other = False
+def _alphabets(username: str) -> set[str]:
+    found = set()
     for char in unicodedata.normalize("NFKC", username):
-        if not char.isalpha():
-            continue
-        if unicodedata.name(char, "").startswith("LATIN"):
-            latin = True
-        elif _latin_look_alike(char):
-            other = True
-    return latin and other
+        if char.isalpha():
+            name = unicodedata.name(char, "")
+            found.update(a for a in ALPHABETS if name.startswith(a))
+    return found
 
 
 def problem(username: str, user=None) -> str | None:
@@ -96,8 +104,10 @@ def problem(username: str, user=None) -> str | None:
     ``user``: an account being renamed, which may keep looking like itself."""
     from .models import UsernameSkeleton
 
-    if _mixes_alphabets(username):
-        return _("A username may not mix Latin letters with look-alikes from another alphabet.")
+    if INVISIBLE & set(unicodedata.normalize("NFKC", username)):
+        return _("A username may not contain letters that are drawn as nothing.")
+    if len(_alphabets(username)) > 1:
+        return _("A username may not mix letters of different alphabets (Latin, Cyrillic, Greek…).")
     others = get_user_model().objects.exclude(pk=getattr(user, "pk", None))
     taken = UsernameSkeleton.objects.filter(skeleton=skeleton(username), user__in=others)
     if taken.exists() or others.filter(username__iexact=username).exists():
@@ -105,15 +115,22 @@ def problem(username: str, user=None) -> str | None:
     return None
 
 
-def remember(sender, instance, update_fields=None, **kwargs) -> None:
-    """Keep each account's skeleton beside it, however the account was made or renamed."""
+def remember(sender, instance, created=False, update_fields=None, **kwargs) -> None:
+    """Keep each account's skeleton beside it, however the account was made or renamed. A
+    new account's is inserted: a look-alike made at the same moment breaks the unique column,
+    and the sign-up is refused. An older account whose skeleton another holds (made before
+    skeletons were unique) keeps none, and can still be saved."""
     from .models import UsernameSkeleton
 
-    if update_fields is not None and "username" not in update_fields:
+    if not created and update_fields is not None and "username" not in update_fields:
         return  # a sign-in saving last_login, say
-    UsernameSkeleton.objects.update_or_create(
-        user=instance, defaults={"skeleton": skeleton(instance.username)}
-    )
+    wanted = skeleton(instance.username)
+    if created:
+        UsernameSkeleton.objects.create(user=instance, skeleton=wanted)
+    elif UsernameSkeleton.objects.filter(skeleton=wanted).exclude(user=instance).exists():
+        UsernameSkeleton.objects.filter(user=instance).delete()
+    else:
+        UsernameSkeleton.objects.update_or_create(user=instance, defaults={"skeleton": wanted})
 
 
 def connect() -> None:

@@ -778,7 +778,16 @@ def test_a_sign_up_looks_names_up_instead_of_reading_them_all(make_user) -> None
 
 @pytest.mark.parametrize(
     ("taken", "name"),
-    [("MATH", "МАТН"), ("MATH", "ΜΑΤΗ"), ("TOMBA", "ТОМВА"), ("demo", "ԀЕМО"), ("demo1", "dem0l")],
+    [
+        ("MATH", "МАТН"),
+        ("MATH", "ΜΑΤΗ"),
+        ("TOMBA", "ТОМВА"),
+        ("demo", "ԀЕМО"),
+        ("demo1", "dem0l"),
+        ("Тимур", "тимур"),  # the data lists the capital Т beside T, not its small т
+        ("Нина", "НИНА"),
+        ("Κώστας", "κώστας"),
+    ],
 )
 def test_capital_look_alikes_and_ascii_ones_are_read_too(make_user, taken, name) -> None:
     """Cyrillic and Greek capitals are listed beside Latin ones, their small letters often
@@ -788,6 +797,49 @@ def test_capital_look_alikes_and_ascii_ones_are_read_too(make_user, taken, name)
         "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
     )
     assert "already exists" in assert_json_4xx(answer, 400)["username"][0]
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("ΗИНА", "may not mix"),  # a Greek Eta before Cyrillic letters
+        ("userЗ", "may not mix"),  # a Cyrillic Ze drawn like a 3
+        ("12345\u3164", "drawn as nothing"),  # a Hangul filler
+        ("иван\u3164", "drawn as nothing"),
+    ],
+)
+def test_mixed_alphabets_and_invisible_letters_are_refused(name, said) -> None:
+    answer = token_client().post(
+        "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+    )
+    assert said in assert_json_4xx(answer, 400)["username"][0]
+
+
+def test_an_account_sharing_a_skeleton_from_before_can_still_be_saved(make_user) -> None:
+    """Accounts made before skeletons were unique may look alike; the younger keeps no
+    skeleton (migration 0017) and may still be saved and edited in the admin."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    make_user("demo1")
+    (older,) = User.objects.bulk_create([User(username="demoI", email="d@example.com")])
+    older.set_password("a-Long-pass-77")
+    older.save()
+    older.username = "demoI"
+    older.is_active = False
+    older.save()
+    boss = User.objects.create_superuser("boss", "boss@example.com", "pw-Long-77")
+    admin = Client()
+    admin.force_login(boss)
+    form = {"username": "demoI", "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"}
+    assert admin.post(f"/admin/auth/user/{older.pk}/change/", form).status_code == 302
+
+
+def test_a_token_with_a_nul_or_odd_characters_is_a_401_not_an_error(make_user) -> None:
+    client = APIClient()
+    for key in ("abc\x00def", "x" * 41, "a;b", "a\tb"):
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert client.get("/api/games/").status_code == 401, key
 
 
 def test_a_name_is_checked_as_it_will_be_stored(make_user) -> None:

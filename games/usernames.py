@@ -77,10 +77,24 @@ def _reading(char: str) -> str:
     return min(r.casefold() for r in read)
 
 
+@cache
+def _ascii_sequences() -> tuple[tuple[str, str], ...]:
+    """ASCII letters the data draws like a sequence of others (``m`` like ``rn``)."""
+    pairs = set()
+    for char, entries in confusables.confusables_data.items():
+        for entry in entries:
+            for one, many in ((char, entry["c"]), (entry["c"], char)):
+                if len(one) == 1 and one.isalnum() and len(many) > 1 and (one + many).isascii():
+                    pairs.add(("".join(map(_reading, many)), one))
+    return tuple(sorted(pairs))
+
+
 def skeleton(username: str) -> str:
     """What a name looks like: the same skeleton, the same name to a reader."""
-    text = unicodedata.normalize("NFKC", username)
-    return "".join(_reading(char) for char in text)[:SKELETON_LENGTH]
+    text = "".join(_reading(char) for char in unicodedata.normalize("NFKC", username))
+    for many, one in _ascii_sequences():
+        text = text.replace(many, _reading(one))
+    return text[:SKELETON_LENGTH]
 
 
 # Alphabets whose letters are drawn alike: a name keeps to one of them.
@@ -131,6 +145,20 @@ def remember(sender, instance, created=False, update_fields=None, **kwargs) -> N
         UsernameSkeleton.objects.filter(user=instance).delete()
     else:
         UsernameSkeleton.objects.update_or_create(user=instance, defaults={"skeleton": wanted})
+
+
+def recompute_all(users, skeletons) -> None:
+    """Every account's skeleton made again (a migration's models, when the reading changes).
+    Accounts made before skeletons had to be unique may share one: the oldest keeps it, the
+    others keep their accounts and names (a sign-up still finds the skeleton taken)."""
+    skeletons.objects.all().delete()
+    seen, rows = set(), []
+    for pk, name in users.objects.order_by("pk").values_list("pk", "username").iterator():
+        found = skeleton(name)
+        if found not in seen:
+            seen.add(found)
+            rows.append(skeletons(user_id=pk, skeleton=found))
+    skeletons.objects.bulk_create(rows)
 
 
 def connect() -> None:

@@ -787,6 +787,7 @@ def test_a_sign_up_looks_names_up_instead_of_reading_them_all(make_user) -> None
         ("Тимур", "тимур"),  # the data lists the capital Т beside T, not its small т
         ("Нина", "НИНА"),
         ("Κώστας", "κώστας"),
+        ("mario", "rnario"),  # Unicode lists "rn" beside "m"
     ],
 )
 def test_capital_look_alikes_and_ascii_ones_are_read_too(make_user, taken, name) -> None:

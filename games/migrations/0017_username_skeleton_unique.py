@@ -6,20 +6,13 @@ from django.db import migrations, models
 
 def recompute(apps, schema_editor):
     """Skeletons read look-alikes of any case since this migration: every account's is made
-    again. Accounts made before a skeleton had to be unique may share one: the oldest keeps
-    it, the others keep their accounts and names (a sign-up still finds the skeleton taken)."""
-    from games.usernames import skeleton
+    again (``games.usernames.recompute_all``)."""
+    from games.usernames import recompute_all
 
-    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
-    Skeleton = apps.get_model("games", "UsernameSkeleton")
-    Skeleton.objects.all().delete()
-    seen, rows = set(), []
-    for pk, name in User.objects.order_by("pk").values_list("pk", "username").iterator():
-        found = skeleton(name)
-        if found not in seen:
-            seen.add(found)
-            rows.append(Skeleton(user_id=pk, skeleton=found))
-    Skeleton.objects.bulk_create(rows)
+    recompute_all(
+        apps.get_model(*settings.AUTH_USER_MODEL.split(".")),
+        apps.get_model("games", "UsernameSkeleton"),
+    )
 
 
 class Migration(migrations.Migration):

@@ -232,6 +232,16 @@ class Viewer:
             "powers": {"phase": phase.index, "powers": powers},
         }
 
+    def newest(self, game: Game, power: str | None, everything: bool) -> int:
+        """The newest message the viewer may read (0: none): the event id starts there, as it
+        would tell a spectator when private press was sent if it counted every message."""
+        if power is None and not everything and not game.public:
+            return 0
+        for message in game.messages.order_by("-pk").iterator(chunk_size=100):
+            if everything or visibility.can_read(message, power):
+                return message.pk
+        return 0
+
     def press(self, game: Game, power: str | None, everything: bool, after: int) -> list[dict]:
         """Messages after ``after`` that the viewer may read, oldest first."""
         if power is None and not everything and not game.public:
@@ -266,8 +276,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     """
     game, phase, power, everything = viewer.read()
     if cursor is None:
-        last = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
-        cursor = Cursor(phase.index if phase else -1, last)
+        cursor = Cursor(phase.index if phase else -1, viewer.newest(game, power, everything))
     sent: dict[str, dict] = {}
     listener = _Listener(game.pk)
     heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 15)

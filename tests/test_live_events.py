@@ -181,6 +181,19 @@ def test_without_a_cursor_old_press_is_not_resent(colonial, seat):
     assert not [e for e in got if e["event"] == "press"]
 
 
+def test_the_event_id_counts_only_press_the_viewer_may_read(colonial, seat):
+    """A stream's first id says where its reader is; counting private press it cannot read
+    would tell it when others wrote to each other."""
+    russia, china, japan = (seat(colonial, p) for p in ("Russia", "China", "Japan"))
+    mine = services.send_message(colonial, russia.user, "to Japan", ["Japan"])
+    services.send_message(colonial, russia.user, "to China only", ["China"])
+    first = Reader(signed_in(japan.user).get(url(colonial))).rest()[0]
+    assert first["id"].endswith(f"-{mine.pk}")
+    assert (
+        Reader(signed_in(china.user).get(url(colonial))).rest()[0]["id"].endswith(f"-{mine.pk + 1}")
+    )
+
+
 def test_a_moderator_who_does_not_play_reads_all_press(colonial, seat, moderator):
     russia = seat(colonial, "Russia")
     secret = services.send_message(colonial, russia.user, "private", ["China"])

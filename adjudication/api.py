@@ -169,14 +169,19 @@ def _with_data(board: Board, items: list[dict]) -> list[dict]:
     outside the engine has to read order text: the server, the board and the rules alike."""
     table = _data_table(board.variant, board.phase_type)
     for item in items:
-        canonical = item.get("canonical")
-        if canonical:
-            data = table.get(canonical, _UNKNOWN)
-            if data is _UNKNOWN:
-                data = _new_data(table, board.variant, canonical, board.phase_type)
-            if data is not None:
-                item["data"] = data
+        _give_data(item, table, board.variant, board.phase_type)
     return items
+
+
+def _give_data(item: dict, table: dict, variant: Variant, phase_type: str) -> None:
+    """One reply's ``data`` from its canonical text, if it has one that parses."""
+    canonical = item.get("canonical")
+    if canonical:
+        data = table.get(canonical, _UNKNOWN)
+        if data is _UNKNOWN:
+            data = _new_data(table, variant, canonical, phase_type)
+        if data is not None:
+            item["data"] = data
 
 
 def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
@@ -366,14 +371,7 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     outcome, canonical_of = m.outcome, m.canonical
     for index, i in enumerate(unit_of):
         if i is None:  # refused by _add_orders, which made its reply
-            item = items[index]
-            canonical = item["canonical"]
-            if canonical:
-                data = table.get(canonical, _UNKNOWN)
-                if data is _UNKNOWN:
-                    data = _new_data(table, variant, canonical, phase_type)
-                if data is not None:
-                    item["data"] = data
+            _give_data(items[index], table, variant, phase_type)
             continue
         if checking:
             result, key, note = "valid", "needs", m.needs(i)

@@ -143,8 +143,14 @@ class Game(models.Model):
         count)."""
         if not user.is_authenticated:
             return None
-        seats = self.memberships.exclude(status=Membership.Status.REPLACED).exclude(removed=True)
-        return seats.filter(user=user).first()
+        return self.memberships.in_play().filter(user=user).first()
+
+
+class MembershipQuerySet(models.QuerySet):
+    def in_play(self) -> MembershipQuerySet:
+        """Seats still held: not replaced, their player not removed by the moderator (who
+        then neither plays, reads the power's press nor hears of the game)."""
+        return self.exclude(status=Membership.Status.REPLACED).exclude(removed=True)
 
 
 class Membership(models.Model):
@@ -175,6 +181,8 @@ class Membership(models.Model):
         "its player no longer plays, reads the power's press or comes back by ordering.",
     )
     joined = models.DateTimeField(auto_now_add=True)
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         ordering = ["power", "joined"]

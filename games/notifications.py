@@ -56,12 +56,7 @@ def _send(users: list[tuple], words: Words, *, strict: bool = False) -> int:
 
 
 def _seats(game: Game):
-    # A removed player hears nothing more of the game: their seat waits for someone else.
-    return (
-        game.memberships.exclude(status=Membership.Status.REPLACED)
-        .exclude(removed=True)
-        .select_related("user")
-    )
+    return game.memberships.in_play().select_related("user")
 
 
 def phase_processed(phase: Phase) -> int:
@@ -169,9 +164,7 @@ def _digest(user, now) -> int:
         return 0
     since = prefs.last_digest or now - timedelta(days=1)
     found, shown, more = [], 0, False
-    for membership in user.memberships.exclude(status=Membership.Status.REPLACED).exclude(
-        removed=True
-    ):
+    for membership in user.memberships.in_play():
         game = membership.game
         window = game.messages.filter(created__gt=since, created__lte=now).exclude(sender=user)
         new = []

@@ -241,11 +241,12 @@ def reliability(user: AbstractBaseUser) -> Reliability:
     for seat in seats:
         out.civil_disorders += _left_in_disorder(seat)
         key = (seat.game_id, seat.power)
-        later = [t for t in arrivals.get(key, []) if t > seat.joined]
-        until = min(later) if seat.status == Membership.Status.REPLACED and later else None
-        removed = [t for t in removals.get(key, []) if t > seat.joined]
-        if seat.removed and removed:
-            until = min([*removed, *([until] if until else [])])
+        ends = []  # when the seat stopped being this player's
+        if seat.status == Membership.Status.REPLACED:
+            ends += [t for t in arrivals.get(key, []) if t > seat.joined]
+        if seat.removed:
+            ends += [t for t in removals.get(key, []) if t > seat.joined]
+        until = min(ends, default=None)
         for phase in phases.get(seat.game_id, []):
             if phase.processed_at < seat.joined or (until and phase.processed_at >= until):
                 continue

@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .models import Game, Membership, Message, Phase, PushSubscription, Webhook
+from .models import Game, Message, Phase, PushSubscription, Webhook
 
 logger = logging.getLogger(__name__)
 
@@ -265,11 +265,7 @@ def deliver_push(subscription_id: int, data: dict) -> int | None:
 
 
 def _players(game: Game, powers=None):
-    seats = (
-        game.memberships.exclude(status=Membership.Status.REPLACED)
-        .exclude(removed=True)
-        .filter(bot=False)
-    )
+    seats = game.memberships.in_play().filter(bot=False)
     if powers is not None:
         seats = seats.filter(power__in=powers)
     return [m.user for m in seats.select_related("user")]

@@ -36,30 +36,27 @@ USER_COLUMNS = tuple(f.attname for f in get_user_model()._meta.concrete_fields)
 TOKEN_COLUMNS = ("key", "user_id", "created")
 
 
-def _seat_lookups() -> list[str]:
-    return [SEAT_PATHS[model] + name for model, names in SEAT_COLUMNS.items() for name in names]
+SEAT_LOOKUPS = tuple(
+    SEAT_PATHS[model] + name for model, names in SEAT_COLUMNS.items() for name in names
+)
 
 
 def _seats() -> QuerySet:
     """Seats that still play (not replaced, the player not removed), the first first."""
-    return (
-        Membership.objects.exclude(status=Membership.Status.REPLACED)
-        .exclude(removed=True)
-        .order_by("pk")
-    )
+    return Membership.objects.in_play().order_by("pk")
 
 
 # The caller's seat in a game, with the game and its current phase: by the user (signed in by
 # session), or by the API token together with the user it signs in (one query for both).
 SEAT_OF_USER = Prepared(
-    lambda user, game: _seats().filter(user_id=user, game_id=game).values_list(*_seat_lookups()),
+    lambda user, game: _seats().filter(user_id=user, game_id=game).values_list(*SEAT_LOOKUPS),
     ("int", "int"),
 )
 SEAT_OF_TOKEN = Prepared(
     lambda key, game: (
         _seats()
         .filter(user__auth_token__key=key, game_id=game)
-        .values_list(*_seat_lookups(), *(f"user__{name}" for name in USER_COLUMNS))
+        .values_list(*SEAT_LOOKUPS, *(f"user__{name}" for name in USER_COLUMNS))
     ),
     ("str", "int"),
 )
@@ -106,12 +103,12 @@ class TokenAuthentication(authentication.TokenAuthentication):
         view = context.get("view")
         seat_view = getattr(view, "action", None) in getattr(view, "seat_actions", ())
         pk = context.get("kwargs", {}).get("pk") if seat_view else None
-        game = pk if isinstance(pk, int) else ascii_index(pk) if isinstance(pk, str) else None
+        game = None if pk is None else ascii_index(str(pk))  # a route's int or a viewset's text
         if game is not None:
             rows = SEAT_OF_TOKEN.run(key, game)
             if rows:
                 seat = seat_from_row(rows[0])
-                user = instance(get_user_model(), USER_COLUMNS, rows[0][len(_seat_lookups()) :])
+                user = instance(get_user_model(), USER_COLUMNS, rows[0][len(SEAT_LOOKUPS) :])
                 if not user.is_active:
                     raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
                 seat.user = user

@@ -57,17 +57,10 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
         """The name as it will be stored (Django keeps its NFKC form, which may be longer or
         hold spaces: one ``ﷺ`` is 18 characters), checked again in that form."""
         value = User.normalize_username(value)
-        field = User._meta.get_field("username")
-        if len(value) > field.max_length:
-            raise serializers.ValidationError(
-                f"Ensure this field has no more than {field.max_length} characters "
-                f"(as stored, after Unicode normalisation: {len(value)})."
-            )
-        for validator in field.validators:
-            try:
-                validator(value)
-            except DjangoValidationError as error:
-                raise serializers.ValidationError(list(error.messages)) from None
+        try:  # the model field's own checks: its length and its pattern
+            User._meta.get_field("username").run_validators(value)
+        except DjangoValidationError as error:
+            raise serializers.ValidationError(error.messages) from None
         refused = usernames.problem(value)
         if refused:
             raise serializers.ValidationError(refused)

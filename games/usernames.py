@@ -1,12 +1,13 @@
 """Usernames that cannot pass for one another.
 
-A name is compared by its skeleton: Unicode NFKC, case folded, and every letter that
-Unicode's confusables data (the ``confusable-homoglyphs`` package) draws like a Latin letter or
-digit read as that letter. ``DEMO1``, ``dеmo1`` (a Cyrillic е), ``demօ1`` (an Armenian օ) and
-``dɑmo1`` against ``damo1`` (a Latin alpha) read alike, so neither may join beside the other.
-Chinese, Japanese and other names stay welcome; a name may not mix Latin letters with letters
-of another alphabet drawn like Latin ones. Skeletons are stored (``UsernameSkeleton``), so a
-sign-up costs one indexed query however many accounts there are.
+A name is compared by its skeleton: Unicode NFKC, then every character read as one prototype
+of the group Unicode's confusables data (the ``confusable-homoglyphs`` package) puts it in,
+whatever its case. ``DEMO1``, ``dеmo1`` (a Cyrillic е), ``dem0I`` and ``ｄｅｍｏ１`` read alike,
+so none may join beside another. Chinese, Japanese and other names stay welcome; a name keeps
+to one of the alphabets whose letters are drawn alike (Latin, Cyrillic, Greek...) and holds no
+letter drawn as nothing. Skeletons are stored in a unique column (``UsernameSkeleton``), so a
+sign-up costs two indexed queries however many accounts there are, and two look-alikes signing
+up at once cannot both succeed.
 """
 
 from __future__ import annotations
@@ -104,9 +105,9 @@ ALPHABETS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "GE
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0")
 
 
-def _alphabets(username: str) -> set[str]:
+def _alphabets(text: str) -> set[str]:
     found = set()
-    for char in unicodedata.normalize("NFKC", username):
+    for char in text:
         if char.isalpha():
             name = unicodedata.name(char, "")
             found.update(a for a in ALPHABETS if name.startswith(a))
@@ -118,13 +119,15 @@ def problem(username: str, user=None) -> str | None:
     ``user``: an account being renamed, which may keep looking like itself."""
     from .models import UsernameSkeleton
 
-    if INVISIBLE & set(unicodedata.normalize("NFKC", username)):
+    text = unicodedata.normalize("NFKC", username)
+    if INVISIBLE & set(text):
         return _("A username may not contain letters that are drawn as nothing.")
-    if len(_alphabets(username)) > 1:
+    if len(_alphabets(text)) > 1:
         return _("A username may not mix letters of different alphabets (Latin, Cyrillic, Greek…).")
-    others = get_user_model().objects.exclude(pk=getattr(user, "pk", None))
-    taken = UsernameSkeleton.objects.filter(skeleton=skeleton(username), user__in=others)
-    if taken.exists() or others.filter(username__iexact=username).exists():
+    account = getattr(user, "pk", None)
+    taken = UsernameSkeleton.objects.filter(skeleton=skeleton(text)).exclude(user_id=account)
+    same = get_user_model().objects.filter(username__iexact=username).exclude(pk=account)
+    if taken.exists() or same.exists():
         return _("A user with that username, or one that looks the same, already exists.")
     return None
 

@@ -59,6 +59,15 @@ def test_the_engine_names_no_variant_package_nor_its_directory():
             assert path_to_maps not in text, f"{path.name} holds {path_to_maps!r}"
 
 
+def _python(code: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter (nothing imported yet); it must succeed."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_the_engine_loads_without_the_variants_package():
     """Imported on its own, every engine module leaves ``variants`` unimported; a request for a
     map then goes through the registry (the entry point), not through an import by name."""
@@ -69,10 +78,7 @@ def test_the_engine_loads_without_the_variants_package():
         "assert 'variants' not in sys.modules, 'imported by the engine'\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'games')))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.strip() == "[]"
 
 
@@ -391,8 +397,5 @@ def test_the_command_line_starts_without_importlib_metadata():
         "    pass\n"
         "print('importlib.metadata' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
+    done = _python(code)
     assert done.stdout.split() == ["chinese", "colonial", "far-east", "standard", "False"]

@@ -6,15 +6,12 @@ from django.db import migrations, models
 
 
 def fill(apps, schema_editor):
-    """Every account made before this migration gets its skeleton (the code of today, which
-    a migration may use: the skeleton depends on no model)."""
-    from games.usernames import skeleton
+    """Every account made before this migration gets its skeleton."""
+    from games.usernames import recompute_all
 
-    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
-    Skeleton = apps.get_model("games", "UsernameSkeleton")
-    Skeleton.objects.bulk_create(
-        Skeleton(user_id=pk, skeleton=skeleton(name))
-        for pk, name in User.objects.values_list("pk", "username").iterator()
+    recompute_all(
+        apps.get_model(*settings.AUTH_USER_MODEL.split(".")),
+        apps.get_model("games", "UsernameSkeleton"),
     )
 
 

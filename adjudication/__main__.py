@@ -38,8 +38,8 @@ _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
 def _write(response: dict) -> None:
-    sys.stdout.write(_encode(response))
-    sys.stdout.write("\n")
+    # One write an answer: with PYTHONUNBUFFERED (as in containers) each write is a system call.
+    sys.stdout.write(_encode(response) + "\n")
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:

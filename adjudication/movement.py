@@ -63,6 +63,7 @@ class Movement:
         # start: set later, it would change the object's layout and slow every attribute).
         self.explain: list | None = None
         self.checks = _checkers(type(self))
+        self.fleet_provinces: set[str] | None = None  # where fleets stand; made when needed
 
     def restart(self) -> None:
         """Forget every decision and what ``prepare`` built, keeping the orders, so that
@@ -169,7 +170,9 @@ class Movement:
     def fleets_could_convoy(self, origin: str, dest: str, only: set[str] | None = None) -> bool:
         """Whether fleets now at sea form a chain from origin to dest (DATC 6.D.8, 6.D.32)."""
         seas = seas_between(self.variant, origin, dest)
-        fleets = {u.province for u in self.units if u.kind == "F" and u.province in seas}
+        if self.fleet_provinces is None:  # one pass over the units a phase, not one a convoy
+            self.fleet_provinces = {u.province for u in self.units if u.kind == "F"}
+        fleets = self.fleet_provinces & seas
         if only is not None:
             fleets &= only
         reach = self.variant.fleet_reach

@@ -44,7 +44,18 @@ RETREAT, DISBAND, BUILD, REMOVE, WAIVE = "retreat", "disband", "build", "remove"
 SPECIAL = "special"
 
 
+# What a reading expected where an order ends too soon ("expected {what}"), made once: a
+# reason is an object, and parsing made several for every order it read.
 PROVINCE = why("a province")
+UNIT_PROVINCE = why("the unit's province")
+DESTINATION = why("a destination")
+SUPPORTED_PROVINCE = why("the supported unit's province")
+SUPPORTED_DESTINATION = why("the supported move's destination")
+CONVOYED_PROVINCE = why("the convoyed army's province")
+CONVOYED_DESTINATION = why("the convoyed army's destination")
+RETREAT_DESTINATION = why("a retreat destination")
+BUILD_PLACE = why("where to build")
+REMOVE_PLACE = why("the unit to remove")
 NO_SUCH_COAST = {
     "nc": reason_template("{province} has no north coast"),
     "sc": reason_template("{province} has no south coast"),
@@ -410,7 +421,7 @@ def _order(r: _Reader, phase_type: str) -> Order:
             order=first,
         )
     unit, number = r.unit()
-    location = _place(r, why("the unit's province"))
+    location = _place(r, UNIT_PROVINCE)
     if phase_type == "retreats":
         return _retreat(r, unit, location)
     return _movement(r, unit, number, location)
@@ -424,7 +435,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
     if word in MOVE_WORDS:
         r.skip_arrow()
         route = _route_in_arrow(r)  # the errata's A MOS-TSR-VLA
-        destination = r.location(why("a destination"))
+        destination = r.location(DESTINATION)
         via = _via(r)
         if route is not None:
             if via not in (None, route):
@@ -437,11 +448,11 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
     if word in SUPPORT_WORDS:
         t_power = r.power()
         t_unit, t_number = r.unit()
-        target = _place(r, why("the supported unit's province"))
+        target = _place(r, SUPPORTED_PROVINCE)
         whose = {"number": number, "target_power": t_power, "target_number": t_number}
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
-            destination = r.location(why("the supported move's destination"))
+            destination = r.location(SUPPORTED_DESTINATION)
             via = _via(r)  # a supporter may repeat the move's route; it changes nothing
             if via is not None and via != "convoy" and via not in _routes(r.variant):
                 raise OrderError(
@@ -454,13 +465,13 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
         t_unit, _ = r.unit()
-        target = r.location(why("the convoyed army's province"))
+        target = r.location(CONVOYED_PROVINCE)
         if not r.accept(MOVE_WORDS):
             raise OrderError(
                 "a convoy order needs the army's move, e.g. 'F North Sea C A London - Belgium'"
             )
         r.skip_arrow()
-        destination = r.location(why("the convoyed army's destination"))
+        destination = r.location(CONVOYED_DESTINATION)
         _end(r)
         return Order(CONVOY, unit, location, t_unit, target, destination, number=number)
     if word in RETREAT_WORDS or word in DISBAND_WORDS:
@@ -528,7 +539,7 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
     word = r.take()
     if word in RETREAT_WORDS or word in MOVE_WORDS:
         r.skip_arrow()
-        destination = r.location(why("a retreat destination"))
+        destination = r.location(RETREAT_DESTINATION)
         _end(r)
         return Order(RETREAT, unit, location, destination=destination)
     if word in DISBAND_WORDS:
@@ -547,12 +558,12 @@ def _adjustment(r: _Reader) -> Order:
         return Order(WAIVE)
     if r.accept(BUILD_WORDS):
         unit, _ = r.unit()
-        location = r.location(why("where to build"))
+        location = r.location(BUILD_PLACE)
         _end(r)
         return Order(BUILD, unit, location)
     if r.accept(REMOVE_WORDS | DISBAND_WORDS):
         unit, _ = r.unit()
-        location = r.location(why("the unit to remove"))
+        location = r.location(REMOVE_PLACE)
         _end(r)
         return Order(REMOVE, unit, location)
     unit, _ = r.unit()

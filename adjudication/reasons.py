@@ -33,11 +33,23 @@ def why(template: str, **args: object) -> Reason:
     """A reason from its template (English, ``str.format`` fields) and the names it quotes.
 
     Made with ``str.__new__`` directly rather than by calling the class: reasons are made in
-    the resolver's answers, and the class call cost a quarter of a reason's time."""
+    the resolver's answers, and the class call cost a quarter of a reason's time. A reason
+    without names is made once and shared (a reason is never changed once made)."""
+    if not args:
+        self = _plain.get(template)
+        if self is not None:
+            return self
     self = _new_str(Reason, template.format_map(args) if args else template)
     self.template = template
     self.args = args
+    if not args and len(_plain) < _PLAIN_SIZE:
+        _plain[template] = self
     return self
+
+
+# Reasons without names, by template; bounded in case a caller makes templates at run time.
+_plain: dict[str, Reason] = {}
+_PLAIN_SIZE = 4096
 
 
 def words_of(value: object) -> object:

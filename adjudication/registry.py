@@ -23,16 +23,19 @@ from __future__ import annotations
 
 import json
 import os
-import pkgutil
 import re
 import sys
-import threading
+from _thread import RLock
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # types only: the engine's modules import this one
+# Types only, and ``typing`` itself only for type checkers: importing it cost the batch
+# command line's start-up a few milliseconds (the annotations here are never evaluated).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
+
     from .board import Board, Dislodged, Unit
     from .movement import Movement
     from .orders import Order
@@ -148,7 +151,7 @@ _rules: dict[str, Rule] = {}
 _discovered = False
 # Two threads asking at once wait for one discovery; a registration function that itself asks
 # for a variant (same thread) finds discovery under way and does not start it again.
-_discovering = threading.RLock()
+_discovering = RLock()
 #: Registration entry points that failed (name: error), shown with an unknown variant.
 discovery_errors: dict[str, str] = {}
 
@@ -300,8 +303,14 @@ def _group_entries(path: str) -> list[str]:
 
 def load_entry_point(value: str) -> Any:
     """The object an entry point's ``module:attribute`` names (extras in brackets ignored),
-    resolved as ``importlib.metadata.EntryPoint.load`` resolves it."""
-    return pkgutil.resolve_name(value.split("[", 1)[0].replace(" ", ""))
+    resolved as ``importlib.metadata.EntryPoint.load`` resolves it (by hand: ``pkgutil``
+    would bring ``typing``, a few milliseconds of every batch's start-up)."""
+    module, _, attributes = value.split("[", 1)[0].replace(" ", "").partition(":")
+    __import__(module)
+    found = sys.modules[module]
+    for name in filter(None, attributes.split(".")):
+        found = getattr(found, name)
+    return found
 
 
 def _read_json(path: Path) -> Any:

@@ -10,7 +10,7 @@ from functools import cache
 
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
-from .movement import Movement
+from .movement import Movement, overrides
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
 from .reasons import why
@@ -369,6 +369,10 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     variant, phase_type = m.variant, m.board.phase_type
     table = _data_table(variant, phase_type)
     outcome, canonical_of = m.outcome, m.canonical
+    # A unit's order's canonical text read here, not through a call a reply, unless a rule's
+    # resolver writes its own.
+    orders = m.order if not overrides(type(m), "canonical") else ()
+    count = len(orders)
     for index, i in enumerate(unit_of):
         if i is None:  # refused by _add_orders, which made its reply
             _give_data(items[index], table, variant, phase_type)
@@ -379,7 +383,7 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             key = "reason"
             result, note = outcome(i)
         power, text = entries[index]
-        canonical = canonical_of(i)
+        canonical = (i < count and orders[i].canonical) or canonical_of(i)
         data = table.get(canonical, _UNKNOWN)
         if data is _UNKNOWN:
             order = m.order[i] if i < len(m.order) else None  # None: a rule's own order

@@ -28,7 +28,7 @@ CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONV
 
 
 @lru_cache(maxsize=64)
-def _overrides(cls: type, *names: str) -> bool:
+def overrides(cls: type, *names: str) -> bool:
     """Whether a resolver class (a rule's mixin) overrides any of these Movement methods."""
     return any(getattr(cls, name) is not getattr(Movement, name) for name in names)
 
@@ -603,7 +603,7 @@ class Movement:
     def final_locations(self) -> list[str | None]:
         """Where each unit stands after the phase; None for a dislodged unit."""
         by = self.dislodged_by
-        if _overrides(type(self), "final_location", "moved"):
+        if overrides(type(self), "final_location", "moved"):
             return [None if k is not None else self.final_location(i) for i, k in enumerate(by)]
         # Movement's own final_location for every unit, without two calls a unit.
         kind, result, order, units = self.kind, self.result, self.order, self.units

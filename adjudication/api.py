@@ -7,6 +7,7 @@ the next phase, skipping retreat and adjustment phases that have nothing to do.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
@@ -228,7 +229,7 @@ class ReplyData(dict):
 # cache); a table that outgrows _TABLE_SIZE is started afresh, so memory stays bounded.
 _tables: dict[tuple[str, Variant, str], dict] = {}
 _TABLE_SIZE = 65536
-_UNKNOWN = object()
+_UNKNOWN: Any = object()  # typed Any: a sentinel that stands for any value of a table
 
 
 def _table(what: str, variant: Variant, phase_type: str) -> dict:
@@ -287,7 +288,9 @@ def movement_class(variant: Variant) -> type[Movement]:
     return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
 
 
-def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | None]]:
+def _add_orders(
+    m: Movement, entries: list[tuple[str, str]]
+) -> tuple[list[dict | None], list[int | None]]:
     """Give each order to its unit: the replies of the invalid ones, and each entry's unit."""
     variant = m.variant
     # The replies, one per entry; each is made once, when its order's answer is known.
@@ -314,16 +317,16 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
     if numbered:
-        ordinary.sort(key=lambda index: orders[index].number is None)
+        ordinary.sort(key=lambda index: orders[index].number is None)  # type: ignore[union-attr]
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]
         try:
             if index in refused:
                 raise OrderError(refused[index])
-            unit_of[index] = m.add_order(entries[index][0], order)
+            unit_of[index] = m.add_order(entries[index][0], order)  # type: ignore[arg-type]
         except OrderError as e:
-            canonical = order.text(m.kind_at(order.location))
+            canonical = order.text(m.kind_at(order.location))  # type: ignore[union-attr]
             items[index] = _invalid(*entries[index], canonical, e)
     return items, unit_of
 
@@ -341,7 +344,7 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
             rule = order and hook(order)
             if rule:
                 groups.setdefault((entries[index][0], rule), []).append(index)
-    refused = {}
+    refused: dict[int, str] = {}
     for (power, rule), indexes in groups.items():
         if len(indexes) > 1:
             given = "; ".join(entries[index][1] for index in indexes)
@@ -407,7 +410,7 @@ def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], 
     dislodged: list[Dislodged] = []
     for unit, loc, k in zip(m.units, m.final_locations(), m.dislodged_by, strict=True):
         if k is None:
-            units.append(unit if loc == unit.location else moved_unit(unit, loc))
+            units.append(unit if loc == unit.location else moved_unit(unit, loc))  # type: ignore[arg-type]
         else:
             dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
     occupied = {u.province for u in units}

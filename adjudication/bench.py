@@ -206,7 +206,7 @@ def _support(variant: Variant, rng: Random, units, s: int, dest: dict[int, str])
     power, kind, loc = units[s]
     reach = _reach(variant, units[s])
     here = province_of(loc)
-    choices = []  # (target, destination or None)
+    choices: list[tuple[int, str | None]] = []  # (target, destination or None)
     for t, (_, _, tloc) in enumerate(units):
         if t == s:
             continue

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .reasons import Reason, reason_template, why
 from .variant import Variant, normalise
@@ -275,7 +276,7 @@ class _Reader:
         variant = self.variant
         keys = self.keys
         start = self.pos
-        first = keys[start] if start < len(keys) else None
+        first = keys[start] if start < len(keys) else ""  # no name's word is empty
         name = None if self.loose else variant.name_alone.get(first)
         if name is not None:  # the common case: the one name this word starts, a word long
             self.made.append(_ONLY)
@@ -297,7 +298,7 @@ class _Reader:
             choice = self.choices[index] if index < len(self.choices) else 0
             self.made.append((choice, len(found)))
             if not found:
-                if first is None:
+                if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
                 raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
@@ -438,7 +439,11 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         t_power = r.power()
         t_unit, t_number = r.unit()
         target = _place(r, why("the supported unit's province"))
-        whose = {"number": number, "target_power": t_power, "target_number": t_number}
+        whose: dict[str, Any] = {
+            "number": number,
+            "target_power": t_power,
+            "target_number": t_number,
+        }
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
             destination = r.location(why("the supported move's destination"))

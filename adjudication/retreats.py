@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from .board import Board, Dislodged
 from .orders import DISBAND, RETREAT, Order, OrderError
 from .reasons import DISLODGED_IS, WHICH_COAST, why
@@ -80,7 +82,8 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
                 canonical = Order(DISBAND, d.unit.kind, d.unit.location)
                 chosen[d.unit.province] = (index, "")
             else:
-                dest = _destination(variant, d, order.destination, options[d.unit.province])
+                destination = cast(str, order.destination)  # every retreat names one
+                dest = _destination(variant, d, destination, options[d.unit.province])
                 canonical = Order(RETREAT, d.unit.kind, d.unit.location, destination=dest)
                 chosen[d.unit.province] = (index, dest)
             answer(index, "pending", canonical=canonical.text())

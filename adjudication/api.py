@@ -7,13 +7,14 @@ the next phase, skipping retreat and adjustment phases that have nothing to do.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
 from .movement import Movement
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
+from .readonly import ReplyData
 from .reasons import why
 from .registry import Rule
 from .variant import Variant, load
@@ -33,7 +34,7 @@ def error(message: str, details: list | None = None) -> dict:
     return {"error": message, "details": details or []}
 
 
-def adjudicate(request: dict) -> dict:
+def adjudicate(request: object) -> dict:
     """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``.
 
     A request with ``"mode": "check"`` is answered by ``check`` instead."""
@@ -55,7 +56,7 @@ def adjudicate(request: dict) -> dict:
         return error("the position is too large to adjudicate")
 
 
-def check(request: dict) -> dict:
+def check(request: object) -> dict:
     """Check orders as they are sent, before the other powers' orders are known.
 
     Same request as ``adjudicate``; nothing is judged. Each order is ``invalid`` (with its
@@ -196,40 +197,13 @@ def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None
     return None if data is None else dict(data)
 
 
-class ReplyData(dict):
-    """A reply's ``data``: one read-only dict per order text, shared by every reply that
-    carries that order. Copying it for each reply was a sixth of a phase's time; sharing is
-    safe only because no one can change it (a copy, ``dict(data)``, is an ordinary dict).
-    It serialises, compares and pickles as a plain dict."""
-
-    __slots__ = ()
-
-    def _read_only(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("an order's data is shared between replies and read-only; copy it first")
-
-    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
-    __ior__ = _read_only  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple:
-        return dict, (dict(self),)
-
-    def __copy__(self) -> dict:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict) -> dict:
-        from copy import deepcopy
-
-        return {key: deepcopy(value, memo) for key, value in self.items()}
-
-
 # Each order text's reply data, and each movement order text as ``parse`` reads it, worked out
 # once per (variant, phase type): the same orders come back phase after phase. A plain dict
 # read in the loop costs far less than a cached function call per order (``parse``'s own
 # cache); a table that outgrows _TABLE_SIZE is started afresh, so memory stays bounded.
 _tables: dict[tuple[str, Variant, str], dict] = {}
-_TABLE_SIZE = 65536
-_UNKNOWN: Any = object()  # typed Any: a sentinel that stands for any value of a table
+_TABLE_SIZE: Final = 65536
+_UNKNOWN: Final[Any] = object()  # typed Any: a sentinel that stands for any value of a table
 
 
 def _table(what: str, variant: Variant, phase_type: str) -> dict:

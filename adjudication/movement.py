@@ -16,13 +16,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
+from typing import Final
 
+from ._mypyc import mypyc_attr
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .reasons import UNIT_IS, WHICH_COAST, reason_template, why
 from .variant import Variant, province_of
 
-UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+# The state of a decision (Final: compiled, a constant rather than a global looked up).
+UNRESOLVED: Final = 0
+GUESSING: Final = 1
+RESOLVED: Final = 2
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
@@ -40,6 +45,7 @@ def _checkers(cls: type) -> dict:
     return {kind: getattr(cls, name) for kind, name in CHECKS.items()}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the rules' mixins extend it in Python
 class Movement:
     """One movement phase being adjudicated."""
 

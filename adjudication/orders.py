@@ -35,14 +35,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .reasons import Reason, reason_template, why
 from .variant import Variant, normalise
 
-HOLD, MOVE, SUPPORT, CONVOY = "hold", "move", "support", "convoy"
-RETREAT, DISBAND, BUILD, REMOVE, WAIVE = "retreat", "disband", "build", "remove", "waive"
-SPECIAL = "special"
+# The kinds of order (Final: compiled, constants rather than globals looked up at every use).
+HOLD: Final = "hold"
+MOVE: Final = "move"
+SUPPORT: Final = "support"
+CONVOY: Final = "convoy"
+RETREAT: Final = "retreat"
+DISBAND: Final = "disband"
+BUILD: Final = "build"
+REMOVE: Final = "remove"
+WAIVE: Final = "waive"
+SPECIAL: Final = "special"  # a rule's own order (a canal permit)
 
 
 PROVINCE = why("a province")
@@ -371,7 +379,7 @@ def _original(text: str, token: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def parse(variant: Variant, text: str, phase_type: str = "movement") -> Order:
+def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order:
     """Parse one order in the given phase type; raises OrderError with a reason.
 
     Tries the readings of the names in order (see the module docstring) and returns the first

@@ -208,7 +208,7 @@ def available() -> list[str]:
     return registry.variant_ids()
 
 
-def load(variant_id: str) -> Variant:
+def load(variant_id: object) -> Variant:
     """Load and validate a registered variant by id (``standard``, ``colonial``...). An id is
     only ever a key of the registry, never a path."""
     source = registry.variant_source(variant_id) if isinstance(variant_id, str) else None

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: venv test run fmt clean proof messages
+.PHONY: venv test run fmt clean proof messages engine-compiled engine-pure
 
 venv: $(STAMP)
 
@@ -56,10 +56,22 @@ messages: venv
 	$(BIN)/python manage.py makemessages -l zh_Hans -l ja --no-obsolete $(MESSAGES_IGNORE)
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
+# The optional compiled engine (docs/benchmarks.md, "Compiled engine"): mypyc compiles the
+# engine's hot modules to C extensions next to their .py files, which Python then imports
+# instead; same answers (tests/test_compiled.py). Needs a C compiler and the Python headers.
+# `make engine-pure` removes them. Nothing else builds them: `make venv` and `make test` do not.
+engine-compiled: venv
+	$(BIN)/python -m pip install --quiet -e '.[dev,compiled]'
+	$(BIN)/python -m bench.mypyc_build
+
+engine-pure:
+	rm -f adjudication/*.so adjudication/_compiled.json
+
 fmt: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) var build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) var build *.egg-info .pytest_cache .ruff_cache .hypothesis .mypy_cache
+	rm -f adjudication/*.so adjudication/_compiled.json
 	find . -name __pycache__ -type d -not -path './.git/*' -prune -exec rm -rf {} +

@@ -24,7 +24,7 @@ def _answer(line: str) -> tuple[dict, bool]:
     """Adjudicate one JSON text; returns the response and whether the request was sound."""
     try:
         request = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except json.JSONDecodeError as e:  # a str, so never a UnicodeDecodeError here
         return error(f"the request is not valid JSON ({e.msg} at line {e.lineno})"), False
     except RecursionError:
         return error("the request is nested too deeply to read"), False

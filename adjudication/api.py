@@ -13,9 +13,16 @@ from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units
 from .movement import Movement, overrides
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
+from .readonly import ReplyData
 from .reasons import why
 from .registry import Rule
 from .variant import Variant, load
+
+# ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
+# few milliseconds, and these annotations are never evaluated.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
 
 
 def opening(variant_id: str, seed: int = 0) -> dict:
@@ -32,7 +39,7 @@ def error(message: str, details: list | None = None) -> dict:
     return {"error": message, "details": details or []}
 
 
-def adjudicate(request: dict) -> dict:
+def adjudicate(request: object) -> dict:
     """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``.
 
     A request with ``"mode": "check"`` is answered by ``check`` instead."""
@@ -54,7 +61,7 @@ def adjudicate(request: dict) -> dict:
         return error("the position is too large to adjudicate")
 
 
-def check(request: dict) -> dict:
+def check(request: object) -> dict:
     """Check orders as they are sent, before the other powers' orders are known.
 
     Same request as ``adjudicate``; nothing is judged. Each order is ``invalid`` (with its
@@ -195,40 +202,13 @@ def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None
     return None if data is None else dict(data)
 
 
-class ReplyData(dict):
-    """A reply's ``data``: one read-only dict per order text, shared by every reply that
-    carries that order. Copying it for each reply was a sixth of a phase's time; sharing is
-    safe only because no one can change it (a copy, ``dict(data)``, is an ordinary dict).
-    It serialises, compares and pickles as a plain dict."""
-
-    __slots__ = ()
-
-    def _read_only(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("an order's data is shared between replies and read-only; copy it first")
-
-    __setitem__ = __delitem__ = _read_only  # type: ignore[assignment]
-    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
-    __ior__ = _read_only  # type: ignore[assignment]
-
-    def __reduce__(self) -> tuple:
-        return dict, (dict(self),)
-
-    def __copy__(self) -> dict:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict) -> dict:
-        from copy import deepcopy
-
-        return {key: deepcopy(value, memo) for key, value in self.items()}
-
-
 # Each order text's reply data, and each movement order text as ``parse`` reads it, worked out
 # once per (variant, phase type): the same orders come back phase after phase. A plain dict
 # read in the loop costs far less than a cached function call per order (``parse``'s own
 # cache); a table that outgrows _TABLE_SIZE is started afresh, so memory stays bounded.
 _tables: dict[tuple[str, Variant, str], dict] = {}
-_TABLE_SIZE = 65536
-_UNKNOWN = object()
+_TABLE_SIZE: Final = 65536
+_UNKNOWN: Final[Any] = object()  # typed Any: a sentinel that stands for any value of a table
 
 
 def _table(what: str, variant: Variant, phase_type: str) -> dict:
@@ -287,7 +267,9 @@ def movement_class(variant: Variant) -> type[Movement]:
     return type(f"{variant.id.title()}Movement", (*mixins, Movement), {})
 
 
-def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | None]]:
+def _add_orders(
+    m: Movement, entries: list[tuple[str, str]]
+) -> tuple[list[dict | None], list[int | None]]:
     """Give each order to its unit: the replies of the invalid ones, and each entry's unit."""
     variant = m.variant
     # The replies, one per entry; each is made once, when its order's answer is known.
@@ -314,16 +296,16 @@ def _add_orders(m: Movement, entries) -> tuple[list[dict | None], list[int | Non
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
     if numbered:
-        ordinary.sort(key=lambda index: orders[index].number is None)
+        ordinary.sort(key=lambda index: orders[index].number is None)  # type: ignore[union-attr]
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]
         try:
             if index in refused:
                 raise OrderError(refused[index])
-            unit_of[index] = m.add_order(entries[index][0], order)
+            unit_of[index] = m.add_order(entries[index][0], order)  # type: ignore[arg-type]
         except OrderError as e:
-            canonical = order.text(m.kind_at(order.location))
+            canonical = order.text(m.kind_at(order.location))  # type: ignore[union-attr]
             items[index] = _invalid(*entries[index], canonical, e)
     return items, unit_of
 
@@ -341,7 +323,7 @@ def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[i
             rule = order and hook(order)
             if rule:
                 groups.setdefault((entries[index][0], rule), []).append(index)
-    refused = {}
+    refused: dict[int, str] = {}
     for (power, rule), indexes in groups.items():
         if len(indexes) > 1:
             given = "; ".join(entries[index][1] for index in indexes)
@@ -371,7 +353,8 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     outcome, canonical_of = m.outcome, m.canonical
     # A unit's order's canonical text read here, not through a call a reply, unless a rule's
     # resolver writes its own.
-    orders = m.order if not overrides(type(m), "canonical") else ()
+    cls: type = type(m)
+    orders: list[Order | None] = [] if overrides(cls, "canonical") else m.order
     count = len(orders)
     for index, i in enumerate(unit_of):
         if i is None:  # refused by _add_orders, which made its reply
@@ -383,7 +366,10 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             key = "reason"
             result, note = outcome(i)
         power, text = entries[index]
-        canonical = (i < count and orders[i].canonical) or canonical_of(i)
+        order = orders[i] if i < count else None
+        canonical = order.canonical if order is not None else None
+        if not canonical:
+            canonical = canonical_of(i)
         data = table.get(canonical, _UNKNOWN)
         if data is _UNKNOWN:
             order = m.order[i] if i < len(m.order) else None  # None: a rule's own order
@@ -411,7 +397,7 @@ def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], 
     dislodged: list[Dislodged] = []
     for unit, loc, k in zip(m.units, m.final_locations(), m.dislodged_by, strict=True):
         if k is None:
-            units.append(unit if loc == unit.location else moved_unit(unit, loc))
+            units.append(unit if loc == unit.location else moved_unit(unit, loc))  # type: ignore[arg-type]
         else:
             dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
     occupied = {u.province for u in units}

@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 from random import Random
 
+from . import compiled
 from .api import adjudicate
 from .variant import Variant, available, load, province_of
 
@@ -206,7 +207,7 @@ def _support(variant: Variant, rng: Random, units, s: int, dest: dict[int, str])
     power, kind, loc = units[s]
     reach = _reach(variant, units[s])
     here = province_of(loc)
-    choices = []  # (target, destination or None)
+    choices: list[tuple[int, str | None]] = []  # (target, destination or None)
     for t, (_, _, tloc) in enumerate(units):
         if t == s:
             continue
@@ -383,6 +384,7 @@ def main(args) -> int:
         return f"{n} ({100 * n / orders:.1f}%)"
 
     print(f"bench: standard map, seed {seed}, generated in {generated_s:.2f} s")
+    print(f"engine:            {'compiled (mypyc)' if compiled() else 'Python'}")
     print(f"phases:            {count}")
     print(f"units per phase:   {orders / count:g} (one order each, {orders} orders)")
     print(

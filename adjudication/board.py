@@ -231,6 +231,7 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
     units = []
     for entry in entries:
         unit = None
+        key: tuple | None = None
         if type(entry) is dict:
             key = (entry.get("power"), entry.get("unit"), entry.get("location"))
             try:

@@ -17,12 +17,22 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
+from ._mypyc import mypyc_attr
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .reasons import UNIT_IS, WHICH_COAST, reason_template, why
 from .variant import Variant, province_of
 
-UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+# ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
+# few milliseconds, and these annotations are never evaluated.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
+
+# The state of a decision (Final: compiled, a constant rather than a global looked up).
+UNRESOLVED: Final = 0
+GUESSING: Final = 1
+RESOLVED: Final = 2
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
 
@@ -40,6 +50,7 @@ def _checkers(cls: type) -> dict:
     return {kind: getattr(cls, name) for kind, name in CHECKS.items()}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the rules' mixins extend it in Python
 class Movement:
     """One movement phase being adjudicated."""
 
@@ -62,7 +73,8 @@ class Movement:
         # A list while a failed decision's cause is worked out (an instance attribute from the
         # start: set later, it would change the object's layout and slow every attribute).
         self.explain: list | None = None
-        self.checks = _checkers(type(self))
+        cls: type = type(self)  # as a plain type: mypy finds a class object unhashable
+        self.checks = _checkers(cls)
         self.fleet_provinces: set[str] | None = None  # where fleets stand; made when needed
 
     def restart(self) -> None:
@@ -159,7 +171,7 @@ class Movement:
         legal = legal_move(self.variant, unit.kind, unit.location, order.destination, order.via)
         if isinstance(legal, str):
             raise OrderError(legal)
-        if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):
+        if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):  # type: ignore[arg-type]
             raise OrderError(
                 "no fleets stand at sea to convoy it from {province} to {destination}",
                 province=unit.province,
@@ -210,6 +222,7 @@ class Movement:
         )
         if isinstance(legal, str):
             raise OrderError(legal)
+        assert target is not None and t is not None  # a support of nobody is refused above
         named = order.target_power  # "S British F Red Sea": read as written, or refused
         if named and named != target.power and tprov not in self.variant.stacking:
             raise OrderError(
@@ -271,13 +284,13 @@ class Movement:
                 convoys.append(i)
         for i in convoys:
             order = orders[i]
-            t = target[i] = self.unit_at[order.target]
-            if kind[t] == MOVE and dest[t] == order.destination:
+            t = target[i] = self.unit_at[order.target]  # type: ignore[union-attr,index]
+            if kind[t] == MOVE and dest[t] == order.destination:  # type: ignore[union-attr]
                 if convoys_of[t]:
-                    convoys_of[t].append(i)
+                    convoys_of[t].append(i)  # type: ignore[union-attr]
                 else:
                     convoys_of[t] = [i]
-        for t in {target[i] for i in convoys}:
+        for t in {target[i] for i in convoys}:  # type: ignore[assignment]
             fleets = convoys_of[t]
             if fleets and not convoyed[t]:
                 # To an adjacent province an army goes by land unless its own power convoys it.
@@ -290,22 +303,22 @@ class Movement:
                 matches[f] = True
         for i in supports:
             order = orders[i]
-            t = target[i] = self.support_target(i, order)
-            wanted = order.destination
+            t = target[i] = self.support_target(i, order)  # type: ignore[arg-type]
+            wanted = order.destination  # type: ignore[union-attr]
             if wanted is None:
                 ok = kind[t] != MOVE
             elif "/" in wanted:
-                ok = kind[t] == MOVE and orders[t].destination == wanted
+                ok = kind[t] == MOVE and orders[t].destination == wanted  # type: ignore[union-attr]
             else:
                 ok = kind[t] == MOVE and dest[t] == wanted
             matches[i] = ok
             if ok:
                 if supports_of[t]:
-                    supports_of[t].append(i)
+                    supports_of[t].append(i)  # type: ignore[union-attr]
                 else:
                     supports_of[t] = [i]
         for i in moving:
-            j = self.unit_at.get(dest[i])
+            j = self.unit_at.get(dest[i])  # type: ignore[arg-type]
             if j is not None and self.meets_head_on(i, j):
                 self.h2h[i] = j
         adjudicate = {
@@ -403,7 +416,7 @@ class Movement:
                 if t in self.by_intent:
                     self.go_by_land(t)  # DATC 6.G.11: an intended convoy in a paradox is dropped
                 else:
-                    self.paradox.add(t)
+                    self.paradox.add(t)  # type: ignore[arg-type]
             return
         for x in cycle:
             if x < n and self.kind[x] == MOVE:
@@ -419,7 +432,7 @@ class Movement:
         for f in self.convoys_of[t]:
             self.matches[f] = False
         self.convoys_of[t] = []
-        j = self.unit_at.get(self.dest[t])
+        j = self.unit_at.get(self.dest[t])  # type: ignore[arg-type]
         if j is not None and self.meets_head_on(t, j):
             self.h2h[t], self.h2h[j] = j, t
 
@@ -470,7 +483,7 @@ class Movement:
     def attack_strength(self, i: int) -> int:
         if not self.path_ok(i):
             return 0
-        j = self.occupant(self.dest[i])
+        j = self.occupant(self.dest[i])  # type: ignore[arg-type]
         if j is None or (self.h2h[i] != j and self.leaves(j)):
             return 1 + self.support_count(i)
         if self.power[j] == self.power[i]:
@@ -506,7 +519,7 @@ class Movement:
 
     def rivals(self, i: int) -> list[int]:
         """Other units trying to enter unit i's destination."""
-        movers = self.movers_into[self.dest[i]]
+        movers = self.movers_into[self.dest[i]]  # type: ignore[index]
         if len(movers) == 1 and movers[0] == i:
             return []  # the usual case: it moves there alone
         return [k for k in movers if k != i]
@@ -530,10 +543,11 @@ class Movement:
         every decision is settled."""
         cause = self.causes.get(d) if self.state[d] == RESOLVED else None
         if cause is None:
-            self.explain = why = []
+            found: list[tuple] = []
+            self.explain = found
             judge(d)
             self.explain = None
-            cause = why[0] if why else None
+            cause = found[0] if found else None
         return cause
 
     def adjudicate_move(self, i: int) -> bool:
@@ -547,9 +561,10 @@ class Movement:
             if attack <= defend:
                 return self.fails(i, ("head-on", j, attack, defend))
         else:
-            hold = self.hold_strength(self.dest[i])
+            hold = self.hold_strength(self.dest[i])  # type: ignore[arg-type]
             if attack <= hold:
-                return self.fails(i, ("held", self.occupant(self.dest[i]), attack, hold))
+                held = self.occupant(self.dest[i])  # type: ignore[arg-type]
+                return self.fails(i, ("held", held, attack, hold))
         for k in self.rivals(i):
             prevent = self.prevent_strength(k)
             if attack <= prevent:
@@ -560,7 +575,7 @@ class Movement:
         """Whether a move k into supporter s's province cuts its support (before dislodging)."""
         if self.power[k] == self.power[s]:
             return False
-        aim = self.order[s].destination
+        aim = self.order[s].destination  # type: ignore[union-attr]
         if aim is not None and self.prov[k] == province_of(aim):
             return False  # not cut from the province it is directed at, whatever the coast
         return self.path_ok(k)
@@ -598,12 +613,15 @@ class Movement:
 
     def final_location(self, i: int) -> str:
         """Where unit i stands after the phase, if it is not dislodged."""
-        return self.order[i].destination if self.moved(i) else self.units[i].location
+        if self.moved(i):
+            return self.order[i].destination  # type: ignore[union-attr,return-value]
+        return self.units[i].location
 
     def final_locations(self) -> list[str | None]:
         """Where each unit stands after the phase; None for a dislodged unit."""
         by = self.dislodged_by
-        if overrides(type(self), "final_location", "moved"):
+        cls: type = type(self)
+        if overrides(cls, "final_location", "moved"):
             return [None if k is not None else self.final_location(i) for i, k in enumerate(by)]
         # Movement's own final_location for every unit, without two calls a unit.
         kind, result, order, units = self.kind, self.result, self.order, self.units
@@ -612,7 +630,7 @@ class Movement:
             if k is not None:
                 out.append(None)
             elif kind[i] == MOVE and result[i]:
-                out.append(order[i].destination)
+                out.append(order[i].destination)  # type: ignore[union-attr]
             else:
                 out.append(units[i].location)
         return out
@@ -723,7 +741,7 @@ class Movement:
         if i >= len(self.units):
             return self.specials[i - len(self.units)][1].text()
         order = self.order[i]
-        return order.canonical or order.text(self.units[i].kind)
+        return order.canonical or order.text(self.units[i].kind)  # type: ignore[union-attr]
 
     def outcome(self, i: int) -> tuple[str, str | None]:
         """The contract's result for unit i's order, and the reason when it did not work."""
@@ -741,11 +759,11 @@ class Movement:
                 return "succeeds", None
             return "fails", self.support_reason(i)
         if kind == CONVOY and not self.matches[i]:
-            t = self.units[self.target[i]]
+            t = self.units[self.target[i]]  # type: ignore[index]
             reason = why(
                 "{unit} was not ordered to {destination} via convoy",
                 unit=t.label(),
-                destination=self.order[i].destination,
+                destination=self.order[i].destination,  # type: ignore[union-attr]
             )
             if self.dislodged_by[i] is not None:
                 return "fails", reason
@@ -778,13 +796,13 @@ class Movement:
 
     def void_reason(self, i: int) -> str:
         """Why a support that was not cut still had no effect."""
-        t = self.units[self.target[i]]
-        if self.order[i].destination is None:
+        t = self.units[self.target[i]]  # type: ignore[index]
+        if self.order[i].destination is None:  # type: ignore[union-attr]
             return why("no effect: {unit} was ordered to move, not to hold", unit=t.label())
         return why(
             "no effect: {unit} was not ordered to {destination}",
             unit=t.label(),
-            destination=self.order[i].destination,
+            destination=self.order[i].destination,  # type: ignore[union-attr]
         )
 
     def needs(self, i: int) -> str | None:
@@ -802,12 +820,12 @@ class Movement:
             return None
         order = self.order[i]
         label = self.units[t].label()
-        if order.destination is None:
+        if order.destination is None:  # type: ignore[union-attr]
             return why("{power} to keep {unit} where it is", power=self.power[t], unit=label)
         template = reason_template("{power} to order {unit} - {destination}")
         if kind == CONVOY:
             template = reason_template("{power} to order {unit} - {destination} via Convoy")
-        return why(template, power=self.power[t], unit=label, destination=order.destination)
+        return why(template, power=self.power[t], unit=label, destination=order.destination)  # type: ignore[union-attr]
 
     def annotate(self, response: dict) -> None:
         """Hook for plug-ins to add fields to the response."""

@@ -44,7 +44,7 @@ def ordered_unit(data: dict | None) -> str | None:
     return data.get("location")
 
 
-def options(request: dict, power: str) -> dict:
+def options(request: dict, power: object) -> dict:
     """``{"power", "phase", "orders": [...], "adjustment": n}`` for one power.
 
     Each item of ``orders`` is ``order_data`` plus ``"needs"`` when the engine says the

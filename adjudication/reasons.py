@@ -9,7 +9,10 @@ another reason (a reason may quote one). Servers extract the templates with the 
 
 from __future__ import annotations
 
+from ._mypyc import mypyc_attr
 
+
+@mypyc_attr(native_class=False)  # a str: mypyc makes no native class of one
 class Reason(str):
     """An English reason that remembers its template and its names; it is a plain ``str`` for
     everything that only wants the words."""

@@ -80,7 +80,9 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
                 canonical = Order(DISBAND, d.unit.kind, d.unit.location)
                 chosen[d.unit.province] = (index, "")
             else:
-                dest = _destination(variant, d, order.destination, options[d.unit.province])
+                destination = order.destination
+                assert destination is not None  # every retreat names one (the parser's RETREAT)
+                dest = _destination(variant, d, destination, options[d.unit.province])
                 canonical = Order(RETREAT, d.unit.kind, d.unit.location, destination=dest)
                 chosen[d.unit.province] = (index, dest)
             answer(index, "pending", canonical=canonical.text())

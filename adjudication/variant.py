@@ -208,7 +208,7 @@ def available() -> list[str]:
     return registry.variant_ids()
 
 
-def load(variant_id: str) -> Variant:
+def load(variant_id: object) -> Variant:
     """Load and validate a registered variant by id (``standard``, ``colonial``...). An id is
     only ever a key of the registry, never a path."""
     source = registry.variant_source(variant_id) if isinstance(variant_id, str) else None
@@ -416,7 +416,7 @@ def _spelling_phrases(
 
 def _hyphens(name: str) -> frozenset[tuple[str, str]]:
     """The word pairs a hyphen joins in a province's name: ``Mid-Atlantic`` -> (mid, atlantic)."""
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for chunk in name.lower().split():
         parts = [p for p in map(normalise, chunk.split("-")) if p]
         pairs.update(pairwise(parts))
@@ -509,7 +509,8 @@ def _names(variant: Variant, entries: list[dict]) -> None:
 
 def _check_units(variant: Variant) -> None:
     for unit in variant.starting_units:
-        power, kind, location = unit.get("power"), unit.get("unit"), unit.get("location", "")
+        power, location = unit.get("power"), unit.get("location", "")
+        kind = str(unit.get("unit"))  # as written: anything but "A" is read as a fleet
         if power not in variant.powers:
             raise VariantError(f"starting unit {unit!r} belongs to unknown power {power!r}")
         if not variant.can_stand(kind, location):

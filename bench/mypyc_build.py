@@ -1,0 +1,163 @@
+"""``python -m bench.mypyc_build``: the optional compiled engine (``make engine-compiled``).
+
+mypyc compiles the engine's hot modules (``MODULES``) into C extensions written next to their
+.py files: one shared library (``adjudication/_engine__mypyc.*.so``) and a small one per
+module, which Python then imports instead of the .py files. Everything else stays Python: the
+package's ``__init__``, the registry and the rule base class the variants extend, the command
+line, the bench. ``--clean`` (``make engine-pure``) removes what it built, back to the Python
+engine. The answers are the same either way (tests/test_compiled.py).
+
+It needs mypy, which provides mypyc (the ``compiled`` extra of pyproject.toml), setuptools and
+a C compiler with the Python headers; the built engine needs none of them. It also writes
+``adjudication/_compiled.json``, the sha256 of each compiled source: ``import adjudication``
+refuses a build older than its sources rather than run old code.
+
+This module imports only the standard library until it builds, so any python with mypyc can
+run it on a tree (``--root``), as the test does on a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "adjudication"
+# Compiled: what judging a phase runs. Not: __init__ (it checks the build), registry (Rule is
+# subclassed by the variants and the registry patched by tests), readonly (ReplyData takes
+# dict's methods over), _mypyc, following, game_options, bench, __main__ (not hot).
+MODULES = (
+    "adjustments",
+    "api",
+    "board",
+    "movement",
+    "options",
+    "orders",
+    "reasons",
+    "retreats",
+    "variant",
+)
+GROUP = f"{PACKAGE}._engine"  # the shared library: adjudication/_engine__mypyc.*.so
+MANIFEST = "_compiled.json"
+
+
+def source_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def artefacts(root: Path = ROOT) -> list[Path]:
+    """Every file a build leaves in the package, whichever Python built it: the engine has no
+    extension modules of its own."""
+    package = root / PACKAGE
+    found = [*package.glob("*.so"), *package.glob("*.pyd"), package / MANIFEST]
+    return sorted(p for p in found if p.exists())
+
+
+def clean(root: Path = ROOT) -> list[Path]:
+    """Remove the compiled engine from the tree: the Python engine runs again."""
+    removed = artefacts(root)
+    for path in removed:
+        path.unlink()
+    return removed
+
+
+def build(root: Path = ROOT, jobs: int = 2) -> float:
+    """Compile ``MODULES`` of the tree at ``root`` in place; returns the seconds it took."""
+    from mypyc.build import mypycify  # only here: the rest of the module is standard library
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
+    began = time.perf_counter()
+    root = root.resolve()
+    clean(root)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="mypyc-build-") as tmp:
+        os.chdir(root)  # setuptools puts an in-place extension where its package is, from here
+        try:
+            paths = [f"{PACKAGE}/{name}.py" for name in MODULES]
+            extensions = mypycify(
+                [*paths, f"--cache-dir={tmp}/mypy"],
+                opt_level="3",
+                group_name=GROUP,
+                target_dir=f"{tmp}/c",
+            )
+            dist = Distribution({"name": "adjudication-compiled", "ext_modules": extensions})
+            command = dist.get_command_obj("build_ext")
+            command.inplace = True
+            command.build_temp = f"{tmp}/temp"
+            command.build_lib = f"{tmp}/lib"
+            command.parallel = jobs
+            dist.run_command("build_ext")
+        finally:
+            os.chdir(here)
+    package = root / PACKAGE
+    manifest = {
+        "modules": {name: source_digest(package / f"{name}.py") for name in MODULES},
+        "python": sys.version.split()[0],
+    }
+    (package / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return time.perf_counter() - began
+
+
+def requirements(root: Path = ROOT) -> list[str]:
+    """What building needs: the ``compiled`` extra of pyproject.toml."""
+    with open(root / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["project"]["optional-dependencies"]["compiled"]
+
+
+def builder_python(create: bool = False) -> str | None:
+    """A python that can build (has mypyc and setuptools): ``$MYPYC_PYTHON``, this one, else
+    the venv at ``$MYPYC_VENV`` (/tmp/mypycvenv). With ``create`` that venv is made from this
+    python, so that what it builds loads here, when missing. None when there is none."""
+    given = os.environ.get("MYPYC_PYTHON")
+    if given:
+        return given if _can_build(given) else None
+    if _can_build(sys.executable):
+        return sys.executable
+    venv = Path(os.environ.get("MYPYC_VENV", "/tmp/mypycvenv"))
+    python = str(venv / "bin" / "python")
+    if _can_build(python):
+        return python
+    if not create:
+        return None
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run([python, "-m", "pip", "install", "-q", *requirements()], check=True, timeout=600)
+    return python if _can_build(python) else None
+
+
+def _can_build(python: str) -> bool:
+    if not Path(python).exists():
+        return False
+    done = subprocess.run(
+        [python, "-c", "import mypyc.build, setuptools"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return done.returncode == 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.mypyc_build", description=__doc__)
+    parser.add_argument("--clean", action="store_true", help="remove the compiled engine")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the tree (default: this one)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    if args.clean:
+        removed = clean(args.root)
+        print(f"removed {len(removed)} files: the engine is Python again")
+        return 0
+    seconds = build(args.root, args.jobs)
+    print(f"compiled {', '.join(MODULES)} in {seconds:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -37,15 +37,33 @@ def why(template: str, **args: object) -> Reason:
 
     Made with ``str.__new__`` directly rather than by calling the class: reasons are made in
     the resolver's answers, and the class call cost a quarter of a reason's time. A reason
-    without names is made once and shared (a reason is never changed once made)."""
+    is never changed once made, so the same reason is made once and shared: one without names
+    by its template, one whose names are all plain text or whole numbers by template and
+    names (the same few bounces and cuts come back phase after phase; ``str.format_map`` cost
+    four times an f-string)."""
     if not args:
         self = _plain.get(template)
         if self is not None:
             return self
+        key = None
+    else:
+        key = (template, *args.items())
+        for value in args.values():
+            if type(value) not in _SHAREABLE:  # 1 and True, or a reason and its words,
+                key = None  # are equal keys that write differently
+                break
+        else:
+            self = _shared.get(key)
+            if self is not None:
+                return self
     self = _new_str(Reason, template.format_map(args) if args else template)
     self.template = template
     self.args = args
-    if not args and len(_plain) < _PLAIN_SIZE:
+    if key is not None:
+        if len(_shared) >= _SHARED_SIZE:
+            _shared.clear()
+        _shared[key] = self
+    elif not args and len(_plain) < _PLAIN_SIZE:
         _plain[template] = self
     return self
 
@@ -53,6 +71,10 @@ def why(template: str, **args: object) -> Reason:
 # Reasons without names, by template; bounded in case a caller makes templates at run time.
 _plain: dict[str, Reason] = {}
 _PLAIN_SIZE = 4096
+# Reasons with names, by template and names; started afresh when full.
+_shared: dict[tuple, Reason] = {}
+_SHARED_SIZE = 16384
+_SHAREABLE = (str, int)
 
 
 def words_of(value: object) -> object:

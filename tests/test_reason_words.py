@@ -125,3 +125,28 @@ def test_no_reason_is_written_as_an_f_string() -> None:
             if maker in ("OrderError", "why") and isinstance(node.args[0], ast.JoinedStr):
                 found.append(f"{path.name}:{node.lineno}")
     assert found == []
+
+
+def test_a_shared_reason_is_the_one_its_names_make():
+    """Reasons are made once and shared (``why``): the same template and names give the same
+    reason, but names that are equal yet written differently never share one."""
+    from adjudication.reasons import why
+
+    template = "bounced with {label} ({attack} against {against})"
+    first = why(template, label="A Paris", attack=1, against=1)
+    assert why(template, label="A Paris", attack=1, against=1) is first
+    assert (
+        why(template, label="A Paris", attack=2, against=1) == "bounced with A Paris (2 against 1)"
+    )
+    assert why(template, label="A Paris", attack=True, against=1) == (
+        "bounced with A Paris (True against 1)"
+    )
+    quoted = why("support cut by {unit}", unit="A Munich")
+    plain = why("not given: {why}", why="support cut by A Munich")
+    nested = why("not given: {why}", why=quoted)
+    assert nested == plain and nested is not plain
+    assert nested.words()["args"]["why"] == {
+        "template": "support cut by {unit}",
+        "args": {"unit": "A Munich"},
+    }
+    assert plain.words()["args"]["why"] == "support cut by A Munich"

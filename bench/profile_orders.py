@@ -39,7 +39,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from bench import common
+from bench import api_load, common
 
 KINDS = ("put", "check", "page")
 
@@ -113,13 +113,38 @@ def requests(kind: str, games: list[dict], cookies: dict[int, str]) -> Iterator[
 
 def run(application: Callable, source: Iterator[dict], count: int) -> float:
     """CPU milliseconds per request over ``count`` requests; any answer but 200 is an error."""
+    return run_with_database(application, source, count)[0]
+
+
+def run_with_database(
+    application: Callable, source: Iterator[dict], count: int
+) -> tuple[float, float | None]:
+    """``run``, and the database server's own CPU milliseconds per request (PostgreSQL: its
+    backend process for this connection, from /proc, in clock ticks; None elsewhere)."""
     envs = [next(source) for _ in range(count)]
+    backend = database_backend()
+    before = api_load.cpu_seconds([backend]) if backend else 0.0
     started = time.process_time()
     for env in envs:
         status, body = call(application, env)
         if status != 200:
             raise RuntimeError(f"{env['REQUEST_METHOD']} {env['PATH_INFO']}: {status} {body!r}")
-    return 1000 * (time.process_time() - started) / count
+    python = 1000 * (time.process_time() - started) / count
+    if not backend:
+        return python, None
+    return python, 1000 * (api_load.cpu_seconds([backend]) - before) / count
+
+
+def database_backend() -> int | None:
+    """The pid of this process's PostgreSQL backend, if it is on this machine."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    return pid if os.path.exists(f"/proc/{pid}/stat") else None
 
 
 def profile_top(application: Callable, source: Iterator[dict], count: int, lines: int) -> str:
@@ -173,9 +198,16 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         run(application, sources[kind], 1)  # warm-up: imports, first queries, caches
     for kind in kinds:
-        figures = [run(application, sources[kind], args.count) for _ in range(args.rounds)]
+        measured = [
+            run_with_database(application, sources[kind], args.count) for _ in range(args.rounds)
+        ]
+        figures = [python for python, _ in measured]
         rounds = " ".join(f"{f:.2f}" for f in figures)
-        print(f"{kind:<6} CPU ms per request: median {statistics.median(figures):.2f}  ({rounds})")
+        line = f"{kind:<6} CPU ms per request: median {statistics.median(figures):.2f}  ({rounds})"
+        database = [db for _, db in measured if db is not None]
+        if database:
+            line += f"; PostgreSQL {statistics.median(database):.2f}"
+        print(line)
     if args.profile:
         print(f"\n--- cProfile of {args.count} x {args.profile} ---")
         print(profile_top(application, sources[args.profile], args.count, args.lines))

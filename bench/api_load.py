@@ -58,12 +58,18 @@ def write_requests(games: list[dict], path: Path) -> int:
 def start_gunicorn(
     workers: int, port: int, database_url: str, log: Path, threads: int = 1
 ) -> subprocess.Popen:
-    """gunicorn on loopback: sync workers, or gthread workers (keep-alive) with ``threads``."""
+    """gunicorn on loopback: sync workers, or gthread workers (keep-alive) with ``threads``.
+
+    The worker class is always given: gunicorn also reads ``gunicorn.conf.py`` from the
+    working directory (production's gthread workers with 16 threads), which would otherwise
+    decide it."""
     env = common.child_env(DATABASE_URL=database_url)
     args = [sys.executable, "-m", "gunicorn", "greatgame.wsgi", f"--workers={workers}"]
     args += [f"--bind=127.0.0.1:{port}", "--backlog=2048", "--timeout=60"]
     if threads > 1:
         args += ["--worker-class=gthread", f"--threads={threads}", "--keep-alive=75"]
+    else:
+        args += ["--worker-class=sync", "--threads=1"]
     with log.open("w") as out:
         process = subprocess.Popen(
             args,
@@ -97,6 +103,25 @@ def cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU time the whole machine has spent busy so far, all cores (Linux /proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:3] + fields[5:7]) / os.sysconf("SC_CLK_TCK")  # user to softirq, no idle
+
+
+def own_seconds() -> float:
+    """CPU of this process (the probe, Python load threads) and of its waited children (wrk)."""
+    import resource
+
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
+    )
 
 
 def server_pids(master: int) -> tuple[list[int], list[int]]:
@@ -381,6 +406,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    load_before = os.getloadavg()
     common.configure()
     common.migrate()
     if args.probe:
@@ -408,6 +434,7 @@ def main() -> int:
             load(args.warmup)
         web, database = server_pids(server.pid)
         web_before, database_before = cpu_seconds(web), cpu_seconds(database)
+        busy_before, own_before = machine_busy_seconds(), own_seconds()
         probe = None
         if args.probe:
             probe = Probe(args.port, probe_requests(games[0], common.session_cookies(games[:1])))
@@ -419,6 +446,9 @@ def main() -> int:
                 probe.stop()
         web_cpu = cpu_seconds(web) - web_before
         database_cpu = cpu_seconds(database) - database_before
+        own_cpu = own_seconds() - own_before
+        # Whatever else kept the machine busy meanwhile: another job's benchmark is noise.
+        other_cpu = machine_busy_seconds() - busy_before - web_cpu - database_cpu - own_cpu
     finally:
         common.stop(server)
     stored, problems = check_orders(games)
@@ -429,7 +459,8 @@ def main() -> int:
     p95 = result["p95_us"] / 1000
     errors = sum(result["errors"].values()) - result["errors"]["status"]
     bad = {k: v for k, v in result["codes"].items() if k != "200"}
-    print(f"api load: {tag}, {common.machine()}")
+    print(f"api load: {tag}, {common.machine()} (after the run, its own load included)")
+    print(f"before:            load average {' '.join(f'{x:.2f}' for x in load_before)}")
     print(f"set-up:            {args.games} games, {players} players, {setup_s:.1f} s")
     print(
         f"server:            gunicorn {args.workers} "
@@ -462,6 +493,10 @@ def main() -> int:
     print(
         f"server CPU:        gunicorn {per_request * web_cpu:.1f} ms{database_part} "
         f"per request; {cores:.2f} of {os.cpu_count()} cores busy"
+    )
+    print(
+        f"other CPU:         load client {own_cpu / seconds:.2f} cores, other processes "
+        f"{max(other_cpu, 0) / seconds:.2f} cores (noise if well above 0.05)"
     )
     print(f"stored orders:     {stored}, problems: {len(problems)}")
     for problem in problems[:10]:

@@ -510,6 +510,7 @@ def main() -> int:
         )
         for line in lines:
             print(f"probe:             {line}")
+        print(f"probe targets:     {'met' if probe_met else 'NOT met'} (server medians)")
         met = met and probe_met
     print(f"targets: {'met' if met else 'NOT met'}")
     return 0 if met else 1

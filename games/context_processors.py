@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.http import HttpRequest
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 # The words the pages' scripts write (static/live.js, static/board.js), translated here and
 # handed to them as JSON (base.html): a script looks each English text up and falls back to it.
@@ -64,5 +66,12 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
 
 def script_words(request: HttpRequest) -> dict:
     """English text to the reader's language, for the scripts; none in English."""
+    return {"script_words": _script_words(get_language())}
+
+
+@lru_cache(maxsize=16)  # one per language the site speaks (settings.LANGUAGES)
+def _script_words(language: str) -> dict[str, str]:
+    """Fifty look-ups in the catalogue, made once per language: the same on every page.
+    Read only (the page hands it to json_script)."""
     words = {word: gettext(word) for word in SCRIPT_WORDS}
-    return {"script_words": {english: said for english, said in words.items() if said != english}}
+    return {english: said for english, said in words.items() if said != english}

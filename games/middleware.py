@@ -1,5 +1,8 @@
 """Request plumbing that every view relies on.
 
+- ``ServerTimingMiddleware``: every answer says in ``Server-Timing`` how long Django took to
+  make it (``app``: wall time from the start of the middleware chain to the response; ``cpu``:
+  this thread's CPU in that time), for browsers' developer tools and benchmarks.
 - ``RequestIdMiddleware``: each request gets an id (the proxy's ``X-Request-ID`` when it sent
   a sane one), found in every log record written while serving it and in the answer's header.
 - ``ClientAddressMiddleware``: ``REMOTE_ADDR`` becomes the client's address, believing
@@ -44,6 +47,31 @@ RETRY_AFTER_SECONDS = 5
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class ServerTimingMiddleware:
+    """``Server-Timing: app;dur=12.3, cpu;dur=4.5`` on every answer, in milliseconds.
+
+    ``app`` is the wall time from the start of the middleware chain (this middleware comes
+    first) until the response is made, gzip included, body of a streaming answer excluded:
+    the time the request spent in Django, not the time it waited for a worker before, nor the
+    time its bytes took to leave after. ``cpu`` is the CPU time of the serving thread in the
+    same span (``time.thread_time``): the rest of ``app`` was spent waiting, on PostgreSQL,
+    Redis or, in a threaded worker, for the interpreter lock. Two clock reads each: cheap
+    enough for every response.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        response = self.get_response(request)
+        cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
+        timing = f"app;dur={wall * 1000:.1f}, cpu;dur={cpu * 1000:.1f}"
+        given = response.get("Server-Timing")
+        response["Server-Timing"] = f"{given}, {timing}" if given else timing
+        return response
 
 
 class RequestIdMiddleware:

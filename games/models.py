@@ -140,10 +140,19 @@ class Game(models.Model):
 
     def membership_of(self, user) -> Membership | None:
         """The user's current seat in this game, if any (replaced and removed seats do not
-        count)."""
+        count). Read from the seats given to ``know_seats``, else one query."""
         if not user.is_authenticated:
             return None
+        seats = getattr(self, "_known_seats", None)
+        if seats is not None:
+            return next((m for m in seats if m.user_id == user.pk and m.in_play), None)
         return self.memberships.in_play().filter(user=user).first()
+
+    def know_seats(self, seats: list[Membership]) -> None:
+        """Every seat of this game, as just read: ``membership_of`` on this instance answers
+        from them instead of a query each time (the game page asks four times). Only for an
+        instance that lives no longer than a request that changes no seat."""
+        self._known_seats = seats
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -197,6 +206,11 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} as {self.power or '?'} in {self.game}"
+
+    @property
+    def in_play(self) -> bool:
+        """The seat is still held: ``MembershipQuerySet.in_play``'s test, for a seat in hand."""
+        return self.status != self.Status.REPLACED and not self.removed
 
 
 class Phase(models.Model):

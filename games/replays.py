@@ -21,7 +21,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.utils import translation
 from PIL import Image, ImageDraw
 
@@ -199,10 +198,6 @@ def replay_data(game: Game, user: AbstractBaseUser | None = None) -> dict:
 # -- views --------------------------------------------------------------------------------
 
 
-def _game(pk: int) -> Game:
-    return get_object_or_404(Game, pk=pk)
-
-
 def _palette(request: HttpRequest) -> str:
     from .web import palette_of  # the viewer's colours, as on the game page
 
@@ -227,7 +222,7 @@ def _picture(game: Game, draw, content_type: str, filename: str) -> HttpResponse
 @watchable
 def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     """``/games/{id}/phases/{n}.png``: a processed phase's board with its orders' results."""
-    game = _game(pk)
+    game = request.watched_game  # read by @watchable
     phase = game.phases.filter(index=index, processed_at__isnull=False).first()
     if phase is None:
         raise Http404("no processed phase with that number")
@@ -243,7 +238,7 @@ def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
 @watchable
 def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.gif``: the game so far, a frame a phase."""
-    game = _game(pk)
+    game = request.watched_game  # read by @watchable
     if not game.phases.filter(processed_at__isnull=False).exists():
         raise Http404("no phase has been processed yet")
     budget = getattr(settings, "REPLAY_DRAW_SECONDS", DRAW_SECONDS)
@@ -262,7 +257,7 @@ def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
 @watchable
 def replay_json_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.json``: for ``python -m adjudication replay``."""
-    game = _game(pk)
+    game = request.watched_game  # read by @watchable
     response = JsonResponse(
         replay_data(game, request.user), json_dumps_params={"ensure_ascii": False}
     )

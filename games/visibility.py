@@ -70,7 +70,9 @@ def shown_options(game: Game, user: AbstractBaseUser | None) -> dict:
 
 def visible_orders(phase: Phase, user: AbstractBaseUser) -> QuerySet[Order]:
     """All orders once the phase is processed; before that, only the viewer's own."""
-    orders = phase.orders.all()
+    # The model's order within one phase; its ordering by phase would join the phases and
+    # the games to sort by their dates.
+    orders = phase.orders.order_by("power", "position")
     if phase.processed_at is not None or sees_everything(phase.game, user):
         return orders
     membership = phase.game.membership_of(user)

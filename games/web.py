@@ -11,7 +11,7 @@ import uuid
 import zoneinfo
 from collections import defaultdict
 from datetime import datetime
-from functools import wraps
+from functools import lru_cache, wraps
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -24,6 +24,7 @@ from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
@@ -177,11 +178,15 @@ def watchable(view):
     """A game's page or picture for whoever may watch it: anyone for a public game, anyone
     signed in for the rest (``visibility.can_watch``). Any other number is a 404, whether a
     game has it or not, so that nothing tells which exist; signed out, the page offers to
-    sign in and come back."""
+    sign in and come back.
+
+    The game is read once, with its creator and current phase, and handed to the view as
+    ``request.watched_game``.
+    """
 
     @wraps(view)
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
-        game = Game.objects.filter(pk=pk).only("public", "sandbox", "creator").first()
+        game = Game.objects.select_related("creator", "current_phase").filter(pk=pk).first()
         if game is None or not visibility.can_watch(game, request.user):
             if not request.user.is_authenticated:
                 login = resolve_url(settings.LOGIN_URL)
@@ -189,6 +194,7 @@ def watchable(view):
                 context = {"sign_in": sign_in}
                 return render(request, "games/not_found.html", context, status=404)
             raise Http404("no such game")
+        request.watched_game = game
         return view(request, pk, *args, **kwargs)
 
     return wrapped
@@ -499,18 +505,27 @@ def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
 @watchable
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The board, your orders, the press and the history. ``?phase=n`` shows a past phase."""
-    game = _game_or_404(pk)
+    game = request.watched_game
     user = request.user
+    # Every seat, read once: the powers' table shows them, and the viewer's own is among them.
+    seats = list(game.memberships.select_related("user"))
+    game.know_seats(seats)
     membership = game.membership_of(user)
     power = membership.power if membership and membership.power else None
     current = game.current_phase
-    phases = list(game.phases.all())
+    if current is not None:
+        current.game = game  # known: reading the phase's orders needs no query for it
+    # The history's menu: each phase's name, not its board and results (ordered by index
+    # alone: the model's ordering by game would join the games to sort by their date).
+    fields = ("game", "index", "season", "year", "type", "processed_at")
+    phases = list(game.phases.only(*fields).order_by("index"))
     phase = current
     if "phase" in request.GET and phases:
         index = ascii_index(request.GET["phase"])
-        phase = next((p for p in phases if p.index == index), None)
-        if phase is None:
+        listed = next((p for p in phases if p.index == index), None)
+        if listed is None:
             raise Http404("no such phase")
+        phase = current if listed == current else game.phases.get(pk=listed.pk)
     context = {
         "game": game,
         "membership": membership,
@@ -535,7 +550,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     latest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
     context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
-    context["powers"] = _powers(game, user, palette_of(request))
+    context["powers"] = _powers(game, user, palette_of(request), seats)
     if not power and not game.is_over and user.is_authenticated:
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
     return render(request, "games/game.html", context)
@@ -582,12 +597,15 @@ def bots_words(game: Game) -> str:
     return gettext("Only when the moderator puts one on a seat.")
 
 
-def _powers(game: Game, user, palette: str) -> list[dict]:
+def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> list[dict]:
+    """The powers' table; ``every_seat``: all the game's seats with their users."""
     phase = game.current_phase
     show = visibility.shows_names(game, user)
-    seats = {m.power: m for m in game.memberships.exclude(status="replaced").select_related("user")}
+    seats = {m.power: m for m in every_seat if m.status != Membership.Status.REPLACED}
     alive = engine.survivors(phase) if phase else set()
-    ordered = set(phase.orders.values_list("power", flat=True)) if phase else set()
+    # Unordered: the model's ordering would join the phase and the game for nothing.
+    powers_in = phase.orders.order_by().values_list("power", flat=True).distinct() if phase else []
+    ordered = set(powers_in)
     colours = power_colours(game.variant, palette)
     out = []
     for name in engine.powers(game):
@@ -730,9 +748,10 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     if selected is None and threads:
         selected = threads[0]["key"]
     thread = next((t for t in threads if t["key"] == selected), None)
-    if thread is not None and signed_in:
+    newest = max(m.pk for m in thread["messages"]) if thread is not None else 0
+    if thread is not None and signed_in and seen.get(thread["key"], 0) < newest:
         # Read from now on; this page still shows how many were new when it opened.
-        PressRead.mark(request.user, game, thread["key"], max(m.pk for m in thread["messages"]))
+        PressRead.mark(request.user, game, thread["key"], newest)
     if thread is not None:
         _press_page(thread, request.GET.get("before", ""))
     can_send = game.status not in (Game.Status.FORMING, Game.Status.CANCELLED) and (
@@ -743,15 +762,27 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
         others = []
     elif game.press == Game.Press.NONE and power and not game.is_over:
         can_send = False
-    form = MessageForm(powers=others)
     # Opening a private thread ticks its members, to reply there; right after sending,
     # nobody is ticked, so that the next message is public unless someone is chosen again.
+    ticked = None
     if thread and thread["key"] != "public" and "sent" not in request.GET:
-        form.initial["recipients"] = [p for p in thread["key"].split("|") if p in others]
+        ticked = tuple(p for p in thread["key"].split("|") if p in others)
+    fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
+    return {"threads": threads, "thread": thread, "can_send": can_send, "message_fields": fields}
+
+
+@lru_cache(maxsize=1024)
+def _press_fields(language: str, others: tuple[str, ...], ticked: tuple[str, ...] | None) -> str:
+    """The press form's fields as HTML (``form_fields.html``), made once per process for each
+    language, choice of recipients and ticked thread: the form is never bound on the page, so
+    nothing else changes them, and Django's widget templates cost 2.5 ms a page."""
+    form = MessageForm(powers=list(others))
+    if ticked is not None:
+        form.initial["recipients"] = list(ticked)
         form.fields[
             "recipients"
         ].help_text = "Ticked to reply in this thread; untick everyone for a public message."
-    return {"threads": threads, "thread": thread, "can_send": can_send, "message_form": form}
+    return render_to_string("form_fields.html", {"form": form})
 
 
 @watchable
@@ -767,7 +798,7 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
 
     Every form has an ETag and answers 304 to a matching If-None-Match.
     """
-    game = _game_or_404(pk)
+    game = request.watched_game
     phase = game.current_phase
     if "phase" in request.GET:
         index = ascii_index(request.GET["phase"])

@@ -60,7 +60,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "games.middleware.RequestIdMiddleware",  # first: every log record carries the id
+    # first: Server-Timing counts the time of the whole chain, the others' included
+    "games.middleware.ServerTimingMiddleware",
+    "games.middleware.RequestIdMiddleware",  # every log record carries the id
     # gzip pages and boards (not event streams); outermost but one, so it sees the final body.
     "games.middleware.CompressionMiddleware",
     "games.middleware.ClientAddressMiddleware",  # before anything reads the address or scheme

@@ -118,6 +118,32 @@ def test_every_request_has_an_id_of_its_own_or_the_proxys(log_lines, settings) -
     assert warning["request_id"] == "abc-401" and warning["status_code"] == 401
 
 
+@pytest.mark.django_db
+def test_every_answer_says_how_long_django_took_in_server_timing() -> None:
+    client = Client()
+    timing = re.compile(r"app;dur=(\d+\.\d), cpu;dur=(\d+\.\d)")
+    for response in (client.get("/healthz"), client.get("/no/such/page/")):
+        found = timing.fullmatch(response["Server-Timing"])
+        assert found, response["Server-Timing"]
+        assert float(found[1]) >= 0 and float(found[2]) >= 0
+
+
+def test_server_timing_keeps_what_a_view_said(rf) -> None:
+    from django.http import HttpResponse
+
+    from games.middleware import ServerTimingMiddleware
+
+    def view(request):
+        response = HttpResponse("ok")
+        response["Server-Timing"] = 'db;dur=2.0;desc="orders"'
+        return response
+
+    response = ServerTimingMiddleware(view)(rf.get("/"))
+    assert re.fullmatch(
+        r'db;dur=2\.0;desc="orders", app;dur=\d+\.\d, cpu;dur=\d+\.\d', response["Server-Timing"]
+    )
+
+
 def test_other_pages_keep_djangos_html_error_page(rf) -> None:
     from games.views import server_error
 

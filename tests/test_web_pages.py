@@ -267,6 +267,27 @@ def test_press_threads_and_unread(colonial, russia, seat):
     assert "Peace in Manchuria?" not in html and "Hello all" in html
 
 
+def test_a_players_game_page_reads_each_thing_once(colonial, russia, seat) -> None:
+    """The page reads the game, its seats and its phases once each (not once per question
+    asked of them), and a thread already read is not marked read again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    services.send_message(colonial, seat(colonial, "China").user, "Hello all")
+    c = client_for(russia.user)
+    assert_html(c.get(reverse("game", args=[colonial.pk])))  # marks the public thread read
+    with CaptureQueriesContext(connection) as queries:
+        html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "Hello all" in html and 'class="unread"' not in html
+    sql = [q["sql"] for q in queries.captured_queries]
+    # session, user, game, seats, phases, 2 x permissions, settings, orders, read markers,
+    # press, the latest message's id, powers with orders: nothing written.
+    assert len(sql) <= 13, "\n".join(sql)
+    assert not [q for q in sql if q.startswith(("INSERT", "UPDATE", "DELETE"))]
+    for table in ("games_game", "games_membership", "games_phase"):
+        assert sum(f'FROM "{table}"' in q for q in sql) == 1, table
+
+
 def test_moderator_console(colonial, moderator):
     c = client_for(moderator)
     html = assert_html(c.get(reverse("moderate", args=[colonial.pk])))

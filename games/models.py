@@ -258,6 +258,16 @@ class Phase(models.Model):
         return {"season": self.season, "year": self.year, "type": self.type}
 
 
+class OrderPosition(models.PositiveIntegerField):
+    """An order's place in its power's list. Having its own placeholder makes Django write a
+    submission's few rows as ``VALUES`` rather than as ``UNNEST`` of one array a column, which
+    psycopg builds in Python and PostgreSQL plans no faster for four rows
+    (``bench.profile_orders``: a PUT's Python 2.0-2.1 -> 1.8 ms, PostgreSQL 1.05 -> 0.9 ms)."""
+
+    def get_placeholder(self, value: object, compiler: object, connection: object) -> str:
+        return "%s"
+
+
 class Order(models.Model):
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
     power = models.CharField(max_length=50)
@@ -283,7 +293,7 @@ class Order(models.Model):
     result = models.CharField(max_length=20, blank=True, help_text="Filled in when processed.")
     result_reason = models.CharField(max_length=300, blank=True)
     result_reason_words = models.JSONField(null=True, blank=True)
-    position = models.PositiveIntegerField(default=0)
+    position = OrderPosition(default=0)
 
     class Meta:
         # No unique (phase, power, location): in Chinese Diplomacy a power may have several

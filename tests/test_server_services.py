@@ -118,6 +118,20 @@ def test_orders_are_checked_by_the_engine_and_replaced(game: Game, seat) -> None
     assert list(Order.objects.values_list("canonical", flat=True)) == ["A Marseilles - Spain"]
 
 
+def test_a_submission_is_written_as_rows_of_values(game: Game, seat) -> None:
+    """A submission's few orders go in as one INSERT of VALUES, not as PostgreSQL's UNNEST of
+    an array a column (``OrderPosition``), which cost more to build and to plan."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        services.submit_orders(seat(game, "France"), ["A Paris H", "F Brest H", "A Marseilles H"])
+    inserts = [q["sql"] for q in queries if q["sql"].startswith('INSERT INTO "games_order"')]
+    assert len(inserts) == 1
+    assert "UNNEST" not in inserts[0] and "VALUES" in inserts[0]
+    assert Order.objects.filter(power="France").count() == 3
+
+
 def test_a_second_order_for_a_unit_is_invalid(game: Game, seat) -> None:
     orders = services.submit_orders(seat(game, "France"), ["A Paris H", "A Paris - Picardy"])
     assert [o.valid for o in orders] == [True, False]

@@ -49,8 +49,10 @@ def why(template: str, **args: object) -> Reason:
     else:
         key = (template, *args.items())
         for value in args.values():
-            if type(value) not in _SHAREABLE:  # 1 and True, or a reason and its words,
-                key = None  # are equal keys that write differently
+            # 1 and True, or a reason and its words, are equal keys that write differently;
+            # and a long text (an order a player typed) is not worth keeping.
+            if type(value) not in _SHAREABLE or (type(value) is str and len(value) > 100):
+                key = None
                 break
         else:
             self = _shared.get(key)

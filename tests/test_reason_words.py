@@ -150,3 +150,14 @@ def test_a_shared_reason_is_the_one_its_names_make():
         "args": {"unit": "A Munich"},
     }
     assert plain.words()["args"]["why"] == "support cut by A Munich"
+
+
+def test_a_long_name_is_not_kept_for_sharing():
+    """A reason quoting a long text (an order as a player typed it) is made each time, so the
+    shared reasons never hold players' long texts."""
+    from adjudication.reasons import why
+
+    typed = "x" * 101
+    template = "there is no province called '{typed}'"
+    assert why(template, typed=typed) is not why(template, typed=typed)
+    assert why(template, typed="Paris") is why(template, typed="Paris")

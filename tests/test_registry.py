@@ -414,3 +414,15 @@ def test_the_command_line_starts_without_importlib_metadata():
     )
     done = _python(code)
     assert done.stdout.split() == ["chinese", "colonial", "far-east", "standard", "False"]
+
+
+def test_an_entry_point_is_resolved_in_either_form():
+    """``module:attribute`` as entry points write it, and pkgutil's dotted ``module.attribute``
+    (``--register`` took both); a module missing inside an existing one is not hidden."""
+    from adjudication.registry import load_entry_point
+
+    assert load_entry_point("json.decoder:JSONDecoder.decode") is json.decoder.JSONDecoder.decode
+    assert load_entry_point("json.decoder.JSONDecoder.decode") is json.decoder.JSONDecoder.decode
+    assert load_entry_point("json") is json
+    with pytest.raises(ModuleNotFoundError):
+        load_entry_point("no_such_module_here.thing")

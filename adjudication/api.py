@@ -98,7 +98,9 @@ def _check(board: Board, entries: list[tuple[str, str]]) -> list[dict]:
     m = movement_class(board.variant)(board)
     items, unit_of = _add_orders(m, entries)
     m.prepare()
-    return _answers(m, entries, items, unit_of, checking=True)
+    answers = _answers(m, entries, items, unit_of, checking=True)
+    m.release()
+    return answers
 
 
 def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
@@ -411,6 +413,7 @@ def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], 
         entry["retreats"] = retreats.retreat_options(board.variant, d, occupied, contested)
         out.append(entry)
     m.annotate(response)
+    m.release()
     return units, out, contested
 
 

@@ -102,6 +102,12 @@ class Movement:
         # Why each failed decision failed, as the run that settled it found (see ``fails``).
         self.causes: dict[int, tuple] = {}
 
+    def release(self) -> None:
+        """Drop the decisions' bound methods once the phase is answered: they point back at
+        this object, so without this every phase's resolver (and all it holds) waited for the
+        garbage collector instead of going when its last reference did."""
+        self.adjudicators = []
+
     def consistent(self) -> bool:
         """Whether every decision, judged again once all are settled, agrees with itself."""
         return all(judge(d) == self.result[d] for d, judge in enumerate(self.adjudicators))

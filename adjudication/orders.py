@@ -422,7 +422,12 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
                     error, furthest = e, r.pos
                 choices = r.next_choices()
     assert error is not None
-    raise error
+    try:
+        raise error
+    finally:
+        # The error's traceback holds this frame, and this frame the error: without this the
+        # cycle kept the caller's frames (a whole resolver) until the garbage collector came.
+        error = None
 
 
 def _order(r: _Reader, phase_type: str) -> Order:

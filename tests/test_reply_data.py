@@ -103,3 +103,31 @@ def test_data_taken_from_the_order_is_what_reading_its_text_gives():
             assert reply["data"] == read
             checked += 1
     assert checked > 5000
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])
+def test_no_resolver_outlives_its_phase(variant_id):
+    """A resolver's decisions are its own bound methods, a cycle that kept every phase's
+    resolver (and all it holds) for the garbage collector; ``release`` breaks it once the
+    phase is answered, so nothing of a judged or checked phase is left for the collector."""
+    import gc
+    import sys
+
+    from adjudication.movement import Movement
+
+    here = str(__import__("pathlib").Path(__file__).parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    from engine_answers import _generated
+
+    calls = [c for c in _generated(variant_id, 4) if c["call"] in ("adjudicate", "check")]
+    assert calls
+    gc.collect()
+    gc.disable()
+    try:
+        for call in calls:
+            (adjudicate if call["call"] == "adjudicate" else check)(call["request"])
+        left = [o for o in gc.get_objects() if issubclass(type(o), Movement)]  # no lazy proxy
+    finally:
+        gc.enable()
+    assert left == []

@@ -356,8 +356,8 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     # A unit's order's canonical text read here, not through a call a reply, unless a rule's
     # resolver writes its own.
     cls: type = type(m)
-    orders: list[Order | None] = [] if overrides(cls, "canonical") else m.order
-    count = len(orders)
+    own_canonical = not overrides(cls, "canonical")
+    orders, count = m.order, len(m.order)
     for index, i in enumerate(unit_of):
         if i is None:  # refused by _add_orders, which made its reply
             _give_data(items[index], table, variant, phase_type)
@@ -368,13 +368,12 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             key = "reason"
             result, note = outcome(i)
         power, text = entries[index]
-        order = orders[i] if i < count else None
-        canonical = order.canonical if order is not None else None
+        order = orders[i] if i < count else None  # None: a rule's own order
+        canonical = order.canonical if own_canonical and order is not None else None
         if not canonical:
             canonical = canonical_of(i)
         data = table.get(canonical, _UNKNOWN)
         if data is _UNKNOWN:
-            order = m.order[i] if i < len(m.order) else None  # None: a rule's own order
             data = _new_data(table, variant, canonical, phase_type, order)
         # Each reply made whole in one go: a reply given its keys one by one grew its table
         # on the way, which cost a few per cent of a phase.

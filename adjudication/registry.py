@@ -305,20 +305,12 @@ def load_entry_point(value: str) -> Any:
     """The object an entry point's ``module:attribute`` names (extras in brackets ignored),
     resolved as ``importlib.metadata.EntryPoint.load`` resolves it (by hand: ``pkgutil``
     would bring ``typing``, a few milliseconds of every batch's start-up)."""
-    module, colon, attributes = value.split("[", 1)[0].replace(" ", "").partition(":")
-    if not colon:  # pkgutil's dotted form: the longest importable module, then attributes
-        parts = module.split(".")
-        for cut in range(len(parts), 1, -1):
-            try:
-                __import__(".".join(parts[:cut]))
-            except ModuleNotFoundError as e:
-                if not ".".join(parts[:cut]).startswith(e.name or "\0"):
-                    raise  # a module that exists failed to import one of its own
-                continue
-            module, attributes = ".".join(parts[:cut]), ".".join(parts[cut:])
-            break
-        else:
-            module, attributes = parts[0], ".".join(parts[1:])
+    spec = value.split("[", 1)[0].replace(" ", "")
+    module, colon, attributes = spec.partition(":")
+    if not colon:  # pkgutil's dotted module.attribute, rarely given: pkgutil reads it
+        import pkgutil
+
+        return pkgutil.resolve_name(spec)
     __import__(module)
     found = sys.modules[module]
     for name in filter(None, attributes.split(".")):

@@ -16,6 +16,7 @@ import unicodedata
 from functools import cache
 
 from confusable_homoglyphs import confusables
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
@@ -150,10 +151,12 @@ def remember(sender, instance, created=False, update_fields=None, **kwargs) -> N
         UsernameSkeleton.objects.update_or_create(user=instance, defaults={"skeleton": wanted})
 
 
-def recompute_all(users, skeletons) -> None:
-    """Every account's skeleton made again (a migration's models, when the reading changes).
-    Accounts made before skeletons had to be unique may share one: the oldest keeps it, the
-    others keep their accounts and names (a sign-up still finds the skeleton taken)."""
+def recompute_all(apps, schema_editor) -> None:
+    """Every account's skeleton made again, with a migration's models (``RunPython``), when the
+    reading changes. Accounts made before skeletons had to be unique may share one: the oldest
+    keeps it, the others keep their accounts and names (a sign-up still finds it taken)."""
+    users = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    skeletons = apps.get_model("games", "UsernameSkeleton")
     skeletons.objects.all().delete()
     seen, rows = set(), []
     for pk, name in users.objects.order_by("pk").values_list("pk", "username").iterator():

@@ -9,10 +9,7 @@ def fill(apps, schema_editor):
     """Every account made before this migration gets its skeleton."""
     from games.usernames import recompute_all
 
-    recompute_all(
-        apps.get_model(*settings.AUTH_USER_MODEL.split(".")),
-        apps.get_model("games", "UsernameSkeleton"),
-    )
+    recompute_all(apps, schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -7,10 +7,7 @@ def recompute(apps, schema_editor):
     account's is made again."""
     from games.usernames import recompute_all
 
-    recompute_all(
-        apps.get_model(*settings.AUTH_USER_MODEL.split(".")),
-        apps.get_model("games", "UsernameSkeleton"),
-    )
+    recompute_all(apps, schema_editor)
 
 
 class Migration(migrations.Migration):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .readonly import ReplyData
 from .variant import Variant, VariantError, available, load, province_of
 
 SEASONS = ("spring", "summer", "fall", "autumn", "winter", "year")
@@ -29,6 +30,8 @@ class Unit:
     kind: str  # "A" or "F"
     location: str  # canonical, with coast for fleets on split provinces
     province: str
+    # Its answer form, made once: a unit is shared between phases and never changes.
+    shared_json: ReplyData | None = field(default=None, compare=False, repr=False)
 
     def label(self) -> str:
         return f"{self.kind} {self.location}"
@@ -36,10 +39,15 @@ class Unit:
     def as_json(self) -> dict:
         return {"power": self.power, "unit": self.kind, "location": self.location}
 
+    def share_json(self) -> ReplyData:
+        self.shared_json = shared = ReplyData(self.as_json())
+        return shared
+
 
 def units_json(units: list[Unit]) -> list[dict]:
-    """``as_json`` of every unit, in one comprehension rather than a call per unit."""
-    return [{"power": u.power, "unit": u.kind, "location": u.location} for u in units]
+    """Every unit in its answer form: one read-only dict per unit, shared by the answers that
+    carry it (``ReplyData``), and so written as JSON once by the batch (``__main__``)."""
+    return [u.shared_json or u.share_json() for u in units]
 
 
 @lru_cache(maxsize=8192)
@@ -232,7 +240,7 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
     for entry in entries:
         unit = None
         key: tuple | None = None
-        if type(entry) is dict:
+        if type(entry) is dict or type(entry) is ReplyData:  # ReplyData: an answer's unit
             key = (entry.get("power"), entry.get("unit"), entry.get("location"))
             try:
                 unit = known.get(key)
@@ -240,7 +248,7 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
                 key = None
         if unit is None:
             unit = _unit(variant, entry)
-            if type(entry) is dict and key is not None:
+            if key is not None:
                 known[key] = unit
         units.append(unit)
     if len({u.province for u in units}) == len(units):

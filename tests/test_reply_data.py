@@ -131,3 +131,18 @@ def test_no_resolver_outlives_its_phase(variant_id):
     finally:
         gc.enable()
     assert left == []
+
+
+def test_an_answers_units_are_shared_read_only_and_read_back():
+    request = generate(1, seed=5)[0]
+    first, second = adjudicate(request), adjudicate(request)
+    assert first["units"] and all(type(u) is ReplyData for u in first["units"])
+    held = {u["location"]: u for u in first["units"]}
+    # A unit that stayed where it was is the same object in both answers.
+    assert any(held.get(u["location"]) is u for u in second["units"])
+    with pytest.raises(TypeError):
+        first["units"][0]["location"] = "Paris"
+    # An answer's units are a request's units for the next phase, as they are.
+    follow = dict(request, units=first["units"], orders=[])
+    assert adjudicate(follow)["units"] == first["units"]
+    assert json.loads(json.dumps(first))["units"] == first["units"]

@@ -1,0 +1,57 @@
+"""The batch writes each answer's shared parts (replies' data, units) from JSON made once and
+spliced into the rest; the text must be exactly what encoding the whole answer gives, whatever
+the request's own text holds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from adjudication import adjudicate, available
+from adjudication.__main__ import _MARK, _answer_text
+from adjudication.bench import generate
+
+_plain = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def _same_text(response: dict) -> None:
+    expected = _plain(response)
+    assert _answer_text(response) == expected
+    assert _answer_text(response) == expected  # again, from the JSON already made
+    assert _plain(response) == expected  # the answer itself is left as it was
+
+
+def test_generated_phases_are_written_exactly_as_encoded_whole():
+    for request in generate(60, seed=11):
+        _same_text(adjudicate(request))
+
+
+@pytest.mark.parametrize("variant_id", sorted(available()))
+def test_every_variants_first_phase_is_written_exactly(variant_id):
+    from adjudication import load
+
+    units = [dict(u) for u in load(variant_id).starting_units]
+    orders = [{"power": u["power"], "order": f"{u['unit']} {u['location']} H"} for u in units]
+    _same_text(adjudicate({"variant": variant_id, "units": units, "orders": orders}))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"A Paris {_MARK}",  # the mark itself, inside a string
+        f'A Paris "data": {_MARK}',
+        "A Paris - Burgundy",
+        "A Paris \u2192 Burgundy \u00e9\u4e2d",
+    ],
+)
+def test_a_request_that_writes_the_mark_gets_the_same_text(text):
+    request = {
+        "variant": "standard",
+        "units": [{"power": "France", "unit": "A", "location": "Paris"}],
+        "orders": [
+            {"power": "France", "order": text},
+            {"power": "France", "order": "A Paris H"},
+        ],
+    }
+    _same_text(adjudicate(request))

@@ -16,8 +16,8 @@ import gc
 import json
 import sys
 
+from .answer_json import answer_json
 from .api import adjudicate, error
-from .readonly import ReplyData
 from .registry import load_entry_point
 from .variant import available
 
@@ -34,68 +34,9 @@ def _answer(line: str) -> tuple[dict, bool]:
     return response, "error" not in response
 
 
-# One encoder for every answer: ``json.dumps`` with options builds a new one per call. A
-# response is a tree the engine has just built, never circular, so the check is skipped.
-_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-
-# Each shared part of an answer (``ReplyData``: an order's data, a unit) as JSON, written once:
-# the same orders and units come back phase after phase, and encoding them again was half the
-# time spent writing an answer. Keyed by identity; the entry holds the object, so its id is
-# never reused while the entry lives. Started afresh past _SHARED_JSON_SIZE.
-_shared_json: dict[int, tuple[ReplyData, str]] = {}
-_SHARED_JSON_SIZE = 65536
-# Stands for each shared part while the rest is encoded. A request's own text cannot make
-# another one unnoticed: every mark is counted, and any other way the answer is encoded whole.
-_MARK = -7346029158
-_MARK_TEXT = str(_MARK)
-
-
-def _json_of(shared: ReplyData) -> str:
-    found = _shared_json
-    entry = found.get(id(shared))
-    if entry is None:
-        if len(found) >= _SHARED_JSON_SIZE:
-            found.clear()
-        entry = found[id(shared)] = (shared, _encode(shared))
-    return entry[1]
-
-
-def _answer_text(response: dict) -> str:
-    """The response as JSON, its shared parts (each reply's data, the units) spliced in from
-    their JSON written once."""
-    pieces: list[str] = []
-    marked: list[tuple[dict, str, object]] = []  # (where, key, what) to put back if need be
-    for key, value in response.items():
-        if type(value) is not list or not value:
-            continue
-        if type(value[0]) is ReplyData:  # units
-            if all(type(unit) is ReplyData for unit in value):
-                pieces.append("[" + ", ".join([_json_of(unit) for unit in value]) + "]")
-                marked.append((response, key, value))
-                response[key] = _MARK
-            continue
-        for item in value:  # replies, with their data
-            data = item.get("data") if type(item) is dict else None
-            if type(data) is ReplyData:
-                pieces.append(_json_of(data))
-                marked.append((item, "data", data))
-                item["data"] = _MARK
-    if not pieces:
-        return _encode(response)
-    parts = _encode(response).split(_MARK_TEXT)
-    for where, key, what in marked:
-        where[key] = what
-    if len(parts) != len(pieces) + 1:
-        return _encode(response)
-    text = [""] * (2 * len(pieces) + 1)
-    text[0::2] = parts
-    text[1::2] = pieces
-    return "".join(text)
-
-
 def _write(response: dict) -> None:
     # One write an answer: with PYTHONUNBUFFERED (as in containers) each write is a system call.
-    sys.stdout.write(_answer_text(response) + "\n")
+    sys.stdout.write(answer_json(response) + "\n")
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from adjudication import adjudicate, available
-from adjudication.__main__ import _MARK, _answer_text
+from adjudication.answer_json import _MARK, answer_json
 from adjudication.bench import generate
 
 _plain = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
@@ -17,8 +17,8 @@ _plain = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 def _same_text(response: dict) -> None:
     expected = _plain(response)
-    assert _answer_text(response) == expected
-    assert _answer_text(response) == expected  # again, from the JSON already made
+    assert answer_json(response) == expected
+    assert answer_json(response) == expected  # again, from the JSON already made
     assert _plain(response) == expected  # the answer itself is left as it was
 
 
@@ -55,3 +55,11 @@ def test_a_request_that_writes_the_mark_gets_the_same_text(text):
         ],
     }
     _same_text(adjudicate(request))
+
+
+def test_checks_errors_and_odd_answers_are_written_exactly():
+    request = generate(1, seed=2)[0]
+    _same_text(adjudicate(dict(request, mode="check")))
+    _same_text(adjudicate({"variant": "nowhere"}))
+    for odd in ({}, {"orders": None}, {"orders": [1, "x"]}, {"units": [], "orders": []}):
+        _same_text(odd)

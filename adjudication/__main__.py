@@ -35,8 +35,10 @@ def _answer(line: str) -> tuple[dict, bool]:
 
 
 def _write(response: dict) -> None:
-    # One write an answer: with PYTHONUNBUFFERED (as in containers) each write is a system call.
+    # One write an answer, sent at once: a program that feeds the batch a line at a time waits
+    # for each answer before it sends the next, and a pipe's buffer would hold it back.
     sys.stdout.write(answer_json(response) + "\n")
+    sys.stdout.flush()
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:

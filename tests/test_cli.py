@@ -342,3 +342,30 @@ def test_a_full_year_following_next_phase():
     german = sorted(u["location"] for u in winter["units"] if u["power"] == "Germany")
     assert german == ["Berlin", "Denmark", "Holland", "Kiel", "Munich"]
     assert len(winter["units"]) == 24
+
+
+def test_batch_answers_each_line_before_the_next_is_sent():
+    """Fed a line at a time through pipes, as a program driving the engine feeds it, with
+    Python's default buffering (no PYTHONUNBUFFERED)."""
+    import os
+    import select
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "adjudication", "adjudicate", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        env=env,
+    ) as engine:
+        try:
+            for _ in range(2):
+                engine.stdin.write(json.dumps(START).encode() + b"\n")
+                engine.stdin.flush()
+                ready, _, _ = select.select([engine.stdout], [], [], 30)
+                assert ready, "no answer while the batch waits for more input"
+                answer = json.loads(engine.stdout.readline())
+                assert [o["result"] for o in answer["orders"]] == ["succeeds"] * 3
+        finally:
+            engine.stdin.close()
+            engine.wait(timeout=30)

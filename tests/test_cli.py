@@ -369,3 +369,13 @@ def test_batch_answers_each_line_before_the_next_is_sent():
         finally:
             engine.stdin.close()
             engine.wait(timeout=30)
+
+
+def test_batch_reads_lines_longer_than_one_read_crlf_and_no_last_newline():
+    long = dict(START, note="x" * 200_000)  # an unknown key, ignored: three reads' worth
+    stdin = json.dumps(long) + "\r\n" + json.dumps(START) + "\n\n" + json.dumps(long)
+    done = cli("adjudicate", "--batch", stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 3
+    assert out[0] == out[1] == out[2] == adjudicate(START)

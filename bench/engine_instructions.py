@@ -1,0 +1,110 @@
+"""``python -m bench.engine_instructions``: what a phase costs the engine, counted, not timed.
+
+On a shared virtual machine two runs of the same code differ by 10 % and more, so small
+differences between two versions of the engine cannot be timed. cachegrind counts them: the
+instructions a phase takes, and the misses of a simulated first-level instruction and data
+cache and of a 1 MB second level (this machine's), with ``PYTHONHASHSEED=0`` so that a run
+repeats exactly. Needs valgrind.
+
+    python -m bench.engine_instructions                      # this tree
+    python -m bench.engine_instructions --root /tmp/old_engine   # another checkout, e.g. be79fdc
+
+In process: ``adjudicate()`` over the bench's phases (``adjudication.bench.generate``, all maps
+loaded), three passes less one, per phase. Batch: ``python -m adjudication adjudicate --batch``
+on the phases as fresh JSON lines, less a batch of the first phase alone (start-up and the
+maps' loading), per phase after the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVENTS = {"I refs": "instructions", "I1  misses": "L1i misses", "D1  misses": "L1d misses"}
+LL = "1048576,8,64"  # a 1 MB, 8-way second level, as on this machine's cores
+
+_IN_PROCESS = """
+import json, sys
+from adjudication import adjudicate
+from adjudication.bench import _load_all
+_load_all()
+with open(sys.argv[1], encoding="utf-8") as f:
+    requests = [json.loads(line) for line in f]
+for _ in range(int(sys.argv[2])):
+    for request in requests:
+        adjudicate(request)
+"""
+
+
+def _count(root: Path, args: list[str], stdin: Path | None = None) -> dict[str, int]:
+    """cachegrind's totals for one run of python with ``args`` in ``root``."""
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiling the engine each run is not its cost
+    command = [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=yes",
+        f"--LL={LL}",
+        "--cachegrind-out-file=/dev/null",
+        sys.executable,
+        *args,
+    ]
+    with open(stdin or os.devnull, "rb") as source:
+        done = subprocess.run(
+            command, cwd=root, env=env, stdin=source, stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE, text=True, check=True,
+        )  # fmt: skip
+    totals = {}
+    for line in done.stderr.splitlines():
+        m = re.search(r"== (I {3}refs|I1  misses|D1  misses|LLd misses):\s+([\d,]+)", line)
+        if m:
+            totals[m.group(1).replace("I   refs", "I refs")] = int(m.group(2).replace(",", ""))
+    return totals
+
+
+def _per_phase(more: dict[str, int], less: dict[str, int], phases: int) -> dict[str, int]:
+    return {key: round((more[key] - less[key]) / phases) for key in more}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
+    parser.add_argument("--phases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    root, phases, seed = args.root.resolve(), args.phases, args.seed
+    if phases < 2:
+        print("--phases must be at least 2", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(ROOT))
+    from adjudication.bench import generate  # this tree's generator: the same phases for both
+
+    with tempfile.TemporaryDirectory() as folder:
+        first, every = Path(folder) / "first.jsonl", Path(folder) / "every.jsonl"
+        lines = [json.dumps(r) + "\n" for r in generate(phases, seed)]
+        first.write_text(lines[0], encoding="utf-8")
+        every.write_text("".join(lines), encoding="utf-8")
+        snippet = ["-c", _IN_PROCESS, str(every)]
+        once, thrice = _count(root, [*snippet, "1"]), _count(root, [*snippet, "3"])
+        batch_args = ["-m", "adjudication", "adjudicate", "--batch"]
+        one, all_ = _count(root, batch_args, first), _count(root, batch_args, every)
+    in_process = _per_phase(thrice, once, 2 * phases)
+    batch = _per_phase(all_, one, phases - 1)
+
+    print(f"engine instructions: {root}, {phases} phases, seed {seed} (cachegrind, LL {LL})")
+    for label, figures in (("in process", in_process), ("batch", batch)):
+        shown = ", ".join(f"{figures[k]:,} {name}" for k, name in EVENTS.items() if k in figures)
+        second = figures.get("LLd misses")
+        print(f"{label + ':':<12} {shown}, {second:,} L2 data misses a phase")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -46,7 +46,7 @@ class Unit:
 
 def units_json(units: list[Unit]) -> list[dict]:
     """Every unit in its answer form: one read-only dict per unit, shared by the answers that
-    carry it (``ReplyData``), and so written as JSON once by the batch (``__main__``)."""
+    carry it (``ReplyData``), and so written as JSON once by the batch (``answer_json``)."""
     return [u.shared_json or u.share_json() for u in units]
 
 

@@ -43,26 +43,33 @@ for _ in range(int(sys.argv[2])):
 """
 
 
-def _count(root: Path, args: list[str], stdin: Path | None = None) -> dict[str, int]:
-    """cachegrind's totals for one run of python with ``args`` in ``root``."""
+_BATCH = ["-m", "adjudication", "adjudicate", "--batch"]
+
+
+def _run(root: Path, args: list[str], stdin: Path | None, valgrind: list[str]) -> str:
+    """Run python with ``args`` in ``root`` (under ``valgrind`` if given); its stderr."""
     env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(root)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiling the engine each run is not its cost
-    command = [
+    with open(stdin or os.devnull, "rb") as source:
+        done = subprocess.run(
+            [*valgrind, sys.executable, *args], cwd=root, env=env, stdin=source,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True,
+        )  # fmt: skip
+    return done.stderr
+
+
+def _count(root: Path, args: list[str], stdin: Path | None = None) -> dict[str, int]:
+    """cachegrind's totals for one run of python with ``args`` in ``root``."""
+    cachegrind = [
         "valgrind",
         "--tool=cachegrind",
         "--cache-sim=yes",
         f"--LL={LL}",
         "--cachegrind-out-file=/dev/null",
-        sys.executable,
-        *args,
     ]
-    with open(stdin or os.devnull, "rb") as source:
-        done = subprocess.run(
-            command, cwd=root, env=env, stdin=source, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE, text=True, check=True,
-        )  # fmt: skip
+    stderr = _run(root, args, stdin, cachegrind)
     totals = {}
-    for line in done.stderr.splitlines():
+    for line in stderr.splitlines():
         m = re.search(r"== (I {3}refs|I1  misses|D1  misses|LLd misses):\s+([\d,]+)", line)
         if m:
             totals[m.group(1).replace("I   refs", "I refs")] = int(m.group(2).replace(",", ""))
@@ -93,21 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         every.write_text("".join(lines), encoding="utf-8")
         # A first run of a fresh checkout writes its bytecode and whatever the maps keep on
         # disk; counted in "once" and not in "thrice", it would make a phase look cheaper.
-        env = {**os.environ, "PYTHONPATH": str(root)}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        for warm_up, source in (
-            (["-c", _IN_PROCESS, str(first), "1"], os.devnull),
-            (["-m", "adjudication", "adjudicate", "--batch"], str(first)),
-        ):
-            with open(source, "rb") as stdin:
-                subprocess.run(
-                    [sys.executable, *warm_up], cwd=root, env=env, stdin=stdin,
-                    stdout=subprocess.DEVNULL, check=True,
-                )  # fmt: skip
+        _run(root, ["-c", _IN_PROCESS, str(first), "1"], None, [])
+        _run(root, _BATCH, first, [])
         snippet = ["-c", _IN_PROCESS, str(every)]
         once, thrice = _count(root, [*snippet, "1"]), _count(root, [*snippet, "3"])
-        batch_args = ["-m", "adjudication", "adjudicate", "--batch"]
-        one, all_ = _count(root, batch_args, first), _count(root, batch_args, every)
+        one, all_ = _count(root, _BATCH, first), _count(root, _BATCH, every)
     in_process = _per_phase(thrice, once, 2 * phases)
     batch = _per_phase(all_, one, phases - 1)
 

@@ -126,8 +126,13 @@ class SandboxOrdersView(APIView):
         game = _own(pk, request.user)
         data = OrdersInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        # As for any game: orders meant for a phase since processed are refused (409), never
+        # stored in the next one.
+        phase = game.current_phase
+        if phase is not None:
+            services.check_phase(phase, data.validated_data.get("phase"))
         orders = services.submit_orders(
-            seat(game, request.user, power), data.validated_data["orders"]
+            seat(game, request.user, power), data.validated_data["orders"], phase=phase
         )
         return Response(OrderSerializer(orders, many=True).data)
 

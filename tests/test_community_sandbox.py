@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.models import Game
+from games.models import Game, Order
 
 
 def _start(api, user) -> dict:
@@ -112,3 +112,18 @@ def test_nobody_takes_over_a_sandbox_seat(api, make_user) -> None:
     with pytest.raises(services.GameError, match="creator alone"):
         services.take_over(game, bob, "Russia")
     assert game.civil_disorder_after == 0
+
+
+def test_orders_meant_for_a_processed_phase_are_refused(api, make_user) -> None:
+    ada = make_user("ada")
+    game = _start(api, ada)
+    me = api(ada)
+    url = f"/api/sandbox/{game['id']}/orders/Russia/"
+    sent = me.put(url, {"orders": ["A Moscow - Perm"], "phase": 0}, format="json")
+    assert sent.status_code == 200 and sent.json()[0]["valid"], sent.content
+    assert me.post(f"/api/sandbox/{game['id']}/process/").status_code == 200
+    stale = me.put(url, {"orders": ["A Perm H"], "phase": 0}, format="json")
+    assert stale.status_code == 409, stale.content
+    assert not Order.objects.filter(phase__game_id=game["id"], phase__index=1).exists()
+    now = me.put(url, {"orders": ["A Perm H"], "phase": 1}, format="json")
+    assert now.status_code == 200 and now.json()[0]["valid"], now.content

@@ -29,7 +29,7 @@ from rest_framework.views import APIView
 from . import engine, services, variant_words
 from .api import ScopedThrottle
 from .input_types import StrictInput
-from .limits import ascii_index
+from .limits import MAX_INTEGER, ascii_index
 from .models import Game, Membership, Order
 from .serializers import GameSerializer, OrderSerializer, OrdersInputSerializer
 
@@ -68,10 +68,13 @@ def seat(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     return found
 
 
-def undo(game: Game, user: AbstractBaseUser) -> None:
-    """Back to the phase before the current one, as it was before it was processed."""
+def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> None:
+    """Back to the phase before the current one, as it was before it was processed.
+    ``phase``: the index of the phase meant; a repeated request is refused (``PhaseChanged``)."""
     game.refresh_from_db()
     current = game.current_phase
+    if current is not None:
+        services.check_phase(current, phase)  # a repeat finds an earlier phase current
     if current is None or current.index == 0:
         raise services.GameError("there is nothing to undo")
     services.rollback(game, user, current.index - 1)
@@ -94,6 +97,16 @@ class SandboxCreateSerializer(StrictInput, serializers.Serializer):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["variant"].choices = engine.variant_ids()
+
+
+class SandboxStepSerializer(StrictInput, serializers.Serializer):
+    phase = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        help_text="The index of the phase meant (the game's current_phase.index): a repeated "
+        "request then finds another phase current and is refused with 409.",
+    )
 
 
 class SandboxView(APIView):
@@ -141,7 +154,7 @@ class SandboxStepView(APIView):
     """Process the current phase now, or undo the last one."""
 
     @extend_schema(
-        request=None,
+        request=SandboxStepSerializer,
         responses=GameSerializer,
         summary="Process or undo a phase",
         operation_id="sandbox_step",
@@ -149,12 +162,15 @@ class SandboxStepView(APIView):
     )
     def post(self, request: Request, pk: int, step: str) -> Response:
         game = _own(pk, request.user)
-        if step == "process":
-            services.process_now(game, request.user)
-        elif step == "undo":
-            undo(game, request.user)
-        else:
+        if step not in ("process", "undo"):
             raise exceptions.NotFound("process or undo")
+        data = SandboxStepSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        meant = data.validated_data.get("phase")
+        if step == "process":
+            services.process_now(game, request.user, phase=meant)
+        else:
+            undo(game, request.user, phase=meant)
         game = _own(pk, request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 

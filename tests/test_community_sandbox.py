@@ -127,3 +127,18 @@ def test_orders_meant_for_a_processed_phase_are_refused(api, make_user) -> None:
     assert not Order.objects.filter(phase__game_id=game["id"], phase__index=1).exists()
     now = me.put(url, {"orders": ["A Perm H"], "phase": 1}, format="json")
     assert now.status_code == 200 and now.json()[0]["valid"], now.content
+
+
+def test_a_repeated_process_or_undo_naming_its_phase_is_refused(api, make_user) -> None:
+    ada = make_user("ada")
+    game = _start(api, ada)
+    me = api(ada)
+    step = f"/api/sandbox/{game['id']}/"
+    first = me.post(step + "process/", {"phase": 0}, format="json")
+    assert first.status_code == 200 and first.json()["current_phase"]["index"] == 1
+    again = me.post(step + "process/", {"phase": 0}, format="json")
+    assert again.status_code == 409, again.content
+    assert Game.objects.get(pk=game["id"]).current_phase.index == 1
+    assert me.post(step + "undo/", {"phase": 1}, format="json").status_code == 200
+    assert me.post(step + "undo/", {"phase": 1}, format="json").status_code == 409
+    assert me.post(step + "process/", {"phase": "x"}, format="json").status_code == 400

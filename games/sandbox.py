@@ -260,10 +260,9 @@ def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
         if index is None or game.current_phase is None:
             raise services.GameError(gettext("That button belonged to an old page; try again."))
         if step == "process":
-            services.process_now(game, request.user, phase=index)  # checks the phase itself
+            services.process_now(game, request.user, phase=index)  # each checks the phase
         else:
-            services.check_phase(game.current_phase, index)
-            undo(game, request.user)
+            undo(game, request.user, phase=index)
     except (services.GameError, PermissionError) as error:
         messages.error(request, str(error))
     return redirect("sandbox", pk=pk)

@@ -182,6 +182,10 @@ def _via_word(via: str) -> str:
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
 _ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
 _TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
+# Besides the tokens' characters only spaces and punctuation that ends or quotes a phrase may
+# be dropped; any other character (``Par$``, ``Par\ufffd``, ``Mün``) would silently leave a
+# different word, ``Par`` for Paris, so an order holding one is refused.
+_UNREADABLE = re.compile("[^\\sa-z0-9.'/(),:;!?>\"\u2018\u2019\u201c\u201d-]")
 
 UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 HOLD_WORDS = {"h", "hold", "holds", "stand", "stands"}
@@ -207,12 +211,16 @@ _ONLY = (0, 1)  # a place with one candidate name, taken
 
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens, with a hyphen kept as its own token; stray dots are dropped."""
+    return _TOKEN.findall(_lowered(text))
+
+
+def _lowered(text: str) -> str:
     text = text.lower()
     # Every arrow but "=>" is outside ASCII (isascii is a flag, not a scan): most orders
     # skip the search, which was half the cost of reading one.
     if not text.isascii() or "=>" in text:
         text = _ARROWS.sub(" - ", text)
-    return _TOKEN.findall(text)
+    return text
 
 
 class _Reader:
@@ -408,7 +416,14 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     """
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
-    tokens = tokenize(text)
+    lowered = _lowered(text)
+    unreadable = _UNREADABLE.search(lowered)
+    if unreadable:
+        raise OrderError(
+            "the order has a character that is not read in orders: {char}",
+            char=repr(unreadable.group()),
+        )
+    tokens = _TOKEN.findall(lowered)
     for rule in variant.plugins:
         order = rule.parse_order(variant, tokens, phase_type)
         if order is not None:

@@ -117,6 +117,18 @@ def test_hold_spellings(colonial, text):
     assert order.text() == "A Moscow H"
 
 
+@pytest.mark.parametrize("text", ["A Mos$ H", "A Mos\ufffd H", "A Mos\udcff H", "A M\u00f6s H"])
+def test_a_character_orders_do_not_use_is_refused_not_dropped(colonial, text):
+    # Dropped, each would leave "A Mos H": Moscow holding, though the player wrote no such order.
+    with pytest.raises(OrderError, match="character that is not read"):
+        parse(colonial, text, "movement")
+
+
+@pytest.mark.parametrize("text", ["A Mos H.", "A Mos H!", "“A Mos H”;", "A Mos -> Perm?"])
+def test_punctuation_around_an_order_is_dropped(colonial, text):
+    assert parse(colonial, text, "movement").location == "Moscow"
+
+
 def test_unit_word_may_be_left_out(colonial):
     order = parse(colonial, "Moscow - Perm", "movement")
     assert order.kind == MOVE

@@ -53,6 +53,12 @@ def test_newcomer_signs_in_and_opens_the_colonial_demo(chromium, live_server, de
     lobby = page.locator("#my-games + .table-wrap").inner_text()
     for name in ("Demo: Colonial Diplomacy", "Demo: Far East", "Demo: Chinese Diplomacy"):
         assert name in lobby
+    # Every cell of the games table in the window, the deadline too (on a phone a row is a
+    # card: the table had run past the right edge inside its scroller).
+    rights = page.locator("#my-games + .table-wrap td").evaluate_all(
+        "cells => cells.map(c => c.getBoundingClientRect().right)"
+    )
+    assert rights and max(rights) <= SCREENS[screen][0]
     page.click("text=Demo: Colonial Diplomacy")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     page.wait_for_selector("#board-svg")  # the board arrives as a resource of its own

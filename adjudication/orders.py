@@ -214,6 +214,14 @@ def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(_lowered(text))
 
 
+def _described(char: str) -> str:
+    """A character for a reason: itself and its Unicode name (a combining mark or a stray
+    byte shows as nothing much on its own)."""
+    from unicodedata import name  # only on this rare path
+
+    return f"{char!r} ({name(char, f'U+{ord(char):04X}')})"
+
+
 def _lowered(text: str) -> str:
     text = text.lower()
     # Every arrow but "=>" is outside ASCII (isascii is a flag, not a scan): most orders
@@ -421,7 +429,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     if unreadable:
         raise OrderError(
             "the order has a character that is not read in orders: {char}",
-            char=repr(unreadable.group()),
+            char=_described(unreadable.group()),
         )
     tokens = _TOKEN.findall(lowered)
     for rule in variant.plugins:
@@ -459,6 +467,12 @@ def _order(r: _Reader, phase_type: str) -> Order:
             ADJUSTMENT_ONLY.get(phase_type, "{order} orders belong in an adjustment phase"),
             order=first,
         )
+    if phase_type == "retreats" and first in DISBAND_WORDS and r.peek(1) is not None:
+        r.pos += 1  # "Disband A Manchuria", the verb first as in an adjustment phase
+        unit, _ = r.unit()
+        location = _place(r, UNIT_PROVINCE)
+        _end(r)
+        return Order(DISBAND, unit, location)
     unit, number = r.unit()
     location = _place(r, UNIT_PROVINCE)
     if phase_type == "retreats":
@@ -529,23 +543,61 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
 
 
 def _via(r: _Reader) -> str | None:
-    if not r.accept({"via", "by"}):
+    """``via Convoy``, ``by TSR``, ``via Trans-Siberian Railroad``; also in brackets,
+    ``(TSR)`` or ``(via Convoy)``, as rule books write it after the destination."""
+    bracket = r.peek() == "(" and r.peek(1) in _bracket_starts(r.variant)
+    if bracket:
+        r.pos += 1
+    if not r.accept({"via", "by"}) and not bracket:
         return None
-    word = r.take()
+    word = r.peek()
     if word in CONVOY_WORDS:
-        return "convoy"
-    if word is None:
+        r.pos += 1
+        via = "convoy"
+    elif word is None:
         raise OrderError("'via' must be followed by Convoy")
-    return _route_words(r.variant).get(word, word.upper())
+    else:
+        via = _route_phrase(r)
+        if via is None:  # no route of this map: the move or support says so
+            r.pos += 1
+            via = word.upper()
+    if bracket and not r.accept({")"}):
+        raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
+    return via
 
 
-def _route_words(variant: Variant) -> dict[str, str]:
-    """Each word that names a route of the variant's rules (its own name or another word
-    for it, ``railroad``), lower case, and the route it names (``TSR``)."""
-    words = {route.lower(): route for route in _routes(variant)}
+def _route_phrase(r: _Reader) -> str | None:
+    """The route the next words name (the longest name that fits), reading past them."""
+    for words, route in _route_words(r.variant):
+        if r.keys[r.pos : r.pos + len(words)] == words:
+            r.pos += len(words)
+            return route
+    return None
+
+
+@lru_cache(maxsize=64)
+def _route_words(variant: Variant) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Each name of a route of the variant's rules (its own, ``TSR``, or another, ``railroad``
+    or ``Trans-Siberian Railroad``) as the words it is read from, longest first; a hyphen
+    inside a name may also be a space or left out, as in province names."""
+    names = {route: route for route in _routes(variant)}
     for plugin in variant.plugins:
-        words.update({word.lower(): route for word, route in plugin.ROUTE_WORDS.items()})
-    return words
+        names.update(plugin.ROUTE_WORDS)
+    out = {}
+    for name, route in names.items():
+        tokens = tuple(_TOKEN.findall(name.lower()))
+        out[tokens] = route
+        if "-" in tokens:
+            out[tuple(t for t in tokens if t != "-")] = route
+            joined = " ".join(tokens).replace(" - ", "")
+            out[tuple(joined.split())] = route
+    return tuple(sorted(out.items(), key=lambda item: -len(item[0])))
+
+
+@lru_cache(maxsize=64)
+def _bracket_starts(variant: Variant) -> frozenset[str]:
+    """The words that may open a route in brackets: via, by, convoy and a route's first."""
+    return frozenset({"via", "by", *CONVOY_WORDS, *(w[0] for w, _ in _route_words(variant))})
 
 
 def _place(r: _Reader, what: str) -> str:

@@ -304,11 +304,49 @@ def test_retreat_spellings(colonial, text):
     assert order.text() == "A Irkutsk R Mongolia"
 
 
-@pytest.mark.parametrize("text", ["A Irkutsk D", "a irk d", "A Irkutsk disband", "A IRK DISBANDS"])
+@pytest.mark.parametrize(
+    "text",
+    ["A Irkutsk D", "a irk d", "A Irkutsk disband", "A IRK DISBANDS"]
+    # the verb first, as removals are written in an adjustment phase
+    + ["Disband A Irkutsk", "disband a irk", "D A Irkutsk", "Disbands A (Irkutsk)"],
+)
 def test_disband_spellings(colonial, text):
     order = parse(colonial, text, "retreats")
     assert order == Order(DISBAND, "A", "Irkutsk")
     assert order.text() == "A Irkutsk D"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Moscow - Vladivostok via Trans-Siberian Railroad",
+        "A Moscow - Vladivostok via trans siberian railway",
+        "a mos - vla by transsiberian railroad",
+        "A Moscow - Vladivostok via Trans-Siberian",
+        "A Moscow - Vladivostok (TSR)",
+        "A Moscow - Vladivostok (via TSR)",
+        "A Mos - Vla (by railroad)",
+    ],
+)
+def test_the_railroad_by_its_name_and_in_brackets(colonial, text):
+    assert parse(colonial, text, "movement").text() == "A Moscow - Vladivostok via TSR"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("A Moscow - Vladivostok (TSR", "bracket after TSR is not closed"),
+        ("A Moscow - Vladivostok via Trans-Siberian Road", "unexpected 'road'"),
+        ("A Moscow - Vladivostok (Omsk)", "unexpected '\\( omsk \\)'"),
+    ],
+)
+def test_a_route_half_named_is_refused(colonial, text, reason):
+    with pytest.raises(OrderError, match=reason):
+        parse(colonial, text, "movement")
+
+
+def test_a_convoy_in_brackets(standard):
+    assert parse(standard, "A Lon - Bel (via Convoy)", "movement").via == "convoy"
 
 
 def test_retreat_phase_hold_is_an_error(colonial):

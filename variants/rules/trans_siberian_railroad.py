@@ -472,7 +472,10 @@ class TransSiberianRailroad(Rule):
     Movement = Movement
     OPTIONS = OPTIONS
     ROUTES = ROUTES
-    ROUTE_WORDS = {"railroad": "TSR", "railway": "TSR", "rail": "TSR"}
+    ROUTE_WORDS = {
+        "railroad": "TSR", "railway": "TSR", "rail": "TSR",
+        "Trans-Siberian Railroad": "TSR", "Trans-Siberian Railway": "TSR", "Trans-Siberian": "TSR",
+    }  # fmt: skip
     one_a_turn = staticmethod(one_a_turn)
     extra_reach = staticmethod(extra_reach)
     option_orders = staticmethod(option_orders)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping
 
 from django.http import QueryDict
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 _INTEGER = re.compile(r"-?[0-9]+")
@@ -65,6 +66,18 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
     return None
 
 
+def unknown_fields(serializer: serializers.Serializer, data: Mapping) -> dict[str, list[str]]:
+    """A JSON body's keys that are none of the request's fields: refused, since DRF would drop
+    them silently, and a misspelt optional one (``phaes``) would then do nothing unseen. Form
+    data is not checked: browsers add their own keys (the CSRF token)."""
+    unknown = [key for key in data if key not in serializer.fields][:20]  # the first are enough
+    if not unknown:
+        return {}
+    fields = ", ".join(serializer.fields)
+    message = _("Not a field of this request (its fields: %(fields)s).") % {"fields": fields}
+    return {str(key)[:50]: [message] for key in unknown}
+
+
 # Mix into a serializer before DRF's class: its writable fields refuse values of another JSON
 # type than the schema's, and over-long text before trimming. (No docstring: drf-spectacular
 # would describe every serializer without one of its own with it.)
@@ -73,7 +86,7 @@ class StrictInput(serializers.Serializer):
         """The types checked first, then DRF's own reading."""
         if isinstance(data, Mapping):
             form = isinstance(data, QueryDict)
-            errors = {}
+            errors = {} if form else unknown_fields(self, data)
             for name, field in self.fields.items():
                 if field.read_only or field.source == "*" or name not in data:
                     continue

@@ -10,6 +10,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from . import engine
+from .input_types import StrictInput
 
 # Some character that Python's str.strip() keeps, spelt out: JSON Schema's patterns are
 # ECMAScript's, whose \s is not quite Python's (it misses \x1c-\x1f and \x85, adds \ufeff).
@@ -25,6 +26,14 @@ class Schema(AutoSchema):
     """A text field that is trimmed and may not be blank refuses whitespace alone, so the
     request schema asks for a character other than whitespace, not only for ``minLength: 1``
     (which drf-spectacular adds for request components)."""
+
+    def _map_basic_serializer(self, serializer, direction) -> dict:
+        """A request body of a ``StrictInput`` serializer holds its fields and no other key
+        (``input_types.unknown_fields`` refuses the others)."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        if direction == "request" and isinstance(serializer, StrictInput):
+            schema["additionalProperties"] = False
+        return schema
 
     def _get_serializer_field_meta(self, field, direction) -> dict:
         meta = super()._get_serializer_field_meta(field, direction)

@@ -170,6 +170,34 @@ def test_deep_but_parsable_json_is_refused_too(game, france) -> None:
     assert_json_4xx(response, 400)
 
 
+def test_a_misspelt_field_is_refused_not_ignored(game, france) -> None:
+    """"phaes" for "phase": dropped silently, the orders would be stored without the phase
+    check the client asked for."""
+    client = token_client(france.user)
+    body = {"orders": ["A Paris H"], "phaes": game.current_phase.index, "x" * 60: 1}
+    answer = assert_json_4xx(client.put(f"/api/games/{game.pk}/orders/", body, format="json"), 400)
+    assert set(answer) == {"phaes", "x" * 50}
+    assert "Not a field of this request (its fields: orders, phase)" in answer["phaes"][0]
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    # Nested requests too, and the schema says so.
+    answer = assert_json_4xx(
+        client.post("/api/auth/token/", {"username": "u", "password": "p", "otp": 1}, "json"), 400
+    )
+    assert "otp" in answer
+    ok = client.put(f"/api/games/{game.pk}/orders/", {"orders": ["A Paris H"]}, format="json")
+    assert ok.status_code == 200, ok.content
+
+
+def test_the_schema_says_request_bodies_hold_no_other_keys(client) -> None:
+    schemas = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    requests = [name for name in schemas if name.endswith("Request")]
+    assert "OrdersInputRequest" in requests and "PushKeysRequest" in requests
+    for name in requests:
+        body = schemas[name]
+        for choice in body.get("oneOf", [body]):
+            assert choice["additionalProperties"] is False, name
+
+
 def test_malformed_json_is_a_400_in_json() -> None:
     response = token_client().post("/api/auth/token/", "{", content_type="application/json")
     assert_json_4xx(response, 400)

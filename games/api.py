@@ -91,6 +91,15 @@ PHASE_BOUND |= {("/api/games/{id}/orders/", "put"), ("/api/games/{id}/orders/che
 THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
 THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
 THROTTLED |= {("/api/games/{id}/payments/", "post")}
+THROTTLED |= {("/api/sandbox/{pk}/payments/{power}/", "post")}
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    pattern=r"^[ -~]{0,64}$",
+    description="Your name for this payment: a repeat with the same key (a retry, "
+    "a double click) pays nothing more and answers the first payment with 200.",
+)
 
 
 def document_errors(result: dict, generator, request, public: bool) -> dict:
@@ -620,16 +629,7 @@ class GameViewSet(
         methods=["POST"],
         request=PaymentSerializer,
         responses={201: PaymentSerializer, 200: PaymentSerializer},
-        parameters=[
-            OpenApiParameter(
-                "Idempotency-Key",
-                str,
-                OpenApiParameter.HEADER,
-                pattern=r"^[ -~]{0,64}$",
-                description="Your name for this payment: a repeat with the same key (a retry, "
-                "a double click) pays nothing more and answers the first payment with 200.",
-            )
-        ],
+        parameters=[IDEMPOTENCY_KEY],
     )
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def payments(self, request: Request, pk: str) -> Response:
@@ -638,20 +638,7 @@ class GameViewSet(
         if request.method == "GET":
             payments = visibility.visible_payments(game, request.user)
             return self._page(payments, PaymentSerializer)
-        membership = _seat(game, request.user)
-        serializer = PaymentSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key", "")
-        if len(key) > 64 or not key.isascii() or not key.isprintable():
-            raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
-        payment = services.pay(
-            membership,
-            serializer.validated_data["payee"],
-            serializer.validated_data["amount"],
-            key=key,
-        )
-        answer = status.HTTP_200_OK if payment.repeated else status.HTTP_201_CREATED
-        return Response(PaymentSerializer(payment).data, status=answer)
+        return pay(request, _seat(game, request.user))
 
     @extend_schema(
         request=VoteSerializer,
@@ -718,3 +705,18 @@ class GameViewSet(
         serializer.is_valid(raise_exception=True)
         moderation.perform(action_name, game, request.user, serializer.validated_data)
         return Response(self._game(game))
+
+
+def pay(request: Request, membership: Membership) -> Response:
+    """A payment POSTed for ``membership``'s power (a game's seat, or a sandbox's): 201, or
+    200 with the first payment when its ``Idempotency-Key`` was used already."""
+    serializer = PaymentSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    key = request.headers.get("Idempotency-Key", "")
+    if len(key) > 64 or not key.isascii() or not key.isprintable():
+        raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
+    payment = services.pay(
+        membership, serializer.validated_data["payee"], serializer.validated_data["amount"], key=key
+    )
+    answer = status.HTTP_200_OK if payment.repeated else status.HTTP_201_CREATED
+    return Response(PaymentSerializer(payment).data, status=answer)

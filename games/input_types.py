@@ -73,7 +73,7 @@ def unknown_fields(serializer: serializers.Serializer, data: Mapping) -> dict[st
     unknown = [key for key in data if key not in serializer.fields][:20]  # the first are enough
     if not unknown:
         return {}
-    fields = ", ".join(serializer.fields)
+    fields = ", ".join(name for name, field in serializer.fields.items() if not field.read_only)
     message = _("Not a field of this request (its fields: %(fields)s).") % {"fields": fields}
     return {str(key)[:50]: [message] for key in unknown}
 

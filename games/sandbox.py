@@ -9,6 +9,8 @@ phases have no deadline. It is never rated and only its creator (and site modera
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,11 +29,17 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import engine, services, variant_words
-from .api import ScopedThrottle
+from .api import IDEMPOTENCY_KEY, ScopedThrottle, pay
+from .forms import PaymentForm
 from .input_types import StrictInput
 from .limits import MAX_INTEGER, ascii_index
 from .models import Game, Membership, Order
-from .serializers import GameSerializer, OrderSerializer, OrdersInputSerializer
+from .serializers import (
+    GameSerializer,
+    OrderSerializer,
+    OrdersInputSerializer,
+    PaymentSerializer,
+)
 
 # -- services --------------------------------------------------------------------------------
 
@@ -150,6 +158,20 @@ class SandboxOrdersView(APIView):
         return Response(OrderSerializer(orders, many=True).data)
 
 
+class SandboxPaymentsView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "payments"
+
+    @extend_schema(
+        request=PaymentSerializer,
+        responses={201: PaymentSerializer, 200: PaymentSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+        summary="Pay gold from one power of your sandbox to another (Chinese Diplomacy)",
+    )
+    def post(self, request: Request, pk: int, power: str) -> Response:
+        return pay(request, seat(_own(pk, request.user), request.user, power))
+
+
 class SandboxStepView(APIView):
     """Process the current phase now, or undo the last one."""
 
@@ -200,7 +222,7 @@ def new_sandbox(request: HttpRequest) -> HttpResponse:
 @login_required
 def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every power's orders in one page, the board, and Process and Undo buttons."""
-    from .web import board_url, palette_of, phase_name  # the game page's own drawing
+    from .web import _gold_context, board_url, palette_of, phase_name  # the game page's own
 
     game = _own(pk, request.user)
     phase = game.current_phase
@@ -224,6 +246,15 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
         "running": game.status == Game.Status.ACTIVE,
         "rules_variant": game.variant,
     }
+    if phase is not None:
+        # Chinese Diplomacy: the gold as the game page shows it, and a payment form a power.
+        context.update(_gold_context(request, game, phase, None, True))
+        if "gold" in context and context["running"]:
+            names = engine.powers(game)
+            for p in powers:
+                others = [name for name in names if name != p["power"]]
+                key = uuid.uuid4().hex
+                p["pay_form"] = PaymentForm(powers=others, initial={"key": key}, prefix=p["power"])
     return render(request, "games/sandbox.html", context)
 
 
@@ -246,6 +277,36 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, gettext("%(power)s: orders saved.") % {"power": power})
     return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
+
+
+@login_required
+@require_POST
+def sandbox_pay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Gold from one of the sandbox's powers to another; the service checks the rules."""
+    game = _own(pk, request.user)
+    power = request.POST.get("power", "")
+    others = [name for name in engine.powers(game) if name != power]
+    form = PaymentForm(request.POST, powers=others, prefix=power)
+    try:
+        membership = seat(game, request.user, power)
+        if not form.is_valid():
+            raise services.GameError(
+                " ".join(f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items())
+            )
+        data = form.cleaned_data
+        payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
+    except (services.GameError, PermissionError) as error:
+        messages.error(request, str(error))
+    else:
+        if payment.repeated:
+            messages.info(request, gettext("That payment was already made; nothing more was paid."))
+        else:
+            messages.success(
+                request,
+                gettext("%(power)s paid %(to)s %(amount)s k oz.")
+                % {"power": power, "to": data["to"], "amount": data["amount"]},
+            )
+    return redirect(reverse("sandbox", args=[pk]) + "#gold")
 
 
 @login_required

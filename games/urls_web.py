@@ -20,6 +20,7 @@ urlpatterns = [
     path("sandbox/new/", sandbox.new_sandbox, name="sandbox-new"),
     path("games/<int:pk>/sandbox/", sandbox.sandbox_page, name="sandbox"),
     path("games/<int:pk>/sandbox/orders/", sandbox.sandbox_orders, name="sandbox-orders"),
+    path("games/<int:pk>/sandbox/pay/", sandbox.sandbox_pay, name="sandbox-pay"),
     path("games/<int:pk>/sandbox/<str:step>/", sandbox.sandbox_step, name="sandbox-step"),
     path("games/<int:pk>/", web.game_page, name="game"),
     path("games/<int:pk>/board.svg", web.board, name="board"),

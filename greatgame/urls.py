@@ -19,7 +19,7 @@ from games.reach_views import (
     WebhooksView,
     WebhookView,
 )
-from games.sandbox import SandboxOrdersView, SandboxStepView, SandboxView
+from games.sandbox import SandboxOrdersView, SandboxPaymentsView, SandboxStepView, SandboxView
 from games.views import healthz
 
 handler404 = "games.api.not_found"
@@ -51,6 +51,11 @@ urlpatterns = [
         "api/sandbox/<int:pk>/orders/<str:power>/",
         SandboxOrdersView.as_view(),
         name="api-sandbox-orders",
+    ),
+    path(
+        "api/sandbox/<int:pk>/payments/<str:power>/",
+        SandboxPaymentsView.as_view(),
+        name="api-sandbox-payments",
     ),
     path("api/sandbox/<int:pk>/<str:step>/", SandboxStepView.as_view(), name="api-sandbox-step"),
     path("api/", include(router.urls)),

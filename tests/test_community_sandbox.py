@@ -142,3 +142,47 @@ def test_a_repeated_process_or_undo_naming_its_phase_is_refused(api, make_user) 
     assert me.post(step + "undo/", {"phase": 1}, format="json").status_code == 200
     assert me.post(step + "undo/", {"phase": 1}, format="json").status_code == 409
     assert me.post(step + "process/", {"phase": "x"}, format="json").status_code == 400
+
+
+def test_a_chinese_sandbox_pays_gold_through_the_api_and_the_page(api, client, make_user) -> None:
+    """Seed 003 rule 6: payments between great powers; a sandbox plays every power, so it
+    pays from any of them (it could not: payments needed a seat of one's own, a 403)."""
+    ada = make_user("ada")
+    created = api(ada).post("/api/sandbox/", {"variant": "chinese"}, format="json")
+    assert created.status_code == 201, created.content
+    game = created.json()
+    powers = (
+        game["powers"]
+        if isinstance(game["powers"][0], str)
+        else [p["power"] for p in game["powers"]]
+    )
+    payer, payee = powers[0], powers[1]
+    url = f"/api/sandbox/{game['id']}/payments/{payer}/"
+    me = api(ada)
+    paid = me.post(url, {"to": payee, "amount": 30}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert paid.status_code == 201, paid.content
+    assert (paid.json()["payer"], paid.json()["to"], paid.json()["amount"]) == (payer, payee, 30)
+    again = me.post(url, {"to": payee, "amount": 30}, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    assert again.status_code == 200 and again.json()["id"] == paid.json()["id"]
+    for body in ({"to": payer, "amount": 5}, {"to": payee, "amount": 0}, {"to": payee}):
+        assert me.post(url, body, format="json").status_code == 400, body
+    assert me.post(f"/api/sandbox/{game['id']}/payments/Nobody/", {"to": payee, "amount": 5},
+                   format="json").status_code == 400  # fmt: skip
+    assert (
+        api(make_user("bob")).post(url, {"to": payee, "amount": 5}, format="json").status_code
+        == 404
+    )
+    # The page: the gold panel, and a payment form for each power.
+    client.force_login(ada)
+    page = client.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert 'id="gold"' in page and page.count(
+        'action="' + reverse("sandbox-pay", args=[game["id"]])
+    ) == len(powers)
+    done = client.post(
+        reverse("sandbox-pay", args=[game["id"]]),
+        {"power": payee, f"{payee}-to": payer, f"{payee}-amount": 12, f"{payee}-key": "p1"},
+        follow=True,
+    ).content.decode()
+    assert f"{payee} paid {payer} 12 k oz." in done
+    page = client.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert "<strong>12</strong>" in page and "<strong>30</strong>" in page

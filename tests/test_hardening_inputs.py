@@ -171,7 +171,7 @@ def test_deep_but_parsable_json_is_refused_too(game, france) -> None:
 
 
 def test_a_misspelt_field_is_refused_not_ignored(game, france) -> None:
-    """"phaes" for "phase": dropped silently, the orders would be stored without the phase
+    """ "phaes" for "phase": dropped silently, the orders would be stored without the phase
     check the client asked for."""
     client = token_client(france.user)
     body = {"orders": ["A Paris H"], "phaes": game.current_phase.index, "x" * 60: 1}

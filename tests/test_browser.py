@@ -26,6 +26,7 @@ from playwright.sync_api import sync_playwright
 
 from games import services
 from games.models import Game, Order, Phase
+from games.sandbox import create_sandbox
 
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).resolve().parent.parent / "var" / "screenshots"
@@ -298,6 +299,12 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     phone.goto(f"{base}/variants/colonial/")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     shot(phone, "07-phone-variant")
+    # A sandbox: its board is an image, which had run 1,600 px past the window.
+    sandbox = create_sandbox(get_user_model().objects.get(username="ada"), "chinese")
+    phone.goto(f"{base}/games/{sandbox.pk}/sandbox/")
+    phone.wait_for_load_state("load")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    shot(phone, "08-phone-sandbox")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -214,8 +214,12 @@ class SandboxForm(forms.Form):
 def new_sandbox(request: HttpRequest) -> HttpResponse:
     form = SandboxForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        game = create_sandbox(request.user, form.cleaned_data["variant"])
-        return redirect("sandbox", pk=game.pk)
+        try:
+            game = create_sandbox(request.user, form.cleaned_data["variant"])
+        except services.GameError as error:  # e.g. too many unfinished games
+            form.add_error(None, str(error))
+        else:
+            return redirect("sandbox", pk=game.pk)
     return render(request, "games/sandbox_new.html", {"form": form})
 
 
@@ -232,7 +236,8 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "power": power,
             "acts": power in to_act,
-            "text": "\n".join(o.text for o in orders if o.power == power),
+            "text": request.session.pop(f"unsaved-sandbox-{pk}-{power}", None)
+            or "\n".join(o.text for o in orders if o.power == power),
             "orders": [o for o in orders if o.power == power],
         }
         for power in engine.powers(game)
@@ -263,11 +268,27 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
 def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
     game = _own(pk, request.user)
     power = request.POST.get("power", "")
-    lines = [line.strip() for line in request.POST.get("orders", "").splitlines() if line.strip()]
+    text = request.POST.get("orders", "")
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
     try:
+        # The phase the form was shown in: orders typed for a phase since processed (in
+        # another tab) are refused, never stored in the next one.
+        index = ascii_index(request.POST.get("phase"))
+        if index is None or game.current_phase is None:
+            raise services.GameError(gettext("That form belonged to an old page; try again."))
+        services.check_phase(game.current_phase, index)
         saved = services.submit_orders(seat(game, request.user, power), lines)
+    except services.PhaseChanged:
+        messages.error(
+            request,
+            gettext("That phase was processed since the page was loaded; nothing was saved.")
+            + " "
+            + gettext("Your text is still in the box."),
+        )
+        _keep_unsaved(request, pk, power, text)
     except (services.GameError, PermissionError) as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error) + " " + gettext("Your text is still in the box."))
+        _keep_unsaved(request, pk, power, text)
     else:
         bad = sum(not o.valid for o in saved)
         if bad:
@@ -277,6 +298,12 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, gettext("%(power)s: orders saved.") % {"power": power})
     return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
+
+
+def _keep_unsaved(request: HttpRequest, pk: int, power: str, text: str) -> None:
+    """A refused box comes back as typed, to be fixed (unless it is huge)."""
+    if len(text) <= 100 * 201:
+        request.session[f"unsaved-sandbox-{pk}-{power}"] = text
 
 
 @login_required

@@ -84,7 +84,7 @@ def test_sandbox_pages(client, make_user) -> None:
     assert page.count('name="orders"') == 7 and 'id="process"' in page
     saved = client.post(
         reverse("sandbox-orders", args=[game.pk]),
-        {"power": "Russia", "orders": "A Moscow - Vladivostok via TSR"},
+        {"power": "Russia", "orders": "A Moscow - Vladivostok via TSR", "phase": 0},
         follow=True,
     )
     assert "Russia: orders saved." in saved.content.decode()
@@ -186,3 +186,33 @@ def test_a_chinese_sandbox_pays_gold_through_the_api_and_the_page(api, client, m
     assert f"{payee} paid {payer} 12 k oz." in done
     page = client.get(reverse("sandbox", args=[game["id"]])).content.decode()
     assert "<strong>12</strong>" in page and "<strong>30</strong>" in page
+
+
+def test_the_sandbox_page_refuses_stale_orders_keeps_refused_text_and_caps(client, make_user):
+    """Found by an adversary: a form shown for one phase stored its orders in the next; a
+    refused box came back empty; the 21st unfinished game was a 500 on the page."""
+    ada = make_user("ada")
+    client.force_login(ada)
+    client.post(reverse("sandbox-new"), {"variant": "colonial"})
+    game = Game.objects.get(sandbox=True)
+    orders, page = reverse("sandbox-orders", args=[game.pk]), reverse("sandbox", args=[game.pk])
+    client.post(reverse("sandbox-step", args=[game.pk, "process"]), {"phase": 0})
+    stale = client.post(
+        orders, {"power": "Britain", "orders": "F Bombay - Arabian Sea", "phase": 0}, follow=True
+    ).content.decode()
+    assert "nothing was saved" in stale and "F Bombay - Arabian Sea</textarea>" in stale
+    assert not Order.objects.filter(phase__game=game).exists()
+    assert "F Bombay - Arabian Sea" not in client.get(page).content.decode()  # shown once
+    many = "\n".join(["F Bombay H"] * 101)
+    refused = client.post(
+        orders, {"power": "Britain", "orders": many, "phase": 1}, follow=True
+    ).content.decode()
+    assert "at most 100 orders" in refused and refused.count("F Bombay H") >= 101
+    for _ in range(25):  # the cap on unfinished games a user runs
+        answer = client.post(reverse("sandbox-new"), {"variant": "chinese"})
+        if answer.status_code == 200:
+            assert "unfinished games" in answer.content.decode()
+            break
+        assert answer.status_code == 302
+    else:
+        pytest.fail("no cap met")

@@ -32,6 +32,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("%(n)s s"),
     gettext_noop("Your orders were also changed in another tab; both sets of changes are kept."),
     gettext_noop("Orders saved."),
+    gettext_noop("Nothing was saved."),
     gettext_noop("valid"),
     gettext_noop("invalid"),
     gettext_noop("(not saved yet)"),

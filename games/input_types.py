@@ -59,10 +59,10 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
         if field.max_length is not None and len(value) > field.max_length:
             return f"Ensure this field has no more than {field.max_length} elements."
         child = field.child
-        for item in value:
+        for number, item in enumerate(value, 1):
             problem = type_problem(child, item, form)
-            if problem:
-                return problem
+            if problem:  # which one: a list of orders refused whole must say which line
+                return _("Item %(number)s: %(problem)s") % {"number": number, "problem": problem}
     return None
 
 

@@ -402,8 +402,8 @@
       body: JSON.stringify({ orders: sent }),
     }).then(function (response) {
       if (method === "PUT" && response.status === 412 && retries > 0 && number === answers) {
-        return merge().then(function () { return send(method, url, retries - 1); }).then(function () {
-          return { stale: true };
+        return merge().then(function () { return send(method, url, retries - 1); }).then(function (outcome) {
+          return { stale: true, outcome: outcome };
         });
       }
       if (method === "PUT" && response.ok) {
@@ -412,19 +412,37 @@
       }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {
-      if (reply.stale || number !== answers) return;
+      if (reply.stale) return reply.outcome;  // the answer of the retry after merging
+      if (number !== answers) return;
       if (!reply.ok) {
         statusList.innerHTML = "";
-        var li = document.createElement("li");
-        li.className = "invalid";
-        li.textContent = reply.body.detail || JSON.stringify(reply.body);
-        statusList.appendChild(li);
-        return;
+        refusals(reply.body).forEach(function (text) {
+          var li = document.createElement("li");
+          li.className = "invalid";
+          li.textContent = text;
+          statusList.appendChild(li);
+        });
+        return { refused: true };
       }
       remember(reply.body);
       showStatus(reply.body, method === "PUT");
-      if (method === "PUT") return redraw();
+      if (method === "PUT") return Promise.resolve(redraw()).then(function () { return { saved: true }; });
     }).finally(function () { if (number === answers) form.dataset.checking = ""; });
+  }
+
+  // A refusal's words as the server gave them (in the reader's language): its detail, or
+  // each field's messages ("Item 2: Ensure this field has no more than 200 characters."),
+  // never the raw JSON.
+  function refusals(body) {
+    if (!body || typeof body !== "object") return [t("Not saved; reload the page.")];
+    if (body.detail) return [String(body.detail)];
+    var out = [];
+    Object.keys(body).forEach(function (field) {
+      [].concat(body[field]).forEach(function (said) {
+        out.push(typeof said === "string" ? said : JSON.stringify(said));
+      });
+    });
+    return out.length ? out : [t("Not saved; reload the page.")];
   }
 
   function check() { return send("POST", data.check, 0); }
@@ -435,7 +453,11 @@
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     merged = false;
-    save().then(function () { if (!step) idle((merged ? MERGED + " " : "") + t("Orders saved.")); });
+    save().then(function (outcome) {
+      if (step) return;
+      if (outcome && outcome.saved) idle((merged ? MERGED + " " : "") + t("Orders saved."));
+      else if (outcome && outcome.refused) idle(t("Nothing was saved."));
+    });
   });
 
   function showStatus(orders, saved) {

@@ -308,6 +308,28 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_server):
+    """A line over 200 characters: the API refuses the whole box (400). The page had said
+    "Orders saved." and shown the raw JSON; now it names the line and says nothing was saved."""
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    ada = get_user_model().objects.get(username="ada")
+    game = services.create_game(ada, name="Long line", variant="colonial")
+    services.join_game(game, ada, ["Russia"])
+    phase = services.start_game(game, ada)
+    page.goto(f"{base}/games/{game.pk}/")
+    type_order(page, "A Moscow - Perm\n" + "A Omsk H " + "x" * 200)
+    status = page.locator("#order-status").inner_text()
+    assert "Item 2: Ensure this field has no more than 200 characters." in status
+    assert "{" not in status
+    prompt = page.locator("#order-prompt").inner_text()
+    assert "Nothing was saved." in prompt and "Orders saved." not in prompt
+    assert not Order.objects.filter(phase=phase).exists()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
     """Both tabs loaded before either saves; each then orders a different unit by typing."""
     base = live_server.url

@@ -276,7 +276,7 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
         is_mobile=True,
     ).new_page()
     phone.goto(game_url)
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     board = phone.locator("#board")
     inner = phone.locator("#board .board-inner")
     phone.wait_for_selector("#board[data-scale]", state="attached")  # the board is in, fitted
@@ -291,20 +291,26 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     phone.mouse.move(x - 80, y - 40, steps=5)
     phone.mouse.up()
     assert inner.evaluate("e => e.style.transform") != before
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "05-phone")
     phone.goto(f"{base}/")
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "06-phone-lobby")
     phone.goto(f"{base}/variants/colonial/")
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "07-phone-variant")
     # A sandbox: its board is an image, which had run 1,600 px past the window.
     sandbox = create_sandbox(get_user_model().objects.get(username="ada"), "chinese")
     phone.goto(f"{base}/games/{sandbox.pk}/sandbox/")
     phone.wait_for_load_state("load")
-    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "08-phone-sandbox")
+    # A name without a space wraps: it had widened the lobby and its game's page.
+    ada = get_user_model().objects.get(username="ada")
+    long = services.create_game(ada, name="9" * 40, variant="colonial")
+    for path in ("/", f"/games/{long.pk}/"):
+        phone.goto(base + path)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
 
 
 @pytest.mark.django_db(transaction=True)

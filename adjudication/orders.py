@@ -223,11 +223,18 @@ def _described(char: str) -> str:
 
 
 def _lowered(text: str) -> str:
-    text = text.lower()
     # Every arrow but "=>" is outside ASCII (isascii is a flag, not a scan): most orders
     # skip the search, which was half the cost of reading one.
-    if not text.isascii() or "=>" in text:
-        text = _ARROWS.sub(" - ", text)
+    if not text.isascii():
+        from unicodedata import normalize  # only for text outside ASCII
+
+        # Full-width letters and digits (ＭＯＳ, as Chinese and Japanese keyboards type
+        # them) read as the letters they are.
+        text = _ARROWS.sub(" - ", normalize("NFKC", text).lower())
+    else:
+        text = text.lower()
+        if "=>" in text:
+            text = text.replace("=>", " - ")
     return text
 
 

@@ -124,6 +124,20 @@ def test_a_character_orders_do_not_use_is_refused_not_dropped(colonial, text):
         parse(colonial, text, "movement")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Ｍｏｓｃｏｗ - Perm",
+        "A Moscow - Ｐｅｒｍ",
+        "Ａ ＭＯＳ － ＰＥＲＭ",
+        "ａ　ｍｏｓ　－　ｐｅｒｍ",
+    ],
+)
+def test_full_width_letters_read_as_letters(colonial, text):
+    # As Chinese and Japanese keyboards type them (the site speaks both).
+    assert parse(colonial, text, "movement").text() == "A Moscow - Perm"
+
+
 @pytest.mark.parametrize("text", ["A Mos H.", "A Mos H!", "“A Mos H”;", "A Mos -> Perm?"])
 def test_punctuation_around_an_order_is_dropped(colonial, text):
     assert parse(colonial, text, "movement").location == "Moscow"

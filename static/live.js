@@ -275,13 +275,18 @@
         live.dataset["seen" + kind[0].toUpperCase() + kind.slice(1)] = e.lastEventId;
       });
     });
-    source.addEventListener("open", function () { live.dataset.connected = "1"; });
-    // Refused (429: too many streams) or gone: the browser gives up, so try again later.
+    source.addEventListener("open", function () { live.dataset.connected = "1"; wait = 2000; });
+    // Refused (429: too many streams) or gone: the browser gives up, so try again later,
+    // soon at first: the streams of pages just closed are given back at the server's next
+    // heartbeat (15 s), and waiting 30 s each time left a new page without news that long.
     source.addEventListener("error", function () {
       live.dataset.connected = "";
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 30000);
+      if (source.readyState !== EventSource.CLOSED) return;
+      setTimeout(connect, wait);
+      wait = Math.min(wait * 2, 30000);
     });
   }
+  var wait = 2000;
   connect();
   window.addEventListener("pagehide", function () { if (source) source.close(); });
 })();

@@ -30,13 +30,13 @@ run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo --url http://127.0.0.1:$(PORT)
 	@set -m; pids=(); \
-	stop() { trap - INT TERM EXIT; for p in "$${pids[@]}"; do kill -TERM -- "-$$p" 2>/dev/null; done; wait; }; \
+	stop() { stopping=1; trap - INT TERM EXIT; for p in "$${pids[@]}"; do kill -TERM -- "-$$p" 2>/dev/null; done; wait; }; \
 	trap stop INT TERM EXIT; \
 	$(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 & pids+=($$!); \
 	$(BIN)/celery -A greatgame beat --loglevel=info & pids+=($$!); \
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
 	echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)"; echo; \
-	wait -n; echo "Great Game: the web server, the worker or beat stopped; stopping the others."; stop
+	wait -n; [ -n "$$stopping" ] || echo "Great Game: the web server, the worker or beat stopped; stopping the others."; stop
 
 # Long fault trials and load benchmarks (docs/benchmarks.md), about 12 minutes, against the
 # local PostgreSQL and Redis (database greatgame_bench, Redis db 7). They restart both.

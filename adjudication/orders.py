@@ -558,16 +558,14 @@ def _via(r: _Reader) -> str | None:
     if not r.accept({"via", "by"}) and not bracket:
         return None
     word = r.peek()
-    if word in CONVOY_WORDS:
-        r.pos += 1
-        via = "convoy"
-    elif word is None:
+    if word is None:
         raise OrderError("'via' must be followed by Convoy")
-    else:
-        via = _route_phrase(r)
-        if via is None:  # no route of this map: the move or support says so
-            r.pos += 1
-            via = word.upper()
+    via: str | None = "convoy" if word in CONVOY_WORDS else _route_phrase(r)
+    if via == "convoy":
+        r.pos += 1
+    elif via is None:  # no route of this map: the move or support says so
+        r.pos += 1
+        via = word.upper()
     if bracket and not r.accept({")"}):
         raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
     return via

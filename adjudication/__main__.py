@@ -31,13 +31,20 @@ if TYPE_CHECKING:
 def _answer(line: str) -> tuple[dict, bool]:
     """Adjudicate one JSON text; returns the response and whether the request was sound."""
     try:
-        request = json.loads(line)
+        request = json.loads(line, parse_constant=_no_constant)
     except json.JSONDecodeError as e:  # a str, so never a UnicodeDecodeError here
         return error(f"the request is not valid JSON ({e.msg} at line {e.lineno})"), False
+    except ValueError as e:  # NaN, Infinity: Python's JSON reads them, JSON has none
+        return error(f"the request is not valid JSON ({e})"), False
     except RecursionError:
         return error("the request is nested too deeply to read"), False
     response = adjudicate(request)
     return response, "error" not in response
+
+
+def _no_constant(name: str) -> None:
+    """NaN and Infinity are not JSON: answered in kind, the answer would not be JSON either."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def _write(response: dict) -> None:

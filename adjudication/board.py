@@ -104,6 +104,12 @@ def read(request: object) -> tuple[Board, list]:
     options = request.get("options", {})
     if not isinstance(options, dict):
         raise RequestError("options must be a JSON object")
+    if options:  # as a server checks them when a game is set up: true is no number of centres
+        from .game_options import option_problems
+
+        problems = option_problems(variant.id, options)
+        if problems:
+            raise RequestError("; ".join(problems), [{"options": options}])
     board.options = options
     if phase_type == "retreats":
         board.dislodged = _dislodged(variant, request.get("dislodged", []))

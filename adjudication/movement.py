@@ -169,8 +169,10 @@ class Movement:
         return "succeeds", None
 
     def check_hold(self, i: int, order: Order) -> Order | None:
-        # The shared order carries its canonical text; the location stays as ordered.
-        return shared_order(HOLD, self.units[i].kind, order.location)
+        # The shared order carries its canonical text, at the unit's own location: a wrong
+        # coast on the ordered unit is ignored (DATC 6.B.10), as a move's is.
+        unit = self.units[i]
+        return shared_order(HOLD, unit.kind, unit.location)
 
     def check_move(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
@@ -255,6 +257,14 @@ class Movement:
         tprov = province_of(order.target)
         t = self.unit_at.get(tprov)
         army = None if t is None else self.units[t].kind
+        named = order.target_power  # "C French A Brest - London": read as written, or refused
+        if named and t is not None and named != self.units[t].power:
+            raise OrderError(
+                "the unit in {province} belongs to {owner}, not {power}",
+                province=tprov,
+                owner=self.units[t].power,
+                power=named,
+            )
         legal = legal_convoy(
             self.variant, unit.kind, unit.location, tprov, province_of(order.destination), army
         )

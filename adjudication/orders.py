@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .reasons import Reason, reason_template, why
-from .variant import Variant, normalise
+from .variant import Variant, normalise, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -384,18 +384,18 @@ class _Reader:
         if tok == "/":
             self.pos += 1
             word = self.take()
-            if word in COAST_WORDS:
+            if word in COAST_WORDS or word == "s":  # after "/" an "s" is no support
                 self.accept({"coast"})
-                return COAST_WORDS[word]
+                return COAST_WORDS.get(word, "sc")
             shown = self.typed(self.pos - 1) if word is not None else ""
             raise OrderError("'{typed}' is not a coast (use nc, sc, ec or wc)", typed=shown)
         if tok == "(":
             self.pos += 1
             word = self.take()
-            if word in COAST_WORDS:
+            if word in COAST_WORDS or word == "s":  # nor inside brackets: "(s)" is south
                 self.accept({"coast"})
                 if self.accept({")"}):
-                    return COAST_WORDS[word]
+                    return COAST_WORDS.get(word, "sc")
             self.pos = save
             return None
         if tok in ("nc", "sc", "ec", "wc"):
@@ -476,12 +476,14 @@ def _order(r: _Reader, phase_type: str) -> Order:
         )
     if phase_type == "retreats" and first in DISBAND_WORDS and r.peek(1) is not None:
         r.pos += 1  # "Disband A Manchuria", the verb first as in an adjustment phase
-        unit, _ = r.unit()
+        unit, number = r.unit()
         location = _place(r, UNIT_PROVINCE)
+        _numbered(r, number, location)
         _end(r)
         return Order(DISBAND, unit, location)
     unit, number = r.unit()
     location = _place(r, UNIT_PROVINCE)
+    _numbered(r, number, location)
     if phase_type == "retreats":
         return _retreat(r, unit, location)
     return _movement(r, unit, number, location)
@@ -509,6 +511,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         t_power = r.power()
         t_unit, t_number = r.unit()
         target = _place(r, SUPPORTED_PROVINCE)
+        _numbered(r, t_number, target)
         whose: dict[str, Any] = {
             "number": number,
             "target_power": t_power,
@@ -528,8 +531,10 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _end(r)
         return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
-        t_unit, _ = r.unit()
+        t_power = r.power()  # "C French A Brest - London", as a support may name it
+        t_unit, t_number = r.unit()
         target = r.location(CONVOYED_PROVINCE)
+        _numbered(r, t_number, target)
         if not r.accept(MOVE_WORDS):
             raise OrderError(
                 "a convoy order needs the army's move, e.g. 'F North Sea C A London - Belgium'"
@@ -537,7 +542,9 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         r.skip_arrow()
         destination = r.location(CONVOYED_DESTINATION)
         _end(r)
-        return Order(CONVOY, unit, location, t_unit, target, destination, number=number)
+        return Order(
+            CONVOY, unit, location, t_unit, target, destination, number=number, target_power=t_power
+        )
     if word in RETREAT_WORDS or word in DISBAND_WORDS:
         raise OrderError(
             "retreats and disbands are ordered in a retreat phase, not a movement phase"
@@ -605,6 +612,17 @@ def _bracket_starts(variant: Variant) -> frozenset[str]:
     return frozenset({"via", "by", *CONVOY_WORDS, *(w[0] for w, _ in _route_words(variant))})
 
 
+def _numbered(r: _Reader, number: int | None, place: str) -> None:
+    """A unit number names one of several units in a shared space (F2 Mid-Pacific); in any
+    other space only the one unit there, so ``F7 Brest`` is refused, never read as F Brest."""
+    if number not in (None, 1) and province_of(place) not in r.variant.stacking:
+        raise OrderError(
+            "{province} holds one unit at most, so there is no number {number} there",
+            province=province_of(place),
+            number=number,
+        )
+
+
 def _place(r: _Reader, what: str) -> str:
     """A unit's province, also as the Far East rules write it in brackets: ``F (Guam) -``."""
     if r.peek() != "(":
@@ -657,17 +675,20 @@ def _adjustment(r: _Reader) -> Order:
         _end(r)
         return Order(WAIVE)
     if r.accept(BUILD_WORDS):
-        unit, _ = r.unit()
+        unit, number = r.unit()
         location = r.location(BUILD_PLACE)
+        _numbered(r, number, location)
         _end(r)
         return Order(BUILD, unit, location)
     if r.accept(REMOVE_WORDS | DISBAND_WORDS):
-        unit, _ = r.unit()
+        unit, number = r.unit()
         location = r.location(REMOVE_PLACE)
+        _numbered(r, number, location)
         _end(r)
         return Order(REMOVE, unit, location)
-    unit, _ = r.unit()
+    unit, number = r.unit()
     location = r.location(PROVINCE)
+    _numbered(r, number, location)
     word = r.take()
     if word in BUILD_WORDS:
         _end(r)

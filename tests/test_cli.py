@@ -147,6 +147,20 @@ MALFORMED = [
         "Narnia",
         id="unknown-power",
     ),
+    # Python reads NaN and Infinity as JSON; echoed back, the answer would not be JSON.
+    pytest.param('{"variant": "standard", "units": [{"power": NaN}]}', "NaN", id="nan"),
+    pytest.param('{"variant": "standard", "year": -Infinity}', "Infinity", id="infinity"),
+    # Options are checked as a server checks them: true is no number of centres.
+    pytest.param(
+        json.dumps({"variant": "colonial", "options": {"victory_centers": True}}),
+        "victory_centers: must be a whole number",
+        id="option-of-the-wrong-type",
+    ),
+    pytest.param(
+        json.dumps({"variant": "colonial", "options": {"tsr_captured_centres_cut": 0}}),
+        "must be true or false",
+        id="option-0-for-false",
+    ),
 ]
 
 

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from adjudication import adjudicate, load
+from adjudication import adjudicate, check, load
 from adjudication.orders import (
     BUILD,
     CONVOY,
@@ -1124,3 +1124,71 @@ def test_refused_builds_and_retreats_echo_how_they_were_read():
     )
     assert_invalid(r, 0, "inland")
     assert r["orders"][0]["canonical"] == "F Brest R Paris"
+
+
+# -- unit numbers, named powers, coasts (an adversary's findings) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "phase_type"),
+    [
+        ("F7 Bre H", "movement"),
+        ("A2 Par - Bur", "movement"),
+        ("A Mun S France A3 Par - Bur", "movement"),
+        ("F ENG C A2 Lon - Bel", "movement"),
+        ("A2 Par R Bur", "retreats"),
+        ("Build A2 Ber", "adjustments"),
+        ("Remove A3 Par", "adjustments"),
+    ],
+)
+def test_a_unit_number_outside_a_shared_space_is_refused(standard, text, phase_type):
+    # It was dropped: F7 Brest read as F Brest, another unit than the one written.
+    with pytest.raises(OrderError, match="holds one unit at most, so there is no number"):
+        parse(standard, text, phase_type)
+
+
+def test_number_one_names_the_one_unit():
+    units = [{"power": "France", "unit": "F", "location": "Brest"}]
+    phase = {"season": "spring", "year": 1901, "type": "movement"}
+    request = {"variant": "standard", "units": units, "phase": phase}
+    reply = check({**request, "orders": [{"power": "France", "order": "F1 Bre H"}]})
+    assert (
+        reply["orders"][0]["canonical"] == "F Brest H" and reply["orders"][0]["result"] == "valid"
+    )
+
+
+def test_a_convoy_may_name_the_armys_power(standard):
+    order = parse(standard, "F ENG C France A Bre - Lon", "movement")
+    assert (order.kind, order.target_power, order.target) == (CONVOY, "France", "Brest")
+
+
+@pytest.mark.parametrize("text", ["F MAO - Spa (s)", "F MAO - Spa/s", "F MAO - spa/s coast"])
+def test_s_is_the_south_coast_after_a_slash_or_in_brackets(standard, text):
+    assert parse(standard, text, "movement").destination == "Spain/sc"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A Pacific Ocean Leave.",
+        "A2 Pacific Ocean Leave",
+        "Leave A Pacific Ocean",
+        "leave pacific ocean!",
+        "Army Pacific Ocean exits",
+    ],
+)
+def test_chinese_leave_spellings(text):
+    assert parse(load("chinese"), text, "movement").text() == "A Pacific Ocean Leave"
+
+
+def test_a_hold_with_the_wrong_coast_is_answered_at_the_units_own_coast():
+    # DATC 6.B.10 ignores the wrong coast; the answer kept it, and its data put the fleet
+    # where no unit stands.
+    units = [{"power": "France", "unit": "F", "location": "Spain/nc"}]
+    phase = {"season": "spring", "year": 1901, "type": "movement"}
+    reply = check(
+        {"variant": "standard", "units": units, "phase": phase,
+         "orders": [{"power": "France", "order": "F Spa/sc H"}]}
+    )  # fmt: skip
+    assert reply["orders"][0]["canonical"] == "F Spain/nc H"
+    assert reply["orders"][0]["data"]["location"] == "Spain/nc"

@@ -13,12 +13,13 @@ draw is reported, so any year can be replayed and audited.
 from __future__ import annotations
 
 import random
+import re
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
 from adjudication.orders import HOLD, SPECIAL, Order, OrderError
 from adjudication.reasons import why
 from adjudication.registry import Rule
-from adjudication.variant import Variant, province_of
+from adjudication.variant import Variant, normalise, province_of
 from variants.rules.oceans import Movement as _Stacking
 
 ENTRY = "entry"
@@ -92,27 +93,36 @@ def is_faction(power: str) -> bool:
 ENTER_WORDS, LEAVE_WORD = "Enter A", "Leave"
 
 
+_ENTER = ("enter", "enters")
+_LEAVE = ("leave", "leaves", "exit", "exits")
+_ARMY = re.compile(r"a(rmy)?\d{0,2}")  # A, army, or A2: armies in an entry space are alike
+
+
 def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
-    """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` takes one off."""
-    if not tokens:
+    """``Enter A Siberia`` brings an army on; ``A Siberia Leave`` (or ``Leave A Siberia``)
+    takes one off. Words are compared as the core grammar compares them (``Leave.``)."""
+    keys = [normalise(t) or t for t in tokens]
+    if not keys:
         return None
-    if tokens[0] in ("enter", "enters"):
-        rest = tokens[1:]
-        if rest and rest[0] in ("a", "army"):
-            rest = rest[1:]
-        where = variant.lookup(" ".join(rest)) if rest else None
+    if keys[0] in _ENTER:
+        where = _where(variant, tokens[1:], keys[1:])
         if where is None:
             raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
         return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
-    if tokens[-1] in ("leave", "leaves", "exit", "exits"):
-        rest = tokens[:-1]
-        if rest and rest[0] in ("a", "army"):
-            rest = rest[1:]
-        where = variant.lookup(" ".join(rest)) if rest else None
+    if keys[-1] in _LEAVE or (keys[0] in _LEAVE and len(keys) > 1):
+        rest = (tokens[:-1], keys[:-1]) if keys[-1] in _LEAVE else (tokens[1:], keys[1:])
+        where = _where(variant, *rest)
         if where is None:
             raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
         return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
     return None
+
+
+def _where(variant: Variant, tokens: list[str], keys: list[str]) -> str | None:
+    """The space these words name, after an army word (``A``, ``army``, ``A2``)."""
+    if keys and _ARMY.fullmatch(keys[0]):
+        tokens = tokens[1:]
+    return variant.lookup(" ".join(tokens)) if tokens else None
 
 
 def order_form(order: Order) -> str:

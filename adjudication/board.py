@@ -132,8 +132,12 @@ def _phase(variant: Variant, phase: object) -> tuple[str, int, str]:
     season = str(phase.get("season", variant.seasons[0])).lower()
     if season == "autumn":
         season = "fall"
-    if season not in variant.seasons and season != "winter":
-        known = ", ".join([*variant.seasons, "winter"])
+    adjusting = all(
+        p.PHASE_TYPES is None or "adjustments" in p.PHASE_TYPES for p in variant.plugins
+    )
+    if season not in variant.seasons and (season != "winter" or not adjusting):
+        # Winter holds the adjustments, where the variant has them (Chinese Diplomacy: not).
+        known = ", ".join([*variant.seasons, "winter"] if adjusting else variant.seasons)
         raise RequestError(f"unknown season {phase.get('season')!r}; this variant has {known}")
     year = phase.get("year", variant.start_year)
     if not isinstance(year, int) or isinstance(year, bool):

@@ -147,6 +147,12 @@ MALFORMED = [
         "Narnia",
         id="unknown-power",
     ),
+    # Chinese Diplomacy has no winter: its list of seasons said it had.
+    pytest.param(
+        json.dumps({"variant": "chinese", "phase": {"season": "spring"}}),
+        "this variant has year",
+        id="chinese-seasons",
+    ),
     # Python reads NaN and Infinity as JSON; echoed back, the answer would not be JSON.
     pytest.param('{"variant": "standard", "units": [{"power": NaN}]}', "NaN", id="nan"),
     pytest.param('{"variant": "standard", "year": -Infinity}', "Infinity", id="infinity"),

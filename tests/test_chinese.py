@@ -413,7 +413,7 @@ def test_impossible_phase_pairs_are_refused(season, kind):
     if season == "winter":  # no season of this variant (its seasons said it was)
         assert r["error"] == "unknown season 'winter'; this variant has year", r
         return
-    assert "phase" in r["error"], r
+    assert "phase" in r["error"] or "winter" in r["error"], r
     assert kind in r["error"] or "adjustments" in r["error"]
 
 

@@ -686,7 +686,8 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.results = response
     phase.processed_at = now
     phase.save(update_fields=["results", "processed_at"])
-    _count_missed(game, phase, {o.power for o in orders})
+    early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
+    _count_missed(game, phase, {o.power for o in orders}, early=early)
     _depose(game, (response.get("economy") or {}).get("deposed") or [])
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
@@ -784,14 +785,17 @@ def _board(request: dict, response: dict) -> dict:
     return board
 
 
-def _count_missed(game: Game, phase: Phase, ordered: set[str]) -> None:
-    """Count movement phases a power to move sent nothing; N in a row is civil disorder."""
-    if phase.type != Phase.Type.MOVEMENT:
+def _count_missed(game: Game, phase: Phase, ordered: set[str], *, early: bool = False) -> None:
+    """Count movement phases a power to move sent nothing; N in a row is civil disorder.
+
+    A player who said Ready acted (holding everything is an order too), and a phase the
+    moderator processed before its deadline took the time to act away: nobody misses it."""
+    if phase.type != Phase.Type.MOVEMENT or early:
         return
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
     to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}
     for m in game.memberships.filter(status=Seat.ACTIVE, power__in=to_act):
-        if m.power in ordered:
+        if m.power in ordered or m.ready:
             continue
         m.missed_phases += 1
         if game.civil_disorder_after and m.missed_phases >= game.civil_disorder_after:

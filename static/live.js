@@ -129,6 +129,9 @@
   // -- applying events ---------------------------------------------------------------
 
   function onPowers(data) {
+    // The words the page wrote in these cells, in its language (they were English here).
+    var table = document.querySelector("table.powers");
+    var words = table ? table.dataset : {};
     data.powers.forEach(function (p) {
       var row = document.querySelector('tr[data-power="' + CSS.escape(p.power) + '"]');
       if (!row) return;
@@ -136,8 +139,8 @@
         var cell = row.querySelector("td." + cls);
         if (cell && cell.textContent !== text) cell.textContent = text;
       };
-      set("ready", p.ready ? "yes" : "");
-      set("orders-in", p.orders ? "in" : "");
+      set("ready", p.ready ? words.wordYes || "yes" : "");
+      set("orders-in", p.orders ? words.wordIn || "in" : "");
       set("centres", String(p.centres));
       set("units", String(p.units));
     });

@@ -21,10 +21,10 @@ def live_settings(settings):
     settings.LIVE_HEARTBEAT_SECONDS = 0.5
 
 
-def page_for(browser, live_server, user):  # noqa: F811
+def page_for(browser, live_server, user, locale: str = "en-GB"):  # noqa: F811
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
     cookie = client.cookies["sessionid"]
     context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
     page = context.new_page()
@@ -105,3 +105,19 @@ def test_ready_and_press_appear_on_the_other_page_without_reload(
     for page in (ru, cn, br):
         page.context.close()
     time.sleep(1.5)  # the streams notice at their next heartbeat and end before the test does
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_cells_keep_the_pages_language(browser, live_server, make_game, seat, live_settings):  # noqa: F811
+    """A Japanese page: the powers table's "orders in" and "ready" as the page wrote them,
+    not the English words the script put there."""
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    cn, _ = page_for(browser, live_server, china.user, locale="ja-JP")
+    cn.goto(f"{live_server.url}/games/{game.pk}/")
+    cn.wait_for_selector("#live[data-connected='1']", state="attached")
+    services.set_ready(russia, True)
+    services.submit_orders(russia, ["A Moscow - Perm"])
+    cn.wait_for_selector('tr[data-power="Russia"] td.ready:text-is("はい")')
+    cn.wait_for_selector('tr[data-power="Russia"] td.orders-in:not(:empty)')
+    assert cn.locator('tr[data-power="Russia"] td.orders-in').inner_text() not in ("", "in")

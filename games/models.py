@@ -440,13 +440,13 @@ class NotificationSettings(models.Model):
         max_length=20,
         choices=Palette.choices,
         default=Palette.DEFAULT,
-        help_text="Colours of the powers on the board.",
+        help_text=_("Colours of the powers on the board."),
     )
     language = models.CharField(
         max_length=10,
         choices=settings.LANGUAGES,
         default=settings.LANGUAGE_CODE,
-        help_text="The language of mails and push notifications (pages follow the browser).",
+        help_text=_("The language of mails and push notifications (pages follow the browser)."),
     )
 
     def __str__(self) -> str:

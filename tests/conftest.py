@@ -192,3 +192,22 @@ def api():
         return c
 
     return client
+
+
+def deadline_passes(game) -> None:
+    """The current phase's deadline passes and the phase is processed, as the sweep does
+    (processed early by the moderator, a phase is missed by nobody)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Phase
+
+    game.refresh_from_db()
+    Phase.objects.filter(pk=game.current_phase_id).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    game.refresh_from_db()
+    assert services.process_phase(game.pk, game.current_phase_id)
+    game.refresh_from_db()

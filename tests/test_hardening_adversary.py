@@ -17,6 +17,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from conftest import deadline_passes
 from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.core import mail
@@ -410,18 +411,12 @@ def test_the_api_game_list_is_bounded(make_user) -> None:
 # -- 9. a game nobody plays ends ------------------------------------------------------------
 
 
-def _process(game) -> None:
-    game.refresh_from_db()
-    assert services.process_phase(game.pk, game.current_phase_id, force=True)
-    game.refresh_from_db()
-
-
 def test_a_game_nobody_plays_is_abandoned(make_game) -> None:
     game = make_game("standard", civil_disorder_after=1)
     for _ in range(12):
         if game.is_over:
             break
-        _process(game)
+        deadline_passes(game)  # missed by everyone: processed early, it would be by nobody
     assert game.status == Game.Status.CANCELLED
     assert game.result == {"kind": "abandoned", "powers": []}
     assert game.current_phase.deadline is None
@@ -440,14 +435,14 @@ def test_one_player_still_ordering_keeps_the_game_going(make_game, seat) -> None
         if phase.type == "movement":
             unit = next(u for u in phase.units if u["power"] == "France")
             services.submit_orders(seat(game, "France"), [f"{unit['unit']} {unit['location']} H"])
-        _process(game)
+        deadline_passes(game)
     assert game.status == Game.Status.ACTIVE
 
 
 def test_a_game_with_players_who_never_fall_into_civil_disorder_goes_on(make_game) -> None:
     game = make_game("standard", civil_disorder_after=0)  # 0: never
     for _ in range(limits.ABANDONED_AFTER * 3):
-        _process(game)
+        deadline_passes(game)
     assert game.status == Game.Status.ACTIVE
 
 
@@ -559,7 +554,7 @@ def test_orders_for_a_processed_phase_are_refused(game, seat) -> None:
     client = token_client(france.user)
     url = f"/api/games/{game.pk}/orders/"
     assert client.put(url, {"orders": ["A Paris H"], "phase": 0}, format="json").status_code == 200
-    _process(game)
+    deadline_passes(game)
     stale = client.put(url, {"orders": ["A Paris - Burgundy"], "phase": 0}, format="json")
     assert "phase" in json_4xx(stale, 409)["detail"]
     assert not Order.objects.filter(phase=game.current_phase).exists()

@@ -5,6 +5,7 @@ player page, the leaderboard, and the join requirements."""
 from __future__ import annotations
 
 import pytest
+from conftest import deadline_passes
 from openskill.models import PlackettLuce
 
 from games import engine, ratings, services
@@ -155,8 +156,8 @@ def test_a_rollback_of_a_finished_game_undoes_its_ratings(make_game, moderator) 
 def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game, seat, moderator):
     game = make_game(civil_disorder_after=2)
     services.submit_orders(seat(game, "France"), ["A Paris H"])
-    services.process_now(game, moderator)
-    services.process_now(game, moderator)
+    deadline_passes(game)
+    deadline_passes(game)
     france = ratings.reliability(seat(game, "France").user)
     assert (france.due, france.ordered, france.percent) == (2, 1, 50)
     england = ratings.reliability(seat(game, "England").user)
@@ -345,7 +346,7 @@ def test_a_seat_taken_over_counts_for_each_player_only_their_own_phases(
     make_game, seat, moderator, make_user
 ) -> None:
     game = make_game(civil_disorder_after=1)
-    services.process_now(game, moderator)  # nobody ordered: every power falls into disorder
+    deadline_passes(game)  # nobody ordered: every power falls into disorder
     old = seat(game, "England").user
     newcomer = make_user("newcomer")
     services.take_over(game, newcomer, "England")

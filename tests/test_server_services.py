@@ -7,6 +7,7 @@ from datetime import UTC, datetime, time, timedelta
 from unittest import mock
 
 import pytest
+from conftest import deadline_passes
 from django.utils import timezone
 
 from games import engine, services
@@ -258,24 +259,13 @@ def test_victory_finishes_the_game(make_game, moderator) -> None:
 # -- civil disorder ---------------------------------------------------------------------
 
 
-def _deadline_passes(game: Game) -> None:
-    """The current phase's deadline passes and the phase is processed, as the sweep does."""
-    game.refresh_from_db()
-    Phase.objects.filter(pk=game.current_phase_id).update(
-        deadline=timezone.now() - timedelta(seconds=1)
-    )
-    game.refresh_from_db()
-    assert services.process_phase(game.pk, game.current_phase_id)
-    game.refresh_from_db()
-
-
 def test_missed_movement_phases_lead_to_civil_disorder(make_game, seat, moderator) -> None:
     game = make_game(civil_disorder_after=2)
     services.submit_orders(seat(game, "France"), ["A Paris H"])
-    _deadline_passes(game)
+    deadline_passes(game)
     assert seat(game, "England").missed_phases == 1
     assert seat(game, "France").missed_phases == 0
-    _deadline_passes(game)
+    deadline_passes(game)
     england = seat(game, "England")
     assert england.status == Membership.Status.CIVIL_DISORDER
     assert seat(game, "France").status == Membership.Status.ACTIVE
@@ -289,7 +279,7 @@ def test_ready_or_an_early_processing_is_no_missed_phase(make_game, seat, modera
     services.process_now(game, moderator)  # early: nobody misses it
     assert {m.missed_phases for m in game.memberships.all()} == {0}
     services.set_ready(seat(game, "England"), True)
-    _deadline_passes(game)
+    deadline_passes(game)
     assert seat(game, "England").missed_phases == 0
     assert seat(game, "England").status == Membership.Status.ACTIVE
     assert seat(game, "France").status == Membership.Status.CIVIL_DISORDER
@@ -298,7 +288,7 @@ def test_ready_or_an_early_processing_is_no_missed_phase(make_game, seat, modera
 def test_a_power_in_civil_disorder_can_be_taken_over(make_game, seat, moderator, make_user):
     game = make_game(civil_disorder_after=1)
     services.submit_orders(seat(game, "France"), ["A Paris H"])
-    _deadline_passes(game)
+    deadline_passes(game)
     old = seat(game, "Turkey")
     assert old.status == Membership.Status.CIVIL_DISORDER
     with pytest.raises(services.GameError, match="not in civil disorder"):

@@ -37,6 +37,25 @@ def result_kind(value: str) -> str:
 
 
 @register.filter
+def status_word(value: str) -> str:
+    """A game's status (as stored: ``active``) in the reader's language."""
+    from games.models import Game
+
+    try:
+        return str(Game.Status(value).label)
+    except ValueError:
+        return str(value)
+
+
+@register.filter
+def variant_name(value: str) -> str:
+    """A variant's name (``Colonial Diplomacy``) for its id (``colonial``)."""
+    from games.variant_words import variant_name as name
+
+    return name(value)
+
+
+@register.filter
 def creator_for(game, user) -> str:
     """The game's moderator as the viewer may see it: hidden in a running anonymous game."""
     return visibility.creator_name(game, user) or gettext("anonymous moderator")

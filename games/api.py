@@ -662,7 +662,9 @@ class GameViewSet(
         if not game.is_moderator(request.user):
             raise exceptions.PermissionDenied("only the moderator may read the audit log")
         entries = ModeratorAction.objects.filter(game=game).select_related("user")
-        return self._page(entries, AuditEntrySerializer)
+        page = visibility.hide_logged_names(self.paginate_queryset(entries), game, request.user)
+        data = AuditEntrySerializer(page, many=True, context=self.get_serializer_context()).data
+        return self.get_paginated_response(data)
 
     @extend_schema(responses=ModeratorActionSerializer(many=True))
     @action(

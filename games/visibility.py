@@ -116,3 +116,30 @@ def player_name(membership: Membership, user: AbstractBaseUser, show: bool) -> s
     if show or membership.bot or membership.user_id == user.pk:  # a bot's name hides nobody
         return membership.user.username
     return None
+
+
+# The details of audit-log entries that hold a username, by action.
+LOGGED_NAMES = {
+    "replace": ("old", "new"),
+    "remove": ("player",),
+    "deposed": ("player",),
+    "bot": ("player",),
+}
+
+
+def hide_logged_names(entries, game: Game, user: AbstractBaseUser, placeholder=None) -> list:
+    """Audit-log entries as the viewer may read them: in a running anonymous game, a moderator
+    who also plays learns no player's name from the log (who was replaced by whom, who paid),
+    only their own. A hidden name becomes ``placeholder``; the entries are changed in memory,
+    never saved."""
+    entries = list(entries)
+    if shows_names(game, user):
+        return entries
+    for entry in entries:
+        hidden = LOGGED_NAMES.get(entry.action, ())
+        entry.details = {
+            k: (placeholder if k in hidden and v else v) for k, v in entry.details.items()
+        }
+        if entry.user_id is not None and entry.user_id != user.pk:
+            entry.user = None
+    return entries

@@ -1143,7 +1143,9 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "phases": [(p, names[p.index]) for p in phases],
         "log": [
             (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))
-            for entry in log
+            for entry in visibility.hide_logged_names(
+                log, game, request.user, placeholder=gettext("an anonymous player")
+            )
         ],
         "log_page": log,
         "time_zone": zone,

@@ -371,3 +371,35 @@ def test_a_vote_is_for_a_draw_or_a_concession_not_both(api, game: Game, seat) ->
     both = api(seat(game, "France").user).post(url, {"draw": True, "concede_to": "England"})
     assert both.status_code == 400 and "not both" in str(both.json())
     assert not game.votes.exists()
+
+
+def test_a_moderator_who_plays_an_anonymous_game_reads_no_names_in_its_log(
+    api, client, make_user
+) -> None:
+    """Found by an adversary: the log said who was handed which seat ("Handed China from
+    demo2 to watcherc") to a moderator who also plays, through the API and the console."""
+    from games import services
+
+    creator = make_user("creator_anon")
+    game = services.create_game(creator, name="Masked", variant="standard", anonymous=True)
+    players = {p: make_user(f"masked_{p.lower()}") for p in engine.powers(game)}
+    players["England"] = creator  # the moderator plays England
+    for power, user in players.items():
+        services.join_game(game, user, [power])
+    game.refresh_from_db()
+    if game.status == Game.Status.FORMING:
+        services.start_game(game, creator)
+    services.replace_player(game, creator, "France", make_user("newcomer_anon"))
+    services.remove_player(game, creator, "Italy")
+    log = api(creator).get(f"/api/games/{game.pk}/log/").json()["results"]
+    text = str(log)
+    for secret in ("masked_france", "newcomer_anon", "masked_italy"):
+        assert secret not in text
+    assert any(e["action"] == "replace" and e["details"]["new"] is None for e in log)
+    client.force_login(creator)
+    console = client.get(f"/games/{game.pk}/moderate/").content.decode()
+    assert "masked_france" not in console and "newcomer_anon" not in console
+    assert "an anonymous player" in console
+    # A moderator who does not play sees them, and everyone does once the game is over.
+    services.declare_draw(game, creator)
+    assert "newcomer_anon" in str(api(creator).get(f"/api/games/{game.pk}/log/").json())

@@ -908,18 +908,21 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     phase = game.phases.filter(index=index).first()
     if phase is None or phase.pk == game.current_phase_id:
         raise GameError(f"there is no earlier phase {index}")
+    paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
     game.phases.filter(index__gt=index).delete()
+    now = timezone.now()
+    deadline = deadline_after(game, phase.type, now)
     phase.processed_at = None
     phase.results = None
     phase.reminders_sent = []
-    phase.deadline = deadline_after(game, phase.type, timezone.now())
+    phase.deadline = None if paused else deadline
     phase.save()
     phase.orders.update(result="", result_reason="", result_reason_words=None)
     game.current_phase = phase
-    game.status = Status.ACTIVE
+    game.status = Status.PAUSED if paused else Status.ACTIVE
     game.result = None
     game.finished_at = None
-    game.paused_remaining = None
+    game.paused_remaining = (deadline - now if deadline else None) if paused else None
     game.save()
     alive = engine.survivors(phase)
     game.memberships.filter(status=Seat.ELIMINATED, power__in=alive).update(status=Seat.ACTIVE)

@@ -429,6 +429,21 @@ def test_rollback_restores_an_earlier_phase(make_game, seat, moderator) -> None:
     assert ModeratorAction.objects.filter(action="rollback", details={"phase": 0}).exists()
 
 
+def test_a_paused_game_rolled_back_stays_paused(make_game, moderator) -> None:
+    """It went on running with a fresh deadline and no word of a resume (an adversary)."""
+    game = make_game()
+    services.process_now(game, moderator)
+    services.pause(game, moderator)
+    phase = services.rollback(game, moderator, 0)
+    game.refresh_from_db()
+    assert game.status == Game.Status.PAUSED and phase.deadline is None
+    full = services.deadline_after(game, phase.type, timezone.now()) - timezone.now()
+    assert abs((game.paused_remaining - full).total_seconds()) < 60
+    services.resume(game, moderator)
+    phase.refresh_from_db()
+    assert phase.deadline is not None and game.current_phase_id == phase.pk
+
+
 def test_replace_and_remove_players(game: Game, seat, moderator, make_user) -> None:
     old = seat(game, "Italy")
     sub = make_user("sub")

@@ -601,16 +601,24 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
         if not (draw or concede_to):
             return False
         DrawVote.objects.create(game=game, power=membership.power, concede_to=concede_to)
-        voters = _voters(game, phase)
-        votes = {v.power: v.concede_to for v in game.votes.all()}
-        if concede_to:
-            needed = voters - {concede_to}
-            if needed and all(votes.get(p) == concede_to for p in needed):
-                _finish(game, "concession", [concede_to])
-        elif voters and all(votes.get(p) == "" for p in voters):
-            _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
-        game.save()
+        _settle_votes(game, phase)
         return game.is_over
+
+
+def _settle_votes(game: Game, phase: Phase) -> None:
+    """End the game if the votes standing now carry it: a vote, or a seat that stops voting
+    (removed, in civil disorder, handed to a bot) after every other voter has voted."""
+    voters = _voters(game, phase)
+    votes = {v.power: v.concede_to for v in game.votes.all()}
+    for winner in sorted(set(votes.values()) - {""}):
+        needed = voters - {winner}
+        if needed and all(votes.get(p) == winner for p in needed):
+            _finish(game, "concession", [winner])
+            break
+    else:
+        if voters and all(votes.get(p) == "" for p in voters):
+            _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
+    game.save()
 
 
 # -- processing -------------------------------------------------------------------------
@@ -971,6 +979,7 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
         _seat_bot(game, power)
         _log(game, by, "bot", power=power, bot=True, player=seat.user.username, why="removed")
         _wake_bots(game, _current(game))
+    _settle_votes(game, _current(game))  # the others may all have voted already
     return seat
 
 
@@ -986,8 +995,8 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     if not bot:
         if seat is None or not seat.bot or seat.status != Seat.ACTIVE:
             raise GameError(f"no bot plays {power}")
-        seat.status = Seat.CIVIL_DISORDER
-        seat.save(update_fields=["status"])
+        seat.status, seat.ready = Seat.CIVIL_DISORDER, False  # nobody plays it: not ready
+        seat.save(update_fields=["status", "ready"])
         _log(game, by, "bot", power=power, bot=False, player=seat.user.username)
         return seat
     if power not in engine.survivors(phase):
@@ -1005,6 +1014,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
         membership = _seat_bot(game, power)
     _log(game, by, "bot", power=power, bot=True, player=seat and seat.user.username)
     _wake_bots(game, phase)
+    _settle_votes(game, phase)  # bots never vote: the humans' votes may carry it now
     return membership
 
 

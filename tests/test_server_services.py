@@ -343,6 +343,33 @@ def test_players_in_civil_disorder_do_not_block_a_draw(game: Game, seat, moderat
     assert "Turkey" in game.result["powers"]
 
 
+@pytest.mark.parametrize("how", ["remove", "bot"])
+def test_votes_are_counted_again_when_the_last_voter_stops_voting(
+    game: Game, seat, moderator, how
+) -> None:
+    """Six vote for a draw, then the seventh is removed (or handed to a bot): the draw is
+    carried then, not only at the next vote (an adversary's finding)."""
+    for power in engine.powers(game):
+        if power != "Turkey":
+            services.vote(seat(game, power), draw=True)
+    game.refresh_from_db()
+    assert not game.is_over
+    if how == "remove":
+        services.remove_player(game, moderator, "Turkey")
+    else:
+        services.set_bot(game, moderator, "Turkey", True)
+    game.refresh_from_db()
+    assert game.result and game.result["kind"] == "draw"
+
+
+def test_a_bot_taken_off_is_not_ready(game: Game, moderator) -> None:
+    services.set_bot(game, moderator, "Turkey", True)
+    game.memberships.filter(power="Turkey", bot=True).update(ready=True)
+    seat = services.set_bot(game, moderator, "Turkey", False)
+    seat.refresh_from_db()
+    assert seat.status == Membership.Status.CIVIL_DISORDER and not seat.ready
+
+
 def test_concession(game: Game, seat) -> None:
     with pytest.raises(services.GameError):
         services.vote(seat(game, "France"), concede_to="France")

@@ -27,7 +27,7 @@ from drf_spectacular.utils import extend_schema_field
 
 import adjudication
 
-from . import engine, visibility
+from . import engine, variant_words, visibility
 from .limits import MAX_PHASE_MINUTES
 from .models import Game, Membership
 
@@ -101,7 +101,8 @@ class GameFilter(django_filters.FilterSet):
 
     name = NameFilter(label=_("Name contains"))
     variant = django_filters.ChoiceFilter(
-        choices=[(v, v) for v in engine.variant_ids()], label=_("Variant")
+        choices=[(v, variant_words.variant_name(v)) for v in engine.variant_ids()],
+        label=_("Variant"),
     )
     status = django_filters.ChoiceFilter(choices=Game.Status.choices, label=_("Status"))
     press = django_filters.ChoiceFilter(choices=Game.Press.choices, label=_("Press"))

@@ -313,6 +313,14 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
 
 
+def ada_plays_russia(name: str) -> tuple[Game, Phase]:
+    """A started Colonial game of the signed-up ada's, ada on Russia, bots nowhere."""
+    ada = get_user_model().objects.get(username="ada")
+    game = services.create_game(ada, name=name, variant="colonial")
+    services.join_game(game, ada, ["Russia"])
+    return game, services.start_game(game, ada)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_server):
     """A line over 200 characters: the API refuses the whole box (400). The page had said
@@ -321,10 +329,7 @@ def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_serv
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.set_default_timeout(10_000)
     sign_up(page, base, "ada")
-    ada = get_user_model().objects.get(username="ada")
-    game = services.create_game(ada, name="Long line", variant="colonial")
-    services.join_game(game, ada, ["Russia"])
-    phase = services.start_game(game, ada)
+    game, phase = ada_plays_russia("Long line")
     page.goto(f"{base}/games/{game.pk}/")
     type_order(page, "A Moscow - Perm\n" + "A Omsk H " + "x" * 200)
     status = page.locator("#order-status").inner_text()
@@ -344,10 +349,7 @@ def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
     for page in (first, second):
         page.set_default_timeout(10_000)
     sign_up(first, base, "ada")
-    ada = get_user_model().objects.get(username="ada")
-    game = services.create_game(ada, name="Two tabs", variant="colonial")
-    services.join_game(game, ada, ["Russia"])
-    phase = services.start_game(game, ada)
+    game, phase = ada_plays_russia("Two tabs")
     url = f"{base}/games/{game.pk}/"
     first.goto(url)
     second.goto(url)

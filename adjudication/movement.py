@@ -257,7 +257,7 @@ class Movement:
         tprov = province_of(order.target)
         t = self.unit_at.get(tprov)
         army = None if t is None else self.units[t].kind
-        named = order.target_power  # "C French A Brest - London": read as written, or refused
+        named = order.target_power  # "C France A Brest - London": read as written, or refused
         if named and t is not None and named != self.units[t].power:
             raise OrderError(
                 "the unit in {province} belongs to {owner}, not {power}",

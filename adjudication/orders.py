@@ -531,7 +531,7 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _end(r)
         return Order(SUPPORT, unit, location, t_unit, target, **whose)
     if word in CONVOY_WORDS:
-        t_power = r.power()  # "C French A Brest - London", as a support may name it
+        t_power = r.power()  # "C France A Brest - London", as a support may name it
         t_unit, t_number = r.unit()
         target = r.location(CONVOYED_PROVINCE)
         _numbered(r, t_number, target)

@@ -25,6 +25,8 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils.html import escape
+from django.utils.translation import ngettext
 from openskill.models import PlackettLuce
 
 from . import engine
@@ -388,8 +390,14 @@ def history_chart(values: list[float], width: int = 360, height: int = 120) -> s
         for i, v in enumerate(values)
     )
     games = len(values) - 1
-    label = f"Rating over {games} rated game{'s' if games != 1 else ''}, "
-    label += f"from {values[0]:.1f} to {values[-1]:.1f}"
+    label = escape(
+        ngettext(
+            "Rating over %(games)s rated game, from %(first)s to %(last)s",
+            "Rating over %(games)s rated games, from %(first)s to %(last)s",
+            games,
+        )
+        % {"games": games, "first": f"{values[0]:.1f}", "last": f"{values[-1]:.1f}"}
+    )
     grid = "".join(
         f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
         f'stroke="currentColor" stroke-opacity="0.2"/>'

@@ -52,7 +52,7 @@ def variant_name(value: str) -> str:
     """A variant's name (``Colonial Diplomacy``) for its id (``colonial``)."""
     from games.variant_words import variant_name as name
 
-    return name(value)
+    return gettext("Overall") if value == "overall" else name(value)  # a player's rating row
 
 
 @register.filter

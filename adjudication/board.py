@@ -132,13 +132,14 @@ def _phase(variant: Variant, phase: object) -> tuple[str, int, str]:
     season = str(phase.get("season", variant.seasons[0])).lower()
     if season == "autumn":
         season = "fall"
-    adjusting = all(
-        p.PHASE_TYPES is None or "adjustments" in p.PHASE_TYPES for p in variant.plugins
-    )
-    if season not in variant.seasons and (season != "winter" or not adjusting):
+    if season not in variant.seasons:
         # Winter holds the adjustments, where the variant has them (Chinese Diplomacy: not).
-        known = ", ".join([*variant.seasons, "winter"] if adjusting else variant.seasons)
-        raise RequestError(f"unknown season {phase.get('season')!r}; this variant has {known}")
+        adjusting = all(
+            p.PHASE_TYPES is None or "adjustments" in p.PHASE_TYPES for p in variant.plugins
+        )
+        if season != "winter" or not adjusting:
+            known = ", ".join([*variant.seasons, "winter"] if adjusting else variant.seasons)
+            raise RequestError(f"unknown season {phase.get('season')!r}; this variant has {known}")
     year = phase.get("year", variant.start_year)
     if not isinstance(year, int) or isinstance(year, bool):
         raise RequestError(f"the year must be a whole number, not {year!r}")

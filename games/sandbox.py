@@ -32,7 +32,7 @@ from . import engine, services, variant_words
 from .api import IDEMPOTENCY_KEY, ScopedThrottle, pay
 from .forms import PaymentForm
 from .input_types import StrictInput
-from .limits import MAX_INTEGER, ascii_index
+from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index
 from .models import Game, Membership, Order
 from .serializers import (
     GameSerializer,
@@ -255,7 +255,7 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
         # Chinese Diplomacy: the gold as the game page shows it, and a payment form a power.
         context.update(_gold_context(request, game, phase, None, True))
         if "gold" in context and context["running"]:
-            names = engine.powers(game)
+            names = [p["power"] for p in powers]
             for p in powers:
                 others = [name for name in names if name != p["power"]]
                 key = uuid.uuid4().hex
@@ -302,7 +302,7 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _keep_unsaved(request: HttpRequest, pk: int, power: str, text: str) -> None:
     """A refused box comes back as typed, to be fixed (unless it is huge)."""
-    if len(text) <= 100 * 201:
+    if len(text) <= MAX_ORDERS * (MAX_ORDER_LENGTH + 2):  # the game page's box, as OrdersForm
         request.session[f"unsaved-sandbox-{pk}-{power}"] = text
 
 
@@ -310,29 +310,19 @@ def _keep_unsaved(request: HttpRequest, pk: int, power: str, text: str) -> None:
 @require_POST
 def sandbox_pay(request: HttpRequest, pk: int) -> HttpResponse:
     """Gold from one of the sandbox's powers to another; the service checks the rules."""
+    from .web import pay_from_form  # the game page's own payment form handling
+
     game = _own(pk, request.user)
     power = request.POST.get("power", "")
     others = [name for name in engine.powers(game) if name != power]
     form = PaymentForm(request.POST, powers=others, prefix=power)
     try:
         membership = seat(game, request.user, power)
-        if not form.is_valid():
-            raise services.GameError(
-                " ".join(f"{form.fields[f].label}: {' '.join(e)}" for f, e in form.errors.items())
-            )
-        data = form.cleaned_data
-        payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
     except (services.GameError, PermissionError) as error:
         messages.error(request, str(error))
     else:
-        if payment.repeated:
-            messages.info(request, gettext("That payment was already made; nothing more was paid."))
-        else:
-            messages.success(
-                request,
-                gettext("%(power)s paid %(to)s %(amount)s k oz.")
-                % {"power": power, "to": data["to"], "amount": data["amount"]},
-            )
+        paid = gettext("%(power)s paid %(to)s %(amount)s k oz.")
+        pay_from_form(request, membership, form, paid)
     return redirect(reverse("sandbox", args=[pk]) + "#gold")
 
 

@@ -980,28 +980,29 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     others = [p for p in engine.powers(game) if p != membership.power]
     form = PaymentForm(request.POST, powers=others)
+    pay_from_form(request, membership, form, gettext("Paid %(to)s %(amount)s k oz."))
+    return redirect(reverse("game", args=[pk]) + "#gold")
+
+
+def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> None:
+    """Pay as a payment form says (the game page's, a sandbox's) and tell the player how it
+    went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``."""
     if not form.is_valid():
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else "Payment"
             messages.error(request, f"{label}: {' '.join(errors)}")
+        return
+    data = form.cleaned_data
+    try:
+        payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return
+    if payment.repeated:
+        messages.info(request, gettext("That payment was already made; nothing more was paid."))
     else:
-        data = form.cleaned_data
-        try:
-            payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
-        except services.GameError as error:
-            messages.error(request, str(error))
-        else:
-            if payment.repeated:
-                messages.info(
-                    request, gettext("That payment was already made; nothing more was paid.")
-                )
-            else:
-                messages.success(
-                    request,
-                    gettext("Paid %(to)s %(amount)s k oz.")
-                    % {"to": data["to"], "amount": data["amount"]},
-                )
-    return redirect(reverse("game", args=[pk]) + "#gold")
+        words = {"power": membership.power, "to": data["to"], "amount": data["amount"]}
+        messages.success(request, paid % words)
 
 
 @login_required

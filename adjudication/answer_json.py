@@ -1,24 +1,23 @@
-"""An answer as JSON text, for the batch: its shared parts (``ReplyData``: each reply's data,
-each unit) written from JSON made once and spliced into the rest.
+"""An answer as JSON text, for the batch: its replies and its shared parts (``ReplyData``: the
+units) written from JSON made once and spliced into the rest.
 
-The same orders and units come back phase after phase, and encoding them again was half the
-time spent writing an answer. The text is exactly what encoding the whole answer gives
+The same orders, results and units come back phase after phase, and encoding them again was
+most of the time spent writing an answer. The text is exactly what encoding the whole answer gives
 (tests/test_batch_writer.py).
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from functools import partial
-from itertools import repeat
-from operator import itemgetter, setitem
+from json.encoder import encode_basestring
+from operator import itemgetter
 
 from .readonly import ReplyData
 
 # One encoder for every answer: ``json.dumps`` with options builds a new one per call. A
 # response is a tree the engine has just built, never circular, so the check is skipped.
 encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+quote = encode_basestring  # a string as that encoder writes it
 
 # Each shared part's JSON, keyed by identity; the entry holds the part, so its id is never
 # reused while the entry lives. Started afresh past _SIZE.
@@ -29,52 +28,102 @@ _SIZE = 65536
 # encoded whole.
 _MARK = -7346029158
 _MARK_TEXT = str(_MARK)
-# Whole lists are looked up and marked with ``map``: a Python loop over every part of every
-# answer cost as much as the encoding it spares.
-_consume = partial(deque, maxlen=0)  # runs an iterator to its end
+# A list of units is looked up with ``map``: a Python loop over every part of every answer
+# cost as much as the encoding it spares.
 _second = itemgetter(1)
+# Each reply's JSON and the data it was made with, by the reply's other values.
+_replies: dict[tuple, tuple[object, str]] = {}
+_WITH_REASON = ("power", "order", "canonical", "result", "reason", "data")
+_WITHOUT_REASON = ("power", "order", "canonical", "result", "data")
+_LONGEST_KEPT = 200  # a longer order text is not worth keeping
 
 
 def answer_json(response: dict) -> str:
     """``response`` as JSON text; the response is left as it was."""
-    pieces: list[str] = []
+    pieces: list[str] = []  # the JSON of each part replaced by a mark, in the answer's order
+    replaced: list[tuple[str, object]] = []
     replies = response.get("orders")
-    datas: list | None = None
-    # The replies come first in an answer (``api._judge``), so their data are the first marks.
-    first = next(iter(response), None)
-    if first == "orders" and type(replies) is list and set(map(type, replies)) == {dict}:
-        datas = list(map(dict.get, replies, repeat("data")))
-        jsons = _jsons(datas)
-        if jsons is None:
-            datas = None
-        else:
-            pieces += jsons
-            _consume(map(setitem, replies, repeat("data"), repeat(_MARK)))
-    units = [
-        (key, value)
-        for key, value in response.items()
-        if type(value) is list and value and type(value[0]) is ReplyData
-    ]
-    for key, value in units:
-        jsons = _jsons(value)
-        if jsons is not None:
-            pieces.append("[" + ", ".join(jsons) + "]")
-            response[key] = _MARK
+    # The replies come first in an answer (``api._judge``), so theirs is the first mark.
+    if next(iter(response), None) == "orders" and type(replies) is list:
+        pieces.append(_replies_json(replies))
+        replaced.append(("orders", replies))
+    for key, value in response.items():
+        if type(value) is list and value and type(value[0]) is ReplyData:
+            jsons = _jsons(value)
+            if jsons is not None:
+                pieces.append("[" + ", ".join(jsons) + "]")
+                replaced.append((key, value))
     if not pieces:
         return encode(response)
+    for key, _ in replaced:
+        response[key] = _MARK
     try:
         parts = encode(response).split(_MARK_TEXT)
     finally:
-        for key, value in units:
+        for key, value in replaced:
             response[key] = value
-        if datas is not None:
-            _consume(map(setitem, replies, repeat("data"), datas))
     if len(parts) != len(pieces) + 1:
         return encode(response)
     text = [""] * (2 * len(pieces) + 1)
     text[0::2] = parts
     text[1::2] = pieces
     return "".join(text)
+
+
+def _replies_json(replies: list) -> str:
+    """The replies as a JSON list, each reply's text looked up by what it says: the same
+    order with the same result and reason comes back phase after phase (its ``data``, shared,
+    must be the very one the text was made with)."""
+    made = _replies
+    out = []
+    for item in replies:
+        if type(item) is dict:
+            keys = tuple(item)
+            if keys == _WITH_REASON:
+                power, order, canonical, result, reason, data = item.values()
+            elif keys == _WITHOUT_REASON:
+                power, order, canonical, result, data = item.values()
+                reason = None
+            else:  # an invalid order's reply, a check's: written whole
+                out.append(encode(item))
+                continue
+            # Only the order's text comes from the request; the rest are the engine's strings,
+            # so equal keys write alike (a 1 would equal a True, and write differently).
+            if type(order) is str and len(order) <= _LONGEST_KEPT:
+                key = (power, order, canonical, result, reason)
+                entry = made.get(key)
+                if entry is not None and entry[0] is data:
+                    out.append(entry[1])
+                    continue
+                text = _reply_json(power, order, canonical, result, reason, data)
+                if text is None:
+                    text = encode(item)
+                elif len(made) >= _SIZE:
+                    made.clear()
+                made[key] = (data, text)
+                out.append(text)
+                continue
+        out.append(encode(item))
+    return "[" + ", ".join(out) + "]"
+
+
+def _reply_json(
+    power: str, order: str, canonical: str, result: str, reason: str | None, data: object
+) -> str | None:
+    """A reply's JSON written from its values, its data's from the JSON made once; None
+    unless each is what the engine gives (text, and a shared data)."""
+    if type(data) is not ReplyData:
+        return None
+    try:
+        head = (
+            '{"power": ' + quote(power) + ', "order": ' + quote(order)
+            + ', "canonical": ' + quote(canonical) + ', "result": ' + quote(result)
+        )  # fmt: skip
+        if reason is not None:
+            head += ', "reason": ' + quote(reason)
+    except TypeError:  # not text
+        return None
+    return head + ', "data": ' + _jsons([data])[0] + "}"  # type: ignore[index]
 
 
 def _jsons(shared: list) -> list[str] | None:

@@ -202,6 +202,12 @@ COAST_WORDS = {
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
 _UNIT_NUMBER = re.compile(r"^([af])(\d{1,2})$")
+# The words a coast after a name may start with (``/nc``, ``(sc)``, ``nc``, ``north coast``):
+# any other next word skips looking for one.
+_COAST_STARTS = frozenset(("/", "(", *COAST_WORDS))
+_VIA_WORDS = {"via", "by"}
+_CLOSING = {")"}
+_COAST_WORD = {"coast"}
 
 
 _PUNCTUATION = frozenset("-/(),:")
@@ -313,6 +319,8 @@ class _Reader:
     def power(self) -> str | None:
         """A power's name (or abbreviation) before a unit word: whose unit a support names."""
         keys = self.keys
+        if self.pos >= len(keys) or keys[self.pos] in UNIT_WORDS:  # no power's name is one
+            return None
         for size in (1, 2, 3):
             after = self.peek(size)
             if after is None or not (after in UNIT_WORDS or _UNIT_NUMBER.match(after)):
@@ -357,7 +365,9 @@ class _Reader:
             self.pos = start + len(words)
             if "/" in name:
                 return name
-        coast = self._coast() if self.pos < len(keys) else None
+        coast = None
+        if self.pos < len(keys) and keys[self.pos] in _COAST_STARTS:
+            coast = self._coast()
         if coast:
             province = variant.provinces.get(name)
             if province is None or coast not in province.coasts:
@@ -385,7 +395,7 @@ class _Reader:
             self.pos += 1
             word = self.take()
             if word in COAST_WORDS or word == "s":  # after "/" an "s" is no support
-                self.accept({"coast"})
+                self.accept(_COAST_WORD)
                 return COAST_WORDS.get(word, "sc")
             shown = self.typed(self.pos - 1) if word is not None else ""
             raise OrderError("'{typed}' is not a coast (use nc, sc, ec or wc)", typed=shown)
@@ -393,8 +403,8 @@ class _Reader:
             self.pos += 1
             word = self.take()
             if word in COAST_WORDS or word == "s":  # nor inside brackets: "(s)" is south
-                self.accept({"coast"})
-                if self.accept({")"}):
+                self.accept(_COAST_WORD)
+                if self.accept(_CLOSING):
                     return COAST_WORDS.get(word, "sc")
             self.pos = save
             return None
@@ -559,10 +569,12 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
 def _via(r: _Reader) -> str | None:
     """``via Convoy``, ``by TSR``, ``via Trans-Siberian Railroad``; also in brackets,
     ``(TSR)`` or ``(via Convoy)``, as rule books write it after the destination."""
+    if r.pos >= len(r.keys):  # the order's end, as after most moves
+        return None
     bracket = r.peek() == "(" and r.peek(1) in _bracket_starts(r.variant)
     if bracket:
         r.pos += 1
-    if not r.accept({"via", "by"}) and not bracket:
+    if not r.accept(_VIA_WORDS) and not bracket:
         return None
     word = r.peek()
     if word is None:
@@ -573,7 +585,7 @@ def _via(r: _Reader) -> str | None:
     elif via is None:  # no route of this map: the move or support says so
         r.pos += 1
         via = word.upper()
-    if bracket and not r.accept({")"}):
+    if bracket and not r.accept(_CLOSING):
         raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
     return via
 
@@ -629,7 +641,7 @@ def _place(r: _Reader, what: str) -> str:
         return r.location(what)
     r.pos += 1
     place = r.location(what)
-    if not r.accept({")"}):
+    if not r.accept(_CLOSING):
         raise OrderError("a bracket after {place} is not closed", place=place)
     return place
 

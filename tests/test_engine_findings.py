@@ -370,3 +370,66 @@ def test_a_chinese_retreat_lists_only_the_entry_spaces_the_power_may_use() -> No
     r = adjudicate(_kwangsi_attacked("Russia", france))
     [d] = r["dislodged"]
     assert "Indo-China" not in d["retreats"] and d["retreated_to"] is None
+
+
+def _standard_move(units: list[tuple[str, str]], orders: list[tuple[str, str]]) -> dict:
+    return {
+        o["order"]: o
+        for o in adjudicate(
+            {
+                "variant": "standard",
+                "phase": {"season": "spring", "year": 1901, "type": "movement"},
+                "units": [{"power": p, "unit": t[0], "location": t[2:]} for p, t in units],
+                "orders": [{"power": p, "order": text} for p, text in orders],
+            }
+        )["orders"]
+    }
+
+
+def test_a_move_too_weak_for_a_unit_dislodged_there_names_the_move_that_dislodged_it():
+    """Burgundy's 1 is no more than Munich's hold, but A Munich does not stay: A Ruhr,
+    supported, dislodges it, and that is the move Burgundy's reason names."""
+    replies = _standard_move(
+        [
+            ("Germany", "A Ruhr"),
+            ("Germany", "A Kiel"),
+            ("France", "A Burgundy"),
+            ("Russia", "A Munich"),
+        ],  # fmt: skip
+        [
+            ("Germany", "A Ruhr - Munich"),
+            ("Germany", "A Kiel S A Ruhr - Munich"),
+            ("France", "A Burgundy - Munich"),
+            ("Russia", "A Munich H"),
+        ],  # fmt: skip
+    )
+    assert replies["A Munich H"]["reason"] == "dislodged by A Ruhr"
+    burgundy = replies["A Burgundy - Munich"]
+    assert burgundy["result"] == "fails"
+    assert burgundy["reason"] == "bounced with A Ruhr in Munich (1 against 2)"
+
+
+def test_a_move_too_weak_for_a_unit_that_stays_still_names_that_unit():
+    replies = _standard_move(
+        [("Germany", "A Ruhr"), ("France", "A Burgundy"), ("Russia", "A Munich")],
+        [
+            ("Germany", "A Ruhr - Munich"),
+            ("France", "A Burgundy - Munich"),
+            ("Russia", "A Munich H"),
+        ],  # fmt: skip
+    )
+    assert replies["A Burgundy - Munich"]["reason"].startswith("A Munich stays in Munich")
+
+
+def test_the_chinese_oceans_speak_of_units_not_fleets():
+    """Chinese Diplomacy has armies only (seed 003, rule 3), in oceans too."""
+    reply = adjudicate(
+        {
+            "variant": "chinese",
+            "phase": {"season": "year", "year": 1901, "type": "movement"},
+            "units": [{"power": "Japan", "unit": "A", "location": "Pacific Ocean"}],
+            "orders": [{"power": "Japan", "order": "A Pacific Ocean S A Pacific Ocean - Kiangsu"}],
+        }
+    )["orders"][0]
+    assert reply["result"] == "invalid"
+    assert reply["reason"] == "there is no other unit in the Pacific Ocean to support"

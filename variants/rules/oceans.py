@@ -59,7 +59,7 @@ class Movement(_Core):
         if not free:
             if self.units[mine[0]].kind == "F":
                 raise OrderError(
-                    "every fleet of {power} in the {province} already has an order",
+                    "every unit of {power} in the {province} already has an order",
                     power=power,
                     province=province,
                 )
@@ -128,14 +128,14 @@ class Movement(_Core):
             return replace(legal, canonical=None, **whose)
         if len(self.units_in(target)) < 2:
             raise OrderError(
-                "there is no other fleet in the {province} to support", province=target
+                "there is no other unit in the {province} to support", province=target
             )
         if order.destination is None:
-            raise OrderError("a fleet in an ocean cannot be dislodged: it needs no hold support")
+            raise OrderError("a unit in an ocean cannot be dislodged: it needs no hold support")
         dest = province_of(order.destination)
         if not self.can_reach(i, dest):
             raise OrderError(
-                "the fleets in the {province} cannot move to {destination}",
+                "the units in the {province} cannot move to {destination}",
                 province=target,
                 destination=dest,
             )
@@ -194,7 +194,7 @@ class Oceans(Rule):
 
     name = "oceans"
     title = "Oceans"
-    summary = gettext_noop("Oceans hold any number of fleets, and no fleet can be dislodged there.")
+    summary = gettext_noop("Oceans hold any number of units, and no unit can be dislodged there.")
     Movement = Movement
     allows_stacking = staticmethod(allows_stacking)
     may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)

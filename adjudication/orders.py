@@ -423,10 +423,30 @@ def _token_key(token: str) -> str:
     return token if token in _PUNCTUATION else normalise(token)
 
 
+_INNER_DOT = re.compile(r"\.[a-z0-9]")
+_DOTTED_PART = re.compile(r"[.']*[a-z0-9][a-z0-9']*\.*")
+
+
+def _parted(variant: Variant, tokens: list[str]) -> list[str]:
+    """A word with a dot inside is the words the dots part (``St.Petersburg`` is ``St.
+    Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``): the dots
+    never glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE.DEN`` not Sweden)."""
+    out: list[str] = []
+    for token in tokens:
+        if _INNER_DOT.search(token) and token.strip(".'") not in variant.dotted_words:
+            out += _DOTTED_PART.findall(token)
+        else:
+            out.append(token)
+    return out
+
+
 def _original(text: str, token: str) -> str:
     """The token as the player typed it, for error messages."""
-    m = re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", text, re.IGNORECASE)
-    return text[m.start() : m.end()] if m else token
+    for word in (token, token.strip(".")):  # a word a dot parted from the next (YUN.NAN)
+        m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text, re.IGNORECASE)
+        if m:
+            return text[m.start() : m.end()]
+    return token
 
 
 # -- grammar --------------------------------------------------------------------------------
@@ -449,6 +469,8 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
             char=_described(unreadable.group()),
         )
     tokens = _TOKEN.findall(lowered)
+    if "." in lowered:
+        tokens = _parted(variant, tokens)
     for rule in variant.plugins:
         order = rule.parse_order(variant, tokens, phase_type)
         if order is not None:

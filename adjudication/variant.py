@@ -21,6 +21,7 @@ PROVINCE_TYPES = ("land", "coast", "sea")
 _NORMALISE = re.compile(r"[^a-z0-9]+")
 _NAME_WORD = re.compile(r"[a-z0-9.']+|-")
 _ONE_WORD = re.compile(r"[A-Za-z0-9]+")
+_INNER_DOT = re.compile(r"\.[a-z0-9]")  # a dot inside a word, as in "and.s" (lower case)
 
 
 class VariantError(ValueError):
@@ -102,6 +103,9 @@ class Variant:
     # The same (coasts as words left out) by first word, longest first: what the parser reads.
     name_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
     loose_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
+    # Spellings that are one word with a dot inside (``and.s``): such a word is read whole; any
+    # other word with a dot inside is read as the words the dots part (``st.petersburg``).
+    dotted_words: frozenset[str] = frozenset()
     # A first word that starts one name only, and is that whole name: the parser's fast path.
     name_alone: dict[str, str] = field(default_factory=dict, repr=False)
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
@@ -479,6 +483,13 @@ def _names(variant: Variant, entries: list[dict]) -> None:
                         add_phrase(
                             table, (*words, *name_keys(COAST_NAMES[coast])), spelling, target
                         )
+    variant.dotted_words = frozenset(
+        word
+        for entry in entries
+        for spelling in (entry["name"], entry.get("abbreviation", ""), *entry.get("aliases", ()))
+        for word in (chunk.strip(".'") for chunk in spelling.lower().split())
+        if _INNER_DOT.search(word)
+    )
     for key, target in names.items():  # a whole name written as one word: "andamansea"
         add_phrase(phrases, (key,), key, target)
     variant.names = names

@@ -983,6 +983,37 @@ def test_andaman_sea_dotted_forms(colonial, text, canonical):
 
 
 @pytest.mark.parametrize(
+    ("variant_id", "text", "typed"),
+    [
+        ("colonial", "A YUN.NAN H", "NAN"),  # Yunnan's abbreviation, then a word too many
+        ("colonial", "A MYS.ORE H", "ORE"),
+        ("colonial", "A CAN.TON H", "TON"),
+        ("colonial", "A PER.SIA H", "SIA"),
+        ("standard", "A SWE.DEN H", "DEN"),
+        ("standard", "A YUN.NAN H", "YUN"),
+    ],
+)
+def test_a_dot_never_glues_two_names_into_a_third(variant_id, text, typed):
+    """Dots are dropped inside a name's words, but a dot between two words parts them: ``YUN.NAN``
+    is two abbreviations, never Yunnan held (the words run together would be)."""
+    with pytest.raises(OrderError, match=f"'{typed}'"):
+        parse(load(variant_id), text, "movement")
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        ("standard", "A St.Petersburg H", "A St Petersburg H"),
+        ("standard", "A st.petersburg - Mos", "A St Petersburg - Moscow"),
+        ("standard", "A St. Petersburg - Mos.", "A St Petersburg - Moscow"),
+        ("colonial", "F AND.S - Bay of Bengal", "F Andaman Sea - Bay of Bengal"),  # its spelling
+    ],
+)
+def test_a_dot_inside_a_names_own_words_still_reads(variant_id, text, canonical):
+    assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
     ("variant_id", "text", "canonical"),
     [
         ("standard", "F Mid-Atlantic Ocean-NAO", "F Mid-Atlantic Ocean - North Atlantic Ocean"),

@@ -123,7 +123,12 @@ def _reply_json(
             head += ', "reason": ' + quote(reason)
     except TypeError:  # not text
         return None
-    return head + ', "data": ' + _jsons([data])[0] + "}"  # type: ignore[index]
+    entry = _made.get(id(data))
+    if entry is None:
+        if len(_made) >= _SIZE:
+            _made.clear()
+        entry = _made[id(data)] = (data, encode(data))  # type: ignore[assignment]
+    return head + ', "data": ' + entry[1] + "}"
 
 
 def _jsons(shared: list) -> list[str] | None:

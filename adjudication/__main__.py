@@ -11,11 +11,11 @@ registration function first, for a variant package that is not installed.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
 import sys
+from types import SimpleNamespace
 
 from .answer_json import answer_json
 from .api import adjudicate, error
@@ -24,6 +24,7 @@ from .variant import available
 
 TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Iterator
     from typing import BinaryIO
 
@@ -194,7 +195,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return main(args)
 
 
+# The command lines servers start again and again, answered without building the parser: its
+# help texts are looked up in the translations, a quarter of the batch's start-up.
+_PLAIN_ADJUDICATE = {("adjudicate",): False, ("adjudicate", "--batch"): True}
+
+
 def main(argv: list[str] | None = None) -> int:
+    batch = _PLAIN_ADJUDICATE.get(tuple(sys.argv[1:] if argv is None else argv))
+    if batch is not None:
+        try:
+            return cmd_adjudicate(SimpleNamespace(batch=batch))  # type: ignore[arg-type]
+        except BrokenPipeError:
+            return 0
+    import argparse  # only here: importing it is a part of the batch's start-up too
+
     parser = argparse.ArgumentParser(
         prog="python -m adjudication",
         description=__doc__,

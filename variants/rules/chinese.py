@@ -6,13 +6,12 @@ any number of armies and are never fought over. The Chinese factions (Imperials,
 Communists) are moved by the server as gamesmaster, by the seed's die table. Retreats are made
 at random. Every year ends with a profit-and-loss statement.
 
-All chance comes from ``random.Random`` seeded with the game's seed and the year, and every
+All chance comes from a ``random.Random`` seeded with the game's seed and the year, and every
 draw is reported, so any year can be replayed and audited.
 """
 
 from __future__ import annotations
 
-import random
 import re
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
@@ -208,25 +207,32 @@ def extra_orders(board: Board, orders: list[tuple[str, str]]) -> list[tuple[str,
     return [(p, text) for p, text, _ in faction_orders(board.variant, board.units, rng)]
 
 
-class Year(random.Random):
-    """The year's generator: seeded from the game seed, the year and the purpose; logs draws."""
+class Year:
+    """The year's generator: seeded from the game seed, the year and the purpose; logs draws.
+    ``random`` is imported on first use: every engine start-up registers this rule, and few
+    answers draw."""
 
     def __init__(self, seed: int, year: int, purpose: str) -> None:
-        super().__init__(f"{seed}:{year}:{purpose}")
+        from random import Random
+
+        self._draw = Random(f"{seed}:{year}:{purpose}")
         self.draws: list = []
 
+    def random(self) -> float:
+        return self._draw.random()
+
     def die(self) -> int:
-        roll = self.randint(1, 10)
+        roll = self._draw.randint(1, 10)
         self.draws.append(["d10", roll])
         return roll
 
     def pick(self, what: str, options: list):
-        chosen = self.choice(options)
+        chosen = self._draw.choice(options)
         self.draws.append([what, chosen])
         return chosen
 
     def chit(self) -> int:
-        number = self.randint(1, 17)
+        number = self._draw.randint(1, 17)
         self.draws.append(["chit", number])
         return number
 

@@ -84,7 +84,7 @@ def _replies_json(replies: list) -> str:
             elif keys == _WITHOUT_REASON:
                 power, order, canonical, result, data = item.values()
                 reason = None
-            else:  # an invalid order's reply, a check's: written whole
+            else:  # a check's reply (``needs``), one without data: written whole
                 out.append(encode(item))
                 continue
             # Only the order's text comes from the request; the rest are the engine's strings,
@@ -98,7 +98,7 @@ def _replies_json(replies: list) -> str:
                 text = _reply_json(power, order, canonical, result, reason, data)
                 if text is None:
                     text = encode(item)
-                elif len(made) >= _SIZE:
+                if len(made) >= _SIZE:
                     made.clear()
                 made[key] = (data, text)
                 out.append(text)

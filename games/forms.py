@@ -167,6 +167,9 @@ class JoinForm(forms.Form):
 class OrdersForm(forms.Form):
     # The version of the saved orders this box was filled from (see services.orders_version).
     version = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The index of the phase the box was filled for: orders typed for a phase processed since
+    # are never stored in the next one.
+    phase = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
     orders = forms.CharField(
         label=_("Orders"),
         required=False,

@@ -423,7 +423,9 @@ def submit_orders(
     checked = engine.check_orders(game, phase, membership.power, texts)
     with transaction.atomic():
         if _lock_for_orders(membership) != phase.pk:
-            raise GameError("the phase has just been processed; send your orders again")
+            # The phase read with the seat was processed meanwhile: a conflict (409), as for
+            # orders that name a processed phase.
+            raise PhaseChanged("the phase has just been processed; send your orders again")
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         DELETE_ORDERS.delete(phase.pk, membership.power)

@@ -662,7 +662,11 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         unsaved = request.session.pop(f"unsaved-orders-{game.pk}", None)
         version = services.orders_version(phase.pk, power, mine)
         context["orders_form"] = OrdersForm(
-            initial={"orders": unsaved or "\n".join(o.text for o in mine), "version": version}
+            initial={
+                "orders": unsaved or "\n".join(o.text for o in mine),
+                "version": version,
+                "phase": phase.index,
+            }
         )
         context["board_data"] = board_data(game, phase, power)
         context["board_data"]["unordered"] = [
@@ -855,8 +859,22 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             request.session[f"unsaved-orders-{pk}"] = text
         return redirect(reverse("game", args=[pk]) + "#orders")
     version = form.cleaned_data["version"] or None
+    current = game.current_phase
     try:
-        services.submit_orders(membership, form.lines(), version=version)
+        if current is None or form.cleaned_data["phase"] != current.index:
+            raise services.PhaseChanged("the box was filled for another phase")
+        services.submit_orders(membership, form.lines(), version=version, phase=current)
+    except services.PhaseChanged:
+        # Typed for a phase processed since (or a page without the phase): never stored in
+        # the next phase; the text comes back to be looked at against the new board.
+        request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
+        messages.error(
+            request,
+            gettext(
+                "This page was loaded for a phase that has been processed since, so nothing was "
+                "saved. Your text is still in the box; look at the board again first.",
+            ),
+        )
     except services.OrdersChanged:
         # Saved from another tab meanwhile: keep both. This box comes back as typed, next to
         # the orders now saved, to be saved again.

@@ -387,6 +387,11 @@
     });
   }
 
+  function phaseIndex() {
+    var field = form.elements.phase;
+    return field && /^\d+$/.test(field.value) ? Number(field.value) : null;
+  }
+
   var answers = 0;  // only the latest answer counts: answers may overtake each other
   function send(method, url, retries) {
     clearTimeout(timer);
@@ -399,7 +404,9 @@
       method: method,
       credentials: "same-origin",
       headers: headers,
-      body: JSON.stringify({ orders: sent }),
+      // The phase the box was filled for: orders typed before it was processed are refused
+      // (409), never merged into the next phase's after a 412.
+      body: JSON.stringify(phaseIndex() === null ? { orders: sent } : { orders: sent, phase: phaseIndex() }),
     }).then(function (response) {
       if (method === "PUT" && response.status === 412 && retries > 0 && number === answers) {
         return merge().then(function () { return send(method, url, retries - 1); }).then(function (outcome) {

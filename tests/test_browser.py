@@ -369,3 +369,23 @@ def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
     first.click("#orders-form button[type=submit]")
     assert "Orders saved." in first.content()
     assert sorted(o.text for o in saved.all()) == ["A Moscow - Perm", "A Omsk H", "F Odessa H"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_orders_typed_for_a_phase_processed_since_never_land_in_the_next(browser, live_server):
+    """The page was loaded for spring; the phase is processed; the player, still on the old
+    page, types and saves. The box sends its phase, so the save is refused (409) and says why,
+    rather than merged into autumn's orders after the version no longer matches."""
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    game, spring = ada_plays_russia("Processed meanwhile")
+    page.goto(f"{base}/games/{game.pk}/")
+    services.process_now(game, get_user_model().objects.get(username="ada"))
+    game.refresh_from_db()
+    assert game.current_phase_id != spring.pk
+    type_order(page, "A Moscow - Perm")
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    status = page.locator("#order-status").inner_text()
+    assert "current phase is" in status, status

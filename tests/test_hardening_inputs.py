@@ -83,7 +83,8 @@ def test_web_form_refuses_a_line_longer_than_the_api(game, france) -> None:
 def test_web_form_within_the_limits_still_saves(game, france) -> None:
     lines = "\n".join(["A Paris - Burgundy", "A Marseilles H", "", "F Brest - Mid-Atlantic Ocean"])
     response = browser(france.user).post(
-        reverse("submit-orders", args=[game.pk]), {"orders": lines}
+        reverse("submit-orders", args=[game.pk]),
+        {"orders": lines, "phase": game.current_phase.index},
     )
     assert response.status_code == 302
     assert Order.objects.filter(phase=game.current_phase, power="France").count() == 3

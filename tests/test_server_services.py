@@ -145,7 +145,7 @@ def test_orders_for_a_finished_phase_are_refused(game: Game, seat, moderator) ->
         pk=seat(game, "France").pk
     )
     services.process_now(game, moderator)
-    with pytest.raises(services.GameError, match="just been processed"):
+    with pytest.raises(services.PhaseChanged, match="just been processed"):
         services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
     assert not Order.objects.filter(power="France", text="A Paris H").exists()
 

@@ -163,7 +163,11 @@ def test_no_js_order_form_calls_the_service(colonial, russia):
     c = client_for(russia.user)
     url = reverse("submit-orders", args=[colonial.pk])
     response = c.post(
-        url, {"orders": "A Moscow - Vladivostok via TSR\nA vla - seo\nA Omsk - Peking"}
+        url,
+        {
+            "orders": "A Moscow - Vladivostok via TSR\nA vla - seo\nA Omsk - Peking",
+            "phase": colonial.current_phase.index,
+        },
     )
     assert response.status_code == 302
     orders = Order.objects.filter(phase=colonial.current_phase, power="Russia")
@@ -182,7 +186,8 @@ def test_no_js_order_form_does_not_overwrite_another_tabs_orders(colonial, russi
     version = re.search(r'name="version" value="([^"]+)"', page).group(1)
     services.submit_orders(russia, ["A Moscow - Perm"])  # another tab saves meanwhile
     url = reverse("submit-orders", args=[colonial.pk])
-    c.post(url, {"orders": "F Odessa H", "version": version})
+    index = colonial.current_phase.index
+    c.post(url, {"orders": "F Odessa H", "version": version, "phase": index})
     orders = Order.objects.filter(phase=colonial.current_phase, power="Russia")
     assert [o.text for o in orders] == ["A Moscow - Perm"]
     html = assert_html(c.get(reverse("game", args=[colonial.pk])))
@@ -190,8 +195,32 @@ def test_no_js_order_form_does_not_overwrite_another_tabs_orders(colonial, russi
     box = re.search(r"<textarea[^>]*>(.*?)</textarea>", html, re.S).group(1)
     assert box.strip() == "F Odessa H"  # the text sent comes back, to be saved again
     fresh = re.search(r'name="version" value="([^"]+)"', html).group(1)
-    c.post(url, {"orders": "A Moscow - Perm\nF Odessa H", "version": fresh})
+    c.post(url, {"orders": "A Moscow - Perm\nF Odessa H", "version": fresh, "phase": index})
     assert sorted(o.text for o in orders.all()) == ["A Moscow - Perm", "F Odessa H"]
+
+
+@pytest.mark.parametrize("sent", ["the page's phase", "no phase"])
+def test_no_js_order_form_never_saves_into_a_phase_processed_since(
+    colonial, russia, moderator, sent
+):
+    """A box filled before the phase was processed (or a post without the page's phase) says
+    so and stores nothing in the new phase; the text comes back to be looked at again."""
+    c = client_for(russia.user)
+    page = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    version = re.search(r'name="version" value="([^"]+)"', page).group(1)
+    index = re.search(r'name="phase" value="(\d+)"', page).group(1)
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    post = {"orders": "A Moscow - Perm", "version": version}
+    if sent == "the page's phase":
+        post["phase"] = index
+    c.post(reverse("submit-orders", args=[colonial.pk]), post)
+    assert not Order.objects.filter(phase=colonial.current_phase, power="Russia").exists()
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "processed since, so nothing was saved" in html
+    assert "changed in another tab" not in html
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", html, re.S).group(1)
+    assert box.strip() == "A Moscow - Perm"
 
 
 def test_other_players_cannot_see_your_orders(colonial, russia, seat):

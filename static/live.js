@@ -37,7 +37,7 @@
       .then(function (text) {
         var marks = parseSvg('<svg xmlns="http://www.w3.org/2000/svg">' + text + "</svg>");
         if (!marks) return;
-        ["orders", "orders-over"].forEach(function (id) {
+        ["order-marks", "order-marks-over"].forEach(function (id) {
           var fresh = marks.querySelector("#" + id);
           var old = svg.querySelector("#" + id);
           if (fresh && old) old.replaceWith(document.importNode(fresh, true));
@@ -246,7 +246,7 @@
       }
     }
     if (data.board) loadBoard(data.board);
-    var orders = document.querySelector("section#orders");  // the board has a g#orders too
+    var orders = document.querySelector("section#orders");
     if (orders) {
       var note = document.createElement("p");
       note.className = "guide";

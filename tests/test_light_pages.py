@@ -95,7 +95,7 @@ def test_an_order_check_fetches_only_the_order_marks(colonial, seat):
     marks = signed_in(russia.user).get(url)
     text = marks.content.decode()
     assert marks.status_code == 200 and "no-cache" in marks["Cache-Control"] and marks["ETag"]
-    assert text.startswith('<g id="orders">') and '<g id="orders-over">' in text
+    assert text.startswith('<g id="order-marks">') and '<g id="order-marks-over">' in text
     assert "A Moscow - Vladivostok via TSR" in text and '<path d="M' in text
     assert len(marks.content) < 5_000  # the marks, not the 600 KB map
     assert "<title>Moscow" not in text
@@ -147,3 +147,15 @@ def test_event_streams_are_never_gzipped(colonial, seat):
     )
     assert response.status_code == 200 and not response.has_header("Content-Encoding")
     assert b"event: phase" in b"".join(response.streaming_content)
+
+
+def test_the_game_page_has_one_element_of_each_id(colonial, seat):
+    """The board's order marks and the page's orders panel had both been ``id="orders"``."""
+    import re
+    from collections import Counter
+
+    russia = seat(colonial, "Russia")
+    html = signed_in(russia.user).get(reverse("game", args=[colonial.pk])).content.decode()
+    board = signed_in(russia.user).get(reverse("board", args=[colonial.pk])).content.decode()
+    ids = Counter(re.findall(r'\sid="([^"]+)"', html + board))
+    assert [i for i, n in ids.items() if n > 1] == []

@@ -34,7 +34,10 @@ def classes(element: ET.Element) -> set[str]:
 
 def orders_drawn(root: ET.Element) -> list[ET.Element]:
     return [
-        g for gid in ("orders", "orders-over") for g in group(root, gid) if "order" in classes(g)
+        g
+        for gid in ("order-marks", "order-marks-over")
+        for g in group(root, gid)
+        if "order" in classes(g)
     ]
 
 

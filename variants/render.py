@@ -850,7 +850,7 @@ class _Drawing:
 
     def orders(self, entries: list[dict]) -> tuple[str, str]:
         """Order marks under the units, and removal crosses over them."""
-        under, over = ['<g id="orders">'], ['<g id="orders-over">']
+        under, over = ['<g id="order-marks">'], ['<g id="order-marks-over">']
         for entry in entries:
             if entry.get("result") == "invalid":
                 continue
@@ -1230,7 +1230,7 @@ def render_orders(
     palette: str = "default",
     words: dict[str, str] | None = None,
 ) -> str:
-    """Only the order marks of a position: the groups "orders" and "orders-over" that
+    """Only the order marks of a position: the groups "order-marks" and "order-marks-over" that
     ``render_board`` draws, for a page that has the board already and redraws the orders alone
     as they change (a few kilobytes instead of the whole map)."""
     drawing = _Drawing(variant, state, palette, words)

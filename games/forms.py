@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
@@ -135,16 +137,22 @@ class GameForm(forms.Form):
         ),
     )
 
+    # This form's own name, made when it is shown: a second post of it (a double click, a
+    # reload) finds the game the first made rather than making another.
+    once = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["variant"].choices = [
             (v, engine.describe(v)["name"]) for v in engine.variant_ids()
         ]
         self.fields["variant"].initial = "colonial"
+        self.fields["once"].initial = secrets.token_urlsafe(16)
 
     def settings(self) -> dict:
         """Keyword arguments for ``services.create_game``."""
         data = dict(self.cleaned_data)
+        data.pop("once")
         threshold = data.pop("victory_centers")
         data["options"] = {"victory_centers": threshold} if threshold else {}
         return data

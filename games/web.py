@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 import uuid
 import zoneinfo
 from collections import defaultdict
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
@@ -463,16 +465,43 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def create_game(request: HttpRequest) -> HttpResponse:
     form = GameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        slot = _creation_slot(request, form.cleaned_data["once"])
+        if slot and not cache.add(slot, 0, timeout=CREATION_KEPT):
+            return _created_already(request, slot)
         try:
             game = services.create_game(request.user, capped=True, **form.settings())
         except services.GameError as error:
+            if slot:
+                cache.delete(slot)  # nothing made: the same form may be sent again, fixed
             form.add_error(None, str(error))
         else:
+            if slot:
+                cache.set(slot, game.pk, timeout=CREATION_KEPT)
             messages.success(
                 request, gettext("Game created. Join it to play, or wait for players.")
             )
             return redirect("game", pk=game.pk)
     return render(request, "games/create.html", {"form": form})
+
+
+CREATION_KEPT = 3600  # seconds a New game form remembers the game it made
+
+
+def _creation_slot(request: HttpRequest, once: str) -> str | None:
+    """The cache key naming one showing of the New game form (``GameForm.once``)."""
+    return f"create-game:{request.user.pk}:{once}" if once else None
+
+
+def _created_already(request: HttpRequest, slot: str) -> HttpResponse:
+    """A second post of one New game form: the game the first made, once it is there (the
+    first may still be making it, a double click apart)."""
+    for _wait in range(30):
+        made = cache.get(slot)
+        if made:
+            return redirect("game", pk=made)
+        time.sleep(0.1)
+    messages.info(request, gettext("This form has been sent already; see your games."))
+    return redirect("lobby")
 
 
 @login_required

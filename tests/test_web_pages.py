@@ -478,3 +478,44 @@ def test_a_map_without_a_board_drawing_is_played_by_text(client, make_game, seat
     page = response.content.decode()
     assert "no board drawing" in page
     assert 'name="orders"' in page
+
+
+def test_a_new_game_form_sent_twice_makes_one_game(client, make_user):
+    """A double click on Create game (or a reload of its post) had made two games."""
+    from games.models import Game
+
+    client.force_login(make_user("host"))
+    page = client.get(reverse("create-game")).content.decode()
+    once = re.search(r'name="once" value="([^"]+)"', page).group(1)
+    form = {
+        "name": "Twice",
+        "variant": "colonial",
+        "movement_minutes": 1440,
+        "retreats_minutes": 720,
+        "adjustments_minutes": 720,
+        "press": "full",
+        "civil_disorder_after": 2,
+        "once": once,
+    }
+    first, second = (
+        client.post(reverse("create-game"), form),
+        client.post(reverse("create-game"), form),
+    )
+    assert Game.objects.filter(name="Twice").count() == 1
+    game = Game.objects.get(name="Twice")
+    assert first.url == second.url == reverse("game", args=[game.pk])
+    # Another showing of the form is another game.
+    again = client.get(reverse("create-game")).content.decode()
+    form["once"] = re.search(r'name="once" value="([^"]+)"', again).group(1)
+    client.post(reverse("create-game"), form)
+    assert Game.objects.filter(name="Twice").count() == 2
+
+
+def test_a_new_game_form_refused_may_be_sent_again_fixed(client, make_user):
+    client.force_login(make_user("host"))
+    form = {"name": "Fixed", "variant": "colonial", "movement_minutes": 1440,
+            "retreats_minutes": 720, "adjustments_minutes": 720, "press": "full",
+            "civil_disorder_after": 2, "once": "k1", "victory_centers": 70}  # fmt: skip
+    assert client.post(reverse("create-game"), form).status_code == 200  # refused, shown again
+    form["victory_centers"] = 30
+    assert client.post(reverse("create-game"), form).status_code == 302

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import AllowAny
@@ -183,17 +184,28 @@ class PushKeyView(APIView):
         return Response({"public_key": settings.VAPID_PUBLIC_KEY})
 
 
+class PushOff(exceptions.APIException):
+    """A subscription while this server sends no push (no VAPID key): stored, it would look
+    like a promise the server never keeps."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "web push is off on this server (it has no VAPID key); nothing was stored"
+    default_code = "push_off"
+
+
 class PushSubscriptionsView(APIView):
     parser_classes = [JSONParser]  # a subscription is nested JSON, as the browser makes it
 
     @extend_schema(
         request=PushSubscriptionSerializer,
-        responses={201: None},
+        responses={201: None, 409: OpenApiTypes.OBJECT},
         summary="Opt in to web push from this browser",
     )
     def post(self, request: Request) -> Response:
         data = PushSubscriptionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if not reach.vapid_ready():
+            raise PushOff()
         keys = data.validated_data["keys"]
         PushSubscription.objects.update_or_create(
             endpoint=data.validated_data["endpoint"],

@@ -447,7 +447,24 @@ def test_a_webhook_address_needs_a_real_port_and_its_secret_is_shown_once(
     assert Webhook.objects.get().secret == added.json()["secret"]
 
 
-def test_push_subscriptions_need_the_browsers_real_keys(api, make_user) -> None:
+def test_a_push_subscription_is_refused_while_push_is_off(api, make_user) -> None:
+    """Without a VAPID key the server sends no push: a subscription is a 409, not stored."""
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    keys = {"p256dh": _b64(point), "auth": _b64(os.urandom(16))}
+    answer = api(make_user("ana")).post(
+        "/api/push/subscriptions/",
+        {"endpoint": "https://push.example.com/sub/1", "keys": keys},
+        format="json",
+    )
+    assert answer.status_code == 409 and "push is off" in answer.json()["detail"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_push_subscriptions_need_the_browsers_real_keys(api, make_user, vapid) -> None:
     client = api(make_user("ana"))
     point = (
         ec.generate_private_key(ec.SECP256R1())

@@ -93,6 +93,11 @@ def _has_earlier_phase(game: Game) -> str | None:
     return gettext("rollback is not possible: there is no earlier phase to go back to")
 
 
+def _not_sandbox(game: Game) -> str | None:
+    """A sandbox's seats are its creator's stand-ins: nobody else is seated, nor a bot."""
+    return gettext("a sandbox is played by its creator alone") if game.sandbox else None
+
+
 def deadline_problem(value: datetime | None) -> str | None:
     """What is wrong with an absolute deadline a moderator asks for; None when nothing."""
     if value is not None and value > timezone.now() + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
@@ -174,6 +179,7 @@ ACTIONS: dict[str, Action] = {
                 game, user, args["power"], args["user"]
             ),
             fields=(POWER, Field("username", "username", _("New player's user name"))),
+            check=_not_sandbox,
         ),
         Action(
             "remove",
@@ -182,6 +188,7 @@ ACTIONS: dict[str, Action] = {
             RUNNING,
             lambda game, user, args: services.remove_player(game, user, args["power"]),
             fields=(POWER,),
+            check=_not_sandbox,
         ),
         Action(
             "bot",
@@ -194,6 +201,7 @@ ACTIONS: dict[str, Action] = {
             RUNNING,
             lambda game, user, args: services.set_bot(game, user, args["power"], args["bot"]),
             fields=(POWER, Field("bot", "bot", _("Bot"))),
+            check=_not_sandbox,
         ),
         Action(
             "draw",

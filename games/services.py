@@ -290,13 +290,18 @@ def start_game(game: Game, by: AbstractBaseUser) -> Phase:
     return phase
 
 
+def _not_sandbox(game: Game) -> None:
+    """Refuse to seat anyone (a player, a bot) in a sandbox: its creator plays every power."""
+    if game.sandbox:
+        raise GameError("a sandbox is played by its creator alone")
+
+
 @transaction.atomic
 def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that
     a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
-    if game.sandbox:
-        raise GameError("a sandbox is played by its creator alone")
+    _not_sandbox(game)
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
     if game.memberships.filter(user=user).exists():
@@ -950,6 +955,7 @@ def replace_player(
 ) -> Membership:
     """Hand a power to another user; the old player's seat is kept as replaced."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
+    _not_sandbox(game)
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     if game.memberships.filter(user=user).exists():
@@ -969,6 +975,7 @@ def replace_player(
 def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     """Put a power into civil disorder, open for another player to take over."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
+    _not_sandbox(game)
     seat = _seat(game, power)
     if seat is None or seat.status != Seat.ACTIVE:
         raise GameError(f"nobody is actively playing {power}")
@@ -990,6 +997,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     """Put a bot on a power's seat (whoever held it is replaced) or take the bot off (the seat
     falls into civil disorder, open to a human, as a removed player's does)."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
+    _not_sandbox(game)
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     seat = _seat(game, power)

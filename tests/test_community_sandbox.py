@@ -216,3 +216,39 @@ def test_the_sandbox_page_refuses_stale_orders_keeps_refused_text_and_caps(clien
         assert answer.status_code == 302
     else:
         pytest.fail("no cap met")
+
+
+def test_no_moderator_action_seats_anyone_in_a_sandbox(api, client, make_user) -> None:
+    """Found by an adversary: the creator's moderator API handed a sandbox's power to another
+    user (who then ordered in a game they could not see) or to a bot. Every action that seats
+    someone or changes a seat is refused, in the API, the console and the services."""
+    ada, demo4 = make_user("ada"), make_user("demo4")
+    game = _start(api, ada)
+    base = f"/api/games/{game['id']}/moderation/"
+    for action, body in (
+        ("replace", {"power": "Japan", "username": "demo4"}),
+        ("bot", {"power": "Russia", "bot": True}),
+        ("remove", {"power": "China"}),
+    ):
+        answer = api(ada).post(base + action + "/", body, format="json")
+        assert answer.status_code == 400, (action, answer.content)
+        assert "a sandbox is played by its creator alone" in str(answer.json()), answer.content
+    sandbox = Game.objects.get(pk=game["id"])
+    assert not sandbox.memberships.filter(user=demo4).exists()
+    assert not sandbox.memberships.filter(bot=True).exists()
+    assert set(sandbox.memberships.values_list("status", flat=True)) == {"active"}
+    offered = {a["name"] for a in api(ada).get(base).json()}
+    assert not offered & {"replace", "bot", "remove"}
+    client.force_login(ada)
+    console = reverse("moderate-action", args=[game["id"], "replace"])
+    answer = client.post(
+        console, {"power": "Japan", "username": "demo4", "confirm": "yes"}, follow=True
+    )
+    assert "a sandbox is played by its creator alone" in answer.content.decode()
+    with pytest.raises(services.GameError, match="creator alone"):
+        services.replace_player(sandbox, ada, "Japan", demo4)
+    with pytest.raises(services.GameError, match="creator alone"):
+        services.set_bot(sandbox, ada, "Russia", True)
+    with pytest.raises(services.GameError, match="creator alone"):
+        services.remove_player(sandbox, ada, "China")
+    assert not sandbox.memberships.filter(user=demo4).exists()

@@ -127,9 +127,7 @@ class Movement(_Core):
             legal = super().check_support(i, order)
             return replace(legal, canonical=None, **whose)
         if len(self.units_in(target)) < 2:
-            raise OrderError(
-                "there is no other unit in the {province} to support", province=target
-            )
+            raise OrderError("there is no other unit in the {province} to support", province=target)
         if order.destination is None:
             raise OrderError("a unit in an ocean cannot be dislodged: it needs no hold support")
         dest = province_of(order.destination)

@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import engine, ratings
+from . import engine, ratings, visibility
 from .input_types import StrictInput
 from .models import Game, JoinRequirement
 
@@ -125,10 +125,7 @@ class LeaderboardView(APIView):
 
 class RequirementView(APIView):
     def _game(self, pk: int) -> Game:
-        game = Game.objects.filter(pk=pk).first()
-        if game is None:
-            raise exceptions.NotFound("no such game")
-        return game
+        return visibility.game_or_404(pk, self.request.user)  # another's sandbox: 404
 
     @extend_schema(responses=RequirementSerializer, summary="What joining a game needs")
     def get(self, request: Request, pk: int) -> Response:
@@ -208,7 +205,7 @@ class RequirementForm(forms.Form):
 @login_required
 def requirements_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's form for what joining the game needs, while it forms."""
-    game = get_object_or_404(Game, pk=pk)
+    game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
         return HttpResponseForbidden(_("Only the moderator may do this."))
     need = JoinRequirement.objects.filter(game=game).first()

@@ -25,7 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import reach
+from . import reach, visibility
 from .input_types import LanguageField, StrictInput
 from .models import Game, PushSubscription, Webhook
 from .parsers import JSONParser
@@ -66,7 +66,7 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
 
 
 def _moderated(pk: int, user) -> Game:
-    game = get_object_or_404(Game, pk=pk)
+    game = visibility.game_or_404(pk, user)  # another's sandbox: 404, not 403
     if not game.is_moderator(user):
         raise exceptions.PermissionDenied("only the moderator may manage the game's webhooks")
     return game
@@ -233,7 +233,7 @@ class PushSubscriptionsView(APIView):
 @require_POST
 def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator console's form: add a webhook (its secret is shown once, on the console)."""
-    game = get_object_or_404(Game, pk=pk)
+    game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
         return HttpResponse(_("Only the moderator may do this."), status=403)
     given = {"url": request.POST.get("url", "")[:500]}
@@ -261,7 +261,7 @@ def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def webhook_remove(request: HttpRequest, pk: int, hook: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=pk)
+    game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
         return HttpResponse(_("Only the moderator may do this."), status=403)
     game.webhooks.filter(pk=hook).delete()

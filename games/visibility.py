@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from .models import Game, Membership, Message, Order, Phase
 
@@ -23,6 +24,16 @@ def can_watch(game: Game, user: AbstractBaseUser) -> bool:
     if not user.is_authenticated:
         return game.public
     return game.public or not game.sandbox or game.is_moderator(user)
+
+
+def game_or_404(pk: int, user: AbstractBaseUser, games: QuerySet[Game] | None = None) -> Game:
+    """The game numbered ``pk`` if the viewer may open it; otherwise a 404, the same as for a
+    number no game has, so that another's sandbox is never told from a missing game (a 403
+    would say it exists)."""
+    game = (Game.objects.all() if games is None else games).filter(pk=pk).first()
+    if game is None or not can_watch(game, user):
+        raise Http404("no such game")
+    return game
 
 
 def sees_everything(game: Game, user: AbstractBaseUser) -> bool:

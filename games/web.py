@@ -163,13 +163,16 @@ def time_zone_of(request: HttpRequest) -> str:
     return name
 
 
-def _game_or_404(pk: int) -> Game:
-    return get_object_or_404(Game.objects.select_related("creator", "current_phase"), pk=pk)
+def _game_or_404(pk: int, user) -> Game:
+    """The game if the viewer may open it (``visibility.game_or_404``): another's sandbox is a
+    404 on every page and form, as on the game page."""
+    games = Game.objects.select_related("creator", "current_phase")
+    return visibility.game_or_404(pk, user, games)
 
 
 def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
     """The game and the viewer's seat in it; 403 for anyone without a power there."""
-    game = _game_or_404(pk)
+    game = _game_or_404(pk, request.user)
     membership = game.membership_of(request.user)
     if membership is None or not membership.power:
         raise PermissionDenied("You do not play a power in this game.")
@@ -207,7 +210,7 @@ def moderator_only(view):
 
     @wraps(view)
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
-        game = _game_or_404(pk)
+        game = _game_or_404(pk, request.user)
         if not game.is_moderator(request.user):
             return HttpResponseForbidden(gettext("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
@@ -507,7 +510,7 @@ def _created_already(request: HttpRequest, slot: str) -> HttpResponse:
 @login_required
 @require_POST
 def join_game(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
+    game = _game_or_404(pk, request.user)
     form = JoinForm(request.POST, powers=engine.powers(game))
     if form.is_valid():
         power = request.POST.get("take_over")
@@ -521,7 +524,7 @@ def join_game(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
+    game = _game_or_404(pk, request.user)
     membership = game.membership_of(request.user)
     if membership is not None and _act(request, services.leave_game, membership):
         return redirect("lobby")
@@ -996,7 +999,7 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def send_press(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
+    game = _game_or_404(pk, request.user)
     membership = game.membership_of(request.user)
     powers = [p for p in engine.powers(game) if not membership or p != membership.power]
     form = MessageForm(request.POST, powers=powers)

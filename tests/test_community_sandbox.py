@@ -252,3 +252,75 @@ def test_no_moderator_action_seats_anyone_in_a_sandbox(api, client, make_user) -
     with pytest.raises(services.GameError, match="creator alone"):
         services.remove_player(sandbox, ada, "China")
     assert not sandbox.memberships.filter(user=demo4).exists()
+
+
+def _game_urls(patterns=None, prefix: str = "") -> list[str]:
+    """Every route that takes a game's number, as a regex-free template with ``{pk}``."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    out = []
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(entry.pattern)
+        if isinstance(entry, URLResolver):
+            out += _game_urls(entry.url_patterns, route)
+        elif isinstance(entry, URLPattern) and "pk" in route and "<format>" not in route:
+            out.append(route)
+    return out
+
+
+# A value for each other part of a route, so that it resolves.
+_SAMPLES = {
+    "pk": "PK",
+    "index": "0",
+    "action": "replace",
+    "action_name": "replace",
+    "step": "process",
+    "power": "Russia",
+    "hook": "1",
+}
+
+
+def _concrete(route: str, pk: int) -> str | None:
+    """The route with ``pk`` and samples filled in (the router's regexes and path converters);
+    None for a route whose ``pk`` is not a game's (the variants')."""
+    import re
+
+    if "(?P<pk>[0-9]+)" not in route and "<int:pk>" not in route:
+        return None
+    url = re.sub(r"\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)", lambda m: _SAMPLES[m[1]], route)
+    url = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: _SAMPLES[m[1]], url)
+    url = url.replace("^", "").replace("$", "").replace("\\.", ".").replace("/?", "/")
+    return "/" + url.replace("{pk}", str(pk)).replace("PK", str(pk))
+
+
+def test_another_users_sandbox_is_a_404_everywhere(api, client, make_user) -> None:
+    """Found by an adversary: the join requirements answered 200, the webhooks, the moderator
+    console and the requirements page 403, for someone else's sandbox, where a number no game
+    has is a 404: they told that the sandbox exists. Every route that takes a game's number
+    now answers another user (and a stranger) as if there were no such game."""
+    ada, bob = make_user("ada"), make_user("bob")
+    sandbox = _start(api, ada)["id"]
+    missing = Game.objects.order_by("-pk").first().pk + 1000
+    routes = _game_urls()
+    assert any("requirements" in r for r in routes) and any("webhooks" in r for r in routes)
+    client.force_login(bob)
+    checked = 0
+    for route in routes:
+        there, nowhere = _concrete(route, sandbox), _concrete(route, missing)
+        if there is None:
+            continue
+        assert "(" not in there and "<" not in there, there
+        for method in ("get", "post", "put", "delete"):
+            seen = getattr(client, method)(there, content_type="application/json")
+            absent = getattr(client, method)(nowhere, content_type="application/json")
+            assert seen.status_code in (404, 405), (method, there, seen.status_code)
+            assert seen.status_code == absent.status_code, (method, there, seen.status_code)
+            checked += 1
+    assert checked > 100
+    # The creator still reaches them.
+    mine = api(ada)
+    assert mine.get(f"/api/games/{sandbox}/requirements/").status_code == 200
+    assert mine.get(f"/api/games/{sandbox}/webhooks/").status_code == 200
+    client.force_login(ada)
+    assert client.get(reverse("moderate", args=[sandbox])).status_code == 200
+    assert client.get(reverse("requirements", args=[sandbox])).status_code == 200

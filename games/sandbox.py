@@ -72,8 +72,34 @@ def seat(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         raise PermissionError("only the sandbox's creator plays its powers")
     found = game.memberships.exclude(status=Membership.Status.REPLACED).filter(power=power).first()
     if found is None:
+        deposed = _deposed(game, power)
+        if deposed:
+            raise services.GameError(deposed)
         raise services.GameError(f"no power {power!r} in this game")
     return found
+
+
+def _deposed(game: Game, power: str) -> str | None:
+    """Why ``power`` has no seat when its leader was deposed (Chinese Diplomacy), saying when;
+    None otherwise. Only sandboxes made before a deposed power got a new stand-in have such a
+    power: undoing a phase gives it one (``undo``)."""
+    entry = game.moderator_actions.filter(action="deposed", details__power=power).first()
+    if entry is None:
+        return None
+    index = entry.details.get("phase")
+    phase = game.phases.filter(index=index).first() if isinstance(index, int) else None
+    if phase is None:  # logged before the phase was: the last one processed before the entry
+        processed = game.phases.filter(processed_at__lte=entry.created)
+        phase = processed.order_by("-processed_at").first()
+    when = (
+        variant_words.phase_label(game.variant, phase.season, phase.year, phase.type)
+        if phase is not None
+        else entry.created.date().isoformat()
+    )
+    return gettext(
+        "%(power)s's leader was deposed in %(when)s (more than 1,000 k oz in debt) and nobody "
+        "has led it since; undo a phase to give it a new leader."
+    ) % {"power": power, "when": when}
 
 
 def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> None:
@@ -85,7 +111,20 @@ def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> Non
         services.check_phase(current, phase)  # a repeat finds an earlier phase current
     if current is None or current.index == 0:
         raise services.GameError("there is nothing to undo")
-    services.rollback(game, user, current.index - 1)
+    with transaction.atomic():
+        services.rollback(game, user, current.index - 1)
+        _lead_every_power(game)
+
+
+def _lead_every_power(game: Game) -> None:
+    """A stand-in for every power nobody holds: in sandboxes made before a deposed power got
+    a new one at once, it had none and could never be ordered again."""
+    held = set(
+        game.memberships.exclude(status=Membership.Status.REPLACED).values_list("power", flat=True)
+    )
+    for power in engine.powers(game):
+        if power not in held:
+            services.stand_in(game, power)
 
 
 def _own(pk: int, user: AbstractBaseUser) -> Game:

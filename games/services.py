@@ -703,7 +703,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.save(update_fields=["results", "processed_at"])
     early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
     _count_missed(game, phase, {o.power for o in orders}, early=early)
-    _depose(game, (response.get("economy") or {}).get("deposed") or [])
+    _depose(game, phase, (response.get("economy") or {}).get("deposed") or [])
     if response.get("winner"):
         _finish(game, "victory", [response["winner"]])
     elif response.get("game_over"):  # the game's last turn ended in a tie (Chinese, 1950)
@@ -735,7 +735,7 @@ def _abandoned(game: Game, phase: Phase) -> bool:
     """Nobody plays the game any more: no person holds an active seat (every power is empty,
     in civil disorder or a bot's) and no person has ordered in the last ``ABANDONED_AFTER``
     movement phases. Such a game would otherwise run at its deadlines forever."""
-    if phase.type != Phase.Type.MOVEMENT:
+    if phase.type != Phase.Type.MOVEMENT or game.sandbox:  # its creator plays every power
         return False
     if game.memberships.filter(bot=False, status=Seat.ACTIVE).exists():
         return False
@@ -784,13 +784,18 @@ def _store_results(orders: list[Order]) -> None:
         )
 
 
-def _depose(game: Game, powers: list[str]) -> None:
+def _depose(game: Game, phase: Phase, powers: list[str]) -> None:
     """A leader more than 1,000 k oz in the red is deposed (Chinese Diplomacy): the seat ends,
-    as no other loss ends it, and the power opens to a new player, who starts at net zero."""
+    as no other loss ends it, and the power opens to a new player, who starts at net zero.
+
+    In a sandbox the new player is its creator, who plays every power: a new stand-in takes
+    the seat at once, or the power could never be ordered again (seed 003, rule 6)."""
     for seat in game.memberships.filter(power__in=powers).exclude(status=Seat.REPLACED):
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
-        _log(game, None, "deposed", power=seat.power, player=seat.user.username)
+        _log(game, None, "deposed", power=seat.power, player=seat.user.username, phase=phase.index)
+        if game.sandbox:
+            stand_in(game, seat.power)
 
 
 def _board(request: dict, response: dict) -> dict:
@@ -804,8 +809,9 @@ def _count_missed(game: Game, phase: Phase, ordered: set[str], *, early: bool = 
     """Count movement phases a power to move sent nothing; N in a row is civil disorder.
 
     A player who said Ready acted (holding everything is an order too), and a phase the
-    moderator processed before its deadline took the time to act away: nobody misses it."""
-    if phase.type != Phase.Type.MOVEMENT or early:
+    moderator processed before its deadline took the time to act away: nobody misses it. In a
+    sandbox nobody misses anything: its creator processes when they choose."""
+    if phase.type != Phase.Type.MOVEMENT or early or game.sandbox:
         return
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
     to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}
@@ -917,9 +923,12 @@ def process_now(game: Game, by: AbstractBaseUser, *, phase: int | None = None) -
 def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     """Go back to phase ``index`` as it was before it was processed; later phases are deleted.
 
-    Its orders stay, so players can amend them; votes and ready flags start afresh.
+    Its orders stay, so players can amend them; votes and ready flags start afresh. A sandbox
+    is its creator's to rewind even once ended without a result (cancelled), as sandboxes
+    made before they were never abandoned were.
     """
-    game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, Status.FINISHED)
+    ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox else (Status.FINISHED,)
+    game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, *ended)
     phase = game.phases.filter(index=index).first()
     if phase is None or phase.pk == game.current_phase_id:
         raise GameError(f"there is no earlier phase {index}")
@@ -1133,6 +1142,12 @@ def _bot_account(game: Game) -> AbstractBaseUser:
         )
         if is_bot_account(user):
             return user
+
+
+def stand_in(game: Game, power: str) -> Membership:
+    """A sandbox's seat of ``power``, held by an account that cannot sign in; not a bot seat,
+    so no bot plays it: the sandbox's creator orders for it."""
+    return game.memberships.create(user=_bot_account(game), power=power)
 
 
 def _seat_bot(game: Game, power: str) -> Membership:

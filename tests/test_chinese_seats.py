@@ -122,7 +122,7 @@ def test_only_deposition_ends_the_seat(chinese, seat):
     germany.refresh_from_db()
     assert germany.status == Membership.Status.REPLACED
     log = ModeratorAction.objects.get(game=chinese, action="deposed")
-    assert log.details == {"power": "Germany", "player": germany.user.username}
+    assert log.details == {"power": "Germany", "player": germany.user.username, "phase": 0}
     moderator = client_for(chinese.creator)
     html = unescape(moderator.get(reverse("moderate", args=[chinese.pk])).content.decode())
     assert f"Germany's leader ({germany.user.username}) was deposed" in html

@@ -324,3 +324,80 @@ def test_another_users_sandbox_is_a_404_everywhere(api, client, make_user) -> No
     client.force_login(ada)
     assert client.get(reverse("moderate", args=[sandbox])).status_code == 200
     assert client.get(reverse("requirements", args=[sandbox])).status_code == 200
+
+
+def _chinese_sandbox_all_deposed(api, ada) -> tuple[dict, Game]:
+    """A Chinese sandbox whose every great power ran out of gold in its first phase."""
+    game = api(ada).post("/api/sandbox/", {"variant": "chinese"}, format="json").json()
+    sandbox = Game.objects.get(pk=game["id"])
+    phase = sandbox.current_phase
+    for power in phase.carried["economy"]["balances"]:
+        phase.carried["economy"]["balances"][power] = -1500
+    phase.save(update_fields=["carried"])
+    processed = api(ada).post(f"/api/sandbox/{game['id']}/process/", {"phase": 0}, format="json")
+    assert processed.status_code == 200, processed.content
+    assert sandbox.moderator_actions.filter(action="deposed").count() == 6
+    return game, sandbox
+
+
+def test_a_deposed_power_of_a_sandbox_gets_a_new_leader_and_nothing_is_abandoned(api, make_user):
+    """Found by an adversary: in a Chinese sandbox a deposed power could no longer be ordered
+    ("no power 'England'"), and once all were, the game was ended as abandoned and could not
+    be undone. Seed 003 rule 6: a deposed leader's position goes to a new player at net zero;
+    in a sandbox that is its creator, through a new stand-in."""
+    ada = make_user("ada")
+    game, sandbox = _chinese_sandbox_all_deposed(api, ada)
+    me = api(ada)
+    held = sandbox.memberships.filter(status="active").values_list("power", flat=True)
+    assert sorted(held) == sorted(game["powers"] if isinstance(game["powers"][0], str) else
+                                  [p["power"] for p in game["powers"]])  # fmt: skip
+    put = me.put(
+        f"/api/sandbox/{game['id']}/orders/England/",
+        {"orders": ["A Pacific Ocean H"]},
+        format="json",
+    )
+    assert put.status_code == 200, put.content
+    for _ in range(4):  # more movement phases than an abandoned game is given, nobody ordering
+        index = Game.objects.get(pk=game["id"]).current_phase.index
+        step = me.post(f"/api/sandbox/{game['id']}/process/", {"phase": index}, format="json")
+        assert step.status_code == 200, step.content
+        assert step.json()["status"] == "active", step.json()
+    sandbox.refresh_from_db()
+    assert sandbox.status == Game.Status.ACTIVE
+    assert not sandbox.moderator_actions.filter(action="abandoned").exists()
+    assert me.post(f"/api/sandbox/{game['id']}/undo/").status_code == 200
+
+
+def test_a_sandbox_ended_as_abandoned_before_is_undone_and_says_who_was_deposed(api, make_user):
+    """A sandbox from before the fix: its deposed powers had no seat and it was cancelled as
+    abandoned. Ordering for one says it was deposed and when; undo brings the sandbox back,
+    every power led again."""
+    ada = make_user("ada")
+    game, sandbox = _chinese_sandbox_all_deposed(api, ada)
+    # As it was left then: the new stand-ins never came, and the game was ended.
+    sandbox.memberships.filter(status="active").delete()
+    me = api(ada)
+    for _ in range(4):  # no seat is held, nobody orders: still never abandoned
+        index = Game.objects.get(pk=game["id"]).current_phase.index
+        step = me.post(f"/api/sandbox/{game['id']}/process/", {"phase": index}, format="json")
+        assert step.status_code == 200 and step.json()["status"] == "active", step.content
+    sandbox.status, sandbox.result = Game.Status.CANCELLED, {"kind": "abandoned", "powers": []}
+    sandbox.save(update_fields=["status", "result"])
+    put = me.put(
+        f"/api/sandbox/{game['id']}/orders/England/",
+        {"orders": ["A Pacific Ocean H"]},
+        format="json",
+    )
+    assert put.status_code == 400, put.content
+    assert "England's leader was deposed in" in put.json()["detail"], put.content
+    assert "1900" in put.json()["detail"] and "no power" not in put.json()["detail"]
+    undone = me.post(f"/api/sandbox/{game['id']}/undo/", {"phase": index + 1}, format="json")
+    assert undone.status_code == 200, undone.content
+    assert undone.json()["status"] == "active" and undone.json()["current_phase"]["index"] == index
+    put = me.put(
+        f"/api/sandbox/{game['id']}/orders/England/",
+        {"orders": ["A Pacific Ocean H"]},
+        format="json",
+    )
+    assert put.status_code == 200, put.content
+    assert sandbox.memberships.filter(status="active").count() == 6

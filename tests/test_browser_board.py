@@ -356,3 +356,49 @@ def test_a_newcomer_plays_a_colonial_turn_by_clicking(chromium, live_server, dem
     choose(page, "Build A Omsk")
     saved(page, "Build A Omsk")
     page.wait_for_selector('#board g.order.build[data-target="Omsk"]', state="attached")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("screen", sorted(SCREENS))
+def test_the_sandbox_board_pans_and_zooms_as_the_game_pages(chromium, live_server, screen):
+    """Found by an adversary: the sandbox's board was a fixed picture, its names a few pixels
+    high on a phone. It is now the game page's board, with the same pan and zoom."""
+    from games.sandbox import create_sandbox
+
+    user = get_user_model().objects.create_user("sandy", password="demo")
+    sandbox = create_sandbox(user, "chinese")
+    page = sign_in(chromium, live_server.url, screen, "sandy")
+    page.goto(f"{live_server.url}/games/{sandbox.pk}/sandbox/")
+    page.wait_for_selector("#board svg #labels")
+    page.wait_for_selector("#board[data-scale]")
+    assert (
+        page.locator("img.board-image").count() == 0
+        or not page.locator("img.board-image").is_visible()
+    )
+    sizes = label_sizes(page)
+    assert sizes and min(sizes) >= 11, sizes
+    fitted = float(page.locator("#board").get_attribute("data-scale"))
+    page.click(".zoom [data-zoom=in]")
+    assert float(page.locator("#board").get_attribute("data-scale")) > fitted
+    inner = page.locator("#board .board-inner")
+    before = inner.evaluate("e => e.style.transform")
+    area = board_area(page)
+    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y - 40, steps=6)
+    page.mouse.up()
+    assert inner.evaluate("e => e.style.transform") != before
+    width, height = SCREENS[screen]
+    board = box(page.locator("#board"))
+    if screen == "desktop":
+        assert board["height"] >= 0.6 * height and board["y"] + board["height"] <= height
+    else:
+        assert board["width"] >= width - 20
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, f"sandbox-board-{screen}")
+    # The page's own controls still work beside it: process, and the new board comes in.
+    page.click("#process")
+    page.wait_for_selector("#board svg #labels")
+    page.wait_for_selector("#board[data-scale]")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -25,7 +25,10 @@ from games.views import healthz
 handler404 = "games.api.not_found"
 handler500 = "games.views.server_error"
 
+# No ".json" suffix routes: nothing uses them, and an action without a ``format`` argument was
+# a 500 through one (POST /api/games/1/orders/check.json/).
 router = DefaultRouter()
+router.include_format_suffixes = False
 router.register("games", GameViewSet, basename="game")
 router.register("variants", VariantViewSet, basename="variant")
 

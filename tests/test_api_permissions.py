@@ -157,3 +157,11 @@ def test_a_playing_admin_sees_only_their_own(api, make_game, seat, make_user) ->
     assert "Psst" not in client.get(f"/api/games/{game.pk}/messages/").content.decode()
     phase = client.get(f"/api/games/{game.pk}/phases/0/").content.decode()
     assert "A Paris - Burgundy" not in phase
+
+
+def test_a_format_suffix_is_a_404_not_a_500(api, make_user) -> None:
+    """Found while checking every route of a game: ``POST /api/games/1/orders/check.json/``
+    was a 500 (DRF's ".json" routes pass a ``format`` the actions do not take)."""
+    client = api(make_user("ada"))
+    for url in ("/api/games/1/orders/check.json/", "/api/games/1/draw.json/", "/api/games.json"):
+        assert client.post(url, {}, format="json").status_code == 404, url

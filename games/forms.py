@@ -21,7 +21,7 @@ from .limits import (
     MAX_PHASE_MINUTES,
     MAX_VICTORY_CENTERS,
 )
-from .models import Game, NotificationSettings, Palette, time_zones
+from .models import Game, NotificationSettings, Palette, time_zones, validate_game_name
 
 User = get_user_model()
 
@@ -48,7 +48,7 @@ class SignUpForm(UserCreationForm):
 class GameForm(forms.Form):
     """A new game. The defaults are the model's, explained in the help texts."""
 
-    name = forms.CharField(max_length=100, label=_("Name"))
+    name = forms.CharField(max_length=100, label=_("Name"), validators=[validate_game_name])
     variant = forms.ChoiceField(choices=[], label=_("Variant"))
     movement_minutes = forms.IntegerField(
         label=_("Movement minutes"),

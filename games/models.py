@@ -6,6 +6,7 @@ Models hold data and answer questions about it; every change of game state goes 
 
 from __future__ import annotations
 
+import unicodedata
 import zoneinfo
 
 from django.conf import settings
@@ -23,6 +24,26 @@ from .variant_words import phase_label
 
 # A phase's minutes, as the API and the pages bound them: the admin's form checks them too.
 PHASE_MINUTES = [MinValueValidator(1), MaxValueValidator(MAX_PHASE_MINUTES)]
+
+# Characters a name may not hold: control characters (a line break in a name broke every mail
+# subject it went into), format characters that are invisible or turn the text around
+# (U+202E RIGHT-TO-LEFT OVERRIDE, U+200B ZERO WIDTH SPACE...), lone surrogates, and line and
+# paragraph separators.
+UNSEEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def validate_game_name(value: str) -> None:
+    """A game's name is shown inline in pages and mail subjects among other words: it must
+    be one line that reads as it is drawn."""
+    if any(unicodedata.category(char) in UNSEEN_CATEGORIES for char in value):
+        raise ValidationError(
+            _(
+                "A game name may not contain line breaks, control characters or invisible "
+                "formatting characters."
+            ),
+            code="unseen_character",
+        )
+
 
 BOT_NAME = "Bot {}"  # with a space, which no sign-up, admin form or createsuperuser allows
 
@@ -50,7 +71,7 @@ class Game(models.Model):
         PUBLIC = "public", _("public press only")
         NONE = "none", _("no press")
 
-    name = models.CharField(max_length=100)
+    name = models.CharField(max_length=100, validators=[validate_game_name])
     variant = models.CharField(max_length=50)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.FORMING)
     creator = models.ForeignKey(

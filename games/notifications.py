@@ -8,6 +8,7 @@ reminders and digests have gone out.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -39,6 +40,16 @@ def _recipients(memberships, preference: str) -> list[tuple]:
 
 Words = Callable[[], tuple[str, str]]
 
+# Control characters (C0, DEL, C1) and the line and paragraph separators.
+_LINE_BREAKING = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(subject: str) -> str:
+    """A mail subject with each run of control characters made one space: a subject is a
+    header, and a game name stored before names were checked may hold a line break, which
+    made sending fail (BadHeaderError) for every mail about that game."""
+    return _LINE_BREAKING.sub(" ", subject).strip()
+
 
 def _send(users: list[tuple], words: Words, *, strict: bool = False) -> int:
     """Mail each (user, language): ``words`` gives the subject and body, called once per
@@ -51,7 +62,7 @@ def _send(users: list[tuple], words: Words, *, strict: bool = False) -> int:
             with translation.override(language):
                 said[language] = words()
         subject, body = said[language]
-        mails.append((subject, body, settings.DEFAULT_FROM_EMAIL, [user.email]))
+        mails.append((one_line(subject), body, settings.DEFAULT_FROM_EMAIL, [user.email]))
     return send_mass_mail(mails, fail_silently=not strict)
 
 

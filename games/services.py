@@ -20,6 +20,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
@@ -45,6 +46,7 @@ from .models import (
     Payment,
     Phase,
     is_bot_account,
+    validate_game_name,
 )
 from .prepared import Prepared
 
@@ -188,6 +190,10 @@ def create_game(
     the creator already has too many (the pages and the API ask; scripts and the admin not)."""
     if variant not in engine.variant_ids():
         raise GameError(f"unknown variant {variant!r}")
+    try:
+        validate_game_name(name)  # the forms check it too; a script or a bot may not
+    except ValidationError as error:
+        raise GameError(" ".join(error.messages)) from None
     options = settings.pop("options", None) or {}
     problems = engine.option_problems(variant, options)
     if problems:

@@ -948,3 +948,92 @@ def test_names_in_any_one_alphabet_are_welcome_but_not_mixed(make_user) -> None:
         "/api/auth/signup/", {"username": "pаypal", "password": "a-Long-pass-77"}, format="json"
     )
     assert "mix" in assert_json_4xx(mixed, 400)["username"][0]
+
+
+# -- game names that break a line or turn the text around ------------------------------------
+
+UNSEEN_IN_NAMES = [
+    "Line\nbreak",
+    "Carriage\rreturn",
+    "Tab\tbed",
+    "Right\u202eto left",
+    "Zero\u200bwidth",
+    "Isolate\u2066d\u2069",
+    "Line\u2028separator",
+]
+
+
+def _game_form(name: str) -> dict:
+    return {
+        "name": name,
+        "variant": "standard",
+        "movement_minutes": 60,
+        "retreats_minutes": 30,
+        "adjustments_minutes": 30,
+        "press": "full",
+        "process_when_ready": "on",
+        "civil_disorder_after": 2,
+    }
+
+
+@pytest.mark.parametrize("name", UNSEEN_IN_NAMES)
+def test_a_game_name_with_control_or_invisible_characters_is_refused(make_user, name) -> None:
+    """A line break in a name made every mail about the game fail (its subject is a header);
+    a right-to-left override scrambles the lobby. The API, the page and the services refuse
+    them."""
+    creator = make_user("maker")
+    answer = token_client(creator).post(
+        "/api/games/", {"name": name, "variant": "standard"}, format="json"
+    )
+    assert "line breaks" in assert_json_4xx(answer, 400)["name"][0]
+    page = browser(creator).post(reverse("create-game"), _game_form(name))
+    assert page.status_code == 200 and "line breaks" in page.content.decode()
+    with pytest.raises(services.GameError, match="line breaks"):
+        services.create_game(creator, name=name, variant="standard")
+    assert not Game.objects.exists()
+
+
+def test_ordinary_names_in_any_script_are_still_welcome(make_user) -> None:
+    client = token_client(make_user("maker"))
+    for name in ("Tea & railways", "外交ゲーム", "لعبة الدبلوماسية", "Ελλάδα 1901 ☕"):
+        made = client.post("/api/games/", {"name": name, "variant": "standard"}, format="json")
+        assert made.status_code == 201 and made.json()["name"] == name, made.content
+
+
+def test_the_admin_may_not_give_a_game_a_name_with_a_line_break(make_user) -> None:
+    from django.contrib.auth import get_user_model
+
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.com", "pw-Long-77")
+    game = services.create_game(boss, name="Plain", variant="standard")
+    form = {
+        **_game_form("Two\nlines"),
+        "options": json.dumps(game.options),
+        "creator": boss.pk,
+        "memberships-TOTAL_FORMS": 0,
+        "memberships-INITIAL_FORMS": 0,
+        "moderator_actions-TOTAL_FORMS": 0,
+        "moderator_actions-INITIAL_FORMS": 0,
+    }
+    page = browser(boss).post(reverse("admin:games_game_change", args=[game.pk]), form)
+    assert page.status_code == 200
+    assert list(page.context["adminform"].form.errors) == ["name"]
+    game.refresh_from_db()
+    assert game.name == "Plain"
+
+
+def test_mail_about_a_game_whose_stored_name_has_a_line_break_is_still_sent(
+    game, seat, moderator
+) -> None:
+    """Names stored before they were checked: the subject is made one line, not refused."""
+    from django.core import mail
+
+    from games import notifications
+
+    Game.objects.filter(pk=game.pk).update(name="Bad\r\nname\x85here")
+    game.refresh_from_db()
+    services.process_now(game, moderator)
+    mail.outbox.clear()
+    phase = game.phases.order_by("index").first()
+    assert notifications.phase_processed(phase) == len(mail.outbox) > 0
+    assert all(m.subject.startswith("[Bad name here] ") for m in mail.outbox)
+    assert notifications.one_line("[a\n\nb]\tc\u2028") == "[a b] c"

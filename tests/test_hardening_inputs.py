@@ -1037,3 +1037,18 @@ def test_mail_about_a_game_whose_stored_name_has_a_line_break_is_still_sent(
     assert notifications.phase_processed(phase) == len(mail.outbox) > 0
     assert all(m.subject.startswith("[Bad name here] ") for m in mail.outbox)
     assert notifications.one_line("[a\n\nb]\tc\u2028") == "[a b] c"
+
+
+def test_the_lobby_isolates_each_name_from_the_words_around_it(make_user, game, moderator) -> None:
+    """A right-to-left name (or one stored before names were checked, with an override in
+    it) would reorder the rest of its line: each is shown in a <bdi>."""
+    from django.utils.html import escape
+
+    forming = services.create_game(moderator, name="لعبة 7", variant="standard")
+    Game.objects.filter(pk=game.pk).update(name="old\u202eeman")
+    html = browser(moderator).get(reverse("lobby")).content.decode()
+    for name in ("لعبة 7", "old\u202eeman"):
+        assert f"<bdi>{escape(name)}</bdi></a>" in html, name
+    assert "by <bdi>mod</bdi>" in html  # the open game's moderator
+    assert "Sign out <bdi>mod</bdi>" in html
+    assert forming.name in html

@@ -4,6 +4,8 @@ result and how a game ended."""
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext_lazy
 
 from games import visibility
@@ -59,3 +61,11 @@ def variant_name(value: str) -> str:
 def creator_for(game, user) -> str:
     """The game's moderator as the viewer may see it: hidden in a running anonymous game."""
     return visibility.creator_name(game, user) or gettext("anonymous moderator")
+
+
+@register.filter
+def bdi(value: object) -> SafeString:
+    """A name people chose, isolated from the words around it (``<bdi>``): a name in a
+    right-to-left script, or one ending in digits or punctuation, would otherwise reorder the
+    line it is shown in. Escaped as any value is."""
+    return format_html("<bdi>{}</bdi>", value)

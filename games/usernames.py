@@ -121,6 +121,9 @@ def problem(username: str, user=None) -> str | None:
     from .models import UsernameSkeleton
 
     text = unicodedata.normalize("NFKC", username)
+    if text and not text.strip("."):
+        # "." and ".." are path segments a browser resolves away: /players/../ is the lobby.
+        return _("A username may not be made of dots alone: its profile page could not be found.")
     if INVISIBLE & set(text):
         return _("A username may not contain letters that are drawn as nothing.")
     if len(_alphabets(text)) > 1:

@@ -1052,3 +1052,21 @@ def test_the_lobby_isolates_each_name_from_the_words_around_it(make_user, game, 
     assert "by <bdi>mod</bdi>" in html  # the open game's moderator
     assert "Sign out <bdi>mod</bdi>" in html
     assert forming.name in html
+
+
+@pytest.mark.parametrize("name", [".", "..", "..."])
+def test_a_username_of_dots_alone_is_refused(name) -> None:
+    """/players/../ is not a profile page: a browser resolves the dots away."""
+    answer = token_client().post(
+        "/api/auth/signup/", {"username": name, "password": "a-Long-pass-77"}, format="json"
+    )
+    assert "dots alone" in assert_json_4xx(answer, 400)["username"][0]
+    page = Client().post(
+        "/accounts/signup/",
+        {"username": name, "password1": "a-Long-pass-77", "password2": "a-Long-pass-77"},
+    )
+    assert page.status_code == 200 and "dots alone" in page.content.decode()
+    made = token_client().post(
+        "/api/auth/signup/", {"username": "j.r.r", "password": "a-Long-pass-77"}, format="json"
+    )
+    assert made.status_code == 201  # dots among other characters are fine

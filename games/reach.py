@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import socket
+import unicodedata
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -50,6 +51,29 @@ class UnsafeAddress(ValueError):
 LOCAL_NAMES = ("localhost", ".localhost", ".local", ".internal", ".home.arpa")
 
 
+def _valid_host(host: str) -> bool:
+    """An IP address, or a host name whose labels are letters (of any script, as an
+    internationalized name's are), digits and inner hyphens, split by dots. Anything else
+    (a zero-width space, a control character, "%", an empty label) names no host anyone can
+    register, and hides from a reader which host it is."""
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        pass
+    labels = host.removesuffix(".").split(".")
+    for label in labels:
+        if not label or len(label) > 63 or label[0] == "-" or label[-1] == "-":
+            return False
+        for char in label:
+            if char.isascii():
+                if not (char.isalnum() or char == "-"):
+                    return False
+            elif unicodedata.category(char)[0] not in "LMN":
+                return False
+    return len(host) <= 253
+
+
 def check_url(url: str, *, resolve: bool = True) -> None:
     """Refuse URLs that would make the server call itself or its private network. Without
     ``resolve`` (when an address is saved) a name is not looked up, only literal addresses and
@@ -61,6 +85,10 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         raise UnsafeAddress(_("the address must be an %(schemes)s URL") % {"schemes": schemes[0]})
     if parts.username or parts.password:
         raise UnsafeAddress(_("the address may not hold a user name or password"))
+    if not _valid_host(parts.hostname):
+        raise UnsafeAddress(
+            _("the host name may hold only letters, digits, hyphens and dots between them")
+        )
     try:
         port = parts.port
     except ValueError:

@@ -447,6 +447,40 @@ def test_a_webhook_address_needs_a_real_port_and_its_secret_is_shown_once(
     assert Webhook.objects.get().secret == added.json()["secret"]
 
 
+@pytest.mark.parametrize("allow_private", [False, True])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "https://exa\u200bmple.com/",  # a zero-width space
+        "https://exa\u202emple.com/",  # a right-to-left override
+        "https://exa%20mple.com/",
+        "https://exa_mple.com/",
+        "https://exa..mple.com/",
+        "https://-example.com/",
+    ],
+)
+def test_a_webhook_host_holds_only_host_name_characters(
+    api, game, moderator, settings, address, allow_private
+) -> None:
+    """The URL field takes any character past ASCII in a host; a host name holds letters,
+    digits and inner hyphens only, else a reader cannot tell which host it calls."""
+    settings.WEBHOOK_ALLOW_PRIVATE = allow_private
+    client = api(moderator)
+    refused = client.post(f"/api/games/{game.pk}/webhooks/", {"url": address}, format="json")
+    said = str(refused.json()["url"])
+    assert refused.status_code == 400 and ("host name" in said or "valid URL" in said), address
+    assert not Webhook.objects.exists()
+    with pytest.raises(reach.UnsafeAddress):
+        reach.check_url(address, resolve=False)
+
+
+def test_international_host_names_are_still_welcome(api, game, moderator) -> None:
+    client = api(moderator)
+    for address in ("https://bücher.example/h", "https://例え.jp/h", "https://example.com./h"):
+        added = client.post(f"/api/games/{game.pk}/webhooks/", {"url": address}, format="json")
+        assert added.status_code == 201, (address, added.content)
+
+
 def test_a_push_subscription_is_refused_while_push_is_off(api, make_user) -> None:
     """Without a VAPID key the server sends no push: a subscription is a 409, not stored."""
     point = (

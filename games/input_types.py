@@ -57,6 +57,9 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
         return _text_problem(field, value)
     if isinstance(field, serializers.ListField) and isinstance(value, list):
         if field.max_length is not None and len(value) > field.max_length:
+            too_many = getattr(field, "too_many", None)  # the field's own words, if it has any
+            if too_many is not None:
+                return too_many(len(value))
             return f"Ensure this field has no more than {field.max_length} elements."
         child = field.child
         for number, item in enumerate(value, 1):

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -436,8 +437,26 @@ def order_answers(orders: Iterable[Order]) -> list[dict]:
     ]
 
 
+class OrderLines(serializers.ListField):
+    """A power's order lines. Too many are refused in the words the order form uses ("At
+    most 100 orders; this has 101."), counted before any line is read, rather than in DRF's
+    ("Ensure this field has no more than 100 elements."), which the order box shows as is."""
+
+    def too_many(self, count: int) -> str:
+        """The refusal of ``count`` lines, past ``max_length`` (``StrictInput`` asks for it)."""
+        return gettext("At most %(max)d orders; this has %(count)d.") % {
+            "max": self.max_length,
+            "count": count,
+        }
+
+    def run_child_validation(self, data: list) -> list:
+        if self.max_length is not None and len(data) > self.max_length:
+            raise serializers.ValidationError(self.too_many(len(data)), code="max_length")
+        return super().run_child_validation(data)
+
+
 class OrdersInputSerializer(StrictInput, serializers.Serializer):
-    orders = serializers.ListField(
+    orders = OrderLines(
         child=serializers.CharField(max_length=MAX_ORDER_LENGTH, trim_whitespace=True),
         max_length=MAX_ORDERS,
         allow_empty=True,

@@ -15,6 +15,8 @@ from django.conf import settings as django_settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
+from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from games import limits, services
@@ -108,6 +110,28 @@ def test_api_limits_are_the_shared_limits() -> None:
     field = OrdersInputSerializer().fields["orders"]
     assert field.max_length == limits.MAX_ORDERS
     assert field.child.max_length == limits.MAX_ORDER_LENGTH
+
+
+@pytest.mark.parametrize("path", ["orders/", "orders/check/"])
+def test_too_many_orders_are_refused_in_the_products_words(game, france, path) -> None:
+    """The order box shows the API's words as they are: the order form's own, translated,
+    not DRF's "Ensure this field has no more than 100 elements."."""
+    client = token_client(france.user)
+    url = f"/api/games/{game.pk}/{path}"
+    body = {"orders": ["A Paris H"] * (limits.MAX_ORDERS + 1)}
+    send = client.put if path == "orders/" else client.post
+    said = assert_json_4xx(send(url, body, format="json"), 400)
+    assert said == {"orders": [f"At most {limits.MAX_ORDERS} orders; this has 101."]}
+    japanese = assert_json_4xx(send(url, body, format="json", HTTP_ACCEPT_LANGUAGE="ja"), 400)
+    assert japanese == {"orders": ["命令は最大 100 件です。ここには 101 件あります。"]}
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    # The field says it alone too, read by a serializer without StrictInput's checks.
+    from rest_framework.exceptions import ValidationError
+
+    from games.serializers import OrderLines
+
+    with translation.override("en"), pytest.raises(ValidationError, match="At most 2 orders"):
+        OrderLines(child=serializers.CharField(), max_length=2).run_validation(["x"] * 3)
 
 
 def test_request_size_is_capped() -> None:

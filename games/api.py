@@ -177,7 +177,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return drf_exception_handler(exc, context)
 
 
-CURSOR_PATTERN = r"^(-1|[0-9]{1,9})-[0-9]{1,18}$"
+CURSOR_PATTERN = f"^{live.CURSOR}$"
 # One server-sent event as the stream sends it; ``data`` holds the event's JSON.
 EVENT_SCHEMA = {
     "type": "object",

@@ -164,17 +164,24 @@ def thread_key(message: Message) -> str:
     return "|".join(sorted({message.sender_power or "Moderator", *message.recipients}))
 
 
+# An event id: the phase index and the last message's id, each a number as written by str().
+CURSOR = r"(0|[1-9][0-9]{0,8})-(0|[1-9][0-9]{0,17})"
+
+
 @dataclass
 class Cursor:
     """Where a viewer is: the phase index and the last message they were sent. It is the
-    event id, "phase-message", so that a reconnecting browser says where it was."""
+    event id, "phase-message", so that a reconnecting browser says where it was. A forming
+    game, which has no phase yet, is at phase 0, the phase it starts in."""
 
-    phase: int = -1
+    phase: int = 0
     message: int = 0
 
     @classmethod
     def parse(cls, text: str | None) -> Cursor | None:
-        match = re.fullmatch(r"(-1|[0-9]{1,9})-([0-9]{1,18})", text or "")
+        """The cursor an event id names; None for anything no stream sends (a negative
+        number, a leading zero), which would make the stream announce a phase never played."""
+        match = re.fullmatch(CURSOR, text or "")
         return cls(int(match[1]), int(match[2])) if match else None
 
     def __str__(self) -> str:
@@ -276,7 +283,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     """
     game, phase, power, everything = viewer.read()
     if cursor is None:
-        cursor = Cursor(phase.index if phase else -1, viewer.newest(game, power, everything))
+        cursor = Cursor(phase.index if phase else 0, viewer.newest(game, power, everything))
     sent: dict[str, dict] = {}
     listener = _Listener(game.pk)
     heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 15)

@@ -222,6 +222,31 @@ def test_bad_requests_are_json_errors(colonial, seat):
     assert missing.status_code == 404 and missing.json()["detail"]
 
 
+@pytest.mark.parametrize("given", ["-1-1", "-1-0", "-2-0", "0--1", "01-1", "0-01", "+1-0", "1-"])
+def test_an_event_id_no_stream_sends_is_a_400(colonial, seat, given):
+    """A made-up cursor (phase -1) made the stream announce a phase "processed" that never
+    was; ids are written by str() of numbers from 0, and only such are read back."""
+    client = signed_in(seat(colonial, "China").user)
+    bad = client.get(url(colonial), HTTP_LAST_EVENT_ID=given)
+    assert bad.status_code == 400 and "Last-Event-ID" in bad.json()["detail"], given
+    bad = client.get(url(colonial), {"since": given})
+    assert bad.status_code == 400 and "Last-Event-ID" in bad.json()["detail"], given
+
+
+def test_a_forming_game_streams_from_phase_0_and_starting_it_processes_nothing(
+    make_user, moderator
+):
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    first = Reader(signed_in(moderator).get(url(forming))).rest()[0]
+    assert first["id"].startswith("0-") and events.Cursor.parse(first["id"]) is not None
+    services.join_game(forming, make_user("early"))
+    services.start_game(forming, moderator)  # the empty seats play as civil disorder
+    got = Reader(signed_in(moderator).get(url(forming), HTTP_LAST_EVENT_ID=first["id"])).rest()
+    assert [e for e in got if e["event"] == "phase"] and not [
+        e for e in got if e["event"] == "processed"
+    ]
+
+
 def test_streams_are_capped_per_user_and_give_their_slot_back(colonial, seat, settings):
     settings.LIVE_STREAMS_PER_USER = 2
     china = seat(colonial, "China")

@@ -31,11 +31,8 @@ _MARK_TEXT = str(_MARK)
 # A list of units is looked up with ``map``: a Python loop over every part of every answer
 # cost as much as the encoding it spares.
 _second = itemgetter(1)
-# Each reply's JSON and the data it was made with, by the reply's other values.
-_replies: dict[tuple, tuple[object, str]] = {}
 _WITH_REASON = ("power", "order", "canonical", "result", "reason", "data")
 _WITHOUT_REASON = ("power", "order", "canonical", "result", "data")
-_LONGEST_KEPT = 200  # a longer order text is not worth keeping
 
 
 def answer_json(response: dict) -> str:
@@ -71,10 +68,9 @@ def answer_json(response: dict) -> str:
 
 
 def _replies_json(replies: list) -> str:
-    """The replies as a JSON list, each reply's text looked up by what it says: the same
-    order with the same result and reason comes back phase after phase (its ``data``, shared,
-    must be the very one the text was made with)."""
-    made = _replies
+    """The replies as a JSON list, each written from its values (``_reply_json``). (Keeping
+    each reply's text by what it says, as the data's is kept, cost more than it saved: the
+    table of them outgrew the processor's caches.)"""
     out = []
     for item in replies:
         if type(item) is dict:
@@ -87,22 +83,9 @@ def _replies_json(replies: list) -> str:
             else:  # a check's reply (``needs``), one without data: written whole
                 out.append(encode(item))
                 continue
-            # Only the order's text comes from the request; the rest are the engine's strings,
-            # so equal keys write alike (a 1 would equal a True, and write differently).
-            if type(order) is str and len(order) <= _LONGEST_KEPT:
-                key = (power, order, canonical, result, reason)
-                entry = made.get(key)
-                if entry is not None and entry[0] is data:
-                    out.append(entry[1])
-                    continue
-                text = _reply_json(power, order, canonical, result, reason, data)
-                if text is None:
-                    text = encode(item)
-                if len(made) >= _SIZE:
-                    made.clear()
-                made[key] = (data, text)
-                out.append(text)
-                continue
+            text = _reply_json(power, order, canonical, result, reason, data)
+            out.append(encode(item) if text is None else text)
+            continue
         out.append(encode(item))
     return "[" + ", ".join(out) + "]"
 

@@ -8,6 +8,7 @@ repeats exactly. Needs valgrind.
 
     python -m bench.engine_instructions                      # this tree
     python -m bench.engine_instructions --root /tmp/old_engine   # another checkout, e.g. be79fdc
+    python -m bench.engine_instructions --stages   # and a fresh phase's reading, judging, writing
 
 In process: ``adjudicate()`` over the bench's phases (``adjudication.bench.generate``, all maps
 loaded), three passes less one, per phase. Batch: ``python -m adjudication adjudicate --batch``
@@ -44,6 +45,26 @@ for _ in range(int(sys.argv[2])):
 
 
 _BATCH = ["-m", "adjudication", "adjudicate", "--batch"]
+
+# A fresh phase's parts, as the batch does them: stage 1 reads each JSON line, 2 also judges
+# it, 3 also writes the answer (``--stages``).
+_STAGES = """
+import sys
+from adjudication.__main__ import _decode, _settle_memory
+from adjudication.api import adjudicate
+from adjudication.answer_json import answer_json
+stage, count = int(sys.argv[2]), int(sys.argv[3])
+with open(sys.argv[1], encoding="utf-8") as f:
+    lines = f.read().splitlines()[:count]
+for n, line in enumerate(lines):
+    request = _decode(line)
+    if stage >= 2:
+        response = adjudicate(request)
+        if stage >= 3:
+            answer_json(response)
+    if n == 0:
+        _settle_memory()
+"""
 
 
 def _run(root: Path, args: list[str], stdin: Path | None, valgrind: list[str]) -> str:
@@ -85,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to measure")
     parser.add_argument("--phases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="also split a fresh phase into reading its JSON, judging it and writing the answer",
+    )
     args = parser.parse_args(argv)
     root, phases, seed = args.root.resolve(), args.phases, args.seed
     if phases < 2:
@@ -105,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
         snippet = ["-c", _IN_PROCESS, str(every)]
         once, thrice = _count(root, [*snippet, "1"]), _count(root, [*snippet, "3"])
         one, all_ = _count(root, _BATCH, first), _count(root, _BATCH, every)
+        stages = []
+        if args.stages:
+            for stage in (1, 2, 3):
+                few, many = (
+                    _count(root, ["-c", _STAGES, str(every), str(stage), str(n)])["I refs"]
+                    for n in (1, phases)
+                )
+                stages.append(round((many - few) / (phases - 1)))
     in_process = _per_phase(thrice, once, 2 * phases)
     batch = _per_phase(all_, one, phases - 1)
 
@@ -113,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         shown = ", ".join(f"{figures[k]:,} {name}" for k, name in EVENTS.items() if k in figures)
         second = figures.get("LLd misses")
         print(f"{label + ':':<12} {shown}, {second:,} L2 data misses a phase")
+    if stages:
+        reading, judging, writing = stages[0], stages[1] - stages[0], stages[2] - stages[1]
+        print(
+            f"a fresh phase: reading {reading:,}, judging {judging:,}, writing {writing:,} "
+            "instructions"
+        )
     return 0
 
 

@@ -899,9 +899,10 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except services.PhaseChanged:
         # Typed for a phase processed since (or a page without the phase): never stored in
         # the next phase; the text comes back to be looked at against the new board.
-        request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
-        messages.error(
+        _not_saved(
             request,
+            pk,
+            form,
             gettext(
                 "This page was loaded for a phase that has been processed since, so nothing was "
                 "saved. Your text is still in the box; look at the board again first.",
@@ -910,9 +911,10 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except services.OrdersChanged:
         # Saved from another tab meanwhile: keep both. This box comes back as typed, next to
         # the orders now saved, to be saved again.
-        request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
-        messages.error(
+        _not_saved(
             request,
+            pk,
+            form,
             gettext(
                 "Your orders were changed in another tab since this page was loaded, so nothing "
                 "was saved. Your text is still in the box; the orders saved now are listed below.",
@@ -935,6 +937,12 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, gettext("Orders saved."))
     return redirect(reverse("game", args=[pk]) + "#orders")
+
+
+def _not_saved(request: HttpRequest, pk: int, form: OrdersForm, why: str) -> None:
+    """The box's text kept for the page to show again, and why nothing was saved."""
+    request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
+    messages.error(request, why)
 
 
 @login_required

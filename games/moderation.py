@@ -93,6 +93,17 @@ def _has_earlier_phase(game: Game) -> str | None:
     return gettext("rollback is not possible: there is no earlier phase to go back to")
 
 
+def _no_clock(game: Game) -> str | None:
+    """A sandbox is processed when its player says so: it has no clock to move or stop."""
+    if game.sandbox:
+        return gettext("a sandbox has no deadlines: it is processed when its player says so")
+    return None
+
+
+def _clock_of_current_phase(game: Game) -> str | None:
+    return _no_clock(game) or _has_current_phase(game)
+
+
 def _not_sandbox(game: Game) -> str | None:
     """A sandbox's seats are its creator's stand-ins: nobody else is seated, nor a bot."""
     return gettext("a sandbox is played by its creator alone") if game.sandbox else None
@@ -136,7 +147,7 @@ ACTIONS: dict[str, Action] = {
                 Field("phase", "current_phase", _("Phase"), False),
             ),
             one_of=("minutes", "deadline"),
-            check=_has_current_phase,
+            check=_clock_of_current_phase,
         ),
         Action(
             "pause",
@@ -144,6 +155,7 @@ ACTIONS: dict[str, Action] = {
             _("Stop the clock; the time left is kept."),
             frozenset({Status.ACTIVE}),
             lambda game, user, args: services.pause(game, user),
+            check=_no_clock,
         ),
         Action(
             "resume",
@@ -151,6 +163,7 @@ ACTIONS: dict[str, Action] = {
             _("Restart the clock with the time that was left."),
             frozenset({Status.PAUSED}),
             lambda game, user, args: services.resume(game, user),
+            check=_no_clock,
         ),
         Action(
             "process",

@@ -891,7 +891,8 @@ def pause(game: Game, by: AbstractBaseUser) -> None:
     game.save()
     phase.deadline = None
     phase.save(update_fields=["deadline"])
-    _log(game, by, "pause", remaining_seconds=game.paused_remaining.total_seconds())
+    remaining = game.paused_remaining
+    _log(game, by, "pause", remaining_seconds=remaining and remaining.total_seconds())
 
 
 @transaction.atomic

@@ -254,6 +254,36 @@ def test_no_moderator_action_seats_anyone_in_a_sandbox(api, client, make_user) -
     assert not sandbox.memberships.filter(user=demo4).exists()
 
 
+def test_a_sandbox_has_no_clock_to_move_or_stop(api, client, make_user) -> None:
+    """Found by an adversary: pausing a sandbox was a 500 (it has no deadline to keep), and a
+    deadline moved on one would have had the sweep process it."""
+    ada = make_user("ada")
+    game = _start(api, ada)
+    base = f"/api/games/{game['id']}/moderation/"
+    for action, body in (("pause", {}), ("deadline", {"minutes": 60}), ("resume", {})):
+        answer = api(ada).post(base + action + "/", body, format="json")
+        assert answer.status_code == 400, (action, answer.content)
+    sandbox = Game.objects.get(pk=game["id"])
+    assert sandbox.status == "active" and sandbox.current_phase.deadline is None
+    offered = {a["name"] for a in api(ada).get(base).json()}
+    assert not offered & {"pause", "deadline", "resume"}
+    client.force_login(ada)
+    console = reverse("moderate-action", args=[game["id"], "pause"])
+    answer = client.post(console, {"confirm": "yes"}, follow=True)
+    assert answer.status_code == 200
+    assert "a sandbox has no deadlines" in answer.content.decode()
+
+
+def test_pausing_a_game_whose_phase_has_no_deadline_is_no_500(make_game, moderator) -> None:
+    game = make_game("standard")
+    phase = game.current_phase
+    phase.deadline = None
+    phase.save(update_fields=["deadline"])
+    services.pause(game, moderator)
+    game.refresh_from_db()
+    assert game.status == "paused" and game.paused_remaining is None
+
+
 def _game_urls(patterns=None, prefix: str = "") -> list[str]:
     """Every route that takes a game's number, as a regex-free template with ``{pk}``."""
     from django.urls import URLPattern, URLResolver, get_resolver

@@ -216,7 +216,11 @@ def reliability(user: AbstractBaseUser) -> Reliability:
     out = Reliability()
     seats = [
         seat
-        for seat in Membership.objects.filter(user=user).exclude(power="").select_related("game")
+        # A sandbox's seats are its creator's stand-ins (bot accounts): practice, not play.
+        for seat in Membership.objects.filter(user=user)
+        .exclude(power="")
+        .exclude(game__sandbox=True)
+        .select_related("game")
         if not (seat.game.anonymous and not seat.game.is_over)
     ]
     if not seats:
@@ -298,7 +302,7 @@ def leaderboard(variant: str = OVERALL, limit: int = 100) -> list[dict]:
 
 def player_summary(user: AbstractBaseUser, viewer: AbstractBaseUser) -> dict:
     """A player's ratings, reliability, rating history and games, as the viewer may see them:
-    a seat in an anonymous game still running is left out."""
+    a seat in an anonymous game still running is left out, and a sandbox's always."""
     kept = reliability(user)
     ratings = {r.variant: r for r in Rating.objects.filter(user=user)}
     overall = ratings.get(OVERALL) or rating_of(user)
@@ -316,6 +320,7 @@ def player_summary(user: AbstractBaseUser, viewer: AbstractBaseUser) -> dict:
     seats = (
         Membership.objects.filter(user=user)
         .exclude(power="")
+        .exclude(game__sandbox=True)  # nobody learns of another's practice game
         .select_related("game")
         .order_by("-game__created")
     )

@@ -274,6 +274,23 @@ def test_a_sandbox_has_no_clock_to_move_or_stop(api, client, make_user) -> None:
     assert "a sandbox has no deadlines" in answer.content.decode()
 
 
+def test_no_player_page_lists_a_sandbox_seat(api, client, make_user) -> None:
+    """Found by an adversary: the bot accounts that stand in for a sandbox's powers listed it
+    on their player pages (its number, variant and status) and counted its phases as due."""
+    ada, demo2 = make_user("ada"), make_user("demo2")
+    game = _start(api, ada)
+    assert api(ada).post(f"/api/sandbox/{game['id']}/process/").status_code == 200
+    stand_ins = Game.objects.get(pk=game["id"]).memberships.values_list("user__username", flat=True)
+    for name in stand_ins:
+        summary = api(demo2).get(f"/api/players/{name}/")
+        assert summary.status_code == 200, summary.content
+        assert [g for g in summary.json()["games"] if g["id"] == game["id"]] == []
+        assert summary.json()["phases_due"] == 0
+        client.force_login(demo2)
+        page = client.get(reverse("player", args=[name])).content.decode()
+        assert "Sandbox" not in page
+
+
 def test_pausing_a_game_whose_phase_has_no_deadline_is_no_500(make_game, moderator) -> None:
     game = make_game("standard")
     phase = game.current_phase

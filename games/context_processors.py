@@ -22,6 +22,9 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("see its results"),
     gettext_noop(", or "),
     gettext_noop("order for %s"),
+    gettext_noop(
+        "Your orders box, as it was for the phase just processed (copy what you still want):"
+    ),
     gettext_noop("The board could not be loaded; reload the page."),
     # static/board.js: the countdown, the order status and click-to-order
     gettext_noop("(due now)"),

@@ -248,6 +248,10 @@
     if (data.board) loadBoard(data.board);
     var orders = document.querySelector("section#orders");
     if (orders) {
+      // Text typed in the box and not yet saved would be lost with it: it stays on the page,
+      // read-only, to copy from.
+      var box = orders.querySelector("textarea[name=orders]");
+      var typed = box && box.value.trim() && box.value !== box.defaultValue ? box.value : "";
       var note = document.createElement("p");
       note.className = "guide";
       note.id = "new-phase";
@@ -261,6 +265,16 @@
       note.append(results, t(", or "), open, ".");
       var heading = orders.querySelector("h2");
       orders.replaceChildren(heading, note);
+      if (typed) {
+        var said = document.createElement("p");
+        said.textContent = t("Your orders box, as it was for the phase just processed (copy what you still want):");
+        var copy = document.createElement("textarea");
+        copy.id = "typed-before";
+        copy.readOnly = true;
+        copy.rows = Math.min(12, typed.split("\n").length + 1);
+        copy.value = typed;
+        orders.append(said, copy);
+      }
     }
   }
 

@@ -121,3 +121,26 @@ def test_live_cells_keep_the_pages_language(browser, live_server, make_game, sea
     cn.wait_for_selector('tr[data-power="Russia"] td.ready:text-is("はい")')
     cn.wait_for_selector('tr[data-power="Russia"] td.orders-in:not(:empty)')
     assert cn.locator('tr[data-power="Russia"] td.orders-in').inner_text() not in ("", "in")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_text_typed_before_the_phase_is_processed_stays_on_the_page(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: the stream's new phase replaced the orders box, and the text typed
+    in it (not saved) was gone. It stays on the page, read-only, beside the new phase's links."""
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, _ = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    page.fill("#id_orders", "A Peking H\nTYPED BEFORE PROCESS")
+    services.process_now(game, game.creator)
+    page.wait_for_selector("#new-phase")
+    assert page.input_value("#typed-before") == "A Peking H\nTYPED BEFORE PROCESS"
+    page.context.close()
+    time.sleep(1.5)

@@ -30,12 +30,24 @@ PHASE_MINUTES = [MinValueValidator(1), MaxValueValidator(MAX_PHASE_MINUTES)]
 # (U+202E RIGHT-TO-LEFT OVERRIDE, U+200B ZERO WIDTH SPACE...), lone surrogates, and line and
 # paragraph separators.
 UNSEEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+# Letters and marks of other categories that draw as nothing (Hangul fillers, the combining
+# grapheme joiner, Khmer inherent vowels, Mongolian variation selectors, the Braille blank): a
+# name of them looks empty. (Variation selectors after an emoji stay: they change its look.)
+DRAWN_AS_NOTHING = frozenset(
+    map(
+        chr,
+        (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x2800, 0x3164, 0xFFA0),
+    )
+)
 
 
 def validate_game_name(value: str) -> None:
     """A game's name is shown inline in pages and mail subjects among other words: it must
     be one line that reads as it is drawn."""
-    if any(unicodedata.category(char) in UNSEEN_CATEGORIES for char in value):
+    if any(
+        unicodedata.category(char) in UNSEEN_CATEGORIES or char in DRAWN_AS_NOTHING
+        for char in value
+    ):
         raise ValidationError(
             _(
                 "A game name may not contain line breaks, control characters or invisible "

@@ -984,6 +984,15 @@ UNSEEN_IN_NAMES = [
     "Zero\u200bwidth",
     "Isolate\u2066d\u2069",
     "Line\u2028separator",
+    # Letters and marks that draw as nothing (found by a second adversary)
+    "a\u3164b",
+    "\u3164\u3164\u3164",
+    "\u115fx",
+    "x\uffa0",
+    "a\u034fb",
+    "a\u180bb",
+    "a\u17b4b",
+    "\u2800",
 ]
 
 
@@ -1019,7 +1028,13 @@ def test_a_game_name_with_control_or_invisible_characters_is_refused(make_user, 
 
 def test_ordinary_names_in_any_script_are_still_welcome(make_user) -> None:
     client = token_client(make_user("maker"))
-    for name in ("Tea & railways", "外交ゲーム", "لعبة الدبلوماسية", "Ελλάδα 1901 ☕"):
+    for name in (
+        "Tea & railways",
+        "外交ゲーム",
+        "لعبة الدبلوماسية",
+        "Ελλάδα 1901 ☕",
+        "한국 ❤\ufe0f",
+    ):
         made = client.post("/api/games/", {"name": name, "variant": "standard"}, format="json")
         assert made.status_code == 201 and made.json()["name"] == name, made.content
 

@@ -234,6 +234,8 @@
 
   // A new phase: its board and name here; the orders box belonged to the old one.
   function onPhase(data) {
+    // A game still forming when the page was shown has started: its page is another page.
+    if (live.dataset.forming) { window.location.reload(); return; }
     var title = document.getElementById("board-title");
     if (title) title.textContent = data.label;
     if (data.index === phaseIndex) return;

@@ -144,3 +144,21 @@ def test_text_typed_before_the_phase_is_processed_stays_on_the_page(
     assert page.input_value("#typed-before") == "A Peking H\nTYPED BEFORE PROCESS"
     page.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forming_games_page_follows_the_start(browser, live_server, make_user, live_settings):  # noqa: F811
+    """Found by an adversary: a page shown while the game was forming never changed when the
+    moderator started it. It listens too, and shows the started game."""
+    host, ada = make_user("host"), make_user("ada")
+    game = services.create_game(host, name="Forming", variant="colonial")
+    services.join_game(game, ada, ["Russia"])
+    page, navigations = page_for(browser, live_server, ada)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert page.locator("#orders-form").count() == 0
+    services.start_game(game, host)
+    page.wait_for_selector("#orders-form", timeout=15_000)
+    assert len(navigations) == 2  # the page, then the started game's
+    page.context.close()
+    time.sleep(1.5)

@@ -423,14 +423,14 @@ def _token_key(token: str) -> str:
     return token if token in _PUNCTUATION else normalise(token)
 
 
-_INNER_DOT = re.compile(r"\.[a-z0-9]")
-_DOTTED_PART = re.compile(r"[.']*[a-z0-9][a-z0-9']*\.*")
+_INNER_DOT = re.compile(r"[.'][a-z0-9]")  # a dot or an apostrophe inside a word
+_DOTTED_PART = re.compile(r"[.']*[a-z0-9]+[.']*")
 
 
 def _parted(variant: Variant, tokens: list[str]) -> list[str]:
-    """A word with a dot inside is the words the dots part (``St.Petersburg`` is ``St.
-    Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``): the dots
-    never glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE.DEN`` not Sweden)."""
+    """A word with a dot or an apostrophe inside is the words they part (``St.Petersburg`` is
+    ``St. Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``): they
+    never glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE'DEN`` not Sweden)."""
     out: list[str] = []
     for token in tokens:
         if _INNER_DOT.search(token) and token.strip(".'") not in variant.dotted_words:
@@ -442,7 +442,7 @@ def _parted(variant: Variant, tokens: list[str]) -> list[str]:
 
 def _original(text: str, token: str) -> str:
     """The token as the player typed it, for error messages."""
-    for word in (token, token.strip(".")):  # a word a dot parted from the next (YUN.NAN)
+    for word in (token, token.strip(".'")):  # a word a dot parted from the next (YUN.NAN)
         m = re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text, re.IGNORECASE)
         if m:
             return text[m.start() : m.end()]
@@ -469,7 +469,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
             char=_described(unreadable.group()),
         )
     tokens = _TOKEN.findall(lowered)
-    if "." in lowered:
+    if "." in lowered or "'" in lowered:
         tokens = _parted(variant, tokens)
     for rule in variant.plugins:
         order = rule.parse_order(variant, tokens, phase_type)

@@ -21,7 +21,7 @@ PROVINCE_TYPES = ("land", "coast", "sea")
 _NORMALISE = re.compile(r"[^a-z0-9]+")
 _NAME_WORD = re.compile(r"[a-z0-9.']+|-")
 _ONE_WORD = re.compile(r"[A-Za-z0-9]+")
-_INNER_DOT = re.compile(r"\.[a-z0-9]")  # a dot inside a word, as in "and.s" (lower case)
+_INNER_DOT = re.compile(r"[.'][a-z0-9]")  # a dot or apostrophe inside a word: "and.s"
 
 
 class VariantError(ValueError):

@@ -991,6 +991,8 @@ def test_andaman_sea_dotted_forms(colonial, text, canonical):
         ("colonial", "A PER.SIA H", "SIA"),
         ("standard", "A SWE.DEN H", "DEN"),
         ("standard", "A YUN.NAN H", "YUN"),
+        ("standard", "A SWE'DEN H", "DEN"),  # an apostrophe parts words as a dot does
+        ("colonial", "A YUN'NAN H", "NAN"),
     ],
 )
 def test_a_dot_never_glues_two_names_into_a_third(variant_id, text, typed):

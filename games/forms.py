@@ -139,7 +139,7 @@ class GameForm(forms.Form):
 
     # This form's own name, made when it is shown: a second post of it (a double click, a
     # reload) finds the game the first made rather than making another.
-    once = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    once = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -148,6 +148,10 @@ class GameForm(forms.Form):
         ]
         self.fields["variant"].initial = "colonial"
         self.fields["once"].initial = secrets.token_urlsafe(16)
+
+    def clean_once(self) -> str:
+        """Its first 64 characters: a hidden field's error would show nowhere on the page."""
+        return self.cleaned_data["once"][:64]
 
     def settings(self) -> dict:
         """Keyword arguments for ``services.create_game``."""

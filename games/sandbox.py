@@ -316,7 +316,10 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
         if index is None or game.current_phase is None:
             raise services.GameError(gettext("That form belonged to an old page; try again."))
         services.check_phase(game.current_phase, index)
-        saved = services.submit_orders(seat(game, request.user, power), lines)
+        # With the phase checked, so that one processed meanwhile is a conflict too.
+        saved = services.submit_orders(
+            seat(game, request.user, power), lines, phase=game.current_phase
+        )
     except services.PhaseChanged:
         messages.error(
             request,

@@ -501,6 +501,7 @@ def _created_already(request: HttpRequest, slot: str) -> HttpResponse:
     for _wait in range(30):
         made = cache.get(slot)
         if made:
+            messages.info(request, gettext("This form had made this game already."))
             return redirect("game", pk=made)
         time.sleep(0.1)
     messages.info(request, gettext("This form has been sent already; see your games."))

@@ -519,3 +519,20 @@ def test_a_new_game_form_refused_may_be_sent_again_fixed(client, make_user):
     assert client.post(reverse("create-game"), form).status_code == 200  # refused, shown again
     form["victory_centers"] = 30
     assert client.post(reverse("create-game"), form).status_code == 302
+
+
+def test_a_new_game_form_with_a_long_or_edited_once_still_answers(client, make_user):
+    """A forged 65-character ``once`` was refused with an error no page showed; a form sent
+    again with other settings lands on the game it made, and says so."""
+    from games.models import Game
+
+    client.force_login(make_user("host"))
+    form = {"name": "Long", "variant": "colonial", "movement_minutes": 1440,
+            "retreats_minutes": 720, "adjustments_minutes": 720, "press": "full",
+            "civil_disorder_after": 2, "once": "x" * 65}  # fmt: skip
+    first = client.post(reverse("create-game"), form)
+    assert first.status_code == 302 and Game.objects.filter(name="Long").count() == 1
+    form["name"] = "Long, edited"
+    again = client.post(reverse("create-game"), form, follow=True)
+    assert Game.objects.filter(name="Long, edited").count() == 0
+    assert "This form had made this game already." in again.content.decode()

@@ -892,7 +892,8 @@ def pause(game: Game, by: AbstractBaseUser) -> None:
     phase.deadline = None
     phase.save(update_fields=["deadline"])
     remaining = game.paused_remaining
-    _log(game, by, "pause", remaining_seconds=remaining and remaining.total_seconds())
+    seconds = None if remaining is None else remaining.total_seconds()
+    _log(game, by, "pause", remaining_seconds=seconds)
 
 
 @transaction.atomic

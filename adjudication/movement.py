@@ -696,9 +696,14 @@ class Movement:
             if not self.path_ok(i):
                 return self.no_route_reason(i)
             return why("cannot dislodge a unit of its own power in {dest}", dest=dest)
-        if how == "held" and self.dislodged_by and self.dislodged_by[cause[1]] is not None:
-            # Too weak for the unit there, which did not stay: the move that dislodged it (or
-            # another at least as strong) is what the player reads of.
+        if (
+            how in ("held", "head-on")
+            and self.dislodged_by
+            and self.dislodged_by[cause[1]] is not None
+        ):
+            # Too weak for the unit there (holding, or coming the other way), which did not
+            # stay: the move that dislodged it (or another at least as strong) is what the
+            # player reads of.
             attack = cause[2]
             rivals = [(self.prevent_strength(k), k) for k in self.rivals(i)]
             rivals = [(p, k) for p, k in rivals if p >= attack]

@@ -433,3 +433,32 @@ def test_the_chinese_oceans_speak_of_units_not_fleets():
     )["orders"][0]
     assert reply["result"] == "invalid"
     assert reply["reason"] == "there is no other unit in the Pacific Ocean to support"
+
+
+def test_a_head_to_head_loser_names_the_move_that_took_the_space():
+    """Munich and Burgundy meet head to head (1 against 1) while A Ruhr, twice supported,
+    dislodges Burgundy: Munich reads of A Ruhr, which took the space; Burgundy, whose rival
+    stayed, of the head-to-head. (Found by an adversary; the results are unchanged.)"""
+    replies = _standard_move(
+        [
+            ("France", "A Burgundy"),
+            ("Germany", "A Munich"),
+            ("England", "A Ruhr"),
+            ("England", "A Belgium"),
+            ("England", "A Picardy"),
+        ],  # fmt: skip
+        [
+            ("France", "A Burgundy - Munich"),
+            ("Germany", "A Munich - Burgundy"),
+            ("England", "A Ruhr - Burgundy"),
+            ("England", "A Belgium S A Ruhr - Burgundy"),
+            ("England", "A Picardy S A Ruhr - Burgundy"),
+        ],  # fmt: skip
+    )
+    assert replies["A Munich - Burgundy"]["result"] == "fails"
+    assert (
+        replies["A Munich - Burgundy"]["reason"] == "bounced with A Ruhr in Burgundy (1 against 3)"
+    )
+    assert replies["A Burgundy - Munich"]["reason"] == (
+        "lost a head-to-head battle with A Munich (1 against 1)"
+    )

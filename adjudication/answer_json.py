@@ -106,25 +106,24 @@ def _reply_json(
             head += ', "reason": ' + quote(reason)
     except TypeError:  # not text
         return None
-    entry = _made.get(id(data))
+    return head + ', "data": ' + _shared_json(data) + "}"
+
+
+def _shared_json(part: ReplyData) -> str:
+    """One shared part's JSON, made at its first sight (``_made``)."""
+    entry = _made.get(id(part))
     if entry is None:
         if len(_made) >= _SIZE:
             _made.clear()
-        entry = _made[id(data)] = (data, encode(data))  # type: ignore[assignment]
-    return head + ', "data": ' + entry[1] + "}"
+        entry = _made[id(part)] = (part, encode(part))
+    return entry[1]
 
 
 def _jsons(shared: list) -> list[str] | None:
     """The JSON of each of these shared parts; None unless every one is a ``ReplyData``."""
-    made = _made
-    entries = list(map(made.get, map(id, shared)))
-    if None in entries:  # first sight of some
-        for i, entry in enumerate(entries):
-            if entry is None:
-                part = shared[i]
-                if type(part) is not ReplyData:
-                    return None
-                if len(made) >= _SIZE:
-                    made.clear()
-                entries[i] = made[id(part)] = (part, encode(part))
-    return list(map(_second, entries))
+    entries = list(map(_made.get, map(id, shared)))
+    if None not in entries:
+        return list(map(_second, entries))
+    if any(type(part) is not ReplyData for part in shared):  # first sight of some
+        return None
+    return list(map(_shared_json, shared))

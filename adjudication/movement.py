@@ -704,13 +704,10 @@ class Movement:
             # Too weak for the unit there (holding, or coming the other way), which did not
             # stay: the move that dislodged it (or another at least as strong) is what the
             # player reads of.
-            attack = cause[2]
-            rivals = [(self.prevent_strength(k), k) for k in self.rivals(i)]
-            rivals = [(p, k) for p, k in rivals if p >= attack]
-            if rivals:
-                prevent, k = min(rivals, key=lambda pk: (-pk[0], self.prov[pk[1]]))
-                how, cause = "bounced", ("bounced", k, attack, prevent)
-        if how == "bounced":
+            found = self.strongest_rival(i, cause[2])
+            if found is not None:
+                how, cause = "bounced", ("bounced", found[1], cause[2], found[0])
+        elif how == "bounced":
             cause = self.named_rival(i, cause)
         _, other, attack, against = cause
         label = self.units[other].label()
@@ -734,16 +731,19 @@ class Movement:
     def named_rival(self, i: int, cause: tuple) -> tuple:
         """Of the rivals that each bounced move i, the one its reason names: the strongest,
         then by province, so the reason never depends on the order the units are listed."""
-        rivals = self.rivals(i)
-        if len(rivals) < 2:
-            return cause
-        attack = cause[2]
-        held = [(self.prevent_strength(k), k) for k in rivals]
+        if len(self.rivals(i)) < 2:
+            return cause  # the one rival is the one its decision recorded
+        found = self.strongest_rival(i, cause[2], at_least=2)
+        return cause if found is None else ("bounced", found[1], cause[2], found[0])
+
+    def strongest_rival(self, i: int, attack: int, at_least: int = 1) -> tuple[int, int] | None:
+        """(prevent strength, unit) of the strongest move into move i's destination that
+        holds an ``attack`` out, then by province; None when fewer than ``at_least`` do."""
+        held = [(self.prevent_strength(k), k) for k in self.rivals(i)]
         held = [(p, k) for p, k in held if p >= attack]
-        if len(held) < 2:
-            return cause
-        prevent, k = min(held, key=lambda pk: (-pk[0], self.prov[pk[1]]))
-        return ("bounced", k, attack, prevent)
+        if len(held) < at_least:
+            return None
+        return min(held, key=lambda pk: (-pk[0], self.prov[pk[1]]))
 
     def bounce_reason(self, i: int, cause: tuple) -> str:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .reasons import Reason, reason_template, why
-from .variant import Variant, normalise, province_of
+from .variant import INNER_DOT, Variant, normalise, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -423,7 +423,6 @@ def _token_key(token: str) -> str:
     return token if token in _PUNCTUATION else normalise(token)
 
 
-_INNER_DOT = re.compile(r"[.'][a-z0-9]")  # a dot or an apostrophe inside a word
 _DOTTED_PART = re.compile(r"[.']*[a-z0-9]+[.']*")
 
 
@@ -433,7 +432,7 @@ def _parted(variant: Variant, tokens: list[str]) -> list[str]:
     never glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE'DEN`` not Sweden)."""
     out: list[str] = []
     for token in tokens:
-        if _INNER_DOT.search(token) and token.strip(".'") not in variant.dotted_words:
+        if INNER_DOT.search(token) and token.strip(".'") not in variant.dotted_words:
             out += _DOTTED_PART.findall(token)
         else:
             out.append(token)

@@ -21,7 +21,9 @@ PROVINCE_TYPES = ("land", "coast", "sea")
 _NORMALISE = re.compile(r"[^a-z0-9]+")
 _NAME_WORD = re.compile(r"[a-z0-9.']+|-")
 _ONE_WORD = re.compile(r"[A-Za-z0-9]+")
-_INNER_DOT = re.compile(r"[.'][a-z0-9]")  # a dot or apostrophe inside a word: "and.s"
+# A dot or an apostrophe inside a word ("and.s"): such a word is one name's spelling, or the
+# parser parts it (``orders._parted``).
+INNER_DOT = re.compile(r"[.'][a-z0-9]")
 
 
 class VariantError(ValueError):
@@ -488,7 +490,7 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         for entry in entries
         for spelling in (entry["name"], entry.get("abbreviation", ""), *entry.get("aliases", ()))
         for word in (chunk.strip(".'") for chunk in spelling.lower().split())
-        if _INNER_DOT.search(word)
+        if INNER_DOT.search(word)
     )
     for key, target in names.items():  # a whole name written as one word: "andamansea"
         add_phrase(phrases, (key,), key, target)

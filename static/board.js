@@ -396,6 +396,11 @@
   function send(method, url, retries) {
     clearTimeout(timer);
     var sent = lines();
+    // The phase the box was filled for: orders typed before it was processed are refused
+    // (409), never merged into the next phase's after a 412.
+    var body = { orders: sent };
+    var phase = phaseIndex();
+    if (phase !== null) body.phase = phase;
     var number = ++answers;
     form.dataset.checking = "1";
     var headers = { "Content-Type": "application/json", "X-CSRFToken": token, Accept: "application/json" };
@@ -404,9 +409,7 @@
       method: method,
       credentials: "same-origin",
       headers: headers,
-      // The phase the box was filled for: orders typed before it was processed are refused
-      // (409), never merged into the next phase's after a 412.
-      body: JSON.stringify(phaseIndex() === null ? { orders: sent } : { orders: sent, phase: phaseIndex() }),
+      body: JSON.stringify(body),
     }).then(function (response) {
       if (method === "PUT" && response.status === 412 && retries > 0 && number === answers) {
         return merge().then(function () { return send(method, url, retries - 1); }).then(function (outcome) {

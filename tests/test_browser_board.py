@@ -86,6 +86,16 @@ def inside(inner: dict, outer: dict) -> bool:
     )
 
 
+def drag_board(page) -> None:
+    """Press in the middle of the visible board and drag 120 px left and 40 up."""
+    area = board_area(page)
+    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 120, y - 40, steps=6)
+    page.mouse.up()
+
+
 def board_area(page) -> dict:
     """The part of the board one can see and click: the view, less an open bottom sheet."""
     area = box(page.locator("#board"))
@@ -223,12 +233,7 @@ def test_names_are_readable_at_the_default_fit_and_more_appear_on_zoom(
     else:
         assert board["width"] >= width - 20
     # Dragging pans; it selects no text. The wheel over the board zooms it, not the page.
-    area = board_area(page)
-    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x - 120, y - 40, steps=6)
-    page.mouse.up()
+    drag_board(page)
     assert page.evaluate("() => String(window.getSelection())") == ""
     before = page.locator("#board").get_attribute("data-scale")
     scrolled = page.evaluate("() => window.scrollY")
@@ -382,12 +387,7 @@ def test_the_sandbox_board_pans_and_zooms_as_the_game_pages(chromium, live_serve
     assert float(page.locator("#board").get_attribute("data-scale")) > fitted
     inner = page.locator("#board .board-inner")
     before = inner.evaluate("e => e.style.transform")
-    area = board_area(page)
-    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x - 120, y - 40, steps=6)
-    page.mouse.up()
+    drag_board(page)
     assert inner.evaluate("e => e.style.transform") != before
     width, height = SCREENS[screen]
     board = box(page.locator("#board"))

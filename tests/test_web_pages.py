@@ -480,6 +480,19 @@ def test_a_map_without_a_board_drawing_is_played_by_text(client, make_game, seat
     assert 'name="orders"' in page
 
 
+def _new_game_form(**fields) -> dict:
+    """The New game form as a browser posts it, a Colonial game, with ``fields`` changed."""
+    return {
+        "variant": "colonial",
+        "movement_minutes": 1440,
+        "retreats_minutes": 720,
+        "adjustments_minutes": 720,
+        "press": "full",
+        "civil_disorder_after": 2,
+        **fields,
+    }
+
+
 def test_a_new_game_form_sent_twice_makes_one_game(client, make_user):
     """A double click on Create game (or a reload of its post) had made two games."""
     from games.models import Game
@@ -487,16 +500,7 @@ def test_a_new_game_form_sent_twice_makes_one_game(client, make_user):
     client.force_login(make_user("host"))
     page = client.get(reverse("create-game")).content.decode()
     once = re.search(r'name="once" value="([^"]+)"', page).group(1)
-    form = {
-        "name": "Twice",
-        "variant": "colonial",
-        "movement_minutes": 1440,
-        "retreats_minutes": 720,
-        "adjustments_minutes": 720,
-        "press": "full",
-        "civil_disorder_after": 2,
-        "once": once,
-    }
+    form = _new_game_form(name="Twice", once=once)
     first, second = (
         client.post(reverse("create-game"), form),
         client.post(reverse("create-game"), form),
@@ -513,9 +517,7 @@ def test_a_new_game_form_sent_twice_makes_one_game(client, make_user):
 
 def test_a_new_game_form_refused_may_be_sent_again_fixed(client, make_user):
     client.force_login(make_user("host"))
-    form = {"name": "Fixed", "variant": "colonial", "movement_minutes": 1440,
-            "retreats_minutes": 720, "adjustments_minutes": 720, "press": "full",
-            "civil_disorder_after": 2, "once": "k1", "victory_centers": 70}  # fmt: skip
+    form = _new_game_form(name="Fixed", once="k1", victory_centers=70)
     assert client.post(reverse("create-game"), form).status_code == 200  # refused, shown again
     form["victory_centers"] = 30
     assert client.post(reverse("create-game"), form).status_code == 302
@@ -527,9 +529,7 @@ def test_a_new_game_form_with_a_long_or_edited_once_still_answers(client, make_u
     from games.models import Game
 
     client.force_login(make_user("host"))
-    form = {"name": "Long", "variant": "colonial", "movement_minutes": 1440,
-            "retreats_minutes": 720, "adjustments_minutes": 720, "press": "full",
-            "civil_disorder_after": 2, "once": "x" * 65}  # fmt: skip
+    form = _new_game_form(name="Long", once="x" * 65)
     first = client.post(reverse("create-game"), form)
     assert first.status_code == 302 and Game.objects.filter(name="Long").count() == 1
     form["name"] = "Long, edited"

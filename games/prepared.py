@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import AutoField, Model, QuerySet
 from django.db.models.sql import DeleteQuery
 
 # Distinct from every real value: a negative id that no sequence gives, text with unit
@@ -131,3 +131,104 @@ def instance(model: type[Model], names: Sequence[str], values: Sequence, using: 
     if len(fields) != len(given):
         raise ValueError(f"not columns of {model.__name__}: {set(given) - set(fields)}")
     return model.from_db(using, fields, [given[name] for name in fields])
+
+
+class PreparedInsert:
+    """``bulk_create`` of one model's new rows, with each row count's INSERT compiled once.
+
+    Through ``bulk_create`` the compiler runs for every value of every row (an expression
+    check, a placeholder, a parameter list each), which made the INSERT of a power's orders
+    the costliest part of saving them. Here the first call of each row count goes through
+    ``bulk_create`` itself and its SQL is kept; later calls compute only the values, as the
+    compiler does (each field's ``pre_save`` and ``get_db_prep_save``), and set the returned
+    primary keys as ``bulk_create`` does. No signals are sent, as ``bulk_create`` sends none.
+
+    Only for rows whose primary key is not set and whose values are plain (no expressions):
+    any other row goes through ``bulk_create``.
+    """
+
+    def __init__(self, model: type[Model], using: str = "default") -> None:
+        self.model, self.using = model, using
+        opts = model._meta
+        self.fields = [
+            f for f in opts.concrete_fields if not f.generated and not isinstance(f, AutoField)
+        ]
+        self.returning = opts.db_returning_fields
+        self._sql: dict[int, str] = {}
+
+    def create(self, objs: list[Model]) -> list[Model]:
+        """Insert the rows; returns them with their primary keys, as ``bulk_create``."""
+        sql = self._sql.get(len(objs))
+        if sql is None:
+            return self._through_orm(objs)
+        connection = connections[self.using]
+        values = []
+        for obj in objs:
+            if obj.pk is not None:
+                return self._through_orm(objs)
+            obj._prepare_related_fields_for_save(operation_name="bulk_create")
+            for field in self.fields:
+                value = field.pre_save(obj, True)
+                if hasattr(value, "resolve_expression"):  # the compiler's work
+                    return self._through_orm(objs)
+                values.append(field.get_db_prep_save(value, connection=connection))
+        if sql.count("%s") == len(values):  # one placeholder a value
+            params: list = values
+        else:  # PostgreSQL's UNNEST form: one array a column
+            width = len(self.fields)
+            params = [values[n::width] for n in range(width)]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if len(rows) != len(objs):
+            raise RuntimeError(f"{len(objs)} rows inserted, {len(rows)} returned")
+        for obj, row in zip(objs, rows, strict=True):
+            for value, field in zip(row, self.returning, strict=True):
+                setattr(obj, field.attname, value)
+            obj._state.adding = False
+            obj._state.db = self.using
+        return objs
+
+    @staticmethod
+    def _plain(objs: list[Model], fields: list) -> bool:
+        return all(
+            obj.pk is None
+            and not any(hasattr(getattr(obj, f.attname), "resolve_expression") for f in fields)
+            for obj in objs
+        )
+
+    def _through_orm(self, objs: list[Model]) -> list[Model]:
+        """``bulk_create``, keeping the SQL of a single INSERT of plain rows for their count."""
+        if not objs or not self._plain(objs, self.fields):
+            return self.model._default_manager.using(self.using).bulk_create(objs)
+        with CaptureSql(connections[self.using]) as captured:
+            created = self.model._default_manager.using(self.using).bulk_create(objs)
+        inserts = [s for s in captured.statements if s.lstrip().upper().startswith("INSERT")]
+        if len(inserts) == 1 and "RETURNING" in inserts[0]:
+            placeholders = inserts[0].count("%s")
+            # A placeholder a value, or (PostgreSQL's UNNEST, two rows or more) one a column.
+            unnest = "UNNEST(" in inserts[0] and len(objs) > 1
+            if placeholders == (len(self.fields) if unnest else len(objs) * len(self.fields)):
+                self._sql[len(objs)] = inserts[0]
+        return created
+
+
+class CaptureSql:
+    """The SQL text (with its placeholders, before any value goes in) of the statements run
+    on a connection meanwhile, through Django's execute wrappers."""
+
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.statements: list[str] = []
+
+    def _wrapper(self, execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
+        self.statements.append(sql)
+        return execute(sql, params, many, context)
+
+    def __enter__(self) -> CaptureSql:
+        self._context = self.connection.execute_wrapper(self._wrapper)
+        self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._context.__exit__(*exc)

@@ -48,7 +48,7 @@ from .models import (
     is_bot_account,
     validate_game_name,
 )
-from .prepared import Prepared
+from .prepared import Prepared, PreparedInsert
 
 logger = logging.getLogger(__name__)
 
@@ -382,6 +382,7 @@ DELETE_ORDERS = Prepared(
     ("int", "str"),
     delete=True,
 )
+INSERT_ORDERS = PreparedInsert(Order)
 
 
 def _lock_for_orders(membership: Membership) -> int | None:
@@ -440,7 +441,7 @@ def submit_orders(
         if version is not None and version != orders_version(phase.pk, membership.power):
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         DELETE_ORDERS.delete(phase.pk, membership.power)
-        orders = Order.objects.bulk_create(_order_rows(membership, phase, checked))
+        orders = INSERT_ORDERS.create(list(_order_rows(membership, phase, checked)))
         if membership.missed_phases or membership.status != Seat.ACTIVE:
             membership.missed_phases = 0
             membership.status = Seat.ACTIVE

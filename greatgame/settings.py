@@ -69,7 +69,7 @@ MIDDLEWARE = [
     "games.middleware.DatabaseUnavailableMiddleware",  # PostgreSQL down: 503, not 500
     "games.middleware.NulCharacterMiddleware",  # a NUL in a URL: 400, never the database's 500
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "games.middleware.ContentSecurityPolicyMiddleware",  # django-csp's, its plain headers kept
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the one picked on the page (a cookie), else the browser's Accept-Language.

@@ -208,6 +208,7 @@ _COAST_STARTS = frozenset(("/", "(", *COAST_WORDS))
 _VIA_WORDS = {"via", "by"}
 _CLOSING = {")"}
 _COAST_WORD = {"coast"}
+_COAST_C = {"c"}
 
 
 _PUNCTUATION = frozenset("-/(),:")
@@ -395,7 +396,7 @@ class _Reader:
             self.pos += 1
             word = self.take()
             if word in COAST_WORDS or word == "s":  # after "/" an "s" is no support
-                self.accept(_COAST_WORD)
+                self._coast_tail(word)
                 return COAST_WORDS.get(word, "sc")
             shown = self.typed(self.pos - 1) if word is not None else ""
             raise OrderError("'{typed}' is not a coast (use nc, sc, ec or wc)", typed=shown)
@@ -403,7 +404,7 @@ class _Reader:
             self.pos += 1
             word = self.take()
             if word in COAST_WORDS or word == "s":  # nor inside brackets: "(s)" is south
-                self.accept(_COAST_WORD)
+                self._coast_tail(word)
                 if self.accept(_CLOSING):
                     return COAST_WORDS.get(word, "sc")
             self.pos = save
@@ -416,6 +417,12 @@ class _Reader:
             return COAST_WORDS[tok]
         return None
 
+    def _coast_tail(self, word: str) -> None:
+        """After a coast's word, ``coast`` (``north coast``), or after its letter a ``c``
+        (``(e. c.)``, as ``(e.c.)`` written with a space)."""
+        if not self.accept(_COAST_WORD) and len(word) == 1:
+            self.accept(_COAST_C)
+
 
 @lru_cache(maxsize=4096)
 def _token_key(token: str) -> str:
@@ -424,19 +431,37 @@ def _token_key(token: str) -> str:
 
 
 _DOTTED_PART = re.compile(r"[.']*[a-z0-9]+[.']*")
+# Single letters each with its dot (``E.C.``, ``T.S.R``): read as the letters when they spell
+# a coast or a route (``_initialisms``).
+_INITIALISM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 
 
 def _parted(variant: Variant, tokens: list[str]) -> list[str]:
     """A word with a dot or an apostrophe inside is the words they part (``St.Petersburg`` is
-    ``St. Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``): they
-    never glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE'DEN`` not Sweden)."""
+    ``St. Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``) or
+    the initials of a coast or a route (``E.C.``, ``T.S.R.``: ``EC`` and ``TSR``). They never
+    glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE'DEN`` not Sweden), nor an
+    order's letters into a word (``S.A Bur`` is a support of an army)."""
     out: list[str] = []
     for token in tokens:
-        if INNER_DOT.search(token) and token.strip(".'") not in variant.dotted_words:
+        if (
+            INNER_DOT.search(token)
+            and token.strip(".'") not in variant.dotted_words
+            and not (
+                _INITIALISM.fullmatch(token) and token.replace(".", "") in _initialisms(variant)
+            )
+        ):
             out += _DOTTED_PART.findall(token)
         else:
             out.append(token)
     return out
+
+
+@lru_cache(maxsize=64)
+def _initialisms(variant: Variant) -> frozenset[str]:
+    """What initials with dots may spell: a coast (``e.c.``) or a one-word route (``T.S.R``)."""
+    coasts = ("nc", "sc", "ec", "wc")
+    return frozenset((*coasts, *(w[0] for w, _ in _route_words(variant) if len(w) == 1)))
 
 
 def _original(text: str, token: str) -> str:

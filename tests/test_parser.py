@@ -1018,6 +1018,41 @@ def test_a_dot_inside_a_names_own_words_still_reads(variant_id, text, canonical)
 @pytest.mark.parametrize(
     ("variant_id", "text", "canonical"),
     [
+        ("standard", "F Bul (e.c.) H", "F Bulgaria/ec H"),
+        ("standard", "F BUL (E.C.) - CON", "F Bulgaria/ec - Constantinople"),
+        ("standard", "F Bul e.c. - Con", "F Bulgaria/ec - Constantinople"),
+        ("standard", "F Bul/e.c. H", "F Bulgaria/ec H"),
+        ("standard", "F Bul (e. c.) H", "F Bulgaria/ec H"),
+        ("standard", "F Stp(n.c.) - Bar", "F St Petersburg/nc - Barents Sea"),
+        ("standard", "F Spa s.c. H", "F Spain/sc H"),
+        ("standard", "F Spa (s.c) - Mao", "F Spain/sc - Mid-Atlantic Ocean"),
+        ("colonial", "A Mos - Irk via T.S.R", "A Moscow - Irkutsk via TSR"),
+        ("colonial", "A mos - irk (t.s.r.)", "A Moscow - Irkutsk via TSR"),
+        ("standard", "A Par S.A Bur", "A Paris S A Burgundy"),  # letters of an order part
+        ("standard", "A Par S A.Bur H", "A Paris S A Burgundy"),
+    ],
+)
+def test_initials_with_dots_of_a_coast_or_a_route_read(variant_id, text, canonical):
+    """``(e.c.)`` and ``via T.S.R.`` are how many players write a coast and the railroad: the
+    initials read as ``ec`` and ``TSR``, while other dotted letters still part."""
+    assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "typed"),
+    [
+        ("standard", "A.R.M. - Sev", "R"),  # no name is read from initials
+        ("standard", "F Bul (e.x.) H", "("),
+    ],
+)
+def test_other_initials_with_dots_still_part(variant_id, text, typed):
+    with pytest.raises(OrderError, match=re.escape(f"'{typed}'")):
+        parse(load(variant_id), text, "movement")
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
         ("standard", "F Mid-Atlantic Ocean-NAO", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
         ("standard", "F mid - atlantic ocean - nao", "F Mid-Atlantic Ocean - North Atlantic Ocean"),
         ("standard", "F MidAtlantic Ocean - nao", "F Mid-Atlantic Ocean - North Atlantic Ocean"),

@@ -20,6 +20,7 @@ from .limits import (
     MAX_PAYMENT,
     MAX_PHASE_MINUTES,
     MAX_VICTORY_CENTERS,
+    too_many_orders,
 )
 from .models import Game, NotificationSettings, Palette, time_zones, validate_game_name
 
@@ -199,10 +200,7 @@ class OrdersForm(forms.Form):
         text = self.cleaned_data["orders"]
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if len(lines) > MAX_ORDERS:
-            raise forms.ValidationError(
-                _("At most %(max)d orders; this has %(count)d.")
-                % {"max": MAX_ORDERS, "count": len(lines)}
-            )
+            raise forms.ValidationError(too_many_orders(len(lines)))
         long = next((n for n, line in enumerate(lines, 1) if len(line) > MAX_ORDER_LENGTH), None)
         if long is not None:
             raise forms.ValidationError(

@@ -6,9 +6,17 @@ or a page, or from reaching the database or ``datetime`` as a value they cannot 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 # Orders: a power has at most a few dozen units; a line is one order.
 MAX_ORDERS = 100
 MAX_ORDER_LENGTH = 200
+
+
+def too_many_orders(count: int, most: int = MAX_ORDERS) -> str:
+    """The refusal of ``count`` order lines, the same in the order form and the API."""
+    return gettext("At most %(max)d orders; this has %(count)d.") % {"max": most, "count": count}
+
 
 # The largest value an integer column holds on every database (PostgreSQL's ``integer``).
 MAX_INTEGER = 2**31 - 1

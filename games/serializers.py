@@ -13,7 +13,6 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -28,6 +27,7 @@ from .limits import (
     MAX_ORDERS,
     MAX_PAYMENT,
     MAX_PHASE_MINUTES,
+    too_many_orders,
 )
 from .models import (
     Game,
@@ -444,10 +444,7 @@ class OrderLines(serializers.ListField):
 
     def too_many(self, count: int) -> str:
         """The refusal of ``count`` lines, past ``max_length`` (``StrictInput`` asks for it)."""
-        return gettext("At most %(max)d orders; this has %(count)d.") % {
-            "max": self.max_length,
-            "count": count,
-        }
+        return too_many_orders(count, self.max_length)
 
     def run_child_validation(self, data: list) -> list:
         if self.max_length is not None and len(data) > self.max_length:

@@ -90,6 +90,9 @@ def _has_current_phase(game: Game) -> str | None:
 def _has_earlier_phase(game: Game) -> str | None:
     if game.phases.count() > 1:
         return None
+    # A game that ended with its only phase processed (its last) may go back to it.
+    if game.phases.filter(processed_at__isnull=False).exists():
+        return None
     return gettext("rollback is not possible: there is no earlier phase to go back to")
 
 

@@ -109,10 +109,13 @@ def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> Non
     current = game.current_phase
     if current is not None:
         services.check_phase(current, phase)  # a repeat finds an earlier phase current
-    if current is None or current.index == 0:
+    # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase current,
+    # processed: undoing it is going back to it, as it was before it was processed.
+    back = current.index if current is not None and current.processed_at else None
+    if back is None and (current is None or current.index == 0):
         raise services.GameError("there is nothing to undo")
     with transaction.atomic():
-        services.rollback(game, user, current.index - 1)
+        services.rollback(game, user, current.index - 1 if back is None else back)
         _lead_every_power(game)
 
 

@@ -155,9 +155,11 @@ def _open_phase(
     return phase
 
 
-def _finish(game: Game, kind: str, powers: Iterable[str]) -> None:
+def _finish(game: Game, kind: str, powers: Iterable[str], **more: object) -> None:
+    """End the game with its result: ``kind``, the ``powers`` it names and ``more`` (the
+    final gold of Chinese Diplomacy, whose goal is the largest profit)."""
     game.status = Status.FINISHED
-    game.result = {"kind": kind, "powers": sorted(powers)}
+    game.result = {"kind": kind, "powers": sorted(powers), **more}
     game.finished_at = timezone.now()
     game.paused_remaining = None
     Phase.objects.filter(pk=game.current_phase_id, processed_at__isnull=True).update(deadline=None)
@@ -710,15 +712,27 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.save(update_fields=["results", "processed_at"])
     early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
     _count_missed(game, phase, {o.power for o in orders}, early=early)
-    _depose(game, phase, (response.get("economy") or {}).get("deposed") or [])
+    economy = response.get("economy") or {}
+    _depose(game, phase, economy.get("deposed") or [])
+    # Chinese Diplomacy's result says each power's final gold: the richest win (seed 003).
+    gold = {"gold": economy["balances"]} if "balances" in economy else {}
     if response.get("winner"):
-        _finish(game, "victory", [response["winner"]])
+        _finish(game, "victory", [response["winner"]], **gold)
     elif response.get("game_over"):  # the game's last turn ended in a tie (Chinese, 1950)
-        _finish(game, "draw", response.get("winners") or [])
+        _finish(game, "draw", response.get("winners") or [], **gold)
     elif _abandoned(game, phase):
         _finish(game, "abandoned", [])
         game.status = Status.CANCELLED  # nobody's result: not rated
         _log(game, None, "abandoned", phase=phase.index, after=ABANDONED_AFTER)
+    if response.get("next_phase") is None:
+        # The game's last phase (Chinese Diplomacy's 1950): it stays the current one, the
+        # final board and gold in its results, and no phase after it opens.
+        if not game.is_over:
+            _finish(game, "ended", [], **gold)
+        game.memberships.update(ready=False)
+        _enqueue("notify_phase_processed", phase.pk)
+        events.changed(game)
+        return phase
     board = {**response["next_phase"], **_board(payload, response)}
     alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
     # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once
@@ -939,7 +953,8 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox else (Status.FINISHED,)
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, *ended)
     phase = game.phases.filter(index=index).first()
-    if phase is None or phase.pk == game.current_phase_id:
+    # The current phase itself only when processed: the last of a game that ended with it.
+    if phase is None or (phase.pk == game.current_phase_id and phase.processed_at is None):
         raise GameError(f"there is no earlier phase {index}")
     paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
     game.phases.filter(index__gt=index).delete()

@@ -734,6 +734,12 @@ def _gold_context(
             others = [p for p in powers if p != power]
             gold["payment_form"] = PaymentForm(powers=others, initial={"key": uuid.uuid4().hex})
     results = (phase.results or {}).get("economy") if phase.processed_at else None
+    if results and phase.pk == game.current_phase_id:
+        # The game ended with this phase (Chinese Diplomacy's 1950): no year follows to carry
+        # the gold, so the balances shown are the final ones, the result's.
+        final = results.get("balances") or {}
+        gold["balances"] = [(p, final.get(p, 0)) for p in powers]
+        gold["final"] = True
     if results:
         deposed = set(results.get("deposed") or [])
         lines: dict[str, list[dict]] = {}

@@ -397,6 +397,20 @@ def test_a_tie_in_1950_ends_the_game_shared_by_the_richest():
     assert next_request(body, r) is None
 
 
+def test_no_year_follows_1950():
+    """Seed 003, rule 7: the game ends in 1950. The engine names no next phase after it (no
+    1951 to open), and a request for a later year is refused, never judged."""
+    r = adjudicate(request([], year=1950, economy={"balances": {"England": 300}}))
+    assert r["winner"] == "England" and r["game_over"] is True
+    assert r["next_phase"] is None
+    assert adjudicate(request([], year=1920))["next_phase"]["year"] == 1921
+    refused = adjudicate(request([], year=1951))
+    assert "error" in refused and "1951" not in refused["error"]
+    assert refused["details"] == [
+        {"field": "phase.year", "problem": "is after 1950, when the game ended"}
+    ]
+
+
 @pytest.mark.parametrize(
     ("season", "kind"),
     [

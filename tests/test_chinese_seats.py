@@ -153,8 +153,75 @@ def test_a_tie_at_the_top_in_1950_ends_the_game_as_a_draw_of_the_richest(chinese
     phase.save(update_fields=["year", "carried"])
     process(chinese)
     assert chinese.status == Game.Status.FINISHED
-    assert chinese.result == {"kind": "draw", "powers": ["England", "Japan"]}
-    assert chinese.current_phase.deadline is None
+    assert chinese.result["kind"] == "draw"
+    assert chinese.result["powers"] == ["England", "Japan"]
+    assert chinese.result["gold"]["England"] == chinese.result["gold"]["Japan"] == 400
+    assert chinese.current_phase.year == 1950  # the last phase: none opens after it
+
+
+def _last_year(game: Game, **gold: int) -> None:
+    phase = game.current_phase
+    phase.year = 1950
+    phase.carried["economy"]["balances"].update(gold)
+    phase.save(update_fields=["year", "carried"])
+
+
+def test_the_game_ends_with_1950_through_the_deadline_task(chinese, seat):
+    """Seed 003, rule 7: the game ends in 1950 and the largest profit wins. Processed at its
+    deadline by the Celery task, 1950 is the game's last phase: the game is finished with the
+    richest power the winner and every power's final gold in its result, no 1951 phase is
+    opened, and nothing processes it again; the page and the API show the end."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+
+    _last_year(chinese, England=400, Japan=300)
+    services.submit_orders(seat(chinese, "England"), ["Enter A Pacific Ocean"])
+    phase = chinese.current_phase
+    phase.deadline = timezone.now() - timedelta(seconds=1)
+    phase.save(update_fields=["deadline"])
+    assert tasks.process_phase(chinese.pk, phase.pk) is True
+    chinese.refresh_from_db()
+    assert chinese.status == Game.Status.FINISHED and chinese.finished_at is not None
+    gold = {"England": 385, "France": 0, "Germany": 0, "Russia": 0, "Japan": 300}
+    assert chinese.result == {
+        "kind": "victory",
+        "powers": ["England"],
+        "gold": {**gold, "United States": 0},
+    }
+    assert list(chinese.phases.values_list("year", flat=True)) == [1950]
+    assert chinese.current_phase_id == phase.pk
+    assert chinese.current_phase.processed_at is not None
+    assert tasks.process_phase(chinese.pk, phase.pk) is False
+    assert tasks.sweep() == 0
+    assert chinese.phases.count() == 1
+
+    player = client_for(seat(chinese, "England").user)
+    shown = player.get(f"/api/games/{chinese.pk}/").json()
+    assert shown["status"] == "finished" and shown["result"]["powers"] == ["England"]
+    assert shown["current_phase"]["year"] == 1950
+    html = player.get(reverse("game", args=[chinese.pk])).content.decode()
+    assert "Game over: victory — England." in html
+    assert "Final balances, end of 1950" in html
+    assert "1951" not in html
+    refused = player.put(
+        f"/api/games/{chinese.pk}/orders/", {"orders": []}, content_type="application/json"
+    )
+    assert refused.status_code in (400, 409)
+
+
+def test_a_game_ended_with_1950_can_be_rolled_back_to_it(chinese, seat):
+    _last_year(chinese, England=400)
+    process(chinese)
+    assert chinese.status == Game.Status.FINISHED
+    services.rollback(chinese, chinese.creator, chinese.current_phase.index)
+    chinese.refresh_from_db()
+    assert chinese.status == Game.Status.ACTIVE and chinese.result is None
+    assert chinese.current_phase.year == 1950 and chinese.current_phase.processed_at is None
+    process(chinese)
+    assert chinese.status == Game.Status.FINISHED and chinese.phases.count() == 1
 
 
 def _unpublished(results: dict) -> list[dict]:

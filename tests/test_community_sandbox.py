@@ -4,6 +4,7 @@ they like and undoes a phase; nobody else sees it, and it is never rated."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -448,3 +449,27 @@ def test_a_sandbox_ended_as_abandoned_before_is_undone_and_says_who_was_deposed(
     )
     assert put.status_code == 200, put.content
     assert sandbox.memberships.filter(status="active").count() == 6
+
+
+def test_a_chinese_sandbox_ended_with_1950_undoes_its_last_year(api, make_user) -> None:
+    """Seed 003: the game ends with 1950 and no 1951 phase opens, so 1950 stays the current
+    phase, processed; undo goes back to it as it was before it was processed."""
+    ada = make_user("ada")
+    game = api(ada).post("/api/sandbox/", {"variant": "chinese"}, format="json").json()
+    sandbox = Game.objects.get(pk=game["id"])
+    Game.objects.get(pk=game["id"]).phases.update(year=1950)
+    me = api(ada)
+    step = f"/api/sandbox/{game['id']}/"
+    ended = me.post(step + "process/", {"phase": 0}, format="json")
+    assert ended.status_code == 200, ended.content
+    assert ended.json()["status"] == "finished"
+    assert ended.json()["current_phase"]["year"] == 1950
+    me_on_pages = Client()
+    me_on_pages.force_login(ada)
+    page = me_on_pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert 'id="undo"' in page  # the last year's own undo, though it is phase 0 here
+    undone = me.post(step + "undo/", {"phase": 0}, format="json")
+    assert undone.status_code == 200, undone.content
+    sandbox.refresh_from_db()
+    assert sandbox.status == Game.Status.ACTIVE
+    assert sandbox.current_phase.index == 0 and sandbox.current_phase.processed_at is None

@@ -138,6 +138,8 @@ def _bad(field: str, problem: str) -> RequestError:
 
 
 def read_request(board: Board, request: dict) -> None:
+    if board.year > LAST_YEAR:  # rule 7: the game ends with the year 1950; none follows
+        raise _bad("phase.year", f"is after {LAST_YEAR}, when the game ended")
     economy = request.get("economy")
     economy = {} if economy is None else economy
     if not isinstance(economy, dict):
@@ -401,9 +403,11 @@ def finish_response(board: Board, response: dict) -> None:
     if richest is not None:  # the game is over, won alone or shared by a tie
         response["game_over"] = True
         response["winners"] = richest
-    response["next_phase"] = {"season": "year", "year": year, "type": "movement"}
+    # Over, no year follows: the game's last phase is this one (no 1951 to open or judge).
+    over = richest is not None
+    response["next_phase"] = None if over else {"season": "year", "year": year, "type": "movement"}
     response["factions"] = {"events": faction_events, "next_orders": []}
-    if richest is None:
+    if not over:
         seed = board.extra["seed"]
         response["factions"]["next_orders"] = plan_orders(variant, units, seed, year)
     response["draws"] = {

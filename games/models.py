@@ -272,6 +272,13 @@ class Phase(models.Model):
     reminders_sent = models.JSONField(
         default=list, blank=True, help_text="Deadline reminders already sent, in hours."
     )
+    seats = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The seats as they were just before the phase was processed ('before': seat "
+        "id -> [status, missed phases]) and the seats its processing made ('made': ids), so "
+        "that a rollback to the phase restores them.",
+    )
 
     class Meta:
         ordering = ["game", "index"]

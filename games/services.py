@@ -692,7 +692,15 @@ def hold(game_id: int, phase_id: int, reason: str) -> bool:
     return True
 
 
+def _seat_states(game: Game) -> dict[str, list]:
+    """Every seat's status and missed phases, by seat id (``Phase.seats``' ``before``)."""
+    rows = game.memberships.order_by().values_list("pk", "status", "missed_phases")
+    return {str(pk): [status, missed] for pk, status, missed in rows}
+
+
 def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
+    # The seats as they are before processing, for a rollback to this phase to restore.
+    before = _seat_states(game)
     # Every stored order, the ones refused when sent too: the engine judges them all together,
     # and each gets its result and reason from the whole phase (an order checked alone cannot
     # see another power's canal permit or the railroad move its support is for).
@@ -709,11 +717,17 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     _store_results(orders)
     phase.results = response
     phase.processed_at = now
-    phase.save(update_fields=["results", "processed_at"])
     early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
     _count_missed(game, phase, {o.power for o in orders}, early=early)
     economy = response.get("economy") or {}
     _depose(game, phase, economy.get("deposed") or [])
+    # Seats the processing made (a bot for a power in civil disorder, a sandbox's new leader):
+    # a rollback to this phase takes them away again.
+    made = sorted(
+        pk for pk in game.memberships.values_list("pk", flat=True) if str(pk) not in before
+    )
+    phase.seats = {"before": before, "made": made}
+    phase.save(update_fields=["results", "processed_at", "seats"])
     # Chinese Diplomacy's result says each power's final gold: the richest win (seed 003).
     gold = {"gold": economy["balances"]} if "balances" in economy else {}
     if response.get("winner"):
@@ -957,12 +971,15 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     if phase is None or (phase.pk == game.current_phase_id and phase.processed_at is None):
         raise GameError(f"there is no earlier phase {index}")
     paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
+    undone = list(game.phases.filter(index__gte=index).values_list("seats", flat=True))
     game.phases.filter(index__gt=index).delete()
+    _restore_seats(game, phase, undone)
     now = timezone.now()
     deadline = deadline_after(game, phase.type, now)
     phase.processed_at = None
     phase.results = None
     phase.reminders_sent = []
+    phase.seats = {}
     phase.deadline = None if paused else deadline
     phase.save()
     phase.orders.update(result="", result_reason="", result_reason_words=None)
@@ -972,14 +989,54 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     game.finished_at = None
     game.paused_remaining = (deadline - now if deadline else None) if paused else None
     game.save()
-    alive = engine.survivors(phase)
-    game.memberships.filter(status=Seat.ELIMINATED, power__in=alive).update(status=Seat.ACTIVE)
     game.memberships.update(ready=False)
     game.votes.all().delete()
     _schedule(phase)
     _wake_bots(game, phase)
     _log(game, by, "rollback", phase=index)
     return phase
+
+
+def _restore_seats(game: Game, phase: Phase, undone: list[dict]) -> None:
+    """The seats as they were before ``phase`` was processed: each one's status (civil
+    disorder, eliminated, replaced by a bot or deposed by that processing) and missed phases.
+
+    ``undone``: the ``seats`` of every phase being rolled back (``phase`` and the later ones).
+    Seats their processing made (a bot for a power in civil disorder, a sandbox's new leader)
+    go. A seat someone took since by a decision of their own (a take-over, a moderator's
+    replacement or bot) keeps its power; the seat it replaced stays replaced, its missed
+    phases restored. A player the moderator removed stays removed, in civil disorder. A phase
+    processed before snapshots were kept restores only the eliminated seats of powers still
+    in the game.
+    """
+    before = phase.seats.get("before") if phase.seats else None
+    made = {pk for seats in undone for pk in (seats or {}).get("made", [])}
+    game.memberships.filter(pk__in=made).delete()
+    if before is None:
+        alive = engine.survivors(phase)
+        game.memberships.filter(status=Seat.ELIMINATED, power__in=alive).update(status=Seat.ACTIVE)
+        return
+    seats = {m.pk: m for m in game.memberships.all()}
+    held = {m.power: m.pk for m in seats.values() if m.status != Seat.REPLACED and m.power}
+    # The seats to put back: first those leaving play (replaced), then those returning to it,
+    # so that one power never has two seats in play at once (``one_player_per_power``).
+    changes = []
+    for key, (status, missed) in before.items():
+        seat = seats.get(int(key))
+        if seat is None:
+            continue
+        holder = held.get(seat.power)
+        if status != Seat.REPLACED and holder not in (None, seat.pk):
+            status = Seat.REPLACED  # someone else plays the power now, and keeps it
+            if seat.status == Seat.REPLACED and seat.missed_phases == missed:
+                continue
+        if seat.removed and status != Seat.REPLACED:
+            status = Seat.CIVIL_DISORDER
+        if (seat.status, seat.missed_phases) != (status, missed):
+            seat.status, seat.missed_phases = status, missed
+            changes.append(seat)
+    for seat in sorted(changes, key=lambda m: m.status != Seat.REPLACED):
+        seat.save(update_fields=["status", "missed_phases"])
 
 
 @transaction.atomic

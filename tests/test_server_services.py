@@ -456,6 +456,61 @@ def test_rollback_restores_an_earlier_phase(make_game, seat, moderator) -> None:
     assert ModeratorAction.objects.filter(action="rollback", details={"phase": 0}).exists()
 
 
+def _seat_state(game: Game) -> list[tuple]:
+    """(power, player, status, missed phases) of every seat, replaced ones included."""
+    rows = game.memberships.order_by("power", "pk")
+    return list(rows.values_list("power", "user__username", "status", "missed_phases"))
+
+
+def test_rollback_restores_missed_phases_and_civil_disorder(make_game, seat, moderator) -> None:
+    """A rollback goes back to the phase as it was before it was processed: the seats too.
+    Missed phases counted and civil disorder fallen into since are undone."""
+    game = make_game(civil_disorder_after=2)
+    for power in engine.powers(game):
+        if power != "England":
+            services.set_ready(seat(game, power), True, phase=0)
+    deadline_passes(game)  # England misses one
+    at_one = _seat_state(game)
+    assert seat(game, "England").missed_phases == 1
+    deadline_passes(game)  # autumn: everyone misses it, England a second time
+    assert seat(game, "England").status == Membership.Status.CIVIL_DISORDER
+    assert seat(game, "England").missed_phases == 2
+    services.rollback(game, moderator, 1)
+    game.refresh_from_db()
+    assert _seat_state(game) == at_one
+    england = seat(game, "England")
+    assert england.status == Membership.Status.ACTIVE and england.missed_phases == 1
+    services.rollback(game, moderator, 0)
+    assert seat(game, "England").missed_phases == 0
+
+
+def test_rollback_takes_back_a_bot_seated_for_civil_disorder(make_game, seat, moderator) -> None:
+    game = make_game(civil_disorder_after=1, bots_take_civil_disorder=True)
+    before = _seat_state(game)
+    deadline_passes(game)  # nobody orders: every power in civil disorder, a bot on each
+    assert game.memberships.filter(bot=True).count() == 7
+    services.rollback(game, moderator, 0)
+    assert _seat_state(game) == before
+    assert not game.memberships.filter(bot=True).exists()
+
+
+def test_rollback_keeps_a_power_taken_over_since(make_game, seat, moderator, make_user) -> None:
+    """A person who took over a power in civil disorder keeps it: a rollback restores the
+    counts of the seat they replaced, which stays replaced (the moderator may seat its player
+    again by replacing)."""
+    game = make_game(civil_disorder_after=1)
+    deadline_passes(game)
+    old = seat(game, "Italy")
+    assert old.status == Membership.Status.CIVIL_DISORDER
+    newcomer = make_user("newcomer")
+    services.take_over(game, newcomer, "Italy")
+    services.rollback(game, moderator, 0)
+    assert seat(game, "Italy").user == newcomer
+    old.refresh_from_db()
+    assert old.status == Membership.Status.REPLACED and old.missed_phases == 0
+    assert seat(game, "France").status == Membership.Status.ACTIVE
+
+
 def test_a_paused_game_rolled_back_stays_paused(make_game, moderator) -> None:
     """It went on running with a fresh deadline and no word of a resume (an adversary)."""
     game = make_game()

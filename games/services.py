@@ -312,8 +312,11 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _not_sandbox(game)
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
-    if game.memberships.filter(user=user).exists():
+    own = game.memberships.filter(user=user).first()
+    if own is not None and own.in_play:
         raise GameError("you are already in this game")
+    if own is not None and own.removed:  # out for good, unless the moderator seats them
+        raise GameError("the moderator removed you from this game")
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
         raise GameError(
@@ -329,9 +332,24 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         seat.save(update_fields=["status"])
         if seat.bot:
             _log(game, user, "bot", power=power, bot=False, player=user.username)
-    membership = game.memberships.create(user=user, power=power)
+    membership = _take_seat(game, user, power, own)
     _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
     return membership
+
+
+def _take_seat(
+    game: Game, user: AbstractBaseUser, power: str, own: Membership | None
+) -> Membership:
+    """Seat ``user`` on ``power``, whose seat in play (if any) is already replaced. ``own``:
+    the user's earlier seat in this game, out of play (replaced, or removed by the moderator):
+    one account has one seat row a game (``one_seat_per_user``), so a player seated again gets
+    that row back, playing afresh (no missed phases, not removed, not ready)."""
+    if own is None:
+        return game.memberships.create(user=user, power=power)
+    own.power, own.status, own.missed_phases = power, Seat.ACTIVE, 0
+    own.removed = own.ready = own.bot = False
+    own.save(update_fields=["power", "status", "missed_phases", "removed", "ready", "bot"])
+    return own
 
 
 # -- playing ----------------------------------------------------------------------------
@@ -1026,6 +1044,8 @@ def _restore_seats(game: Game, phase: Phase, undone: list[dict]) -> None:
         if seat is None:
             continue
         holder = held.get(seat.power)
+        if status == Seat.REPLACED and seat.status != Seat.REPLACED:
+            continue  # seated again since (a moderator's or its player's choice): keeps it
         if status != Seat.REPLACED and holder not in (None, seat.pk):
             status = Seat.REPLACED  # someone else plays the power now, and keeps it
             if seat.status == Seat.REPLACED and seat.missed_phases == missed:
@@ -1048,16 +1068,20 @@ def replace_player(
     _not_sandbox(game)
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
-    if game.memberships.filter(user=user).exists():
-        raise GameError(f"{user} already has a seat in this game")
     if is_bot_account(user):
         raise GameError("a bot is put on a seat with the bot action, not by its account")
+    # A player replaced or removed before may be seated again (their seat row comes back);
+    # one who still plays a power may not hold a second.
+    own = game.memberships.filter(user=user).first()
+    if own is not None and own.in_play:
+        raise GameError(f"{user} already plays {own.power or 'a power'} in this game")
     seat = _seat(game, power)
-    if seat is not None:
+    if seat is not None and seat != own:
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
-    membership = game.memberships.create(user=user, power=power)
-    _log(game, by, "replace", power=power, old=seat and seat.user.username, new=user.username)
+    membership = _take_seat(game, user, power, own)
+    old = seat and seat.user.username
+    _log(game, by, "replace", power=power, old=old, new=user.username, again=own is not None)
     return membership
 
 

@@ -117,3 +117,67 @@ def test_a_removed_seat_goes_to_a_bot_when_the_game_says_so(api, make_game, seat
     api(moderator).post(f"/api/games/{game.pk}/moderation/remove/", {"power": "France"})
     france = game.memberships.exclude(status="replaced").get(power="France")
     assert france.bot and france.status == "active"
+
+
+def _italy(game) -> list[tuple]:
+    rows = game.memberships.filter(power="Italy").order_by("pk")
+    return list(rows.values_list("user__username", "status", "removed"))
+
+
+def test_a_replaced_player_is_seated_again_by_the_moderator(api, make_game, make_user, seat):
+    """The moderator puts a replaced player back (the API and the console alike): their own
+    seat row comes back in play, afresh, and the one who stood in is replaced; never a
+    second seat row for one account (a unique-constraint error) nor two seats in play."""
+    game = make_game("standard", civil_disorder_after=1)
+    first = seat(game, "Italy")
+    first.missed_phases = 1
+    first.save(update_fields=["missed_phases"])
+    sub = make_user("sub")
+    moderator = game.creator
+    url = f"/api/games/{game.pk}/moderation/replace/"
+    assert api(moderator).post(url, {"power": "Italy", "username": "sub"}).status_code == 200
+    rows = game.memberships.count()
+    back = api(moderator).post(url, {"power": "Italy", "username": first.user.username})
+    assert back.status_code == 200, back.content
+    assert game.memberships.count() == rows
+    assert _italy(game) == [(first.user.username, "active", False), ("sub", "replaced", False)]
+    first.refresh_from_db()
+    assert first.missed_phases == 0 and not first.ready
+    log = game.moderator_actions.filter(action="replace").first()
+    assert log.details["again"] is True and log.details["old"] == "sub"
+    # Someone who plays a power is not seated on a second one: a 400 saying so.
+    twice = api(moderator).post(url, {"power": "France", "username": first.user.username})
+    assert twice.status_code == 400 and "already plays Italy" in twice.json()["detail"]
+    # The console, through the same service: sub back on Italy.
+    c = Client()
+    c.force_login(moderator)
+    form = {"power": "Italy", "username": "sub", "confirm": "yes"}
+    assert c.post(reverse("moderate-action", args=[game.pk, "replace"]), form).status_code == 302
+    assert _italy(game) == [(first.user.username, "replaced", False), ("sub", "active", False)]
+    assert seat(game, "Italy").user == sub
+
+
+def test_a_replaced_player_may_take_over_an_open_seat(api, make_game, make_user, seat):
+    game = make_game("standard", civil_disorder_after=1)
+    first = seat(game, "Italy")
+    services.replace_player(game, game.creator, "Italy", make_user("sub"))
+    services.remove_player(game, game.creator, "France")  # France in civil disorder, open
+    joined = api(first.user).post(f"/api/games/{game.pk}/join/", {"power": "France"})
+    assert joined.status_code == 200, joined.content
+    first.refresh_from_db()
+    assert (first.power, first.status) == ("France", "active")
+    assert game.memberships.filter(user=first.user).count() == 1
+    france = game.memberships.filter(power="France").exclude(status="replaced")
+    assert [m.user for m in france] == [first.user]
+
+
+def test_a_removed_player_comes_back_only_when_the_moderator_seats_them(api, make_game, seat):
+    game = make_game("standard")
+    france = seat(game, "France")
+    services.remove_player(game, game.creator, "France")
+    join = api(france.user).post(f"/api/games/{game.pk}/join/", {"power": "France"})
+    assert join.status_code == 400 and "removed" in join.json()["detail"]
+    services.replace_player(game, game.creator, "France", france.user)
+    france.refresh_from_db()
+    assert france.status == "active" and not france.removed
+    assert game.memberships.filter(power="France").count() == 1

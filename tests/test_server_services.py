@@ -511,6 +511,17 @@ def test_rollback_keeps_a_power_taken_over_since(make_game, seat, moderator, mak
     assert seat(game, "France").status == Membership.Status.ACTIVE
 
 
+def test_rollback_keeps_a_player_seated_again_since(make_game, seat, moderator, make_user):
+    game = make_game()
+    first = seat(game, "Italy")
+    services.replace_player(game, moderator, "Italy", make_user("sub"))
+    services.process_now(game, moderator)
+    services.replace_player(game, moderator, "Italy", first.user)  # back on the seat
+    services.rollback(game, moderator, 0)
+    assert seat(game, "Italy").user == first.user
+    assert game.memberships.filter(power="Italy").exclude(status="replaced").count() == 1
+
+
 def test_a_paused_game_rolled_back_stays_paused(make_game, moderator) -> None:
     """It went on running with a fresh deadline and no word of a resume (an adversary)."""
     game = make_game()

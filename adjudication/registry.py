@@ -31,13 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # Types only, and ``typing`` itself only for type checkers: importing it cost the batch
-# command line's start-up a few milliseconds (the annotations here are never evaluated).
+# command line's start-up a few milliseconds. The hooks' annotations name these and are never
+# evaluated; ``Rule``'s class attributes name builtins alone, so that
+# ``typing.get_type_hints(Rule)`` resolves them (it raised NameError on ``ClassVar``).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar
+    from typing import Any
 
     from .board import Board, Dislodged, Unit
-    from .movement import Movement
     from .orders import Order
     from .variant import Variant
 
@@ -53,26 +54,28 @@ class Rule:
     """
 
     #: The name a variant's ``rules`` list uses, and ``data.rule`` of the rule's own orders.
-    name: ClassVar[str] = ""
+    name: str = ""
     #: A heading for the rule, e.g. "The Suez Canal".
-    title: ClassVar[str] = ""
+    title: str = ""
     #: The rule in a few sentences for a rules page, for players rather than programmers.
-    summary: ClassVar[str] = ""
+    summary: str = ""
     #: A mixin over ``adjudication.movement.Movement`` put in front of the core resolver for
     #: the variants with this rule: it overrides checks and strengths (calling ``super()``)
     #: and may add decisions of its own with ``add_decision``. None: the core resolver's.
-    Movement: ClassVar[type[Movement] | None] = None
+    #: (Annotated ``type``: ``adjudication.movement`` imports this module, so that class
+    #: cannot be named here at run time.)
+    Movement: type | None = None
     #: Game options the rule reads (``board.options``), each declared as
     #: ``adjudication.game_options`` describes, so a server checks them when a game is set up.
-    OPTIONS: ClassVar[dict[str, dict]] = {}
+    OPTIONS: dict[str, dict] = {}
     #: Words a move may name after ``via`` besides Convoy (``TSR``); a support may repeat them.
-    ROUTES: ClassVar[tuple[str, ...]] = ()
+    ROUTES: tuple[str, ...] = ()
     #: Other words for those routes, read as the route (``via railroad`` is ``via TSR``), so
     #: the canonical order always names a route one way, as ``via Convoy`` does.
-    ROUTE_WORDS: ClassVar[dict[str, str]] = {}
+    ROUTE_WORDS: dict[str, str] = {}
     #: The only phase types the variants with this rule have (Chinese: movement alone, once
     #: a year); None: any that the season allows.
-    PHASE_TYPES: ClassVar[tuple[str, ...] | None] = None
+    PHASE_TYPES: tuple[str, ...] | None = None
 
     # -- orders ----------------------------------------------------------------------------
 

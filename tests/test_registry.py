@@ -121,6 +121,21 @@ def test_the_rules_are_registered_objects_with_the_documented_interface():
             assert rule.Movement is None or issubclass(rule.Movement, Movement)
 
 
+def test_the_rule_class_attributes_have_type_hints_that_resolve():
+    """``typing.get_type_hints(Rule)`` raised NameError: ``ClassVar`` was imported for type
+    checkers only. Its class attributes' hints resolve now, a rule's subclasses' too, and the
+    engine still never imports ``typing`` itself (start-up time)."""
+    import typing
+
+    hints = typing.get_type_hints(registry.Rule)
+    assert hints["name"] is str and hints["Movement"] == type | None
+    assert hints["PHASE_TYPES"] == tuple[str, ...] | None
+    for rule in adjudication.load("colonial").plugins + adjudication.load("chinese").plugins:
+        assert typing.get_type_hints(type(rule)).keys() >= hints.keys()
+    done = _python("import sys, adjudication.registry; print('typing' in sys.modules)")
+    assert done.stdout.strip() == "False"
+
+
 def test_an_unknown_rule_or_variant_is_a_clear_error():
     with pytest.raises(adjudication.VariantError, match="unknown rule 'no_such_rule'"):
         from adjudication.variant import build

@@ -82,7 +82,8 @@ def start_gunicorn(
 
     def up() -> bool:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+            url = f"http://127.0.0.1:{port}/healthz?only=web"  # the web alone: no worker here
+            with urllib.request.urlopen(url, timeout=2) as r:
                 return r.status == 200
         except OSError:
             return process.poll() is not None

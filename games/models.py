@@ -671,3 +671,15 @@ class PushSubscription(models.Model):
 
     def as_subscription(self) -> dict:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
+
+
+class Heartbeat(models.Model):
+    """When a background duty last ran, for ``/healthz``: ``sweep`` is written by the sweep
+    task, which Celery beat sends every minute and a worker runs, so a fresh one says that
+    deadlines are being processed (``games.health``)."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

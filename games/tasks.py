@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import F
 from django.utils import timezone
 
-from . import engine, notifications, reach, services
+from . import engine, health, notifications, reach, services
 from .models import Game, Message, Phase, Webhook
 
 logger = logging.getLogger(__name__)
@@ -113,7 +113,9 @@ def process_batch(pairs: list[tuple[int, int]]) -> int:
 def sweep() -> int:
     """Process every overdue phase of a running game; in a storm (more than a batch), hand
     all but the first batch out to ``process_batch`` tasks so that every worker takes a share.
-    Returns how many this sweep processed itself."""
+    Returns how many this sweep processed itself. Writes the heartbeat ``/healthz`` reads
+    first: beat sent this and a worker runs it (``games.health``)."""
+    health.beat()
     done = _process_all(_fan_out(_overdue(), keep=BATCH), skip_locked=False)
     notifications.deadline_reminders()
     return done

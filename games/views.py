@@ -5,8 +5,15 @@ from django.views.defaults import server_error as html_server_error
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Answer load balancers and `make run` checks without touching the database."""
-    return JsonResponse({"ok": True})
+    """200 when deadlines are being processed: the web answers and the Celery sweep ran
+    recently (``games.health``); 503 otherwise, with what is late. ``?only=web``: whether this
+    web process answers at all, without the database (for a proxy routing requests)."""
+    if request.GET.get("only") == "web":
+        return JsonResponse({"ok": True})
+    from . import health
+
+    worker = health.worker()
+    return JsonResponse({"ok": worker["ok"], "worker": worker}, status=200 if worker["ok"] else 503)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

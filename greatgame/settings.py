@@ -199,6 +199,9 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-phases": {"task": "games.tasks.sweep", "schedule": 60.0},
     "press-digest": {"task": "games.tasks.press_digest", "schedule": 24 * 60 * 60.0},
 }
+# /healthz answers 503 when the sweep (sent by beat each minute, run by a worker) has not run
+# for this many seconds: deadlines are not being processed (games.health).
+HEALTH_SWEEP_STALE_SECONDS = env.int("HEALTH_SWEEP_STALE_SECONDS", default=300)
 
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)

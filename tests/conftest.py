@@ -53,6 +53,14 @@ def no_rate_limits(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def fresh_health() -> None:
+    """/healthz keeps its answer a few seconds per process: every test asks afresh."""
+    from games import health
+
+    health.forget()
+
+
+@pytest.fixture(autouse=True)
 def short_live_streams(settings) -> None:
     """Live event streams (games.events) send the state and end at once, so that a test or
     schemathesis reading one to its end never waits minutes; tests of live updates set more."""

@@ -98,11 +98,11 @@ def test_an_unhandled_error_is_logged_as_json_with_its_request_id_and_traceback(
 def test_every_request_has_an_id_of_its_own_or_the_proxys(log_lines, settings) -> None:
     settings.LOG_REQUESTS = True
     client = Client()
-    first, second = client.get("/healthz"), client.get("/healthz")
+    first, second = client.get("/healthz?only=web"), client.get("/healthz?only=web")
     assert re.fullmatch(r"[0-9a-f]{32}", first["X-Request-ID"])
     assert first["X-Request-ID"] != second["X-Request-ID"]
     # An id that could break or forge a log line is replaced, not repeated.
-    forged = client.get("/healthz", HTTP_X_REQUEST_ID='x" "level": "ERROR')
+    forged = client.get("/healthz?only=web", HTTP_X_REQUEST_ID='x" "level": "ERROR')
     assert re.fullmatch(r"[0-9a-f]{32}", forged["X-Request-ID"])
     # 4xx answers are logged by Django after the middleware is done: the id is still there.
     missing = client.get("/api/auth/notifications/", HTTP_X_REQUEST_ID="abc-401")
@@ -122,7 +122,7 @@ def test_every_request_has_an_id_of_its_own_or_the_proxys(log_lines, settings) -
 def test_every_answer_says_how_long_django_took_in_server_timing() -> None:
     client = Client()
     timing = re.compile(r"app;dur=(\d+\.\d), cpu;dur=(\d+\.\d)")
-    for response in (client.get("/healthz"), client.get("/no/such/page/")):
+    for response in (client.get("/healthz?only=web"), client.get("/no/such/page/")):
         found = timing.fullmatch(response["Server-Timing"])
         assert found, response["Server-Timing"]
         assert float(found[1]) >= 0 and float(found[2]) >= 0
@@ -576,3 +576,65 @@ def test_the_embedded_sqlite_serves_concurrent_players_without_locking_errors(tm
     assert result["failures"] == []
     assert result["journal"] == "wal"
     assert result["done"] == 7 * rounds
+
+
+# -- /healthz: is the worker alive? --------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_healthz_says_503_until_the_sweep_has_run_and_when_it_goes_stale(settings) -> None:
+    """A dead Celery worker (or beat) processes no deadline: /healthz says so with a 503 once
+    the sweep's heartbeat is older than HEALTH_SWEEP_STALE_SECONDS, or was never written. Its
+    answer holds ages and booleans only, for anyone: no host, version or secret."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import health, tasks
+    from games.models import Heartbeat
+
+    client = Client()
+    never = client.get("/healthz")
+    assert never.status_code == 503
+    assert never.json() == {
+        "ok": False,
+        "worker": {
+            "ok": False,
+            "database": True,
+            "last_sweep_seconds_ago": None,
+            "stale_after_seconds": 300,
+        },
+    }
+    tasks.sweep()  # what beat sends every minute and a worker runs
+    health.forget()
+    alive = client.get("/healthz")
+    assert alive.status_code == 200, alive.content
+    assert alive.json()["ok"] is True and alive.json()["worker"]["last_sweep_seconds_ago"] < 5
+    # The answer is kept a few seconds: a probe every second reads the database seldom.
+    Heartbeat.objects.update(at=timezone.now() - timedelta(minutes=10))
+    assert client.get("/healthz").status_code == 200
+    health.forget()
+    stale = client.get("/healthz")
+    assert stale.status_code == 503
+    assert stale.json()["worker"]["last_sweep_seconds_ago"] >= 600
+    settings.HEALTH_SWEEP_STALE_SECONDS = 900
+    health.forget()
+    assert client.get("/healthz").status_code == 200
+    # The web alone, for a proxy deciding where to send requests: no database, no worker.
+    assert client.get("/healthz?only=web").json() == {"ok": True}
+
+
+@pytest.mark.django_db
+def test_healthz_says_503_when_the_database_does_not_answer(monkeypatch) -> None:
+    from django.db import DatabaseError
+
+    from games.models import Heartbeat
+
+    def broken(*args, **kwargs):
+        raise DatabaseError("connection refused to db.internal:5432 password=secret")
+
+    monkeypatch.setattr(Heartbeat.objects, "filter", broken)
+    answer = Client().get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json()["worker"]["database"] is False
+    assert b"secret" not in answer.content and b"db.internal" not in answer.content

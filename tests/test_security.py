@@ -389,7 +389,8 @@ def test_production_redirects_plain_http_but_not_health_checks(settings) -> None
     # The same header from a client that is no trusted proxy is dropped.
     direct = Client(REMOTE_ADDR="203.0.113.5")
     assert direct.get("/api/variants/", HTTP_X_FORWARDED_PROTO="https").status_code == 301
-    assert client.get("/healthz").status_code == 200
+    assert client.get("/healthz?only=web").status_code == 200
+    assert client.get("/healthz").status_code == 503  # not redirected: no sweep has run
 
 
 # -- no secrets in the repository -------------------------------------------------------

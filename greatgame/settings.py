@@ -114,6 +114,9 @@ DATABASES = {
 # more than a whole order submission. A URL's own ?conn_max_age= wins; 0 turns it off.
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, its health check skipped for a connection busy a moment ago.
+    DATABASES["default"]["ENGINE"] = "greatgame.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a few players at once: readers go on while one writes
     # (WAL), a writer waits its turn for up to 20 s instead of failing "database is locked",

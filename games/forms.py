@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +29,21 @@ from .models import Game, NotificationSettings, Palette, time_zones, validate_ga
 User = get_user_model()
 
 PALETTES = Palette.choices
+
+
+class AsciiIntegerField(forms.IntegerField):
+    """A whole number in the digits 0-9 alone, a minus sign before it where negatives are
+    allowed. Django's IntegerField reads its text through ``int()``, which also takes other
+    scripts' digits (Arabic-Indic "٣" is 3, full-width "３" too), a plus sign, spaces and
+    underscores ("1_0" is 10): a hidden field's phase is never written so by a page."""
+
+    def to_python(self, value: object) -> int | None:
+        if value in self.empty_values:
+            return None
+        text = str(value)
+        if not re.fullmatch(r"-?[0-9]{1,10}", text):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(text)
 
 
 class SignUpForm(UserCreationForm):
@@ -177,12 +194,22 @@ class JoinForm(forms.Form):
         return [p for p in (self.cleaned_data["first"], self.cleaned_data["second"]) if p]
 
 
+# A hidden phase no page writes: nothing the player typed is wrong, the page is.
+NO_SUCH_PHASE = _("This form names a phase no page of this game writes; reload the page.")
+
+
 class OrdersForm(forms.Form):
     # The version of the saved orders this box was filled from (see services.orders_version).
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     # The index of the phase the box was filled for: orders typed for a phase processed since
     # are never stored in the next one.
-    phase = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
+    phase = AsciiIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        widget=forms.HiddenInput,
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_PHASE),
+    )
     orders = forms.CharField(
         label=_("Orders"),
         required=False,
@@ -259,7 +286,7 @@ class ModerationForm(forms.Form):
         help_text=_("Negative shortens the deadline."),
     )
     deadline = forms.DateTimeField(required=False, help_text="In your time zone.")
-    phase = forms.IntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
+    phase = AsciiIntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)
     winner = forms.CharField(required=False, max_length=50)

@@ -92,6 +92,65 @@ def test_web_form_within_the_limits_still_saves(game, france) -> None:
     assert Order.objects.filter(phase=game.current_phase, power="France").count() == 3
 
 
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        lambda n: str(n).translate(ARABIC_INDIC),
+        lambda n: str(n).translate(FULL_WIDTH),
+        lambda n: f"+{n}",
+        lambda n: f" {n}",
+        lambda n: f"{n}\n",
+        lambda n: f"0_{n}",
+        lambda n: f"{n}.0",
+    ],
+    ids=["arabic-indic", "full-width", "plus", "space", "newline", "underscore", "decimal"],
+)
+def test_web_form_reads_its_phase_in_ascii_digits_only(make_game, seat, moderator, written):
+    """The hidden phase went through int(): Arabic-Indic "٣" was phase 3, and the orders were
+    saved. Only the digits 0-9 a page writes are read; anything else saves nothing and says
+    why, as any other refused box does."""
+    game = make_game()
+    services.process_now(game, moderator)  # phase 1 (or later): not 0, whose digit is plain
+    game.refresh_from_db()
+    phase = game.current_phase
+    assert phase.index > 0
+    france = seat(game, "France")
+    url = reverse("submit-orders", args=[game.pk])
+    unit = next(u for u in phase.units if u["power"] == "France")
+    order = f"{unit['unit']} {unit['location']} H"
+    response = browser(france.user).post(url, {"orders": order, "phase": written(phase.index)})
+    assert response.status_code == 302
+    assert not Order.objects.filter(phase=phase).exists()
+    said = flashed(response)
+    assert any("reload the page" in m and "Nothing was saved." in m for m in said), said
+    # Written as a page writes it, the same box is saved.
+    saved = browser(france.user).post(url, {"orders": order, "phase": str(phase.index)})
+    assert saved.status_code == 302
+    assert Order.objects.filter(phase=phase, power="France").count() == 1
+
+
+def test_the_moderator_console_reads_its_phase_in_ascii_digits_only(game, moderator) -> None:
+    """The console's process action names the current phase in a hidden field, as the orders
+    box does: "٠" is not phase 0, and nothing is processed."""
+    url = reverse("moderate-action", args=[game.pk, "process"])
+    phase = game.current_phase
+    response = browser(moderator).post(url, {"phase": "٠", "confirm": "yes"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert (
+        game.current_phase_id == phase.pk
+        and not Game.objects.get(pk=game.pk).phases.filter(processed_at__isnull=False).exists()
+    )
+    assert any("phase" in m for m in flashed(response))
+    browser(moderator).post(url, {"phase": "0", "confirm": "yes"})
+    game.refresh_from_db()
+    assert game.current_phase_id != phase.pk  # written plainly, it is processed
+
+
 @pytest.mark.parametrize(
     "texts",
     [["A Paris H"] * (100 + 1), ["A Paris H" + " " * 195 + "x"], ["A Paris H\x00"]],

@@ -214,6 +214,17 @@ class ScopedThrottle(ScopedRateThrottle):
         except KeyError:
             raise ImproperlyConfigured(f"no throttle rate for scope {self.scope!r}") from None
 
+    def refund(self) -> None:
+        """Give back the request ``allow_request`` just counted: it made nothing (a new game
+        the caps refused), and only what is made spends the budget."""
+        key = getattr(self, "key", None)
+        if key is None or self.rate is None:
+            return
+        history = self.cache.get(key, [])
+        if self.now in history:
+            history.remove(self.now)
+            self.cache.set(key, history, self.duration)
+
 
 class SignInThrottle(ScopedThrottle):
     """Sign-in and sign-up count per client address, signed in or not: the address is what a
@@ -363,7 +374,8 @@ class GameViewSet(
         ("legal_orders", "GET"): "checks",
     }
 
-    # A game is counted once its settings are valid: a refused form spends no creation.
+    # A game is counted once its settings are valid, and given back when the caps refuse it:
+    # only a game made spends the creation budget.
     counted_after_validation = frozenset({("create", "POST")})
     validated = False
 
@@ -389,8 +401,14 @@ class GameViewSet(
         serializer = GameCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         self.validated = True
-        self.check_throttles(request)
-        game = services.create_game(request.user, capped=True, **serializer.validated_data)
+        throttle = ScopedThrottle()
+        if not throttle.allow_request(request, self):
+            self.throttled(request, throttle.wait())
+        try:
+            game = services.create_game(request.user, capped=True, **serializer.validated_data)
+        except services.GameError:
+            throttle.refund()  # refused by the caps: nothing made, nothing spent
+            raise
         return Response(self._game(game), status=status.HTTP_201_CREATED)
 
     def _game(self, game: Game) -> dict:

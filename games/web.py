@@ -14,6 +14,7 @@ from collections import defaultdict
 from datetime import datetime
 from functools import lru_cache, wraps
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -37,6 +38,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from greatgame.ratelimit import too_many_attempts
 from variants import render as render_module
 from variants.render import power_colours, render_board, render_orders
 
@@ -50,6 +52,7 @@ from . import (
     variant_words,
     visibility,
 )
+from .api import ScopedThrottle
 from .forms import (
     PALETTES,
     GameForm,
@@ -471,9 +474,18 @@ def create_game(request: HttpRequest) -> HttpResponse:
         slot = _creation_slot(request, form.cleaned_data["once"])
         if slot and not cache.add(slot, 0, timeout=CREATION_KEPT):
             return _created_already(request, slot)
+        # The creation budget (the API's "games" scope) is counted here, after the form is
+        # read and found new: a refused form, or one sent again (a double click, a reload of
+        # the post), makes no game and spends none of it.
+        throttle = ScopedThrottle()
+        if not throttle.allow_request(request, SimpleNamespace(throttle_scope="games")):
+            if slot:
+                cache.delete(slot)
+            return too_many_attempts(throttle)
         try:
             game = services.create_game(request.user, capped=True, **form.settings())
         except services.GameError as error:
+            throttle.refund()
             if slot:
                 cache.delete(slot)  # nothing made: the same form may be sent again, fixed
             form.add_error(None, str(error))

@@ -21,7 +21,8 @@ FORMS = {
     "signup": (SignInThrottle, "auth"),
     "admin:login": (SignInThrottle, "auth"),
     "submit-orders": (ScopedThrottle, "orders"),
-    "create-game": (ScopedThrottle, "games"),
+    # "create-game" counts in the view (games.web.create_game): only a game made is counted,
+    # not a refused form nor the same form sent again.
     "join": (ScopedThrottle, "joins"),
     "send-press": (ScopedThrottle, "press"),
     "pay": (ScopedThrottle, "payments"),
@@ -47,11 +48,16 @@ class FormRateLimitMiddleware:
         throttle = throttle_class()
         if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
             return None
-        wait = round(throttle.wait() or 1)
-        response = HttpResponse(
-            f"Too many attempts; try again in {wait} seconds.",
-            status=429,
-            content_type="text/plain; charset=utf-8",
-        )
-        response["Retry-After"] = str(wait)
-        return response
+        return too_many_attempts(throttle)
+
+
+def too_many_attempts(throttle: ScopedThrottle) -> HttpResponse:
+    """The 429 of a form over its scope's rate, saying when to try again."""
+    wait = round(throttle.wait() or 1)
+    response = HttpResponse(
+        f"Too many attempts; try again in {wait} seconds.",
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(wait)
+    return response

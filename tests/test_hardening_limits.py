@@ -233,6 +233,77 @@ def test_game_creation_joins_and_press_are_throttled_per_user(
     assert page.post(reverse("send-press", args=[game.pk]), {"body": "hi"}).status_code == 429
 
 
+def _game_form(name: str, once: str, **fields) -> dict:
+    form = {"name": name, "variant": "standard", "movement_minutes": 60, "retreats_minutes": 60}
+    return (
+        form
+        | {"adjustments_minutes": 60, "press": "full", "civil_disorder_after": 2}
+        | {
+            "once": once,
+            **fields,
+        }
+    )
+
+
+def test_a_new_game_form_sent_again_spends_none_of_the_creation_budget(make_user, rates) -> None:
+    """A double click or a reload of the post sends one New game form again: it lands on the
+    game the first post made, and had used up one of the user's new games an hour each
+    time. Only games made count; a refused form neither."""
+    rates(games="2/hour")
+    user = make_user("maker")
+    page = Client()
+    page.force_login(user)
+    url = reverse("create-game")
+    first = page.post(url, _game_form("First", "form-1"))
+    assert first.status_code == 302
+    made = Game.objects.get(name="First")
+    for _ in range(3):
+        again = page.post(url, _game_form("First", "form-1"))
+        assert again.status_code == 302 and again.url == first.url == reverse(
+            "game", args=[made.pk]
+        )
+    refused = page.post(url, _game_form("Refused", "form-2", victory_centers=0))
+    assert refused.status_code == 200  # the form again, with its error
+    second = page.post(url, _game_form("Second", "form-3"))
+    assert second.status_code == 302, second.content[:200]
+    third = page.post(url, _game_form("Third", "form-4"))
+    assert third.status_code == 429 and int(third["Retry-After"]) > 0
+    assert sorted(Game.objects.filter(creator=user).values_list("name", flat=True)) == [
+        "First",
+        "Second",
+    ]
+    # The API's budget is the same one, spent by the page's two games.
+    assert api_post_game(user).status_code == 429
+
+
+def api_post_game(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client.post("/api/games/", {"name": "G", "variant": "standard"}, format="json")
+
+
+def test_a_new_game_the_caps_refuse_spends_none_of_the_creation_budget(
+    make_user, rates, settings
+) -> None:
+    """Over the cap on forming games the game is refused (400): it made nothing, so it spends
+    nothing, through the API or the page."""
+    rates(games="2/hour")
+    settings.MAX_FORMING_GAMES = 1
+    user = make_user("maker")
+    assert api_post_game(user).status_code == 201
+    for _ in range(3):
+        assert api_post_game(user).status_code == 400  # the cap: one forming game
+    page = Client()
+    page.force_login(user)
+    for n in range(3):
+        assert page.post(reverse("create-game"), _game_form("G", f"capped-{n}")).status_code == 200
+    settings.MAX_FORMING_GAMES = 5
+    assert api_post_game(user).status_code == 201  # the second of two an hour
+    assert api_post_game(user).status_code == 429
+
+
 def test_an_account_can_hold_only_so_many_forming_and_unfinished_games(
     api, make_user, settings
 ) -> None:

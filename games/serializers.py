@@ -210,7 +210,12 @@ class PowerSerializer(serializers.Serializer):
     power = serializers.CharField()
     player = serializers.CharField(allow_null=True)
     status = serializers.CharField()
-    bot = serializers.BooleanField(help_text="A bot plays this power (player is its name).")
+    bot = serializers.BooleanField(
+        allow_null=True,
+        help_text="A bot plays this power (player is its name); null where the viewer may not "
+        "know: in an anonymous game still running, another player's seat, unless the viewer "
+        "moderates the game.",
+    )
     ready = serializers.BooleanField()
     supply_centers = serializers.IntegerField()
     units = serializers.IntegerField()
@@ -320,6 +325,7 @@ class GameSerializer(serializers.ModelSerializer):
             return []
         user = _viewer(self)
         show = visibility.shows_names(game, user)
+        bots = visibility.shows_bots(game, user)
         seats = {
             m.power: m for m in game.memberships.exclude(status="replaced").select_related("user")
         }
@@ -329,9 +335,9 @@ class GameSerializer(serializers.ModelSerializer):
             out.append(
                 {
                     "power": power,
-                    "player": visibility.player_name(seat, user, show) if seat else None,
+                    "player": visibility.player_name(seat, user, show, bots) if seat else None,
                     "status": seat.status if seat else "civil_disorder",
-                    "bot": bool(seat and seat.bot),
+                    "bot": visibility.is_bot(seat, user, bots),
                     "ready": bool(seat and seat.ready),
                     "supply_centers": len(phase.supply_centers.get(power, [])),
                     "units": sum(1 for u in phase.units if u["power"] == power),
@@ -501,7 +507,10 @@ class PhaseSerializer(BoardSerializer):
 
 class MessageSerializer(StrictInput, serializers.ModelSerializer):
     sender = serializers.SerializerMethodField()
-    sender_bot = serializers.SerializerMethodField(help_text="A bot's account sent it.")
+    sender_bot = serializers.SerializerMethodField(
+        help_text="A bot's account sent it; null where the viewer may not know (an anonymous "
+        "game still running)."
+    )
     phase = serializers.IntegerField(source="phase.index", read_only=True, allow_null=True)
     recipients = serializers.ListField(
         child=serializers.CharField(max_length=50), required=False, max_length=20
@@ -522,8 +531,14 @@ class MessageSerializer(StrictInput, serializers.ModelSerializer):
         ]
         read_only_fields = ["id", "sender_power", "sender", "sender_bot", "phase", "created"]
 
-    def get_sender_bot(self, message: Message) -> bool:
-        return message.from_bot
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_sender_bot(self, message: Message) -> bool | None:
+        """Null in an anonymous game still running, unless the viewer may see its bots (its
+        moderator) or sent it."""
+        user = _viewer(self)
+        if message.sender_id == user.pk or visibility.shows_bots(message.game, user):
+            return message.from_bot
+        return None
 
     def get_sender(self, message: Message) -> str | None:
         """Hidden in an anonymous game still running, the moderator's own press as well."""

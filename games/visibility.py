@@ -123,9 +123,33 @@ def creator_name(game: Game, user: AbstractBaseUser) -> str | None:
     return None
 
 
-def player_name(membership: Membership, user: AbstractBaseUser, show: bool) -> str | None:
-    if show or membership.bot or membership.user_id == user.pk:  # a bot's name hides nobody
+def shows_bots(game: Game, user: AbstractBaseUser) -> bool:
+    """Whether the viewer may learn which powers bots play. In an anonymous game still running
+    a bot is a player like any other: the other players (and spectators) cannot tell its
+    power from a human's, by its name, a badge or its press, as they cannot tell one human
+    from another. Its moderator, who puts bots on seats and takes them off, still sees them,
+    and so does whoever may see the names."""
+    return shows_names(game, user) or game.is_moderator(user)
+
+
+def player_name(
+    membership: Membership, user: AbstractBaseUser, show: bool, bots: bool = False
+) -> str | None:
+    """The seat's player's name, if the viewer may read it: ``show`` (``shows_names``) for
+    everyone's, ``bots`` (``shows_bots``) for a bot's (its name says it is one), the
+    viewer's own always."""
+    if show or membership.user_id == user.pk or (bots and membership.bot):
         return membership.user.username
+    return None
+
+
+def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) -> bool | None:
+    """Whether a bot plays the seat: None where the viewer may not know (``bots`` false: an
+    anonymous game still running), except for the viewer's own seat."""
+    if membership is None:
+        return False
+    if bots or membership.user_id == user.pk:
+        return membership.bot
     return None
 
 

@@ -349,7 +349,10 @@ def board_data(game: Game, phase: Phase, power: str | None) -> dict:
 def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
     """Press grouped by who can read it; unread counts against the last message seen."""
     threads: dict[str, dict] = {}
+    bots = visibility.shows_bots(game, user)
     for message in visibility.visible_messages(game, user):
+        # The bot badge, where the viewer may tell bots (an anonymous game hides them).
+        message.shown_bot = message.from_bot and (bots or message.sender_id == user.pk)
         people = sorted({message.sender_power or "Moderator", *message.recipients})
         key = events.thread_key(message)
         thread = threads.setdefault(
@@ -646,6 +649,7 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
     """The powers' table; ``every_seat``: all the game's seats with their users."""
     phase = game.current_phase
     show = visibility.shows_names(game, user)
+    bots = visibility.shows_bots(game, user)
     seats = {m.power: m for m in every_seat if m.status != Membership.Status.REPLACED}
     alive = engine.survivors(phase) if phase else set()
     # Unordered: the model's ordering would join the phase and the game for nothing.
@@ -659,12 +663,12 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
             {
                 "power": name,
                 "colour": colours.get(name),
-                "player": visibility.player_name(seat, user, show) if seat else None,
+                "player": visibility.player_name(seat, user, show, bots) if seat else None,
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
                 "status_label": seat.get_status_display() if seat else gettext("Civil disorder"),
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
-                "bot": bool(seat and seat.bot),
+                "bot": bool(visibility.is_bot(seat, user, bots)),
                 "centres": len(phase.supply_centers.get(name, [])) if phase else 0,
                 "units": sum(1 for u in phase.units if u["power"] == name) if phase else 0,
                 "open": name in alive

@@ -232,17 +232,65 @@ def test_only_the_moderator_may_put_bots_on_seats(api, make_user, run_tasks):
     assert not ModeratorAction.objects.filter(game=game, action="bot").exists()
 
 
-def test_bots_are_marked_even_in_an_anonymous_game_and_cannot_sign_in(api, make_user, run_tasks):
+def test_an_anonymous_game_hides_its_bots_from_the_other_players_not_from_its_moderator(
+    api, make_user, run_tasks
+):
+    """Anonymous means nobody can tell who is behind a power, and a bot is a player too: the
+    pages and the API had named and badged every bot (its name, "bot": true, the press's
+    sender_bot) to every player. The other players now learn nothing of it; the moderator, who
+    puts bots on and takes them off (here the creator, who also plays Britain), still sees
+    them, and everyone does once the game is over."""
+    from django.test import Client
+    from django.urls import reverse
+
     game_id, human, client = one_human_game(api, make_user, run_tasks, anonymous=True)
     newcomer = make_user("newcomer")
-    api(newcomer).post(f"/api/games/{game_id}/join/", {"power": "Japan"}, format="json")
-    seen_by_human = powers_of(client, game_id)
-    assert seen_by_human["Japan"]["player"] is None  # another human stays anonymous
-    assert seen_by_human["China"]["bot"] and seen_by_human["China"]["player"].startswith("Bot ")
+    joined = api(newcomer).post(f"/api/games/{game_id}/join/", {"power": "Japan"}, format="json")
+    assert joined.status_code == 200, joined.data
+    game = Game.objects.get(pk=game_id)
+    china = game.memberships.get(power="China", bot=True)
+    from_bot = services.send_message(game, china.user, "a bot's hello")
+    # The moderator sees the bots, by name and flag, and the humans stay anonymous.
+    seen_by_moderator = powers_of(client, game_id)
+    assert seen_by_moderator["Japan"]["player"] is None  # a human stays anonymous
+    assert seen_by_moderator["Japan"]["bot"] is False
+    assert seen_by_moderator["China"]["bot"] is True
+    assert seen_by_moderator["China"]["player"].startswith("Bot ")
+    press = client.get(f"/api/games/{game_id}/messages/").json()["results"]
+    assert [m["sender_bot"] for m in press if m["id"] == from_bot.pk] == [True]
+    # Another player cannot tell a bot's power from a human's.
+    other = api(newcomer)
+    seen_by_player = powers_of(other, game_id)
+    for power, seat in seen_by_player.items():
+        if power == "Japan":  # their own seat
+            assert seat["player"] == "newcomer" and seat["bot"] is False
+        else:
+            assert seat["player"] is None and seat["bot"] is None, (power, seat)
+    press = other.get(f"/api/games/{game_id}/messages/").json()["results"]
+    assert [(m["sender"], m["sender_bot"]) for m in press if m["id"] == from_bot.pk] == [
+        (None, None)
+    ]
+    page = Client()
+    page.force_login(newcomer)
+    html = page.get(reverse("game", args=[game_id])).content.decode()
+    assert 'class="badge bot"' not in html and "Bot " not in html
+    page.force_login(human)
+    html = page.get(reverse("game", args=[game_id]) + "?thread=public").content.decode()
+    assert html.count('class="badge bot"') == 5 + 1  # five seats' and the press's badges
+    # Once the game is over nothing is hidden any more.
+    services.end_game(game, human)
+    seen_after = powers_of(other, game_id)
+    assert seen_after["China"]["bot"] is True and seen_after["China"]["player"].startswith("Bot ")
     detail = client.get(f"/api/games/{game_id}/").data
     assert detail["bots_fill_empty"] is True and detail["bots_take_civil_disorder"] is False
     sent = client.post(f"/api/games/{game_id}/messages/", {"body": "hello"}, format="json")
     assert sent.status_code == 201 and sent.data["sender_bot"] is False
+
+
+def test_bots_cannot_sign_in_nor_be_signed_up_or_handed_a_seat(api, make_user, run_tasks):
+    game_id, human, client = one_human_game(api, make_user, run_tasks, anonymous=True)
+    newcomer = make_user("newcomer")
+    api(newcomer).post(f"/api/games/{game_id}/join/", {"power": "Japan"}, format="json")
     bot = Game.objects.get(pk=game_id).memberships.get(power="China").user
     assert services.is_bot_account(bot) and not services.is_bot_account(newcomer)
     assert authenticate(username=bot.username, password="") is None

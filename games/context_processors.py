@@ -26,6 +26,8 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
         "Your orders box, as it was for the phase just processed (copy what you still want):"
     ),
     gettext_noop("The board could not be loaded; reload the page."),
+    gettext_noop("The game was rolled back to an earlier phase: copy what you typed, then"),
+    gettext_noop("reload the page"),
     # static/board.js: the countdown, the order status and click-to-order
     gettext_noop("(due now)"),
     gettext_noop("(%(left)s left)"),

@@ -34,7 +34,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 
 from . import engine, visibility
-from .models import Game, Membership, Message, Order, Phase
+from .models import Game, Membership, Message, ModeratorAction, Order, Phase
 
 logger = logging.getLogger(__name__)
 
@@ -187,6 +187,26 @@ class Cursor:
     def __str__(self) -> str:
         return f"{self.phase}-{self.message}"
 
+    def could_be_sent(self, game: Game) -> bool:
+        """Whether a stream of ``game`` could have sent this cursor: its message no later than
+        the game's newest, its phase no later than the furthest the game has reached. A
+        moderator's rollback deletes the phases after the one it goes back to, so a cursor
+        of a client that saw them is ahead of the game, legitimately (the stream then resets
+        the client); the rollbacks' log entries say how far the game had gone."""
+        newest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
+        if self.message > newest:
+            return False
+        furthest = game.phases.order_by("-index").values_list("index", flat=True).first() or 0
+        if self.phase <= furthest:
+            return True
+        rollbacks = ModeratorAction.objects.filter(game=game, action="rollback")
+        for details in rollbacks.values_list("details", flat=True):
+            reached = details.get("furthest") if isinstance(details, dict) else None
+            if not isinstance(reached, int):
+                return True  # logged before rollbacks said how far the game had gone
+            furthest = max(furthest, reached)
+        return self.phase <= furthest
+
 
 class Viewer:
     """One stream's reader: reads the game as this user may see it."""
@@ -278,8 +298,11 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     """The events for one viewer: the current state first, then whatever changes.
 
     Without a cursor the viewer has just loaded everything, so earlier press is not resent;
-    with one (``Last-Event-ID``), press after it is, and a phase other than its phase is
-    announced as processed.
+    with one (``Last-Event-ID``), press after it is, and a later phase than its phase is
+    announced as processed. An earlier one (a moderator rolled the game back, before this
+    stream or during it) is a ``reset``: what the client shows may be of phases deleted
+    since, so it must read the game again whole (the page reloads); the state events that
+    follow it are the current ones.
     """
     game, phase, power, everything = viewer.read()
     if cursor is None:
@@ -295,7 +318,8 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
         while True:
             out = []
             if phase is not None and phase.index != cursor.phase:
-                out.append(("processed", {"from": cursor.phase, "to": phase.index}))
+                kind = "processed" if phase.index > cursor.phase else "reset"
+                out.append((kind, {"from": cursor.phase, "to": phase.index}))
                 cursor.phase = phase.index
             for kind, data in viewer.state(game, phase).items():
                 if sent.get(kind) != data:
@@ -415,6 +439,13 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
     if any(Cursor.parse(text) is None for text in given):
         return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)
     cursor = Cursor.parse(given[0]) if given else None
+    if cursor is not None and not cursor.could_be_sent(game):
+        # Ahead of anything this game has had (a phase it never reached, a message it never
+        # had): no stream sent it, and resuming from it would leave the client silent.
+        return JsonResponse(
+            {"detail": "Last-Event-ID and since name a phase or message this game never had."},
+            status=400,
+        )
     if request.method == "HEAD":
         # The headers alone: a HEAD never reads a stream, so it must not hold one open (four
         # of them used to keep a viewer's streams taken for five minutes).

@@ -990,6 +990,9 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
         raise GameError(f"there is no earlier phase {index}")
     paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
     undone = list(game.phases.filter(index__gte=index).values_list("seats", flat=True))
+    # The furthest phase the game had reached, logged: a live stream's cursor may still name
+    # it (games.events tells such a cursor from one no stream ever sent).
+    furthest = game.phases.order_by("-index").values_list("index", flat=True).first()
     game.phases.filter(index__gt=index).delete()
     _restore_seats(game, phase, undone)
     now = timezone.now()
@@ -1011,7 +1014,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     game.votes.all().delete()
     _schedule(phase)
     _wake_bots(game, phase)
-    _log(game, by, "rollback", phase=index)
+    _log(game, by, "rollback", phase=index, furthest=furthest)
     return phase
 
 

@@ -280,7 +280,27 @@
     }
   }
 
-  var handlers = { powers: onPowers, clock: onClock, press: onPress, phase: onPhase };
+  // The game went back to an earlier phase (a moderator's rollback, or this page's phase is
+  // past the game's since it was loaded): what the page shows may be of phases deleted since,
+  // so it is read again whole. Text typed in the orders box and not yet saved would be lost
+  // with it: then the page says so and waits for the reader to reload.
+  function onReset(data) {
+    phaseIndex = data.to;  // the phase event that follows is no "processed" phase
+    var box = document.querySelector("section#orders textarea[name=orders]");
+    var typed = box && box.value.trim() && box.value !== box.defaultValue;
+    if (!typed) { window.location.reload(); return; }
+    if (document.getElementById("rolled-back")) return;
+    var note = document.createElement("p");
+    note.className = "guide";
+    note.id = "rolled-back";
+    var again = document.createElement("a");
+    again.href = live.dataset.page;
+    again.textContent = t("reload the page");
+    note.append(t("The game was rolled back to an earlier phase: copy what you typed, then") + " ", again, ".");
+    box.before(note);
+  }
+
+  var handlers = { powers: onPowers, clock: onClock, press: onPress, phase: onPhase, reset: onReset };
 
   // -- the stream --------------------------------------------------------------------
 

@@ -233,6 +233,89 @@ def test_an_event_id_no_stream_sends_is_a_400(colonial, seat, given):
     assert bad.status_code == 400 and "Last-Event-ID" in bad.json()["detail"], given
 
 
+def test_a_cursor_ahead_of_the_game_after_a_rollback_gets_a_reset(colonial, seat, moderator):
+    """After a moderator's rollback a client's cursor is ahead of the game, legitimately (it
+    saw the phases deleted since): its stream had told it phase 0 was "processed" from
+    phase 2 and sent press only after its cursor. It now starts with a reset (read the game
+    again), then the current state, and the press it has not seen still comes."""
+    china, russia = seat(colonial, "China"), seat(colonial, "Russia")
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    furthest = colonial.current_phase.index
+    seen = services.send_message(colonial, russia.user, "seen before the rollback")
+    services.rollback(colonial, moderator, 0)
+    later = services.send_message(colonial, russia.user, "after the rollback")
+    client = signed_in(china.user)
+    for ask in (
+        lambda: client.get(url(colonial), {"since": f"{furthest}-{seen.pk}"}),
+        lambda: client.get(url(colonial), HTTP_LAST_EVENT_ID=f"{furthest}-{seen.pk}"),
+    ):
+        got = Reader(ask()).rest()
+        kinds = [e["event"] for e in got]
+        assert kinds[0] == "reset" and "processed" not in kinds, kinds
+        assert got[0]["data"] == {"from": furthest, "to": 0}
+        assert got[0]["id"].startswith("0-")
+        assert [e["data"]["index"] for e in got if e["event"] == "phase"] == [0]
+        assert [e["data"]["id"] for e in got if e["event"] == "press"] == [later.pk]
+    # A stream open during the rollback hears it the same way.
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    reader = Reader(client.get(url(colonial)))
+    assert reader.until("phase")["data"]["index"] == 1
+    services.rollback(colonial, moderator, 0)
+    assert reader.until("reset")["data"] == {"from": 1, "to": 0}
+    assert reader.until("phase")["data"]["index"] == 0
+
+
+@pytest.mark.parametrize("ahead", ["phase", "message", "both"])
+def test_a_cursor_no_stream_of_this_game_could_have_sent_is_a_400(colonial, seat, moderator, ahead):
+    """?since=99-0 (a phase the game never reached), or a message it never had: no stream
+    sent it, and resuming from it left the client without press until ids caught up."""
+    china, russia = seat(colonial, "China"), seat(colonial, "Russia")
+    message = services.send_message(colonial, russia.user, "hello")
+    phase, last = {"phase": (99, message.pk), "message": (0, message.pk + 1)}.get(
+        ahead, (99, 10**12)
+    )
+    client = signed_in(china.user)
+    for response in (
+        client.get(url(colonial), {"since": f"{phase}-{last}"}),
+        client.get(url(colonial), HTTP_LAST_EVENT_ID=f"{phase}-{last}"),
+    ):
+        assert response.status_code == 400, response
+        assert "never had" in response.json()["detail"]
+    assert Reader(client.get(url(colonial), {"since": f"0-{message.pk}"})).rest()
+    # After a rollback: up to the furthest phase reached is a reset, past it a 400.
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    services.rollback(colonial, moderator, 0)
+    assert Reader(client.get(url(colonial), {"since": "1-0"})).rest()[0]["event"] == "reset"
+    assert client.get(url(colonial), {"since": "2-0"}).status_code == 400
+
+
+def test_a_forming_game_takes_no_cursor_past_phase_0(make_user, moderator):
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    client = signed_in(moderator)
+    assert client.get(url(forming), {"since": "1-0"}).status_code == 400
+    assert Reader(client.get(url(forming), {"since": "0-0"})).rest()
+
+
+def test_a_rollback_logged_before_it_said_how_far_the_game_had_gone_resets_a_cursor_ahead(
+    colonial, seat, moderator
+):
+    """Rollbacks logged before they said how far the game had gone: a cursor ahead of the
+    game cannot be told from one a stream sent, so it is reset rather than refused."""
+    from games.models import ModeratorAction
+
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    services.rollback(colonial, moderator, 0)
+    ModeratorAction.objects.filter(game=colonial, action="rollback").update(details={"phase": 0})
+    client = signed_in(seat(colonial, "China").user)
+    assert Reader(client.get(url(colonial), {"since": "7-0"})).rest()[0]["event"] == "reset"
+
+
 def test_a_forming_game_streams_from_phase_0_and_starting_it_processes_nothing(
     make_user, moderator
 ):

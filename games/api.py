@@ -23,7 +23,6 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -36,6 +35,7 @@ from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
 from .models import Game, Membership, ModeratorAction, NotificationSettings
+from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter
 from .seats import SEAT_OF_USER, seat_from_row

@@ -4,10 +4,14 @@ DRF reads JSON and form bodies straight from the request stream, so Django's
 ``DATA_UPLOAD_MAX_MEMORY_SIZE`` never applies to them; and Python's JSON decoder answers a
 body nested a thousand deep with ``RecursionError``, which DRF does not catch. Here a body
 over the size cap is a 413, and one nested too deep, or with a NUL character in any string
-(which PostgreSQL cannot store), is a 400, before any view sees it.
+(which PostgreSQL cannot store) or a lone surrogate escape such as ``"\\ud800"`` in any string
+or key (no UTF-8 text holds one, so an answer echoing it could not be written), is a 400,
+before any view sees it.
 """
 
 from __future__ import annotations
+
+import re
 
 from django.conf import settings
 from rest_framework import exceptions, parsers, status
@@ -42,14 +46,24 @@ def check_size(parser_context: dict | None) -> None:
         raise too_large()
 
 
+# Python's JSON decoder joins an escaped pair (``"\\ud83d\\ude00"``) into one character, so a
+# surrogate left in a decoded string is a lone one.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def check_shape(data: object) -> None:
-    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` or holding a NUL in any string."""
+    """Refuse JSON nested deeper than ``MAX_JSON_DEPTH`` or holding a NUL or a lone surrogate
+    in any string, keys included."""
     pending: list[tuple[object, int]] = [(data, 1)]
     while pending:
         value, depth = pending.pop()
         if isinstance(value, str):
             if "\x00" in value:
                 raise exceptions.ParseError("Text may not contain NUL characters.")
+            if LONE_SURROGATE.search(value):
+                raise exceptions.ParseError(
+                    "Text may not contain a lone surrogate (an unpaired \\ud800-\\udfff escape)."
+                )
             continue
         if not isinstance(value, dict | list):
             continue

@@ -319,7 +319,7 @@ REST_FRAMEWORK = {
     },
     # JSON only under /api/ (no browsable HTML pages), whatever the client accepts; the docs
     # (/api/docs/) and the schema name their own renderers.
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["games.renderers.JSONRenderer"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.parsers.JSONAnyway",
     # Every list comes in pages: ?page=n (or "last"), ?page_size= up to 100 (games.pagination).
     "DEFAULT_PAGINATION_CLASS": "games.pagination.Pages",

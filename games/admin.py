@@ -13,7 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
-from . import engine, moderation, services, usernames
+from . import engine, moderation, services, usernames, visibility
 from .limits import ascii_index
 from .models import (
     DrawVote,
@@ -194,6 +194,15 @@ class GameAdmin(NumericIdsAdmin):
             choices = [(v, engine.describe(v)["name"]) for v in engine.variant_ids()]
             return forms.ChoiceField(choices=choices, label=db_field.verbose_name.capitalize())
         return super().formfield_for_dbfield(db_field, request, **kwargs)
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field=None) -> Game | None:
+        """The game as its page shows it: its options without the seed of its chance, which
+        nobody sees before the game is over (``visibility.shown_options``), staff neither; a
+        change of options keeps the seed (``services.change_settings``)."""
+        game = super().get_object(request, object_id, from_field)
+        if game is not None:
+            game.options = visibility.shown_options(game)
+        return game
 
     def get_readonly_fields(self, request: HttpRequest, obj: Game | None = None) -> list[str]:
         """A started game's variant is fixed: its phases and orders are on that map, and the

@@ -55,15 +55,33 @@ def rule_summaries(variant_id: str) -> list[str]:
     return [rule.summary for rule in adjudication.load(variant_id).plugins if rule.summary]
 
 
+# Options the engine reads that the server sets itself and nobody chooses: the seed of the
+# game's chance (Chinese Diplomacy's factions' dice and chits), which would tell whoever knew it
+# every hidden faction order of the game (``services.create_game`` draws it, ``visibility``
+# keeps it secret until the game is over).
+SERVER_OPTIONS = frozenset({"seed"})
+
+
 def option_schema(variant_id: str) -> dict:
-    """The options a game of this variant may set, as a JSON Schema, from the engine."""
-    return adjudication.option_schema(variant_id)
+    """The options a game of this variant may set, as a JSON Schema, from the engine; without
+    those the server sets itself (``SERVER_OPTIONS``)."""
+    schema = adjudication.option_schema(variant_id)
+    chosen = {k: v for k, v in schema["properties"].items() if k not in SERVER_OPTIONS}
+    return {**schema, "properties": chosen}
 
 
 def option_problems(variant_id: str, options: object) -> list[str]:
-    """What is wrong with a game's options, by the engine's own declaration of what each
-    variant reads (``adjudication.option_schema``); empty when nothing is."""
-    return adjudication.option_problems(variant_id, options)
+    """What is wrong with a game's options as its creator chose them, by the engine's own
+    declaration of what each variant reads (``adjudication.option_schema``); an option the
+    server sets itself is refused. Empty when nothing is wrong."""
+    if not isinstance(options, dict):
+        return adjudication.option_problems(variant_id, options)
+    own = [key for key in options if key in SERVER_OPTIONS]
+    chosen = {k: v for k, v in options.items() if k not in SERVER_OPTIONS}
+    return [
+        *(f"{key}: set by the server and kept secret; it cannot be chosen" for key in own),
+        *adjudication.option_problems(variant_id, chosen),
+    ]
 
 
 def starting_phase(variant_id: str, seed: int = 0) -> dict:

@@ -266,9 +266,10 @@ def replay_json_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _whole(game: Game, user: AbstractBaseUser | None) -> bool:
-    """Whether the viewer may have the replay whole, able to be judged again: once the game is
-    over, or a moderator who does not play. While it is on, a player's replay lacks the seed
-    of the game's chance and the factions' unpublished coming orders (``visibility``)."""
+    """Whether the viewer may have the factions' unpublished coming orders in the replay: once
+    the game is over, or a moderator who does not play. While it is on, everyone's replay
+    lacks the seed of the game's chance (``visibility.shown_options``), so that a Chinese game's
+    replay is judged again only once the game is over."""
     return game.finished_at is not None or (
         user is not None and visibility.sees_everything(game, user)
     )

@@ -13,6 +13,7 @@ import hmac
 import json
 import logging
 import random
+import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
@@ -26,7 +27,7 @@ from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from . import engine, events, ratings
+from . import engine, events, ratings, visibility
 from .limits import (
     ABANDONED_AFTER,
     MAX_ORDER_LENGTH,
@@ -202,8 +203,9 @@ def create_game(
         raise GameError("; ".join(problems))
     if capped:
         _check_game_caps(creator)
-    options = {**options}
-    options.setdefault("seed", random.randrange(2**31))  # the game's chance, replayable
+    # The game's chance, replayable, secret until the game is over (engine.SERVER_OPTIONS):
+    # 63 bits, so that nobody finds it by trying every seed against the dice a year shows.
+    options = {**options, "seed": secrets.randbits(63)}
     game = Game.objects.create(
         name=name, variant=variant, creator=creator, options=options, **settings
     )
@@ -1178,6 +1180,19 @@ def _loggable(value: object) -> object:
     return str(value)
 
 
+def _keep_seed(game: Game, options: object) -> object:
+    """New options for the game (the admin's form, which never shows the seed): the game keeps
+    its seed, which nobody changes."""
+    if not isinstance(options, dict):
+        return options
+    if "seed" in options and options["seed"] != game.options.get("seed"):
+        raise GameError("seed: set by the server and kept secret; it cannot be changed")
+    options = visibility.without_secrets(options)
+    if "seed" in game.options:
+        options["seed"] = game.options["seed"]
+    return options
+
+
 @transaction.atomic
 def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game:
     """Change a game's settings (the admin's form): the moderator only, and every changed
@@ -1188,12 +1203,16 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
             raise GameError("only a forming game's variant can change")
         if changes["variant"] not in engine.variant_ids():
             raise GameError(f"unknown variant {changes['variant']!r}")
+    if "options" in changes:
+        changes["options"] = _keep_seed(game, changes["options"])
     changed = {}
     for field, value in changes.items():
         old = getattr(game, field)
         if old != value:
+            if field == "options":  # the audit log never holds the seed (visibility)
+                old, value = visibility.without_secrets(old), visibility.without_secrets(value)
             changed[field] = {"old": _loggable(old), "new": _loggable(value)}
-            setattr(game, field, value)
+            setattr(game, field, changes[field])
     if changed:
         game.full_clean(exclude=["current_phase"])
         game.save(update_fields=list(changed))

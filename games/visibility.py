@@ -68,15 +68,20 @@ def shown_results(results: dict | None) -> dict | None:
     return {**results, "factions": {**factions, "next_orders": published}}
 
 
-def shown_options(game: Game, user: AbstractBaseUser | None) -> dict:
-    """The game's options as this viewer may read them: the seed of the game's chance (the
-    Chinese factions' dice and chits) only for a moderator who does not play, or once the game
-    is over; anyone holding it could work out the factions' coming orders."""
-    if "seed" not in game.options or game.finished_at is not None:
+def without_secrets(options: dict) -> dict:
+    """A game's options without the seed of its chance."""
+    return {k: v for k, v in options.items() if k != "seed"}
+
+
+def shown_options(game: Game, user: AbstractBaseUser | None = None) -> dict:
+    """The game's options as anyone may read them: the seed of the game's chance (the Chinese
+    factions' dice and chits) only once the game is over. Whoever held it could work out
+    every hidden faction order of every coming year, so nobody sees it before, a moderator
+    who does not play neither: anyone may yet take a seat (join while the game forms, take
+    over a power in civil disorder, be seated by a moderator)."""
+    if game.finished_at is not None:
         return game.options
-    if user is not None and sees_everything(game, user):
-        return game.options
-    return {k: v for k, v in game.options.items() if k != "seed"}
+    return without_secrets(game.options)
 
 
 def visible_orders(phase: Phase, user: AbstractBaseUser) -> QuerySet[Order]:

@@ -232,7 +232,8 @@ def test_players_never_read_the_factions_unpublished_orders_or_the_seed(chinese,
     """Seed 003, 5(E): the Communists' orders are never published in advance. A processed
     year's results hold the coming year's faction orders, and the game's seed decides them:
     a player sees neither through the API or the replay while the game is on; a moderator who
-    does not play sees both, and so does everyone once the game is over."""
+    does not play sees the orders but not the seed (they may yet take a seat), and everyone
+    sees both once the game is over."""
     process(chinese)
     last = chinese.phases.filter(processed_at__isnull=False).order_by("-index").first()
     # The Communists plan from 1927 on; their orders as the engine writes them, for this year.
@@ -251,7 +252,7 @@ def test_players_never_read_the_factions_unpublished_orders_or_the_seed(chinese,
     moderator = client_for(chinese.creator)
     whole = moderator.get(f"/api/games/{chinese.pk}/phases/{last.index}/").json()["results"]
     assert _unpublished(whole)
-    assert "seed" in moderator.get(f"/api/games/{chinese.pk}/").json()["options"]
+    assert "seed" not in moderator.get(f"/api/games/{chinese.pk}/").json()["options"]
     services.end_game(chinese, chinese.creator, "")
     assert "seed" in player.get(f"/api/games/{chinese.pk}/").json()["options"]
 

@@ -54,11 +54,11 @@ def test_bad_options_are_refused_at_creation(api, moderator, options) -> None:
 def test_good_options_are_kept(api, moderator) -> None:
     response = api(moderator).post(
         "/api/games/",
-        {"name": "G", "variant": "standard", "options": {"seed": 7, "victory_centers": 20}},
+        {"name": "G", "variant": "standard", "options": {"victory_centers": 20}},
         format="json",
     )
     assert response.status_code == 201, response.content
-    assert Game.objects.get().options == {"seed": 7, "victory_centers": 20}
+    assert Game.objects.get().options["victory_centers"] == 20
 
 
 def test_the_engine_declares_the_options_it_reads() -> None:
@@ -405,11 +405,17 @@ def test_form_data_is_read_by_the_same_rules(api, game, seat, moderator) -> None
     assert blank.status_code == 400 and "recipients" in blank.json()
     made = client.post(
         "/api/games/",
-        {"name": "G", "variant": "standard", "deadline_time": "null", "options": '{"seed": 3}'},
+        {
+            "name": "G",
+            "variant": "standard",
+            "deadline_time": "null",
+            "options": '{"victory_centers": 3}',
+        },
         format="multipart",
     )
     assert made.status_code == 201, made.content
-    assert made.json()["deadline_time"] is None and made.json()["options"] == {"seed": 3}
+    assert made.json()["deadline_time"] is None
+    assert made.json()["options"] == {"victory_centers": 3}
 
 
 def test_times_of_day_are_read_as_the_pattern_says(api, moderator) -> None:
@@ -446,17 +452,21 @@ def test_the_schema_says_which_strings_may_be_blank(api, moderator) -> None:
 
 
 def test_the_schema_gives_the_options_the_engine_declares(api, moderator) -> None:
-    """A new game's schema is one object per variant, each with that variant's own options."""
+    """A new game's schema is one object per variant, each with that variant's own options
+    (those a creator chooses: the engine's, without the seed the server draws)."""
     choices = _schema(api(moderator))["components"]["schemas"]["GameCreateRequest"]["oneOf"]
     by_variant = {c["properties"]["variant"]["enum"][0]: c for c in choices}
     assert set(by_variant) == set(engine.variant_ids())
     for variant_id, choice in by_variant.items():
         options = {**choice["properties"]["options"]}
         options.pop("description")
-        assert options == adjudication.option_schema(variant_id)
+        declared = adjudication.option_schema(variant_id)
+        del declared["properties"]["seed"]
+        assert options == declared
         assert options["additionalProperties"] is False
     detail = api(moderator).get("/api/variants/standard/").json()
-    assert detail["option_schema"] == adjudication.option_schema("standard")
+    assert detail["option_schema"] == engine.option_schema("standard")
+    assert set(detail["option_schema"]["properties"]) == {"victory_centers"}
 
 
 # -- the issue's attacks, replayed --------------------------------------------------------------

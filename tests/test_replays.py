@@ -114,6 +114,11 @@ def test_replay_json_is_judged_again_by_the_engine(
 ) -> None:
     game = _play(make_game(variant), moderator, seat, 3)
     client.force_login(moderator)
+    # The seed of the game's chance is nobody's before the game is over: once it is, the
+    # replay is whole.
+    on = client.get(f"/games/{game.pk}/replay.json").json()
+    assert all("seed" not in p["request"]["options"] for p in on["phases"])
+    services.end_game(game, moderator, "")
     data = client.get(f"/games/{game.pk}/replay.json").json()
     processed = list(game.phases.filter(processed_at__isnull=False).order_by("index"))
     assert [p["index"] for p in data["phases"]] == [p.index for p in processed]

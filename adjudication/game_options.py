@@ -12,22 +12,27 @@ A declaration is a small JSON Schema: ``{"type": "integer" | "boolean" | "string
 
 from __future__ import annotations
 
-from .variant import load
+from .variant import Variant, load
 
 # A seed is stored as JSON and may be kept in a 64-bit column by a server.
 _SEED_RANGE = {"minimum": -(2**63), "maximum": 2**63 - 1}
 
 
-def _engine_options(centres: int) -> dict[str, dict]:
-    """Options every variant reads: the engine's own, and the seed it hands the plug-ins."""
-    return {
-        "victory_centers": {
+def _engine_options(variant: Variant) -> dict[str, dict]:
+    """Options the engine itself reads: the victory threshold of a variant won on supply
+    centres (one whose data sets ``victory_centers`` to 0, Chinese Diplomacy, is won otherwise
+    and has none to change), and the seed it hands the plug-ins."""
+    options: dict[str, dict] = {}
+    if variant.victory_centers > 0:
+        options["victory_centers"] = {
             "type": "integer",
             "minimum": 1,
-            "maximum": max(centres, 1),
+            "maximum": max(len(variant.centres), 1),
             "description": "Supply centres a power needs to win; the variant's own figure when "
             "absent.",
-        },
+        }
+    return {
+        **options,
         "seed": {
             "type": "integer",
             **_SEED_RANGE,
@@ -42,7 +47,7 @@ def option_schema(variant_id: str) -> dict:
 
     Raises ``VariantError`` for an unknown variant."""
     variant = load(variant_id)
-    properties = _engine_options(len(variant.centres))
+    properties = _engine_options(variant)
     for rule in variant.plugins:
         properties.update(rule.OPTIONS)
     return {"type": "object", "properties": properties, "additionalProperties": False}
@@ -56,6 +61,10 @@ def option_problems(variant_id: str, options: object) -> list[str]:
     problems = []
     for key, value in options.items():
         rule = declared.get(key) if isinstance(key, str) else None
+        if rule is None and key == "victory_centers":
+            name = load(variant_id).name
+            problems.append(f"victory_centers: {name} is not won on supply centres")
+            continue
         if rule is None:
             known = ", ".join(sorted(declared))
             problems.append(f"unknown option {str(key)[:50]!r}; this variant reads {known}")

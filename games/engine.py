@@ -70,18 +70,37 @@ def option_schema(variant_id: str) -> dict:
     return {**schema, "properties": chosen}
 
 
+def read_options(game: Game) -> dict:
+    """The game's options for the engine. A Chinese game made while ``victory_centers`` was
+    still offered for it stored one, which never did anything (the richest power wins) and
+    which the engine now refuses for a variant not won on centres: left out, the game goes on.
+    """
+    options = game.options
+    if "victory_centers" not in options:
+        return options
+    if "victory_centers" in adjudication.option_schema(game.variant)["properties"]:
+        return options
+    return {k: v for k, v in options.items() if k != "victory_centers"}
+
+
 def option_problems(variant_id: str, options: object) -> list[str]:
     """What is wrong with a game's options as its creator chose them, by the engine's own
     declaration of what each variant reads (``adjudication.option_schema``); an option the
     server sets itself is refused. Empty when nothing is wrong."""
     if not isinstance(options, dict):
         return adjudication.option_problems(variant_id, options)
-    own = [key for key in options if key in SERVER_OPTIONS]
-    chosen = {k: v for k, v in options.items() if k not in SERVER_OPTIONS}
-    return [
-        *(f"{key}: set by the server and kept secret; it cannot be chosen" for key in own),
-        *adjudication.option_problems(variant_id, chosen),
-    ]
+    declared = option_schema(variant_id)["properties"]
+    problems = []
+    for key in options:
+        if key in SERVER_OPTIONS:
+            problems.append(f"{key}: set by the server and kept secret; it cannot be chosen")
+        elif key not in declared and key != "victory_centers":  # the engine words that one
+            known = f"this variant reads {', '.join(sorted(declared))}" if declared else ""
+            problems.append(
+                f"unknown option {str(key)[:50]!r}; {known or 'this variant has none to set'}"
+            )
+    checked = {k: v for k, v in options.items() if k in declared or k == "victory_centers"}
+    return [*problems, *adjudication.option_problems(variant_id, checked)]
 
 
 def starting_phase(variant_id: str, seed: int = 0) -> dict:
@@ -106,7 +125,7 @@ def request(game: Game, phase: Phase, orders: list[dict]) -> dict:
         "dislodged": phase.dislodged,
         "contested": phase.contested,
         "orders": orders,
-        "options": game.options,
+        "options": read_options(game),
         **phase.carried,
     }
     if "economy" in phase.carried:

@@ -80,7 +80,7 @@ class OptionsFieldSchema(OpenApiSerializerFieldExtension):
 
 def options_per_variant(result: dict, generator, request, public: bool) -> dict:
     """drf-spectacular hook: a new game's options are checked against its own variant's
-    ranges (``victory_centers`` up to 17 in Chinese Diplomacy, 58 in Colonial), so the request
+    ranges (``victory_centers`` up to 58 in Colonial, none at all in Chinese), so the request
     schema is one object per variant, each naming its variant and its options exactly."""
     schemas = result.get("components", {}).get("schemas", {})
     base = schemas.get("GameCreateRequest")

@@ -144,7 +144,9 @@ def unrate_game(game: Game) -> None:
     When the game was a player's last rated one, the rating goes back to what it was before.
     Otherwise the games rated since stay: only this game's own change is taken out (its
     change of mu subtracted, the variance it took away given back), so that rolling back an
-    old game never wipes what its players earned elsewhere since."""
+    old game never wipes what its players earned elsewhere since. A rating left with no rated
+    game is deleted: the player is new again in that variant (``rating_of``), and no
+    leaderboard lists them."""
     for change in game.rating_changes.all():
         rating = (
             Rating.objects.select_for_update()
@@ -160,7 +162,10 @@ def unrate_game(game: Game) -> None:
             variance = rating.sigma**2 + change.sigma_before**2 - change.sigma**2
             rating.sigma = math.sqrt(max(variance, 1e-6))
         rating.games = max(rating.games - 1, 0)
-        rating.save()
+        if rating.games:
+            rating.save()
+        else:
+            rating.delete()
     game.rating_changes.all().delete()
 
 
@@ -275,9 +280,10 @@ def rating_of(user: AbstractBaseUser, variant: str = OVERALL) -> Rating:
 
 
 def leaderboard(variant: str = OVERALL, limit: int = 100) -> list[dict]:
-    """The best ratings first (by mu - 3 sigma), with each player's reliability."""
+    """The best ratings first (by mu - 3 sigma), with each player's reliability: players with
+    a rated game in the variant (overall: in any), no one else."""
     ranked = (
-        Rating.objects.filter(variant=variant)
+        Rating.objects.filter(variant=variant, games__gt=0)
         .select_related("user")
         .annotate(score=F("mu") - 3 * F("sigma"))
         .order_by("-score", "user__username")[:limit]
@@ -304,7 +310,7 @@ def player_summary(user: AbstractBaseUser, viewer: AbstractBaseUser) -> dict:
     """A player's ratings, reliability, rating history and games, as the viewer may see them:
     a seat in an anonymous game still running is left out, and a sandbox's always."""
     kept = reliability(user)
-    ratings = {r.variant: r for r in Rating.objects.filter(user=user)}
+    ratings = {r.variant: r for r in Rating.objects.filter(user=user, games__gt=0)}
     overall = ratings.get(OVERALL) or rating_of(user)
     history = [
         {

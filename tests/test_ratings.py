@@ -148,9 +148,40 @@ def test_a_rollback_of_a_finished_game_undoes_its_ratings(make_game, moderator) 
     assert RatingChange.objects.filter(game=game).exists()
     services.rollback(game, moderator, 1)
     assert not RatingChange.objects.filter(game=game).exists()
+    # Nobody has a rated game left: every player is new again, listed on no leaderboard.
+    assert not Rating.objects.exists()
     fresh = MODEL.rating()
-    for rating in Rating.objects.all():
-        assert (rating.mu, rating.sigma, rating.games) == (fresh.mu, fresh.sigma, 0)
+    for seat in game.memberships.all():
+        for variant in ("", game.variant):
+            rating = ratings.rating_of(seat.user, variant)
+            assert (rating.mu, rating.sigma, rating.games) == (fresh.mu, fresh.sigma, 0)
+
+
+def test_a_rolled_back_game_leaves_nobody_on_the_leaderboards(make_game, moderator, api) -> None:
+    game = make_game("colonial")
+    services.process_now(game, moderator)
+    services.end_game(game, moderator, winner="Britain")
+    client = api(moderator)
+    assert len(client.get("/api/leaderboard/?variant=colonial").json()) == 7
+    assert len(client.get("/api/leaderboard/").json()) == 7
+    services.rollback(game, moderator, 0)
+    assert client.get("/api/leaderboard/?variant=colonial").json() == []
+    assert client.get("/api/leaderboard/").json() == []
+    player = game.memberships.first().user
+    summary = client.get(f"/api/players/{player.username}/").json()
+    assert summary["variants"] == {} and summary["rated_games"] == 0
+
+
+def test_a_rating_left_with_no_game_is_not_listed(make_user, api) -> None:
+    """A row already at no games (stored before rollbacks deleted them) is not listed."""
+    user = make_user("ghost")
+    fresh = MODEL.rating()
+    for variant in ("", "colonial"):
+        Rating.objects.create(user=user, variant=variant, mu=fresh.mu, sigma=fresh.sigma, games=0)
+    client = api(user)
+    assert client.get("/api/leaderboard/?variant=colonial").json() == []
+    assert client.get("/api/leaderboard/").json() == []
+    assert client.get("/api/players/ghost/").json()["variants"] == {}
 
 
 def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game, seat, moderator):

@@ -781,6 +781,10 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         default=F("status"),
     )
     next_phase = _open_phase(game, phase.index + 1, board, now, {"status": status})
+    if game.status == Status.ACTIVE:
+        # Seats that stopped voting this phase (deposed, in civil disorder, handed to a bot,
+        # eliminated): the others' votes may carry the game now.
+        _settle_votes(game, next_phase)
     _enqueue("notify_phase_processed", phase.pk)
     events.changed(game)
     return next_phase
@@ -844,13 +848,19 @@ def _depose(game: Game, phase: Phase, powers: list[str]) -> None:
     as no other loss ends it, and the power opens to a new player, who starts at net zero.
 
     In a sandbox the new player is its creator, who plays every power: a new stand-in takes
-    the seat at once, or the power could never be ordered again (seed 003, rule 6)."""
+    the seat at once, or the power could never be ordered again (seed 003, rule 6). Elsewhere
+    the power is in civil disorder like any other, so with ``bots_take_civil_disorder`` a bot
+    takes the seat at once; the votes standing are settled when the next phase opens."""
     for seat in game.memberships.filter(power__in=powers).exclude(status=Seat.REPLACED):
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
         _log(game, None, "deposed", power=seat.power, player=seat.user.username, phase=phase.index)
         if game.sandbox:
             stand_in(game, seat.power)
+        elif game.bots_take_civil_disorder:
+            _seat_bot(game, seat.power)
+            player = seat.user.username
+            _log(game, None, "bot", power=seat.power, bot=True, player=player, why="deposed")
 
 
 def _board(request: dict, response: dict) -> dict:

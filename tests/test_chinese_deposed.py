@@ -1,0 +1,71 @@
+"""A deposed Chinese leader's power is in civil disorder like any other (seed 003, rule 6):
+with ``bots_take_civil_disorder`` a bot takes the seat at once, as when a player stops
+ordering or is removed; and the votes standing are settled, since the deposed seat no longer
+votes."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from games import services
+from games.models import Game, Membership, ModeratorAction
+
+pytestmark = pytest.mark.django_db
+
+
+def _deep_in_debt(game: Game, power: str) -> None:
+    """The power's balance such that the year's end leaves it more than 1,000 k oz short."""
+    phase = game.current_phase
+    phase.carried["economy"]["balances"][power] = -995
+    phase.save(update_fields=["carried"])
+
+
+def _process(game: Game) -> None:
+    game.refresh_from_db()
+    assert services.process_phase(game.pk, game.current_phase_id, force=True)
+    game.refresh_from_db()
+
+
+def _power(game: Game, power: str) -> dict:
+    client = APIClient()
+    client.force_authenticate(game.creator)
+    powers = client.get(f"/api/games/{game.pk}/").json()["powers"]
+    return next(p for p in powers if p["power"] == power)
+
+
+@pytest.mark.parametrize("bots", [True, False])
+def test_a_deposed_power_goes_to_a_bot_when_the_game_says_so(make_game, seat, bots) -> None:
+    game = make_game("chinese", bots_take_civil_disorder=bots)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    germany.refresh_from_db()
+    assert germany.status == Membership.Status.REPLACED
+    assert ModeratorAction.objects.filter(game=game, action="deposed").exists()
+    shown = _power(game, "Germany")
+    if bots:
+        bot = game.memberships.get(power="Germany", status=Membership.Status.ACTIVE)
+        assert bot.bot
+        assert shown["bot"] and shown["status"] == "active"
+        log = ModeratorAction.objects.get(game=game, action="bot")
+        assert log.details["why"] == "deposed" and log.details["power"] == "Germany"
+    else:
+        assert not shown["bot"] and shown["status"] == "civil_disorder"
+        assert not game.memberships.filter(power="Germany", status="active").exists()
+
+
+def test_votes_are_settled_when_a_leader_is_deposed(make_game, seat) -> None:
+    """Every other great power has voted for a draw; the one that did not is deposed: the
+    draw passes, as when a seat is removed."""
+    game = make_game("chinese")
+    others = [m for m in game.memberships.all() if m.power != "Germany"]
+    for membership in others:
+        assert not services.vote(membership, draw=True)
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(seat(game, "Germany"), ["Enter A Pacific Ocean"])
+    _process(game)
+    assert game.status == Game.Status.FINISHED
+    assert game.result["kind"] == "draw"
+    assert {m.power for m in others} <= set(game.result["powers"])

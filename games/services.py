@@ -646,7 +646,10 @@ def _settle_votes(game: Game, phase: Phase) -> None:
     (removed, in civil disorder, handed to a bot) after every other voter has voted."""
     voters = _voters(game, phase)
     votes = {v.power: v.concede_to for v in game.votes.all()}
+    alive = engine.survivors(phase)
     for winner in sorted(set(votes.values()) - {""}):
+        if winner not in alive:  # eliminated since the votes were cast: nobody to concede to
+            continue
         needed = voters - {winner}
         if needed and all(votes.get(p) == winner for p in needed):
             _finish(game, "concession", [winner])

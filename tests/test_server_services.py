@@ -585,3 +585,29 @@ def test_rule_orders_are_kept_per_phase_and_answer_as_the_engine_does(make_game)
     for power in engine.powers(chinese):
         engine.rule_orders(chinese, chinese.current_phase, power)
     assert all(key[0] != chinese.current_phase_id for key in engine._RULE_ORDERS)
+
+
+def test_no_concession_to_a_power_eliminated_since_the_votes(game: Game) -> None:
+    """Votes to concede to Turkey stand; Turkey then loses its last unit and centre: the
+    votes no longer end the game (nobody is left to win it)."""
+    phase = game.current_phase
+    others = [p for p in engine.powers(game) if p != "Turkey"]
+    for power in others:
+        DrawVote.objects.create(game=game, power=power, concede_to="Turkey")
+    services._settle_votes(game, phase)  # Turkey does not vote for itself: carried
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["powers"] == ["Turkey"]
+
+    other = services.create_game(game.creator, name="g2", variant="standard")
+    for member in game.memberships.all():
+        services.join_game(other, member.user)
+    other.refresh_from_db()
+    phase = other.current_phase
+    phase.units = [u for u in phase.units if u["power"] != "Turkey"]
+    phase.supply_centers = {**phase.supply_centers, "Turkey": []}
+    phase.save()
+    for power in others:
+        DrawVote.objects.create(game=other, power=power, concede_to="Turkey")
+    services._settle_votes(other, phase)
+    other.refresh_from_db()
+    assert other.status == Game.Status.ACTIVE

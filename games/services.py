@@ -336,6 +336,7 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
             _log(game, user, "bot", power=power, bot=False, player=user.username)
     membership = _take_seat(game, user, power, own)
     _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
+    _seats_changed(game, _current(game))
     return membership
 
 
@@ -547,16 +548,37 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
         membership.ready = ready
         membership.save(update_fields=["ready"])
         events.changed(game)
-        if ready and game.status == Status.ACTIVE and _all_ready(game, phase):
-            _enqueue("process_phase", game.pk, phase.pk)
+        if ready:
+            _settle_ready(game, phase)
 
 
 def _all_ready(game: Game, phase: Phase) -> bool:
+    """Whether the phase may process early: the game allows it, a person plays (bots are
+    ready only then, so a game left to bots waits for its deadlines) and every active seat
+    with something to do this phase is ready."""
     if not game.process_when_ready:
         return False
     to_act = engine.powers_to_act(phase)
-    players = [m for m in game.memberships.filter(status=Seat.ACTIVE) if m.power in to_act]
-    return bool(players) and all(m.ready for m in players)
+    seats = list(game.memberships.filter(status=Seat.ACTIVE))
+    players = [m for m in seats if m.power in to_act]
+    people = any(not m.bot for m in seats)
+    return people and bool(players) and all(m.ready for m in players)
+
+
+def _settle_ready(game: Game, phase: Phase) -> None:
+    """Process the phase (once this transaction commits) if every power it waits for is ready
+    now. Called wherever who must be ready, or whether the game runs, may have changed: a
+    ready, a resume, a seat removed, replaced, taken over or handed to or from a bot, the
+    setting switched on. ``process_phase`` checks it all again under the game's lock."""
+    if game.status == Status.ACTIVE and _all_ready(game, phase):
+        _enqueue("process_phase", game.pk, phase.pk)
+
+
+def _seats_changed(game: Game, phase: Phase) -> None:
+    """A seat stopped or started playing: the votes and the ready flags standing may now carry
+    the game (a draw) or the phase (all ready) without anyone voting or saying ready again."""
+    _settle_votes(game, phase)
+    _settle_ready(game, phase)
 
 
 # The same words from the same sender to the same readers within this time are one message.
@@ -970,6 +992,7 @@ def resume(game: Game, by: AbstractBaseUser) -> None:
     game.save()
     _schedule(phase)
     _log(game, by, "resume", deadline=phase.deadline.isoformat())
+    _settle_ready(game, phase)  # every power may have said ready while the clock stood still
 
 
 @transaction.atomic
@@ -1100,6 +1123,7 @@ def replace_player(
     membership = _take_seat(game, user, power, own)
     old = seat and seat.user.username
     _log(game, by, "replace", power=power, old=old, new=user.username, again=own is not None)
+    _seats_changed(game, _current(game))
     return membership
 
 
@@ -1120,7 +1144,7 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
         _seat_bot(game, power)
         _log(game, by, "bot", power=power, bot=True, player=seat.user.username, why="removed")
         _wake_bots(game, _current(game))
-    _settle_votes(game, _current(game))  # the others may all have voted already
+    _seats_changed(game, _current(game))  # the others may all have voted, or be ready, already
     return seat
 
 
@@ -1140,6 +1164,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
         seat.status, seat.ready = Seat.CIVIL_DISORDER, False  # nobody plays it: not ready
         seat.save(update_fields=["status", "ready"])
         _log(game, by, "bot", power=power, bot=False, player=seat.user.username)
+        _seats_changed(game, phase)  # the others may all be ready already
         return seat
     if power not in engine.survivors(phase):
         raise GameError(f"{power} is no longer in the game")
@@ -1156,7 +1181,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
         membership = _seat_bot(game, power)
     _log(game, by, "bot", power=power, bot=True, player=seat and seat.user.username)
     _wake_bots(game, phase)
-    _settle_votes(game, phase)  # bots never vote: the humans' votes may carry it now
+    _seats_changed(game, phase)  # bots never vote: the humans' votes may carry it now
     return membership
 
 
@@ -1230,6 +1255,8 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
         game.full_clean(exclude=["current_phase"])
         game.save(update_fields=list(changed))
         _log(game, by, "settings", **changed)
+        if "process_when_ready" in changed and game.current_phase_id is not None:
+            _settle_ready(game, game.current_phase)  # everyone may be ready already
     return game
 
 

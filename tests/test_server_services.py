@@ -239,6 +239,106 @@ def test_all_ready_processes_early_only_when_allowed(make_game, seat, enqueued) 
     assert services.process_phase(game.pk, phase.pk) is False
 
 
+def _processed_at_once(enqueued: list, game: Game, phase: Phase) -> bool:
+    """Whether processing the phase was sent without an ``eta`` (at once, not at the
+    deadline), and it then processes it."""
+    sent = [
+        args
+        for name, args, options in enqueued
+        if name == "games.tasks.process_phase" and options.get("eta") is None
+    ]
+    return (game.pk, phase.pk) in sent and services.process_phase(game.pk, phase.pk)
+
+
+def _all_ready_but(game: Game, seat, power: str) -> None:
+    for membership in game.memberships.exclude(power=power):
+        services.set_ready(seat(game, membership.power))
+
+
+def test_resuming_a_game_everyone_got_ready_in_processes_it(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """The last player says ready while the game is paused: the resume processes the phase
+    (it waited for the old deadline: a tester's finding)."""
+    game = make_game(process_when_ready=True)
+    phase = current(game)
+    services.pause(game, moderator)
+    with django_capture_on_commit_callbacks(execute=True):
+        _all_ready_but(game, seat, "")
+    assert not _processed_at_once(enqueued, game, phase)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resume(game, moderator)
+    assert _processed_at_once(enqueued, game, phase)
+    assert current(game).index == 1
+
+
+@pytest.mark.parametrize("how", ["remove", "bot off"])
+def test_the_last_unready_seat_leaving_play_processes_the_phase(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks, how
+) -> None:
+    """Every other seat is ready, and the one that is not stops playing (the moderator removes
+    its player, or takes its bot off): the phase is processed at once, as a ready would."""
+    game = make_game(process_when_ready=True)
+    phase = current(game)
+    if how == "bot off":
+        services.set_bot(game, moderator, "Turkey", True)  # its bot has not played yet
+    with django_capture_on_commit_callbacks(execute=True):
+        _all_ready_but(game, seat, "Turkey")
+    assert not _processed_at_once(enqueued, game, phase)
+    with django_capture_on_commit_callbacks(execute=True):
+        if how == "remove":
+            services.remove_player(game, moderator, "Turkey")
+        else:
+            services.set_bot(game, moderator, "Turkey", False)
+    assert _processed_at_once(enqueued, game, phase)
+
+
+def test_switching_process_when_ready_on_processes_a_phase_everyone_is_ready_in(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    game = make_game(process_when_ready=False)
+    phase = current(game)
+    _all_ready_but(game, seat, "")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.change_settings(game, moderator, process_when_ready=True)
+    assert _processed_at_once(enqueued, game, phase)
+
+
+def test_a_seat_that_must_act_stops_the_phase_processing_early(
+    make_game, seat, moderator, make_user, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """A new player on a seat (replaced, taken over) is not ready yet: nothing is processed."""
+    game = make_game(process_when_ready=True)
+    phase = current(game)
+    _all_ready_but(game, seat, "Turkey")
+    services.remove_player(game, moderator, "Turkey")
+    enqueued.clear()
+    services.pause(game, moderator)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.take_over(game, make_user("newcomer"), "Turkey")
+        services.replace_player(game, moderator, "France", make_user("another"))
+        services.resume(game, moderator)
+    assert not _processed_at_once(enqueued, game, phase)
+
+
+def test_a_game_left_to_bots_is_not_processed_early(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """Bots are ready only while a person plays; the last person removed while the bots are
+    ready leaves the phase to its deadline, as a game left to bots always is."""
+    game = make_game(process_when_ready=True, players=1)
+    (person,) = game.memberships.all()
+    for power in engine.powers(game):
+        if power != person.power:
+            services.set_bot(game, moderator, power, True)
+    with django_capture_on_commit_callbacks(execute=True):
+        for membership in game.memberships.filter(bot=True):
+            services.set_ready(membership)
+        services.remove_player(game, moderator, person.power)
+    phase = current(game)
+    assert not _processed_at_once(enqueued, game, phase)
+
+
 def test_ready_flags_reset_with_each_phase(game: Game, seat, moderator) -> None:
     services.set_ready(seat(game, "France"))
     services.process_now(game, moderator)

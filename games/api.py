@@ -88,6 +88,8 @@ THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
 PHASE_BOUND = {("/api/games/{id}/ready/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/moderation/{action_name}/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/orders/", "put"), ("/api/games/{id}/orders/check/", "post")}
+PHASE_BOUND |= {("/api/games/{id}/messages/", "post"), ("/api/games/{id}/payments/", "post")}
+PHASE_BOUND |= {("/api/sandbox/{pk}/payments/{power}/", "post")}
 THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
 THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
 THROTTLED |= {("/api/games/{id}/payments/", "post")}
@@ -639,6 +641,7 @@ class GameViewSet(
             request.user,
             serializer.validated_data["body"],
             serializer.validated_data.get("recipients", []),
+            phase=serializer.validated_data.get("phase"),
         )
         return Response(MessageSerializer(message, context=context).data, status=201)
 
@@ -735,8 +738,9 @@ def pay(request: Request, membership: Membership) -> Response:
     key = request.headers.get("Idempotency-Key", "")
     if len(key) > 64 or not key.isascii() or not key.isprintable():
         raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
+    data = serializer.validated_data
     payment = services.pay(
-        membership, serializer.validated_data["payee"], serializer.validated_data["amount"], key=key
+        membership, data["payee"], data["amount"], key=key, phase=data.get("phase")
     )
     answer = status.HTTP_200_OK if payment.repeated else status.HTTP_201_CREATED
     return Response(PaymentSerializer(payment).data, status=answer)

@@ -19,6 +19,8 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from .limits import MAX_INTEGER
+
 _INTEGER = re.compile(r"-?[0-9]+")
 
 
@@ -81,6 +83,35 @@ def unknown_fields(serializer: serializers.Serializer, data: Mapping) -> dict[st
     return {str(key)[:50]: [message] for key in unknown}
 
 
+def read_only_fields(serializer: serializers.Serializer, data: Mapping) -> dict[str, list[str]]:
+    """A body's keys that name fields the server fills in (``id``, a payment's ``payer``):
+    refused, since DRF would drop them silently and the client would believe it had set them.
+    Form data too: no browser adds such a key of its own."""
+    message = _("Read-only: the server sets this field; leave it out of the request.")
+    return {
+        name: [message]
+        for name, field in serializer.fields.items()
+        if field.read_only and name in data
+    }
+
+
+class PhaseIndexField(serializers.IntegerField):
+    """The index of an object's phase in an answer; in a request, optional, the index of the
+    phase the client meant it for (the game's ``current_phase.index``): the service refuses
+    it with 409 when another phase is current, as it does orders and ready, so a retry after
+    the phase was processed never lands in the next one. Null in a request checks nothing."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_INTEGER)
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        phase = getattr(instance, self.source)
+        return None if phase is None else phase.index
+
+
 # Mix into a serializer before DRF's class: its writable fields refuse values of another JSON
 # type than the schema's, and over-long text before trimming. (No docstring: drf-spectacular
 # would describe every serializer without one of its own with it.)
@@ -90,6 +121,7 @@ class StrictInput(serializers.Serializer):
         if isinstance(data, Mapping):
             form = isinstance(data, QueryDict)
             errors = {} if form else unknown_fields(self, data)
+            errors.update(read_only_fields(self, data))
             for name, field in self.fields.items():
                 if field.read_only or field.source == "*" or name not in data:
                     continue

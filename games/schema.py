@@ -10,7 +10,7 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
 from . import engine
-from .input_types import StrictInput
+from .input_types import PhaseIndexField, StrictInput
 
 # Some character that Python's str.strip() keeps, spelt out: JSON Schema's patterns are
 # ECMAScript's, whose \s is not quite Python's (it misses \x1c-\x1f and \x85, adds \ufeff).
@@ -33,6 +33,11 @@ class Schema(AutoSchema):
         schema = super()._map_basic_serializer(serializer, direction)
         if direction == "request" and isinstance(serializer, StrictInput):
             schema["additionalProperties"] = False
+        if direction == "response":
+            # Optional in a request, but every answer has it.
+            answered = [n for n, f in serializer.fields.items() if isinstance(f, PhaseIndexField)]
+            if answered:
+                schema["required"] = sorted({*schema.get("required", []), *answered})
         return schema
 
     def _get_serializer_field_meta(self, field, direction) -> dict:

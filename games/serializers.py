@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, moderation, usernames, visibility
-from .input_types import LanguageField, StrictInput
+from .input_types import LanguageField, PhaseIndexField, StrictInput
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
     MAX_DEADLINE_SHIFT_MINUTES,
@@ -259,13 +259,17 @@ class BoardSerializer(serializers.ModelSerializer):
 
 
 class PaymentSerializer(StrictInput, serializers.ModelSerializer):
-    phase = serializers.IntegerField(source="phase.index", read_only=True)
+    phase = PhaseIndexField(
+        help_text="The index of the phase it was paid in. In a request, optional: the phase "
+        "it is meant for (the game's current_phase.index); for any other phase nothing is "
+        "paid and the answer is 409."
+    )
     to = serializers.CharField(source="payee", max_length=50)
 
     class Meta:
         model = Payment
         fields = ["id", "phase", "payer", "to", "amount", "created"]
-        read_only_fields = ["id", "phase", "payer", "created"]
+        read_only_fields = ["id", "payer", "created"]
         extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_PAYMENT}}
 
 
@@ -511,7 +515,12 @@ class MessageSerializer(StrictInput, serializers.ModelSerializer):
         help_text="A bot's account sent it; null where the viewer may not know (an anonymous "
         "game still running)."
     )
-    phase = serializers.IntegerField(source="phase.index", read_only=True, allow_null=True)
+    phase = PhaseIndexField(
+        allow_null=True,
+        help_text="The index of the phase it was sent in (null: a phase since rolled back). In "
+        "a request, optional: the phase it is meant for (the game's current_phase.index); for "
+        "any other phase nothing is sent and the answer is 409.",
+    )
     recipients = serializers.ListField(
         child=serializers.CharField(max_length=50), required=False, max_length=20
     )
@@ -529,7 +538,7 @@ class MessageSerializer(StrictInput, serializers.ModelSerializer):
             "phase",
             "created",
         ]
-        read_only_fields = ["id", "sender_power", "sender", "sender_bot", "phase", "created"]
+        read_only_fields = ["id", "sender_power", "sender", "sender_bot", "created"]
 
     @extend_schema_field(serializers.BooleanField(allow_null=True))
     def get_sender_bot(self, message: Message) -> bool | None:

@@ -586,9 +586,18 @@ REPEATED_PRESS = timedelta(seconds=10)
 
 
 def send_message(
-    game: Game, user: AbstractBaseUser, body: str, recipients: Iterable[str] = ()
+    game: Game,
+    user: AbstractBaseUser,
+    body: str,
+    recipients: Iterable[str] = (),
+    *,
+    phase: int | None = None,
 ) -> Message:
-    """Press from a player's power, or from the moderator when they are not playing."""
+    """Press from a player's power, or from the moderator when they are not playing.
+
+    ``phase``: the index of the phase it was written in (the API's, when the client names
+    it); sent after that phase was processed, it is refused (``PhaseChanged``), unless it is
+    a repeat of press already sent, which is answered as before."""
     recipients = sorted(set(recipients))
     with transaction.atomic():
         game = _locked(game)
@@ -621,6 +630,7 @@ def send_message(
         for earlier in repeated:
             if sorted(earlier.recipients) == recipients:
                 return earlier
+        check_phase(_current(game), phase)
         events.changed(game)
         message = Message.objects.create(
             game=game,
@@ -1261,14 +1271,18 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
 
 
 @transaction.atomic
-def pay(membership: Membership, payee: str, amount: int, *, key: str = "") -> Payment:
+def pay(
+    membership: Membership, payee: str, amount: int, *, key: str = "", phase: int | None = None
+) -> Payment:
     """Gold from one great power to another, in this year's ledger (Chinese Diplomacy).
 
     ``key``: the client's name for this payment (the API's ``Idempotency-Key``, the page's
     hidden field); a payment already made with it is answered again, not made twice, so a
-    double click or a retry pays once. Such an answer has ``repeated`` set."""
-    game, phase = _playing(membership)
-    if "economy" not in phase.carried:
+    double click or a retry pays once. Such an answer has ``repeated`` set. ``phase``: the
+    index of the phase the payment is meant for; for another phase nothing is paid
+    (``PhaseChanged``), so a retry after the phase was processed is not paid in the next."""
+    game, current = _playing(membership)
+    if "economy" not in current.carried:
         raise GameError("there is no gold in this variant")
     powers = engine.powers(game)
     if membership.power not in powers or membership.bot:
@@ -1278,14 +1292,15 @@ def pay(membership: Membership, payee: str, amount: int, *, key: str = "") -> Pa
         if made is not None:
             made.repeated = True
             return made
+    check_phase(current, phase)
     if payee == membership.power or payee not in powers:
         raise GameError(f"{payee!r} is not another great power of this game")
     if not 0 < amount <= MAX_PAYMENT:
         raise GameError(f"a payment is a positive number of k oz, at most {MAX_PAYMENT:,}")
-    if phase.payments.filter(payer=membership.power).count() >= MAX_PAYMENTS_PER_PHASE:
+    if current.payments.filter(payer=membership.power).count() >= MAX_PAYMENTS_PER_PHASE:
         raise GameError(f"at most {MAX_PAYMENTS_PER_PHASE} payments a power in one phase")
     payment = Payment.objects.create(
-        game=game, phase=phase, payer=membership.power, payee=payee, amount=amount, key=key
+        game=game, phase=current, payer=membership.power, payee=payee, amount=amount, key=key
     )
     payment.repeated = False
     _log(game, membership.user, "pay", payee=payee, amount=amount)

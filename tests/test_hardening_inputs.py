@@ -272,6 +272,61 @@ def test_a_misspelt_field_is_refused_not_ignored(game, france) -> None:
     assert ok.status_code == 200, ok.content
 
 
+@pytest.mark.parametrize("form", [False, True])
+def test_a_read_only_field_is_refused_not_ignored(make_game, seat, form) -> None:
+    """A payment naming its ``payer`` and ``id``, press naming its ``sender_power``: the
+    server sets those, and dropping them unseen let a client believe it had (a tester's
+    finding). Refused, in JSON and in form data, with a message that says so."""
+    from games import engine
+    from games.models import Message, Payment
+
+    game = make_game("chinese")
+    payer, payee, other = engine.powers(game)[:3]
+    client = token_client(seat(game, payer).user)
+    fmt = "multipart" if form else "json"
+    body = {"to": payee, "amount": 1, "payer": other, "id": 5}
+    answer = assert_json_4xx(client.post(f"/api/games/{game.pk}/payments/", body, fmt), 400)
+    assert set(answer) == {"payer", "id"}
+    assert "Read-only" in answer["payer"][0]
+    body = {"body": "x", "sender_power": other}
+    answer = assert_json_4xx(client.post(f"/api/games/{game.pk}/messages/", body, fmt), 400)
+    assert set(answer) == {"sender_power"}
+    assert not Payment.objects.exists() and not Message.objects.exists()
+    ok = client.post(f"/api/games/{game.pk}/payments/", {"to": payee, "amount": 1}, fmt)
+    assert ok.status_code == 201 and ok.json()["payer"] == payer
+
+
+def test_payments_and_press_check_the_phase_they_name(make_game, seat, moderator) -> None:
+    """``phase`` in a payment or a press works as in orders: the current index is accepted,
+    any other is a 409 and nothing is stored (a payment retried after its phase was
+    processed was paid in the next one); without it, no check."""
+    from games import engine
+    from games.models import Message, Payment
+
+    game = make_game("chinese")
+    payer, payee = engine.powers(game)[:2]
+    client = token_client(seat(game, payer).user)
+    pay, press = f"/api/games/{game.pk}/payments/", f"/api/games/{game.pk}/messages/"
+    paid = client.post(pay, {"to": payee, "amount": 1, "phase": 0}, format="json")
+    assert paid.status_code == 201 and paid.json()["phase"] == 0
+    sent = client.post(press, {"body": "x", "phase": 0}, format="json")
+    assert sent.status_code == 201 and sent.json()["phase"] == 0
+    services.process_now(game, moderator, phase=0)
+    assert_json_4xx(client.post(pay, {"to": payee, "amount": 2, "phase": 0}, format="json"), 409)
+    assert_json_4xx(client.post(press, {"body": "y", "phase": 0}, format="json"), 409)
+    assert Payment.objects.count() == 1 and Message.objects.count() == 1
+    # A payment repeated with its Idempotency-Key is answered as before, whatever the phase.
+    again = client.post(
+        pay, {"to": payee, "amount": 5, "phase": 1}, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert again.status_code == 201 and again.json()["phase"] == 1
+    repeat = client.post(
+        pay, {"to": payee, "amount": 5, "phase": 0}, format="json", HTTP_IDEMPOTENCY_KEY="k"
+    )
+    assert repeat.status_code == 200 and repeat.json()["id"] == again.json()["id"]
+    assert client.post(press, {"body": "z"}, format="json").status_code == 201
+
+
 def test_the_schema_says_request_bodies_hold_no_other_keys(client) -> None:
     schemas = client.get("/api/schema/?format=json").json()["components"]["schemas"]
     requests = [name for name in schemas if name.endswith("Request")]

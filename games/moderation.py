@@ -33,9 +33,9 @@ class NotPossible(services.GameError):
 @dataclass(frozen=True)
 class Field:
     """One input of an action. ``kind`` tells the console how to ask for it: ``minutes``,
-    ``deadline`` (a date and time), ``phase`` (any phase of the game), ``current_phase`` (the
-    phase on screen, sent back so a repeat finds another phase current), ``power``,
-    ``username``, ``winner`` (a power or none) or ``bot`` (on or off)."""
+    ``deadline`` (a date and time), ``phase`` (a phase before the current one),
+    ``current_phase`` (the phase on screen, sent back so a repeat finds another phase
+    current), ``power``, ``username``, ``winner`` (a power or none) or ``bot`` (on or off)."""
 
     name: str
     kind: str

@@ -1222,7 +1222,8 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "game": game,
         "actions": moderation.possible(game),
         "powers": engine.powers(game),
-        "phases": [(p, names[p.index]) for p in phases],
+        # Rollback's choices: the current phase is no earlier one (the service refuses it).
+        "earlier_phases": [(p, names[p.index]) for p in phases if p.pk != game.current_phase_id],
         "log": [
             (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))
             for entry in visibility.hide_logged_names(

@@ -60,6 +60,20 @@ def test_a_finished_game_offers_only_rollback(make_game, moderator):
     assert offered(console(game, moderator), game) == {"rollback"}
 
 
+@pytest.mark.parametrize("finished", [False, True])
+def test_rollback_offers_only_earlier_phases(make_game, moderator, finished):
+    """The current phase is no rollback target (choosing it was "there is no earlier phase")."""
+    game = make_game("colonial")
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)
+    if finished:
+        services.end_game(game, moderator)
+    html = console(game, moderator)
+    form = html[html.index(f'action="/games/{game.pk}/moderate/rollback/"') :]
+    form = form[: form.index("</form>")]
+    assert re.findall(r'<option value="(\d+)"', form) == ["0", "1"]
+
+
 def test_audit_log_is_written_in_words(make_game, moderator, seat):
     game = make_game("colonial")
     services.change_deadline(game, moderator, minutes=90)

@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
+from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
@@ -1032,8 +1033,9 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
 def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk, request.user)
     membership = game.membership_of(request.user)
-    powers = [p for p in engine.powers(game) if not membership or p != membership.power]
-    form = MessageForm(request.POST, powers=powers)
+    # Every power, one's own too, as the API takes them: the service drops the sender and says
+    # why when nobody else is left.
+    form = MessageForm(request.POST, powers=engine.powers(game))
     thread = ""
     if form.is_valid():
         recipients = form.cleaned_data["recipients"]
@@ -1049,7 +1051,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
     else:
-        messages.error(request, gettext("A message needs some text."))
+        form_errors(request, form)
     url = reverse("game", args=[pk])
     return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
 
@@ -1065,13 +1067,19 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
+def form_errors(request: HttpRequest, form: BaseForm) -> None:
+    """Each field's refusal as a message, under the field's label: what is wrong, not a guess."""
+    for field, errors in form.errors.items():
+        label = form.fields[field].label if field in form.fields else None
+        text = " ".join(errors)
+        messages.error(request, f"{label}: {text}" if label else text)
+
+
 def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> None:
     """Pay as a payment form says (the game page's, a sandbox's) and tell the player how it
     went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``."""
     if not form.is_valid():
-        for field, errors in form.errors.items():
-            label = form.fields[field].label if field in form.fields else "Payment"
-            messages.error(request, f"{label}: {' '.join(errors)}")
+        form_errors(request, form)
         return
     data = form.cleaned_data
     try:

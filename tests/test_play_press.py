@@ -104,3 +104,36 @@ def test_a_double_click_sends_one_message(colonial, seat, api, monkeypatch):
     monkeypatch.setattr(services, "REPEATED_PRESS", services.timedelta(0))
     client.post(api_url, {"body": "Agreed?", "recipients": ["Britain"]}, format="json")
     assert colonial.messages.count() == 4
+
+
+def flashed(response) -> list[str]:
+    from django.contrib.messages import get_messages
+
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+@pytest.mark.parametrize(
+    ("form", "said"),
+    [
+        ({"body": "hi", "recipients": ["Russia"]}, "someone other than yourself"),
+        ({"body": "hi", "recipients": ["Atlantis"]}, "Atlantis is not one of the available"),
+        ({"body": "", "recipients": []}, "This field is required"),
+    ],
+)
+def test_a_refused_message_says_why(colonial, seat, form, said):
+    """The press form said "A message needs some text." of every refusal, a message with a
+    body to nobody but oneself or to an unknown power too (a tester's finding)."""
+    page = client_for(seat(colonial, "Russia").user)
+    response = page.post(reverse("send-press", args=[colonial.pk]), form)
+    assert response.status_code == 302
+    shown = flashed(response)
+    assert len(shown) == 1 and said in shown[0], shown
+    assert not colonial.messages.exists()
+
+
+def test_the_press_form_writes_to_others_beside_oneself(colonial, seat):
+    """As the API does: one's own power among the recipients is dropped, the others read it."""
+    page = client_for(seat(colonial, "Russia").user)
+    form = {"body": "hi", "recipients": ["Russia", "Britain"]}
+    page.post(reverse("send-press", args=[colonial.pk]), form)
+    assert list(colonial.messages.values_list("recipients", flat=True)) == [["Britain"]]

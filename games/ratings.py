@@ -5,8 +5,11 @@ once when a game ends: the places come from the result (a solo winner first, a d
 sharing first place, a concession's winner first, and in a game ended without a winner every
 survivor shares first), then the other survivors, then the eliminated, the later out the
 better. Bots and replaced seats are not rated, and a game is rated only when people sat in at
-least half of its seats: otherwise two accounts of one person and a table of bots could agree
-a result and farm a rating. A rollback of a finished game undoes its change.
+least half of its seats (otherwise two accounts of one person and a table of bots could agree
+a result and farm a rating) and it ended after at least one movement phase was processed (a
+table that agrees a draw, a concession or the moderator's end before anyone has moved has
+played nothing to be measured by: every rating would rise). A rollback of a finished game
+undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
 something to order in that it sent orders for, and how many seats the player left in civil
@@ -93,6 +96,13 @@ def played_by_people(game: Game) -> bool:
     return 2 * people >= len(engine.powers(game))
 
 
+def played(game: Game) -> bool:
+    """Whether the game got past its opening: some movement phase was processed before it
+    ended (a rollback undoes that: its later phases are gone, the phase unprocessed)."""
+    moved = game.phases.filter(type=Phase.Type.MOVEMENT, processed_at__isnull=False)
+    return moved.exists()
+
+
 # -- updating -----------------------------------------------------------------------------
 
 
@@ -111,6 +121,8 @@ def rate_game(game: Game) -> list[RatingChange]:
         return []
     seats = rated_seats(game)
     if len(seats) < 2 or not played_by_people(game):  # nobody to be measured against
+        return []
+    if not played(game):  # ended before anyone moved: nothing to measure
         return []
     places = ranks(game)
     changes = []

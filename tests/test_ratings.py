@@ -49,6 +49,13 @@ def _finished(make_game, moderator) -> Game:
     return game
 
 
+def _moved(game: Game, moderator) -> Game:
+    """The first movement phase processed: a game ended before that is not rated."""
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    return game
+
+
 def _concede(game: Game, seat, winner: str) -> None:
     """Every other power concedes to ``winner``."""
     for power in engine.powers(game):
@@ -80,6 +87,7 @@ def test_a_solo_puts_the_winner_first_and_the_survivors_level(make_game, moderat
 def test_a_draw_shares_first_place_and_ranks_the_eliminated_last(
     game: Game, seat, moderator
 ) -> None:
+    _moved(game, moderator)
     _eliminate(game, "Italy")
     for power in engine.powers(game):
         if power != "Italy":
@@ -91,8 +99,8 @@ def test_a_draw_shares_first_place_and_ranks_the_eliminated_last(
     _assert_ratings(_expected(game, places, {}))
 
 
-def test_a_concession_puts_the_conceded_power_first(game: Game, seat) -> None:
-    _concede(game, seat, "Turkey")
+def test_a_concession_puts_the_conceded_power_first(game: Game, seat, moderator) -> None:
+    _concede(_moved(game, moderator), seat, "Turkey")
     assert game.result == {"kind": "concession", "powers": ["Turkey"]}
     places = {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}
     _assert_ratings(_expected(game, places, {}))
@@ -122,7 +130,7 @@ def test_ratings_carry_from_game_to_game_per_variant_and_overall(make_game, seat
     second = services.create_game(moderator, name="again", variant="standard")
     for m in first.memberships.all():
         services.join_game(second, m.user, [m.power])
-    second.refresh_from_db()
+    _moved(second, moderator)
     _concede(second, seat, "England")
     assert second.is_over
     expected = _expected(
@@ -132,15 +140,40 @@ def test_ratings_carry_from_game_to_game_per_variant_and_overall(make_game, seat
     assert Rating.objects.filter(variant="").first().games == 2
 
 
-def test_bots_are_not_rated(game: Game, seat) -> None:
+def test_bots_are_not_rated(game: Game, seat, moderator) -> None:
     england = seat(game, "England")
     england.bot = True
     england.save()
-    _concede(game, seat, "Turkey")
+    _concede(_moved(game, moderator), seat, "Turkey")
     assert game.is_over
     assert not Rating.objects.filter(user=england.user).exists()
     places = {p: 1 if p == "Turkey" else 2 for p in engine.powers(game)}
     _assert_ratings(_expected(game, places, {}))  # six players rated, without England
+
+
+@pytest.mark.parametrize("how", ["draw", "concession", "moderator draw", "end", "rolled back"])
+def test_a_game_ended_before_anyone_moved_is_not_rated(make_game, seat, moderator, how) -> None:
+    """Everyone votes a draw at phase 0 (or concedes, or the moderator ends the game) before
+    any movement phase was processed: the game is over with its result, and nobody's rating
+    moves (every rating rose: a tester's finding, a way to farm)."""
+    game = make_game()
+    if how == "rolled back":  # processed, then undone: nothing was played after all
+        _moved(game, moderator)
+        services.rollback(game, moderator, 0)
+        game.refresh_from_db()
+    if how in ("draw", "rolled back"):
+        for power in engine.powers(game):
+            services.vote(seat(game, power), draw=True)
+    elif how == "concession":
+        _concede(game, seat, "Turkey")
+    elif how == "moderator draw":
+        services.declare_draw(game, moderator)
+    else:
+        services.end_game(game, moderator, "Italy")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert not ratings.played(game)
 
 
 def test_a_rollback_of_a_finished_game_undoes_its_ratings(make_game, moderator) -> None:
@@ -404,7 +437,7 @@ def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> No
     people = [make_user(name) for name in ("ann", "bob", "cat", "dan")]  # 4 of 7 seats
     game = _bot_game(moderator, people)
     winner = game.memberships.get(user=people[1]).power
-    services.end_game(game, moderator, winner=winner)
+    services.end_game(_moved(game, moderator), moderator, winner=winner)
     assert set(Rating.objects.values_list("user__username", flat=True)) == {
         "ann",
         "bob",
@@ -416,7 +449,7 @@ def test_a_game_with_bot_seats_rates_only_its_people(moderator, make_user) -> No
 
 def test_two_accounts_and_a_table_of_bots_farm_no_rating(moderator, make_user) -> None:
     """Two people and five bots agree a result: nothing is rated, whoever is declared winner."""
-    game = _bot_game(moderator, [make_user("alt1"), make_user("alt2")])
+    game = _moved(_bot_game(moderator, [make_user("alt1"), make_user("alt2")]), moderator)
     services.end_game(game, moderator, winner=game.memberships.get(user__username="alt1").power)
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
@@ -428,7 +461,7 @@ def test_a_rollback_of_an_old_game_keeps_what_its_players_earned_since(make_game
     second = services.create_game(moderator, name="again", variant="standard")
     for m in first.memberships.all():
         services.join_game(second, m.user, [m.power])
-    second.refresh_from_db()
+    _moved(second, moderator)
     _concede(second, seat, "England")
     england = seat(second, "England").user
     after_both = Rating.objects.get(user=england, variant="")

@@ -44,6 +44,11 @@ class WebhookSerializer(StrictInput, serializers.ModelSerializer):
         help_text="The language of the posts (a channel is shared: one language for all); "
         "any case.",
     )
+    secret = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="Signs each body; in the answer that adds the hook only, null ever after.",
+    )
 
     class Meta:
         model = Webhook

@@ -104,6 +104,18 @@ def test_webhook_gets_signed_discord_json_when_a_phase_is_processed(
     assert Webhook.objects.get().last_status == "204"
 
 
+def test_a_listed_webhook_hides_its_secret_as_the_schema_says(
+    api, game, moderator, private_ok
+) -> None:
+    """The list answers ``"secret": null``; the schema said a string (schemathesis's find)."""
+    client = api(moderator)
+    client.post(f"/api/games/{game.pk}/webhooks/", {"url": "https://example.com/h"}, format="json")
+    (listed,) = client.get(f"/api/games/{game.pk}/webhooks/").json()
+    assert listed["secret"] is None
+    schema = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert schema["Webhook"]["properties"]["secret"]["nullable"] is True
+
+
 def test_failures_are_retried_then_given_up(game, listener, private_ok) -> None:
     receiver = listener(status=500)
     hook = Webhook.objects.create(game=game, url=receiver.url, secret="s")

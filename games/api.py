@@ -89,11 +89,14 @@ PHASE_BOUND = {("/api/games/{id}/ready/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/moderation/{action_name}/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/orders/", "put"), ("/api/games/{id}/orders/check/", "post")}
 PHASE_BOUND |= {("/api/games/{id}/messages/", "post"), ("/api/games/{id}/payments/", "post")}
-PHASE_BOUND |= {("/api/sandbox/{pk}/payments/{power}/", "post")}
+PHASE_BOUND |= {("/api/sandbox/{id}/payments/{power}/", "post")}
+PHASE_BOUND |= {("/api/sandbox/{id}/orders/{power}/", "put"), ("/api/sandbox/{id}/{step}/", "post")}
 THROTTLED |= {("/api/games/{id}/orders/", "put"), ("/api/games/", "post")}
 THROTTLED |= {("/api/games/{id}/join/", "post"), ("/api/games/{id}/messages/", "post")}
 THROTTLED |= {("/api/games/{id}/payments/", "post")}
-THROTTLED |= {("/api/sandbox/{pk}/payments/{power}/", "post")}
+THROTTLED |= {("/api/games/{id}/orders/check/", "post"), ("/api/games/{id}/options/", "get")}
+THROTTLED |= {("/api/sandbox/", "post"), ("/api/sandbox/{id}/orders/{power}/", "put")}
+THROTTLED |= {("/api/sandbox/{id}/payments/{power}/", "post")}
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,

@@ -574,6 +574,23 @@ def test_the_schema_says_orders_name_their_phase() -> None:
     assert "429" in payments["responses"]
 
 
+def test_every_operation_named_for_409_or_429_is_in_the_schema() -> None:
+    """The lists ``document_errors`` reads name real operations (the sandbox's were spelt
+    ``{pk}``, the schema's ``{id}``, so their 409 and 429 went undocumented: schemathesis's
+    find), and the sandbox's phase-checked ones say 409."""
+    from games.api import PHASE_BOUND, THROTTLED
+
+    paths = token_client().get("/api/schema/?format=json").json()["paths"]
+    for path, method in PHASE_BOUND | THROTTLED:
+        assert method in paths.get(path, {}), (path, method)
+    for path, method in PHASE_BOUND:
+        assert "409" in paths[path][method]["responses"], path
+    for path, method in THROTTLED:
+        assert "429" in paths[path][method]["responses"], path
+    sandbox = [p for p, _method in PHASE_BOUND if p.startswith("/api/sandbox/")]
+    assert len(sandbox) == 3
+
+
 # -- 15. JSON only under /api/ ----------------------------------------------------------------
 
 

@@ -3,13 +3,13 @@
 A player's rating is OpenSkill's Plackett-Luce model, kept overall and per variant, and moved
 once when a game ends: the places come from the result (a solo winner first, a draw's powers
 sharing first place, a concession's winner first, and in a game ended without a winner every
-survivor shares first), then the other survivors, then the eliminated, the later out the
-better. Bots and replaced seats are not rated, and a game is rated only when people sat in at
-least half of its seats (otherwise two accounts of one person and a table of bots could agree
-a result and farm a rating) and it ended after at least one movement phase was processed (a
-table that agrees a draw, a concession or the moderator's end before anyone has moved has
-played nothing to be measured by: every rating would rise). A rollback of a finished game
-undoes its change.
+survivor shares first), then the other survivors (in Chinese Diplomacy by their final gold),
+then the eliminated, the later out the better. Bots and replaced seats are not rated, and a game
+is rated only when people sat in at least half of its seats (otherwise two accounts of one
+person and a table of bots could agree a result and farm a rating) and it ended after at least
+one movement phase was processed (a table that agrees a draw, a concession or the moderator's
+end before anyone has moved has played nothing to be measured by: every rating would rise). A
+rollback of a finished game undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
 something to order in that it sent orders for, and how many seats the player left in civil
@@ -70,13 +70,16 @@ def ranks(game: Game) -> dict[str, int]:
     survivors = {p for p, index in last.items() if index == final}
     if kind == "ended" or not named:  # ended without a winner: every survivor shares first
         named = set(survivors)
+    # Chinese Diplomacy's goal is the largest profit (seed 003): its result's final gold
+    # places the survivors below the richest, the richer the better.
+    gold = result.get("gold") or {}
     # Sort keys: the named powers, then survivors, then the eliminated by how long they lasted.
     keys = {}
     for power in engine.powers(game):
         if power in named:
             keys[power] = (0, 0)
         elif power in survivors:
-            keys[power] = (1, 0)
+            keys[power] = (1, -gold.get(power, 0))
         else:
             keys[power] = (2, -last.get(power, -1))
     places = sorted(set(keys.values()))

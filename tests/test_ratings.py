@@ -84,6 +84,20 @@ def test_a_solo_puts_the_winner_first_and_the_survivors_level(make_game, moderat
     assert RatingChange.objects.filter(game=game).count() == 2 * len(places)
 
 
+def test_chinese_survivors_are_placed_by_their_final_gold(make_game) -> None:
+    game = make_game("chinese")
+    powers = engine.powers(game)
+    gold = {power: 100 * n for n, power in enumerate(powers)}  # the last power the richest
+    gold[powers[1]] = gold[powers[2]]  # two level
+    game.result = {"kind": "victory", "powers": [powers[-1]], "gold": gold}
+    places = ratings.ranks(game)
+    assert places[powers[-1]] == 1
+    order = sorted(powers[:-1], key=lambda p: -gold[p])
+    assert [places[p] for p in order] == sorted(places[p] for p in order)
+    assert places[powers[1]] == places[powers[2]] > places[powers[3]]
+    assert places[powers[0]] == max(places.values())
+
+
 def test_a_draw_shares_first_place_and_ranks_the_eliminated_last(
     game: Game, seat, moderator
 ) -> None:

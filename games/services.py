@@ -319,6 +319,10 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         raise GameError("you are already in this game")
     if own is not None and own.removed:  # out for good, unless the moderator seats them
         raise GameError("the moderator removed you from this game")
+    if own is not None and own.power == power and _deposed(game, own):
+        # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
+        # the old one again).
+        raise GameError(f"you were deposed as leader of {power}; it goes to a new player")
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
         raise GameError(
@@ -338,6 +342,16 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
     _seats_changed(game, _current(game))
     return membership
+
+
+def _deposed(game: Game, seat: Membership) -> bool:
+    """Whether the seat's player was deposed from its power (Chinese Diplomacy) and not
+    seated there again since."""
+    if seat.status != Seat.REPLACED:
+        return False
+    return ModeratorAction.objects.filter(
+        game=game, action="deposed", details__power=seat.power, details__player=seat.user.username
+    ).exists()
 
 
 def _take_seat(

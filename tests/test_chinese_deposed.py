@@ -69,3 +69,17 @@ def test_votes_are_settled_when_a_leader_is_deposed(make_game, seat) -> None:
     assert game.status == Game.Status.FINISHED
     assert game.result["kind"] == "draw"
     assert {m.power for m in others} <= set(game.result["powers"])
+
+
+def test_a_deposed_leader_cannot_take_the_power_back(make_game, seat, make_user) -> None:
+    """Seed 003, rule 6: the position may be offered to a new player; the deposed one may not
+    take it over again himself (the moderator may still seat him)."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    with pytest.raises(services.GameError, match="deposed as leader of Germany"):
+        services.take_over(game, germany.user, "Germany")
+    newcomer = services.take_over(game, make_user("newcomer"), "Germany")
+    assert newcomer.status == Membership.Status.ACTIVE and newcomer.power == "Germany"

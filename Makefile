@@ -23,20 +23,19 @@ test: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
 
-# Web server, Celery worker and Celery beat in the foreground; Ctrl-C stops all three.
-# Each runs in its own process group (set -m); on exit each group gets SIGINT, as a
-# terminal would send, so the runserver reloader and the worker pool shut down cleanly.
+# Web server, Celery worker and Celery beat in the foreground; Ctrl-C (or a SIGTERM to make)
+# stops all three, and so does any one of them stopping. greatgame/runall.py runs each in a
+# process group of its own and stops each group with SIGINT, as a terminal would send, so the
+# runserver reloader and the worker pool shut down cleanly (a SIGTERM to the worker's group
+# kills its pool processes mid-read and can hang the worker for good).
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo --url http://127.0.0.1:$(PORT)
-	@set -m; pids=(); \
-	stop() { stopping=1; trap - INT TERM EXIT; for p in "$${pids[@]}"; do kill -TERM -- "-$$p" 2>/dev/null; done; wait; }; \
-	trap stop INT TERM EXIT; \
-	$(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 & pids+=($$!); \
-	$(BIN)/celery -A greatgame beat --loglevel=info & pids+=($$!); \
-	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT) & pids+=($$!); \
-	echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)"; echo; \
-	wait -n; [ -n "$$stopping" ] || echo "Great Game: the web server, the worker or beat stopped; stopping the others."; stop
+	@echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)"; echo
+	@exec $(BIN)/python -m greatgame.runall \
+		-- $(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 \
+		-- $(BIN)/celery -A greatgame beat --loglevel=info \
+		-- $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
 # Long fault trials and load benchmarks (docs/benchmarks.md), about 12 minutes, against the
 # local PostgreSQL and Redis (database greatgame_bench, Redis db 7). They restart both.

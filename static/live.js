@@ -146,14 +146,9 @@
     });
   }
 
-  var zone = live.dataset.timeZone || "UTC";
+  // As the server writes it (static/when.js): the page's language and the reader's zone.
   function when(iso) {
-    try {
-      return new Intl.DateTimeFormat(undefined, {
-        weekday: "short", day: "numeric", month: "short", year: "numeric",
-        hour: "2-digit", minute: "2-digit", timeZone: zone, timeZoneName: "short",
-      }).format(new Date(iso));
-    } catch (e) { return iso; }
+    return (window.ggWhen && window.ggWhen(iso, "long")) || iso;
   }
 
   function onClock(data) {
@@ -189,7 +184,7 @@
       from.className = "from";
       from.textContent = m.from;
       var at = document.createElement("small");
-      at.textContent = new Date(m.created).toLocaleString([], { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: zone });
+      at.textContent = (window.ggWhen && window.ggWhen(m.created, "short")) || m.created;
       var body = document.createElement("p");
       m.body.split("\n").forEach(function (line, n) {
         if (n) body.appendChild(document.createElement("br"));

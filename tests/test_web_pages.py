@@ -356,7 +356,7 @@ def test_settings_palette_and_time_zone(colonial, russia):
     # Another browser: a fresh client with no cookies but the session's sees the same choices.
     other = client_for(russia.user)
     html = assert_html(other.get(reverse("game", args=[colonial.pk])))
-    assert "JST" in html  # the deadline in the viewer's time zone
+    assert "UTC+9" in html  # the deadline in the viewer's time zone (games.when)
     assert power_colours("colonial", "colour-blind")["Russia"] in html  # the colour-blind palette
     form = assert_html(other.get(reverse("account-settings")))
     assert '<option value="Asia/Tokyo" selected>' in form

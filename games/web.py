@@ -25,6 +25,8 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
@@ -75,6 +77,7 @@ from .models import (
     Phase,
     PressRead,
 )
+from .search import with_seats
 
 # The actions' names as the console shows them (the keys are the API's words).
 ACTION_NAMES = {
@@ -443,8 +446,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
             }
         )
     open_games = (
-        Game.objects.filter(status=Game.Status.FORMING)
+        with_seats(Game.objects.filter(status=Game.Status.FORMING))
         .exclude(memberships__user=request.user)
+        .annotate(free=Greatest(F("seats") - F("taken"), 0))
         .select_related("creator")
     )
     moderated = Game.objects.filter(creator=request.user, sandbox=False).exclude(
@@ -839,9 +843,9 @@ def _press_fields(language: str, others: tuple[str, ...], ticked: tuple[str, ...
     form = MessageForm(powers=list(others))
     if ticked is not None:
         form.initial["recipients"] = list(ticked)
-        form.fields[
-            "recipients"
-        ].help_text = "Ticked to reply in this thread; untick everyone for a public message."
+        form.fields["recipients"].help_text = gettext(
+            "Ticked to reply in this thread; untick everyone for a public message."
+        )
     return render_to_string("form_fields.html", {"form": form})
 
 

@@ -1,0 +1,43 @@
+"""Pages name variants by their names, not their ids, in the page's language; the lobby's open
+games say how many seats are free; the press hint follows the page's language."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.utils import translation
+
+from games import web
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_leaderboard_names_variants(client, make_user) -> None:
+    client.force_login(make_user("reader"))
+    html = client.get("/leaderboard/?variant=far-east").content.decode()
+    assert "Far East I-R" in html and "Colonial Diplomacy" in html
+    assert ">far-east<" not in html and ">chinese<" not in html and ": far-east<" not in html
+
+
+def test_the_lobby_names_variants_and_counts_free_seats(moderator, make_user) -> None:
+    from games import services
+
+    forming = services.create_game(moderator, name="Forming one", variant="far-east")
+    services.join_game(forming, make_user("early"), [])
+    reader = Client()
+    reader.force_login(make_user("reader"))
+    html = reader.get("/").content.decode()
+    assert forming.name in html
+    line = html.split(forming.name, 1)[1].split("</li>", 1)[0]
+    assert "Far East I-R" in line and "far-east" not in line
+    import adjudication
+
+    free = len(adjudication.load("far-east").playable_powers) - 1
+    assert f"{free} seats free" in line
+
+
+def test_the_press_hint_is_in_the_page_language() -> None:
+    for language in ("ja", "zh-hans"):
+        with translation.override(language):
+            fields = web._press_fields(language, ("China", "Japan"), ("China",))
+        assert "Ticked to reply in this thread" not in fields, language

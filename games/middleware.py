@@ -328,3 +328,34 @@ def _csp_excludes_prefixes() -> bool:
     return any(
         (getattr(settings, n, None) or {}).get("EXCLUDE_URL_PREFIXES") for n in settings_names
     )
+
+
+class ErrorPageMiddleware:
+    """A bare refusal outside the API (a 405 from ``require_POST``: an empty body; a view's
+    plain-text 400 or 403) is shown on the site's error page (``games.errors``), with its
+    text as the message, rather than as black text on a blank page."""
+
+    BARE = (400, 403, 405)
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code not in self.BARE
+            or request.path.startswith("/api/")
+            or getattr(response, "streaming", False)
+            or not response.get("Content-Type", "").startswith(("text/html", "text/plain"))
+            or b"<" in response.content
+            or len(response.content) > 2000
+        ):
+            return response
+        from games.errors import error_page
+
+        text = response.content.decode(response.charset or "utf-8", "replace").strip()
+        page = error_page(request, response.status_code, text)
+        for header in ("Allow", "Retry-After"):
+            if header in response:
+                page[header] = response[header]
+        return page

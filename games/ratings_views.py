@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import engine, ratings, visibility
+from .errors import error_page
 from .input_types import StrictInput
 from .models import Game, JoinRequirement
 
@@ -207,7 +208,7 @@ def requirements_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator's form for what joining the game needs, while it forms."""
     game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
-        return HttpResponseForbidden(_("Only the moderator may do this."))
+        return error_page(request, 403, _("Only the moderator may do this."))
     need = JoinRequirement.objects.filter(game=game).first()
     initial = {
         "min_rating": need and need.min_rating,

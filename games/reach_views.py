@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import reach, visibility
+from .errors import error_page
 from .input_types import LanguageField, StrictInput
 from .models import Game, PushSubscription, Webhook
 from .parsers import JSONParser
@@ -240,7 +241,7 @@ def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator console's form: add a webhook (its secret is shown once, on the console)."""
     game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
-        return HttpResponse(_("Only the moderator may do this."), status=403)
+        return error_page(request, 403, _("Only the moderator may do this."))
     given = {"url": request.POST.get("url", "")[:500]}
     if request.POST.get("language"):
         given["language"] = request.POST["language"][:10]
@@ -268,7 +269,7 @@ def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
 def webhook_remove(request: HttpRequest, pk: int, hook: int) -> HttpResponse:
     game = visibility.game_or_404(pk, request.user)  # another's sandbox: 404, not 403
     if not game.is_moderator(request.user):
-        return HttpResponse(_("Only the moderator may do this."), status=403)
+        return error_page(request, 403, _("Only the moderator may do this."))
     game.webhooks.filter(pk=hook).delete()
     messages.success(request, _("Webhook removed."))
     return redirect("moderate", pk=pk)

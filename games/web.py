@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -56,6 +56,7 @@ from . import (
     visibility,
 )
 from .api import ScopedThrottle
+from .errors import error_page
 from .forms import (
     PALETTES,
     GameForm,
@@ -219,7 +220,7 @@ def moderator_only(view):
     def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
         game = _game_or_404(pk, request.user)
         if not game.is_moderator(request.user):
-            return HttpResponseForbidden(gettext("Only the moderator may do this."))
+            return error_page(request, 403, gettext("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
 
     return login_required(wrapped)

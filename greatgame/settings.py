@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.middleware.PrivateCacheMiddleware",
+    "games.middleware.ErrorPageMiddleware",  # bare 400/403/405 text: the site's error page
     "greatgame.ratelimit.FormRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

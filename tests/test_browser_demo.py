@@ -51,7 +51,7 @@ def test_newcomer_signs_in_and_opens_the_colonial_demo(chromium, live_server, de
     assert demo.index(f"{base}/accounts/login/") < demo.index("/games/")
     page = sign_in(chromium, base, screen)
     lobby = page.locator("#my-games + .table-wrap").inner_text()
-    for name in ("Demo: Colonial Diplomacy", "Demo: Far East", "Demo: Chinese Diplomacy"):
+    for name in ("Demo: Colonial Diplomacy", "Demo: Far East I-R", "Demo: Chinese Diplomacy"):
         assert name in lobby
     # Every cell of the games table in the window, the deadline too (on a phone a row is a
     # card: the table had run past the right edge inside its scroller).

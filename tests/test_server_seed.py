@@ -82,3 +82,20 @@ def test_seed_demo_refuses_production(settings) -> None:
     settings.DEBUG = False
     with pytest.raises(Exception, match="DEBUG"):
         call_command("seed_demo", stdout=StringIO())
+
+
+def test_demo_games_are_named_after_their_variants(settings) -> None:
+    """ "Demo: Far East" while the variant is "Far East I-R": each demo game carries its
+    variant's own name; a game seeded under the old name is kept, not seeded again."""
+    import adjudication
+
+    settings.DEBUG = True
+    seed()
+    for game in Game.objects.filter(name__endswith="· demo1"):
+        assert game.name == f"Demo: {adjudication.load(game.variant).name} · demo1"
+    far_east = Game.objects.get(name="Demo: Far East I-R · demo3")
+    far_east.name = "Demo: Far East · demo3"  # as earlier versions seeded it
+    far_east.save()
+    count = Game.objects.count()
+    seed()
+    assert Game.objects.count() == count

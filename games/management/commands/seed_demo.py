@@ -27,12 +27,13 @@ class DemoGame:
     name: str
     variant: str
     first_player: int  # demo<first_player> plays the variant's first power, and so on
+    old_name: str = ""  # what earlier versions called it: such a game is not seeded twice
 
 
 # One game of each variant per login, named "<name> · demo<n>"; bots play the other seats.
 GAMES = (
     DemoGame("Demo: Colonial Diplomacy", "colonial", 1),
-    DemoGame("Demo: Far East", "far-east", 3),
+    DemoGame("Demo: Far East I-R", "far-east", 3, old_name="Demo: Far East"),  # the variant's name
     DemoGame("Demo: Chinese Diplomacy", "chinese", 1),
 )
 
@@ -73,7 +74,8 @@ class Command(BaseCommand):
         """The login's game of this variant, created and started once (a half-seeded one is
         finished off): the login on its power, bots on the others."""
         name = f"{demo.name} · {player.username}"
-        game = Game.objects.filter(name=name, creator=admin).first()
+        names = [name] + ([f"{demo.old_name} · {player.username}"] if demo.old_name else [])
+        game = Game.objects.filter(name__in=names, creator=admin).order_by("pk").first()
         if game is None:
             game = services.create_game(
                 admin,

@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
+from games import language_views
 from games.api import (
     GameViewSet,
     NotificationSettingsView,
@@ -35,7 +36,8 @@ router.register("variants", VariantViewSet, basename="variant")
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language picker
+    # set_language, the language picker; the mail language follows it until chosen apart
+    path("i18n/setlang/", language_views.set_language, name="set_language"),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),

@@ -213,3 +213,20 @@ def test_the_scripts_get_their_words_translated(client, make_user) -> None:
     assert words["You are ready."] == "準備完了です。" and "%s" in words["order for %s"]
     english = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'id="script-words"' not in english
+
+
+def test_the_mail_language_follows_the_site_language_until_chosen_apart(client, make_user):
+    """Settings kept mail in English after the site was switched to Chinese."""
+    from games.models import NotificationSettings
+
+    user = make_user("switcher")
+    client.force_login(user)
+    client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert NotificationSettings.of(user).language == "zh-hans"
+    client.post("/i18n/setlang/", {"language": "ja", "next": "/"})
+    assert NotificationSettings.of(user).language == "ja"
+    prefs = NotificationSettings.of(user)
+    prefs.language = "en"  # chosen in Settings, apart from the pages
+    prefs.save()
+    client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert NotificationSettings.of(user).language == "en"

@@ -145,8 +145,10 @@ RULES = {
 
 
 def _display_settings(request: HttpRequest) -> NotificationSettings | None:
-    """The signed-in viewer's settings, read once per request; None for anonymous visitors."""
-    if not request.user.is_authenticated:
+    """The signed-in viewer's settings, read once per request; None for anonymous visitors
+    (and on an error page for a request refused before anyone was signed in: a bad host)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
         return None
     if not hasattr(request, "_display_settings"):
         request._display_settings = NotificationSettings.objects.filter(user=request.user).first()

@@ -136,7 +136,7 @@
       var row = document.querySelector('tr[data-power="' + CSS.escape(p.power) + '"]');
       if (!row) return;
       var set = function (cls, text) {
-        var cell = row.querySelector("td." + cls);
+        var cell = row.querySelector("." + cls);
         if (cell && cell.textContent !== text) cell.textContent = text;
       };
       set("ready", p.ready ? words.wordYes || "yes" : "");

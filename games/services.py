@@ -317,6 +317,7 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
         raise GameError("you are already in this game")
+    _not_a_watching_moderator(game, user)
     if own is not None and own.removed:  # out for good, unless the moderator seats them
         raise GameError("the moderator removed you from this game")
     if own is not None and own.power == power and _deposed(game, own):
@@ -342,6 +343,16 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
     _seats_changed(game, _current(game))
     return membership
+
+
+def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
+    """A moderator who does not play sees every power's orders before they are judged
+    (``visibility.sees_everything``): taking a seat in the running game afterwards would play
+    with them in hand. Another player may be seated instead."""
+    if game.is_moderator(user):
+        raise GameError(
+            "you moderate this game and have seen every power's orders: seat another player"
+        )
 
 
 def _deposed(game: Game, seat: Membership) -> bool:
@@ -1140,6 +1151,7 @@ def replace_player(
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
         raise GameError(f"{user} already plays {own.power or 'a power'} in this game")
+    _not_a_watching_moderator(game, user)
     seat = _seat(game, power)
     if seat is not None and seat != own:
         seat.status = Seat.REPLACED

@@ -195,3 +195,19 @@ def test_a_removed_player_comes_back_only_when_the_moderator_seats_them(api, mak
     france.refresh_from_db()
     assert france.status == "active" and not france.removed
     assert game.memberships.filter(power="France").count() == 1
+
+
+def test_a_moderator_who_watched_every_order_takes_no_seat(make_game, moderator, make_user):
+    """A moderator who does not play sees every power's orders before they are judged: taking
+    a seat in the running game (over a civil disorder, or by seating himself) would play with
+    them in hand; he seats another player instead."""
+    from games import services
+
+    game = make_game("standard")
+    services.remove_player(game, moderator, "Italy")
+    with pytest.raises(services.GameError, match="seen every power's orders"):
+        services.take_over(game, moderator, "Italy")
+    with pytest.raises(services.GameError, match="seen every power's orders"):
+        services.replace_player(game, moderator, "Italy", moderator)
+    newcomer = services.replace_player(game, moderator, "Italy", make_user("newcomer"))
+    assert newcomer.power == "Italy" and newcomer.status == "active"

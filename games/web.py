@@ -829,10 +829,11 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
         others = []
     elif game.press == Game.Press.NONE and power and not game.is_over:
         can_send = False
-    # Opening a private thread ticks its members, to reply there; right after sending,
-    # nobody is ticked, so that the next message is public unless someone is chosen again.
+    # A private thread shown ticks its members, to reply there: when it is opened and right
+    # after sending in it, so that a follow-up stays in the conversation. A public message
+    # is a deliberate choice: the public thread, or unticking everyone.
     ticked = None
-    if thread and thread["key"] != "public" and "sent" not in request.GET:
+    if thread and thread["key"] != "public":
         ticked = tuple(p for p in thread["key"].split("|") if p in others)
     fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
     return {"threads": threads, "thread": thread, "can_send": can_send, "message_fields": fields}
@@ -1060,7 +1061,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         form_errors(request, form)
     url = reverse("game", args=[pk])
-    return redirect(f"{url}?thread={thread}&sent=1#press" if thread else f"{url}#press")
+    return redirect(f"{url}?{urlencode({'thread': thread})}#press" if thread else f"{url}#press")
 
 
 @login_required

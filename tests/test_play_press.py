@@ -1,5 +1,6 @@
-"""Press on the game page (issue 16, item 5): recipients reset after a message is sent, and
-unread counts are kept on the account, not in one browser's session."""
+"""Press on the game page: a private thread's recipients stay ticked after a message is sent
+in it (a follow-up stays private; public is a deliberate choice), and unread counts are kept
+on the account, not in one browser's session."""
 
 from __future__ import annotations
 
@@ -40,18 +41,48 @@ def unread(html: str) -> dict[str, int]:
     }
 
 
-def test_recipients_reset_after_a_private_message(colonial, seat):
+def test_recipients_stay_ticked_after_a_private_message(colonial, seat):
+    """Found by a UI tester: after the first private message every box was unticked, so the
+    follow-up typed in the same thread went to everyone."""
     russia = seat(colonial, "Russia")
     c = client_for(russia.user)
     send = reverse("send-press", args=[colonial.pk])
     response = c.post(send, {"body": "Peace in Manchuria?", "recipients": ["China"]})
     html = c.get(response.url).content.decode()
     assert "Peace in Manchuria?" in html  # the thread is shown...
-    assert ticked(html) == []  # ...but the next message goes to everyone unless chosen
-    # Opening the thread to reply still ticks its members.
+    assert ticked(html) == ["China"]  # ...and the next message goes to China alone again
+    assert "untick everyone for a public message" in html
+    response = c.post(send, {"body": "A follow-up", "recipients": ticked(html)})
+    assert list(colonial.messages.order_by("pk").values_list("recipients", flat=True)) == [
+        ["China"],
+        ["China"],
+    ]
+    # Three powers in one thread: all of them stay ticked.
+    response = c.post(send, {"body": "All three?", "recipients": ["China", "Japan"]})
+    assert ticked(c.get(response.url).content.decode()) == ["China", "Japan"]
+    # A public message leaves nobody ticked: the public thread is shown.
+    response = c.post(send, {"body": "Hello all"})
+    assert "thread=public" in response.url
+    assert ticked(c.get(response.url).content.decode()) == []
+    # Opening a thread to reply ticks its members too.
     html = c.get(reverse("game", args=[colonial.pk]) + "?thread=China|Russia").content.decode()
     assert ticked(html) == ["China"]
-    assert "untick everyone for a public message" in html
+
+
+def test_a_thread_with_a_power_named_in_two_words_comes_back_ticked(make_game, seat):
+    game = make_game("chinese")
+    us = seat(game, "England")
+    c = client_for(us.user)
+    response = c.post(
+        reverse("send-press", args=[game.pk]), {"body": "Hi", "recipients": ["United States"]}
+    )
+    assert " " not in response.url
+    assert ticked_names(c.get(response.url).content.decode()) == ["United States"]
+
+
+def ticked_names(html: str) -> list[str]:
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    return sorted(re.findall(r'<input[^>]*value="([^"]+)"[^>]*checked', form))
 
 
 def test_unread_counts_follow_the_account_to_another_browser(colonial, seat):

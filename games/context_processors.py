@@ -17,6 +17,11 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Deadline"),
     gettext_noop("The game is paused."),
     gettext_noop("The game is over."),
+    # the game's status in the page's header, as the clock event gives it (Game.Status)
+    gettext_noop("Active"),
+    gettext_noop("Paused"),
+    gettext_noop("Finished"),
+    gettext_noop("Cancelled"),
     gettext_noop("Everyone"),
     gettext_noop("The phase was processed:"),
     gettext_noop("see its results"),

@@ -151,7 +151,12 @@
     return (window.ggWhen && window.ggWhen(iso, "long")) || iso;
   }
 
+  // The game's status in the header (Game.Status), in the page's language.
+  var STATUS = { active: "Active", paused: "Paused", finished: "Finished", cancelled: "Cancelled" };
+
   function onClock(data) {
+    var status = document.getElementById("game-status");
+    if (status && STATUS[data.status]) status.textContent = t(STATUS[data.status]);
     var clock = document.getElementById("clock");
     var words = document.getElementById("clock-words");
     var time = document.getElementById("deadline");

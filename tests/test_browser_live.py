@@ -162,3 +162,28 @@ def test_a_forming_games_page_follows_the_start(browser, live_server, make_user,
     assert len(navigations) == 2  # the page, then the started game's
     page.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_header_says_paused_when_the_game_is_paused(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by a UI tester: a game paused while the page was open said "Active" in the
+    header next to "The game is paused."; it says Paused, and Active again on resuming."""
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, _ = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert page.inner_text("#game-status") == "Active"
+    services.pause(game, game.creator)
+    page.wait_for_selector("#clock-words:text-is('The game is paused.')")
+    page.wait_for_selector("#game-status:text-is('Paused')")
+    services.resume(game, game.creator)
+    page.wait_for_selector("#game-status:text-is('Active')")
+    page.context.close()
+    time.sleep(1.5)

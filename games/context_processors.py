@@ -72,6 +72,12 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Where does %(unit)s go? Click it, or support it holding."),
     gettext_noop("Where does %(unit)s go? Click it."),
     gettext_noop("Support holding"),
+    gettext_noop("Builds left: %(left)s of %(n)s."),
+    gettext_noop("Removals left: %(left)s of %(n)s."),
+    gettext_noop("Take back: %(order)s"),
+    gettext_noop("Taken back: %(order)s."),
+    gettext_noop("No builds left: take one back to build here."),
+    gettext_noop("No removals left: take one back to remove this unit."),
 ]
 
 

@@ -730,8 +730,30 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             u["location"] for u in own if u["location"] not in ordered
         ]
         if "adjustment" in context:
-            context["board_data"]["guide"] = context["adjustment"]["text"]
+            guide = context["adjustment"]
+            context["board_data"]["guide"] = guide["text"]
+            context["board_data"]["builds"] = guide["builds"]
+            context["board_data"]["removals"] = guide["removals"]
+            guide["left"], guide["unused"] = _adjustments_left(guide, mine)
     return context
+
+
+def _adjustments_left(guide: dict, mine: list[Order]) -> tuple[str, int]:
+    """How many of the power's builds (or removals) its saved orders leave unused, in words
+    and as a number; no words when it has none. A waive uses a build; an invalid order uses
+    nothing."""
+    allowed = guide["builds"] or guide["removals"]
+    if not allowed:
+        return "", 0
+    spends = ("build", "waive") if guide["builds"] else ("remove",)
+    used = sum(1 for o in mine if o.valid and (o.data or {}).get("kind") in spends)
+    left = max(0, allowed - used)
+    words = (
+        gettext("Builds left: %(left)s of %(n)s.")
+        if guide["builds"]
+        else gettext("Removals left: %(left)s of %(n)s.")
+    )
+    return words % {"left": left, "n": allowed}, left
 
 
 def _gold_context(

@@ -291,6 +291,10 @@
     var list = data.phase === "retreats" ? data.dislodged : data.units;
     return list.filter(function (u) { return u.power === data.power; });
   };
+  // The units that owe an order this phase: every unit in a movement phase, the dislodged
+  // ones in a retreat phase, none in an adjustment phase (builds and removals are counted
+  // instead: ``adjustmentLeft``).
+  var due = function () { return data.phase === "adjustments" ? [] : mine(); };
   var unitAt = function (place, list) {
     return (list || data.units).find(function (u) { return province(u.location) === province(place); });
   };
@@ -312,22 +316,58 @@
     return textarea.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
   }
 
+  var validOf = {};  // order line -> whether the last answer found it valid
   function remember(orders) {
-    orders.forEach(function (o) { if (o.data) dataOf[o.text] = o.data; });
+    orders.forEach(function (o) {
+      if (o.data) dataOf[o.text] = o.data;
+      validOf[o.text] = o.valid;
+    });
+  }
+
+  // -- an adjustment phase: how many builds (or removals) there are, and how many are left.
+  // A waive uses a build. Lines the engine found invalid use none.
+  var ADJUSTING = data.phase === "adjustments";
+  var allowed = ADJUSTING ? (data.builds || data.removals || 0) : 0;
+  var spends = data.builds ? ["build", "waive"] : ["remove"];
+  function spent() {
+    return lines().filter(function (l) {
+      var d = dataOf[l];
+      return d && spends.indexOf(d.kind) >= 0 && validOf[l] !== false;
+    });
+  }
+  function adjustmentLeft() {
+    var left = Math.max(0, allowed - spent().length);
+    return data.builds
+      ? t("Builds left: %(left)s of %(n)s.", { left: left, n: allowed })
+      : t("Removals left: %(left)s of %(n)s.", { left: left, n: allowed });
   }
 
   // Put an order the menu made in the box, in place of the unit's other order, and save.
   function place(option) {
     dataOf[option.order] = option;
-    var where = option.kind === "special" || option.kind === "waive" || option.kind === "build"
+    // One order a unit, and one build a province: a new one there replaces the old (a
+    // fleet built where an army was to be). Waives are alike and may be several.
+    var where = option.kind === "special" || option.kind === "waive"
       ? null : province(option.location);
     var kept = lines().filter(function (l) {
+      if (option.kind === "waive") return true;
       return l !== option.order && (where === null || lineLocation(l) !== where);
     });
     kept.push(option.order);
     textarea.value = kept.join("\n");
     save();
     idle(option.order + " — saved.");
+  }
+
+  // An adjustment taken back: the line leaves the box, which is saved.
+  function takeBack(line) {
+    var gone = false;
+    textarea.value = lines().filter(function (l) {
+      if (!gone && l === line) { gone = true; return false; }
+      return true;
+    }).join("\n");
+    save();
+    idle(t("Taken back: %(order)s.", { order: line }));
   }
 
   // -- checking as the player types (nothing is stored), saving when asked
@@ -499,17 +539,25 @@
       none.textContent = t("No orders.");
       statusList.appendChild(none);
     }
-    unordered = new Set(mine().map(function (u) { return u.location; }).filter(function (loc) {
+    unordered = new Set(due().map(function (u) { return u.location; }).filter(function (loc) {
       return !ordered.has(province(loc));
     }));
     if (unorderedNote) {
-      var missing = mine().filter(function (u) { return unordered.has(u.location); });
+      var missing = due().filter(function (u) { return unordered.has(u.location); });
       unorderedNote.className = missing.length ? "warn" : "ok";
       unorderedNote.textContent = missing.length
         ? t("Without orders: %(units)s.", { units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") })
         : t("Every unit has an order.");
     }
     decorate();
+    if (ADJUSTING) {
+      var left = document.getElementById("adjustment-left");
+      if (left && allowed) {
+        left.textContent = adjustmentLeft();
+        left.className = spent().length < allowed ? "warn" : "ok";
+      }
+      if (!step && loaded) idle(lastNote);
+    }
   }
 
   // The saved orders' marks on the board: live.js lays them over the loaded board when the
@@ -656,16 +704,33 @@
 
   function unique(list) { return Array.from(new Set(list)); }
 
+  var lastNote = "";
   function idle(note) {
     step = null;
     highlight([]);
     docked();
     choices.innerHTML = "";
+    lastNote = note || "";
     var lead = note ? note + " " : "";
-    if (data.phase === "adjustments") {
-      // Builds, removals and waives are chosen from the engine's list, not by clicking a unit.
-      prompt.textContent = lead + (data.guide || t("Choose below."));
-      options.forEach(function (o) { button(o.order, function () { place(o); }); });
+    if (ADJUSTING) {
+      // Builds, removals and waives are chosen from the engine's list (or by clicking a home
+      // centre or a unit). Once one is chosen the prompt counts what is left; the ones chosen
+      // can be taken back, and only what is left is offered.
+      var chosen = spent();
+      var taken = new Set(chosen.map(function (l) { return lineLocation(l); }).filter(Boolean));
+      var left = allowed - chosen.length;
+      prompt.textContent = lead + (chosen.length || !data.guide
+        ? (allowed ? adjustmentLeft() : "") + (left > 0 ? " " + t("Choose below.") : "")
+        : data.guide);
+      chosen.forEach(function (l) {
+        button(t("Take back: %(order)s", { order: l }), function () { takeBack(l); })
+          .classList.add("take-back");
+      });
+      options.forEach(function (o) {
+        if (left <= 0 && o.kind !== "special") return;
+        if (o.location && taken.has(province(o.location))) return;  // there already
+        button(o.order, function () { place(o); });
+      });
       return;
     }
     prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
@@ -776,9 +841,19 @@
       var target = step.targets.find(function (t) { return province(t) === province(spot); });
       if (target) { step.pick(target); return; }
     }
-    if (data.phase === "adjustments") {
-      // A build or a removal there, as the engine lists them, offered beside the place.
-      offer(spot, options.filter(function (o) { return o.location && province(o.location) === province(spot); }));
+    if (ADJUSTING) {
+      // A build or a removal there, as the engine lists them, offered beside the place: one
+      // picked there replaces the one chosen before. Elsewhere, only while some are left.
+      var here = options.filter(function (o) {
+        return o.location && province(o.location) === province(spot) && lines().indexOf(o.order) < 0;
+      });
+      var already = spent().some(function (l) { return lineLocation(l) === province(spot); });
+      if (here.length && !already && spent().length >= allowed) {
+        idle(data.builds ? t("No builds left: take one back to build here.")
+          : t("No removals left: take one back to remove this unit."));
+        return;
+      }
+      offer(spot, here);
       return;
     }
     var unit = unitAt(spot, mine());
@@ -812,7 +887,7 @@
   });
 
   decorate();
-  prompt.textContent = data.phase === "adjustments" ? data.guide || "" : t("Loading your orders…");
+  prompt.textContent = ADJUSTING ? data.guide || "" : t("Loading your orders…");
   docked();
   menu.hidden = false;
   viewport.classList.add("ordering");

@@ -88,3 +88,58 @@ def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_serve
     assert "Build A Moscow" in choices and "Build F Odessa" in choices
     assert "Build A Omsk" not in choices  # occupied
     shot(page, "demo-build-phase")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_build_in_one_place_replaces_the_first_and_the_prompt_counts_down(
+    chromium, live_server, demo
+):
+    """Found by a UI tester: a fleet built where an army had just been built was added (and
+    refused, "Odessa already has a build this phase"), the prompt still said "You may build
+    2" and offered the builds used, and every unit had the red "no order" ring, though units
+    take no orders in winter."""
+    game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
+    phase = game.current_phase
+    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "winter"
+    phase.units = [u for u in phase.units if u["location"] not in ("Moscow", "Odessa")]
+    phase.save()
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    assert page.inner_text("#adjustment-left") == "Builds left: 2 of 2."
+
+    def build(where: str, order: str) -> None:
+        test_browser.click_centre(page, where)
+        page.locator("#order-menu.popup").wait_for()
+        page.locator("#order-choices button", has_text=order).first.click()
+        page.wait_for_selector(f'#order-prompt:has-text("{order} — saved.")')
+        test_browser.settle(page)
+
+    build("Odessa", "Build A Odessa")
+    page.wait_for_selector("#order-prompt:has-text('Builds left: 1 of 2.')")
+    assert "You may build" not in page.inner_text("#order-prompt")
+    assert page.locator("#board g.unit.unordered").count() == 0  # no rings in winter
+    build("Odessa", "Build F Odessa")  # the army becomes a fleet
+    assert page.input_value("#id_orders").splitlines() == ["Build F Odessa"]
+    assert page.locator("#order-status li.invalid").count() == 0
+    assert page.inner_text("#adjustment-left") == "Builds left: 1 of 2."
+    choices = page.locator("#order-choices").inner_text()
+    assert "Build A Moscow" in choices and "Build A Odessa" not in choices
+    shot(page, "demo-build-replaced")
+    build("Moscow", "Build A Moscow")
+    page.wait_for_selector("#order-prompt:has-text('Builds left: 0 of 2.')")
+    buttons = page.locator("#order-choices button").all_inner_texts()
+    assert not [b for b in buttons if b.startswith("Build")]  # none left to offer
+    assert "Take back: Build A Moscow" in buttons
+    assert page.locator("#board g.unit.unordered").count() == 0
+    # The page shown again says the same, without JavaScript's help.
+    page.reload()
+    page.wait_for_selector("#order-menu[data-options]")
+    assert page.inner_text("#adjustment-left") == "Builds left: 0 of 2."
+    assert page.locator("#board g.unit.unordered").count() == 0
+    # Taking one back frees a build.
+    page.locator("#order-choices button", has_text="Take back: Build A Moscow").click()
+    page.wait_for_selector("#order-prompt:has-text('Builds left: 1 of 2.')")
+    test_browser.settle(page)
+    assert page.input_value("#id_orders").splitlines() == ["Build F Odessa"]
+    shot(page, "demo-build-taken-back")

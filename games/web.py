@@ -977,17 +977,16 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except services.GameError as error:
         messages.error(request, str(error))
     else:
-        invalid = membership.orders.filter(phase_id=game.current_phase_id, valid=False)
-        if invalid.exists():
-            messages.warning(
-                request,
-                ngettext(
-                    "%(count)d order is invalid; see why below.",
-                    "%(count)d orders are invalid; see why below.",
-                    invalid.count(),
-                )
-                % {"count": invalid.count()},
+        saved = list(membership.orders.filter(phase_id=game.current_phase_id))
+        bad = sum(1 for o in saved if not o.valid)
+        if bad == 1:
+            said = gettext("Orders saved, but 1 of %(all)s is invalid: it will not be carried out.")
+        elif bad:
+            said = gettext(
+                "Orders saved, but %(bad)s of %(all)s are invalid: they will not be carried out."
             )
+        if bad:
+            messages.warning(request, said % {"bad": bad, "all": len(saved)})
         else:
             messages.success(request, gettext("Orders saved."))
     return redirect(reverse("game", args=[pk]) + "#orders")
@@ -1054,8 +1053,56 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
         )
     else:
         ready = request.POST.get("ready") != "0"
-        _act(request, services.set_ready, membership, ready, phase=phase)
+        undone = _left_undone(game, membership) if ready else []
+        if _act(request, services.set_ready, membership, ready, phase=phase) and undone:
+            # The page with JavaScript asks first; without it, it says so after.
+            messages.warning(
+                request,
+                " ".join([gettext("You are ready, but:"), *undone])
+                + " "
+                + gettext("Press “Not ready after all” to change them."),
+            )
     return redirect(reverse("game", args=[pk]) + "#orders")
+
+
+def _left_undone(game: Game, membership: Membership) -> list[str]:
+    """What Ready would leave undone in the current phase, in words (as board.js says it
+    before Ready): saved orders the engine refused, units without a valid order, builds or
+    removals unused."""
+    phase = game.current_phase
+    power = membership.power
+    if phase is None or phase.processed_at or not power:
+        return []
+    saved = list(phase.orders.filter(power=power))
+    said = []
+    bad = sum(1 for o in saved if not o.valid)
+    if bad == 1:
+        said.append(
+            gettext("1 of your %(all)s saved orders is invalid and will not be carried out.")
+            % {"all": len(saved)}
+        )
+    elif bad:
+        said.append(
+            gettext("%(bad)s of your %(all)s saved orders are invalid and will not be carried out.")
+            % {"bad": bad, "all": len(saved)}
+        )
+    if power not in engine.powers_to_act(phase):
+        return said
+    ordered = {o.location for o in saved if o.valid}
+    due = []
+    if phase.type == Phase.Type.MOVEMENT:
+        due = [u for u in phase.units if u["power"] == power]
+    elif phase.type == Phase.Type.RETREATS:
+        due = [u for u in phase.dislodged if u["power"] == power]
+    else:
+        guide = phase_guide.adjustments(game, phase, power)
+        words, unused = _adjustments_left(guide, saved)
+        if unused:
+            said.append(words)
+    missing = [f"{u['unit']} {u['location']}" for u in due if u["location"] not in ordered]
+    if missing:
+        said.append(gettext("Without orders: %(units)s.") % {"units": ", ".join(missing)})
+    return said
 
 
 @login_required

@@ -316,11 +316,23 @@
     return textarea.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
   }
 
-  var validOf = {};  // order line -> whether the last answer found it valid
+  // order line -> whether the last answer found it valid, for each time it was in the list
+  // (a second "Waive" may be refused where the first is not)
+  var validOf = {};
   function remember(orders) {
+    var fresh = {};
     orders.forEach(function (o) {
       if (o.data) dataOf[o.text] = o.data;
-      validOf[o.text] = o.valid;
+      (fresh[o.text] = fresh[o.text] || []).push(o.valid);
+    });
+    Object.assign(validOf, fresh);
+  }
+  // The lines of ``list`` not known to be invalid.
+  function notInvalid(list) {
+    var seen = {};
+    return list.filter(function (l) {
+      var n = seen[l] = (seen[l] || 0) + 1;
+      return (validOf[l] || [])[n - 1] !== false;
     });
   }
 
@@ -329,12 +341,13 @@
   var ADJUSTING = data.phase === "adjustments";
   var allowed = ADJUSTING ? (data.builds || data.removals || 0) : 0;
   var spends = data.builds ? ["build", "waive"] : ["remove"];
-  function spent() {
-    return lines().filter(function (l) {
+  function spending(list) {
+    return notInvalid(list).filter(function (l) {
       var d = dataOf[l];
-      return d && spends.indexOf(d.kind) >= 0 && validOf[l] !== false;
+      return d && spends.indexOf(d.kind) >= 0;
     });
   }
+  function spent() { return spending(lines()); }
   function adjustmentLeft() {
     var left = Math.max(0, allowed - spent().length);
     return data.builds
@@ -476,7 +489,9 @@
       }
       remember(reply.body);
       showStatus(reply.body, method === "PUT");
-      if (method === "PUT") return Promise.resolve(redraw()).then(function () { return { saved: true }; });
+      var invalid = reply.body.filter(function (o) { return !o.valid; }).length;
+      var outcome = { saved: true, invalid: invalid, total: reply.body.length };
+      if (method === "PUT") return Promise.resolve(redraw()).then(function () { return outcome; });
     }).finally(function () { if (number === answers) form.dataset.checking = ""; });
   }
 
@@ -505,10 +520,52 @@
     merged = false;
     save().then(function (outcome) {
       if (step) return;
-      if (outcome && outcome.saved) idle((merged ? MERGED + " " : "") + t("Orders saved."));
+      if (outcome && outcome.saved) idle((merged ? MERGED + " " : "") + savedWords(outcome));
       else if (outcome && outcome.refused) idle(t("Nothing was saved."));
     });
   });
+
+  // "Orders saved.", or how many of them are invalid: those are not carried out.
+  function savedWords(outcome) {
+    if (!outcome.invalid) return t("Orders saved.");
+    return outcome.invalid === 1
+      ? t("Orders saved, but 1 of %(all)s is invalid: it will not be carried out.", { all: outcome.total })
+      : t("Orders saved, but %(bad)s of %(all)s are invalid: they will not be carried out.",
+        { bad: outcome.invalid, all: outcome.total });
+  }
+
+  // What Ready would leave undone, in words (live.js asks before sending Ready): saved
+  // orders the engine refused, units without a valid saved order, builds or removals unused,
+  // and changes in the box not saved. Empty when nothing.
+  function readiness() {
+    var said = [];
+    var bad = synced.length - notInvalid(synced).length;
+    if (bad) {
+      said.push(bad === 1
+        ? t("1 of your %(all)s saved orders is invalid and will not be carried out.", { all: synced.length })
+        : t("%(bad)s of your %(all)s saved orders are invalid and will not be carried out.",
+          { bad: bad, all: synced.length }));
+    }
+    var ordered = new Set(notInvalid(synced).map(lineLocation).filter(Boolean));
+    var missing = due().filter(function (u) { return !ordered.has(province(u.location)); });
+    if (missing.length) {
+      said.push(t("Without orders: %(units)s.", {
+        units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", "),
+      }));
+    }
+    if (ADJUSTING && allowed) {
+      var used = spending(synced).length;
+      if (used < allowed) {
+        said.push(data.builds
+          ? t("Builds left: %(left)s of %(n)s.", { left: allowed - used, n: allowed })
+          : t("Removals left: %(left)s of %(n)s.", { left: allowed - used, n: allowed }));
+      }
+    }
+    if (lines().join("\n") !== synced.join("\n")) said.push(t("Your orders box has changes that are not saved."));
+    return said;
+  }
+  window.greatGame = window.greatGame || {};
+  window.greatGame.readiness = readiness;
 
   function showStatus(orders, saved) {
     statusList.innerHTML = "";

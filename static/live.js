@@ -67,7 +67,10 @@
       .finally(function () { viewport.dataset.loading = ""; });
   }
 
-  window.greatGame = { drawOrders: drawOrders, loadBoard: loadBoard };
+  // board.js (which runs first) puts its own in too.
+  window.greatGame = window.greatGame || {};
+  window.greatGame.drawOrders = drawOrders;
+  window.greatGame.loadBoard = loadBoard;
   if (inner && inner.dataset.src) loadBoard(inner.dataset.src);
 
   if (!live) return;
@@ -84,7 +87,7 @@
   function showReady(form, ready) {
     var flag = form.querySelector("[name=ready]");
     flag.value = ready ? "0" : "1";
-    Array.from(form.querySelectorAll("p.ok, button, .error")).forEach(function (n) { n.remove(); });
+    Array.from(form.querySelectorAll("p.ok, button, .error, #ready-warning")).forEach(function (n) { n.remove(); });
     var button = document.createElement("button");
     button.type = "submit";
     if (ready) {
@@ -101,11 +104,41 @@
     form.appendChild(button);
   }
 
+  // Ready with invalid orders, units without orders, builds unused or changes not saved:
+  // the page says what, once, beside the button, which then reads "Ready anyway".
+  function warned(form, ready) {
+    var ask = window.greatGame.readiness;
+    var said = ready && ask ? ask() : [];
+    var old = form.querySelector("#ready-warning");
+    if (!said.length) { if (old) old.remove(); return false; }
+    var text = said.join(" ");
+    if (old && old.dataset.said === text) return false;  // told already: ready anyway
+    var note = document.createElement("div");
+    note.id = "ready-warning";
+    note.className = "warn";
+    note.setAttribute("role", "alert");
+    note.dataset.said = text;
+    said.forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      note.appendChild(p);
+    });
+    var again = document.createElement("p");
+    again.textContent = t("Press Ready again to be ready anyway.");
+    note.appendChild(again);
+    if (old) old.replaceWith(note);
+    else form.insertBefore(note, form.querySelector("button"));
+    var button = form.querySelector("#ready-button");
+    if (button) button.textContent = t("Ready anyway");
+    return true;
+  }
+
   document.querySelectorAll("form.ready[data-api]").forEach(function (form) {
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var ready = form.querySelector("[name=ready]").value !== "0";
       var phase = Number(form.querySelector("[name=phase]").value);
+      if (warned(form, ready)) return;
       form.dataset.sending = "1";
       fetch(form.dataset.api, {
         method: "POST",

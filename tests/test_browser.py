@@ -90,7 +90,10 @@ def press_ready(page) -> None:
     """Ready is sent without leaving the page: wait until the page says so (or, when that
     made everyone ready, until the live update says the phase was processed)."""
     page.click("#ready-button")
-    page.wait_for_selector("form.ready p.ok, #new-phase")
+    page.wait_for_selector("form.ready p.ok, #new-phase, #ready-warning")
+    if page.locator("#ready-warning").count():  # units without orders, say: ready anyway
+        page.click("#ready-button")
+        page.wait_for_selector("form.ready p.ok, #new-phase")
 
 
 def click_unit(page, location: str) -> None:
@@ -392,3 +395,43 @@ def test_orders_typed_for_a_phase_processed_since_never_land_in_the_next(browser
     assert not Order.objects.filter(phase=game.current_phase).exists()
     status = page.locator("#order-status").inner_text()
     assert "current phase is" in status, status
+
+
+@pytest.mark.django_db(transaction=True)
+def test_invalid_orders_are_counted_on_save_and_ready_asks_first(browser, live_server):
+    """Found by a UI tester: saving a box with an invalid line said "Orders saved.", and Ready
+    was taken without a word. The save says how many are invalid; the first Ready says what
+    would be left undone and waits for a second press."""
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    game, phase = ada_plays_russia("Invalid lines")
+    open_game(page, f"{base}/games/{game.pk}/")
+    box = page.locator("#id_orders")
+    box.fill("A Moscow - Perm\nA Omsk - Peking")
+    page.click("#save-orders")
+    settle(page)
+    page.wait_for_selector(
+        "#order-prompt:has-text('Orders saved, but 1 of 2 is invalid: it will not be carried out.')"
+    )
+    page.click("#ready-button")
+    warning = page.locator("#ready-warning")
+    warning.wait_for()
+    said = warning.inner_text()
+    assert "1 of your 2 saved orders is invalid and will not be carried out." in said
+    assert "Without orders: A Vladivostok, A Omsk, F Odessa, F Port Arthur." in said
+    assert page.inner_text("#ready-button") == "Ready anyway"
+    shot(page, "ready-asks-first")
+    game.refresh_from_db()
+    assert not game.memberships.get(power="Russia").ready  # not yet
+    # A change not saved is one more thing to say: the warning changes, and asks again.
+    box.press("Control+End")
+    box.press_sequentially("\nF Odessa H")
+    page.click("#ready-button")
+    page.wait_for_selector("#ready-warning:has-text('changes that are not saved')")
+    assert not game.memberships.get(power="Russia").ready
+    page.click("#ready-button")  # ready anyway
+    page.wait_for_selector("form.ready p.ok")
+    assert page.locator("#ready-warning").count() == 0
+    assert game.memberships.get(power="Russia").ready

@@ -59,7 +59,10 @@ def test_ready_and_press_appear_on_the_other_page_without_reload(
 
     china_row = cn.locator('tr[data-power="Russia"]')
     assert china_row.locator("td.ready").inner_text() == ""
-    # Russia presses Ready: its own page answers in place...
+    # Russia presses Ready (twice: the first says the units have no orders yet): its own
+    # page answers in place...
+    ru.click("#ready-button")
+    ru.wait_for_selector("#ready-warning")
     ru.click("#ready-button")
     ru.wait_for_selector("form.ready >> text=You are ready.")
     # ...and China's page shows it, as it shows Russia's orders coming in.

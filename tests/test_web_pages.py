@@ -180,6 +180,33 @@ def test_no_js_order_form_calls_the_service(colonial, russia):
     assert "invalid" in html and "A Vladivostok - Seoul" in html
 
 
+def test_no_js_save_and_ready_say_what_is_invalid_or_missing(colonial, russia):
+    """Found by a UI tester: saving invalid lines said only "N orders are invalid", and Ready
+    was taken without a word about them or the units left without orders."""
+    c = client_for(russia.user)
+    index = colonial.current_phase.index
+    c.post(
+        reverse("submit-orders", args=[colonial.pk]),
+        {"orders": "A Moscow - Perm\nA Omsk - Peking\nF Odessa H", "phase": index},
+    )
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "Orders saved, but 1 of 3 is invalid: it will not be carried out." in html
+    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index})
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "You are ready, but:" in html
+    assert "1 of your 3 saved orders is invalid and will not be carried out." in html
+    assert "Without orders: A Vladivostok, A Omsk, F Port Arthur." in html
+    russia.refresh_from_db()
+    assert russia.ready  # told, not refused: the API is unchanged
+    # Every unit ordered and nothing invalid: Ready says nothing more.
+    c.post(reverse("ready", args=[colonial.pk]), {"ready": "0", "phase": index})
+    every = "A Moscow H\nA Vladivostok H\nA Omsk H\nF Odessa H\nF Port Arthur H"
+    c.post(reverse("submit-orders", args=[colonial.pk]), {"orders": every, "phase": index})
+    assert "Orders saved." in assert_html(c.get(reverse("game", args=[colonial.pk])))
+    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index})
+    assert "You are ready, but" not in assert_html(c.get(reverse("game", args=[colonial.pk])))
+
+
 def test_no_js_order_form_does_not_overwrite_another_tabs_orders(colonial, russia):
     c = client_for(russia.user)
     page = assert_html(c.get(reverse("game", args=[colonial.pk])))

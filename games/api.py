@@ -432,6 +432,13 @@ class GameViewSet(
             OpenApiParameter(
                 "since", str, pattern=CURSOR_PATTERN, description="Like Last-Event-ID."
             ),
+            OpenApiParameter(
+                "poll",
+                int,
+                enum=[1],
+                description="1: the events of the moment at once, then the answer ends (no "
+                "stream held, so never a 429): for a client refused a stream, polling.",
+            ),
         ],
         responses={
             (200, "text/event-stream"): EVENT_SCHEMA,

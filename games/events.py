@@ -13,7 +13,8 @@ Streams are bounded so that they cannot take every worker: a comment line every
 ``LIVE_HEARTBEAT_SECONDS``, an end after ``LIVE_MAX_SECONDS`` (the browser reconnects by
 itself, sending ``Last-Event-ID``), at most ``LIVE_STREAMS_PER_USER`` at once for a user
 (counted in the cache, shared by every process when Redis is set) and
-``LIVE_STREAMS_PER_PROCESS`` in one process.
+``LIVE_STREAMS_PER_PROCESS`` in one process. A page refused a stream polls instead
+(``?poll=1``: the events a stream would send first, at once, holding nothing open).
 """
 
 from __future__ import annotations
@@ -294,6 +295,42 @@ def _event(kind: str, data: dict, cursor: Cursor) -> str:
     return f"id: {cursor}\nevent: {kind}\ndata: {payload}\n\n"
 
 
+def _news(
+    viewer: Viewer,
+    game: Game,
+    phase: Phase | None,
+    power: str | None,
+    everything: bool,
+    cursor: Cursor,
+    sent: dict[str, dict],
+) -> list[tuple[str, dict]]:
+    """What changed since ``cursor`` and the state events in ``sent``, as (kind, data); moves
+    the cursor and ``sent`` on."""
+    out = []
+    if phase is not None and phase.index != cursor.phase:
+        kind = "processed" if phase.index > cursor.phase else "reset"
+        out.append((kind, {"from": cursor.phase, "to": phase.index}))
+        cursor.phase = phase.index
+    for kind, data in viewer.state(game, phase).items():
+        if sent.get(kind) != data:
+            sent[kind] = data
+            out.append((kind, data))
+    for message in viewer.press(game, power, everything, cursor.message):
+        cursor.message = message["id"]
+        out.append(("press", message))
+    return out
+
+
+def snapshot(viewer: Viewer, cursor: Cursor | None) -> str:
+    """The events a stream would send first, at once (``?poll=1``): the state now, and what
+    happened since ``cursor``. Holds no stream open, so it takes no slot."""
+    game, phase, power, everything = viewer.read()
+    if cursor is None:
+        cursor = Cursor(phase.index if phase else 0, viewer.newest(game, power, everything))
+    news = _news(viewer, game, phase, power, everything, cursor, {})
+    return "".join(_event(kind, data, cursor) for kind, data in news)
+
+
 def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     """The events for one viewer: the current state first, then whatever changes.
 
@@ -316,18 +353,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
-            out = []
-            if phase is not None and phase.index != cursor.phase:
-                kind = "processed" if phase.index > cursor.phase else "reset"
-                out.append((kind, {"from": cursor.phase, "to": phase.index}))
-                cursor.phase = phase.index
-            for kind, data in viewer.state(game, phase).items():
-                if sent.get(kind) != data:
-                    sent[kind] = data
-                    out.append((kind, data))
-            for message in viewer.press(game, power, everything, cursor.message):
-                cursor.message = message["id"]
-                out.append(("press", message))
+            out = _news(viewer, game, phase, power, everything, cursor, sent)
             for kind, data in out:
                 yield _event(kind, data, cursor)
             if out:
@@ -387,7 +413,7 @@ def _take_user_slot(user_id: int | str) -> bool:
         cache.add(key, 1, ttl)
         count = 1
     cache.touch(key, ttl)  # a user who keeps streaming keeps the count alive
-    if count > _setting("LIVE_STREAMS_PER_USER", 4):
+    if count > _setting("LIVE_STREAMS_PER_USER", 12):
         _give_back_user_slot(user_id)
         return False
     return True
@@ -433,7 +459,8 @@ def too_many(detail: str) -> JsonResponse:
 
 def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpResponse:
     """The event stream for this viewer, or a 429 when their streams or this process's are
-    all taken (the page then retries later)."""
+    all taken (the page then polls, and tries the stream again later); with ``?poll=1`` the
+    events of the moment, at once (:func:`snapshot`)."""
     given = [request.headers.get("Last-Event-ID"), request.GET.get("since")]
     given = [text for text in given if text is not None]
     if any(Cursor.parse(text) is None for text in given):
@@ -446,6 +473,13 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
             {"detail": "Last-Event-ID and since name a phase or message this game never had."},
             status=400,
         )
+    if request.GET.get("poll") == "1" and request.method == "GET":
+        # A page refused a stream (429) polls: one answer, nothing held open, no slot taken.
+        polled = HttpResponse(
+            snapshot(Viewer(request, game), cursor), content_type="text/event-stream"
+        )
+        polled["Cache-Control"] = "private, no-store"
+        return polled
     if request.method == "HEAD":
         # The headers alone: a HEAD never reads a stream, so it must not hold one open (four
         # of them used to keep a viewer's streams taken for five minutes).

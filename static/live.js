@@ -337,28 +337,85 @@
 
   // -- the stream --------------------------------------------------------------------
 
+  // Where the page is: the last event's id (phase-message), so that a new stream or a poll
+  // resumes there rather than sending again what the page has.
+  var since = (live.dataset.events.match(/[?&]since=([0-9]+-[0-9]+)/) || [])[1] || "";
+  function address(extra) {
+    var url = live.dataset.events.replace(/([?&])since=[^&]*&?/, "$1").replace(/[?&]$/, "");
+    var query = [since ? "since=" + since : "", extra || ""].filter(Boolean).join("&");
+    return query ? url + (url.indexOf("?") < 0 ? "?" : "&") + query : url;
+  }
+  function apply(kind, text, id) {
+    if (!handlers[kind]) return;
+    if (id) since = id;
+    handlers[kind](JSON.parse(text));
+    // data-seen-clock and so on: tests and curious readers can see what has arrived.
+    live.dataset["seen" + kind[0].toUpperCase() + kind.slice(1)] = id;
+  }
+
   var source = null;
   function connect() {
-    source = new EventSource(live.dataset.events, { withCredentials: true });
+    if (source) source.close();
+    source = new EventSource(address(), { withCredentials: true });
     Object.keys(handlers).forEach(function (kind) {
-      source.addEventListener(kind, function (e) {
-        handlers[kind](JSON.parse(e.data));
-        // data-seen-clock and so on: tests and curious readers can see what has arrived.
-        live.dataset["seen" + kind[0].toUpperCase() + kind.slice(1)] = e.lastEventId;
-      });
+      source.addEventListener(kind, function (e) { apply(kind, e.data, e.lastEventId); });
     });
-    source.addEventListener("open", function () { live.dataset.connected = "1"; wait = 2000; });
-    // Refused (429: too many streams) or gone: the browser gives up, so try again later,
-    // soon at first: the streams of pages just closed are given back at the server's next
-    // heartbeat (15 s), and waiting 30 s each time left a new page without news that long.
+    source.addEventListener("open", function () {
+      live.dataset.connected = "1";
+      wait = 2000;
+      polls(false);
+    });
+    // Refused (429: too many streams open, or the server's are all taken) or gone: the
+    // browser gives up. The page then polls, and says so, and tries a stream again later,
+    // soon at first (the streams of pages just closed are given back at the server's next
+    // heartbeat), then every minute.
     source.addEventListener("error", function () {
       live.dataset.connected = "";
       if (source.readyState !== EventSource.CLOSED) return;
+      polls(true);
       setTimeout(connect, wait);
-      wait = Math.min(wait * 2, 30000);
+      wait = Math.min(wait * 2, 60000);
     });
   }
   var wait = 2000;
+
+  // -- polling, when no stream is to be had --------------------------------------------
+
+  var POLL_MS = 10000;
+  var polling = null;
+  function poll() {
+    return fetch(address("poll=1"), { credentials: "same-origin", headers: { Accept: "text/event-stream" } })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (text) {
+        // Server-sent events' own format: "id:", "event:" and "data:" lines, a blank line after each.
+        text.split(/\n\n/).forEach(function (block) {
+          var event = {};
+          block.split("\n").forEach(function (line) {
+            var m = line.match(/^(id|event|data): ?(.*)$/);
+            if (m) event[m[1]] = m[2];
+          });
+          if (event.event && event.data) apply(event.event, event.data, event.id);
+        });
+        live.dataset.polled = String(Date.now());
+      })
+      .catch(function () {});
+  }
+  function polls(on) {
+    var note = document.getElementById("live-note");
+    if (!on) {
+      if (polling) clearInterval(polling);
+      polling = null;
+      live.dataset.mode = "stream";
+      if (note) note.hidden = true;
+      return;
+    }
+    if (polling) return;
+    live.dataset.mode = "polling";
+    if (note) note.hidden = false;
+    poll();
+    polling = setInterval(poll, POLL_MS);
+  }
+
   connect();
   window.addEventListener("pagehide", function () { if (source) source.close(); });
 })();

@@ -190,3 +190,43 @@ def test_the_header_says_paused_when_the_game_is_paused(
     page.wait_for_selector("#game-status:text-is('Active')")
     page.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_refused_a_stream_polls_and_says_so(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+    settings,
+):
+    """Found by a UI tester: a page past the account's streams was refused (429) and
+    silently caught up late. It polls instead, says so, and streams again when it can."""
+    settings.LIVE_STREAMS_PER_USER = 1
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    url = f"{live_server.url}/games/{game.pk}/"
+    first, _ = page_for(browser, live_server, china.user)
+    first.goto(url)
+    first.wait_for_selector("#live[data-connected='1']", state="attached")
+    second, navigations = page_for(browser, live_server, china.user)
+    second.goto(url)
+    second.wait_for_selector("#live[data-mode='polling']", state="attached")
+    second.locator("#live-note").wait_for(state="visible")
+    assert "checks for news every 10 seconds" in second.inner_text("#live-note")
+    shot(second, "live-polling")
+    # News still comes: Russia's Ready and a press message, within a poll or two.
+    services.set_ready(russia, True)
+    services.send_message(game, russia.user, "Polled news")
+    second.wait_for_selector('tr[data-power="Russia"] td.ready:text-is("yes")', timeout=25_000)
+    second.wait_for_selector('#threads li[data-thread="public"] .unread:text-is("1")')
+    # The other page closes: this one gets the stream back and stops polling.
+    first.context.close()
+    second.wait_for_selector("#live[data-connected='1']", state="attached", timeout=40_000)
+    second.locator("#live-note").wait_for(state="hidden")
+    services.send_message(game, russia.user, "Streamed news")
+    second.wait_for_selector('#threads li[data-thread="public"] .unread:text-is("2")')
+    assert len(navigations) == 1
+    second.context.close()
+    time.sleep(1.5)

@@ -5,6 +5,7 @@ through Redis when REDIS_URL is set and within the process otherwise."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
@@ -411,3 +412,37 @@ def test_redis_carries_nudges_between_processes(colonial, settings, require_redi
     ).start()
     assert listener.wait(5) is True
     listener.close()
+
+
+def test_a_poll_answers_at_once_and_holds_no_stream(colonial, seat, settings):
+    """A page refused a stream polls with ?poll=1: the events of the moment, then the end;
+    no slot is taken, so polls are never refused as streams are."""
+    settings.LIVE_STREAMS_PER_USER = 1
+    china, russia = seat(colonial, "China"), seat(colonial, "Russia")
+    client = signed_in(china.user)
+    held = client.get(url(colonial))
+    assert held.status_code == 200 and client.get(url(colonial)).status_code == 429
+    polled = client.get(url(colonial) + "?poll=1")
+    assert polled.status_code == 200 and not polled.streaming
+    assert polled["Content-Type"] == "text/event-stream"
+    kinds = re.findall(r"^event: (\w+)$", polled.content.decode(), re.M)
+    assert kinds == ["phase", "clock", "powers"]
+    services.send_message(colonial, russia.user, "Hello")
+    first_id = re.findall(r"^id: (\S+)$", polled.content.decode(), re.M)[-1]
+    later = client.get(url(colonial) + f"?poll=1&since={first_id}").content.decode()
+    assert "event: press" in later and "Hello" in later
+    last = re.findall(r"^id: (\S+)$", later, re.M)[-1]
+    again = client.get(url(colonial) + f"?poll=1&since={last}").content.decode()
+    assert "event: press" not in again  # nothing sent twice
+    hang_up(held)
+
+
+def test_an_account_may_stream_a_dozen_pages(colonial, seat, settings):
+    del settings.LIVE_STREAMS_PER_USER  # the default
+    client = signed_in(seat(colonial, "China").user)
+    settings.LIVE_STREAMS_PER_PROCESS = 20
+    streams = [client.get(url(colonial)) for _ in range(12)]
+    assert all(s.status_code == 200 for s in streams)
+    assert client.get(url(colonial)).status_code == 429
+    for s in streams:
+        hang_up(s)

@@ -27,6 +27,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("see its results"),
     gettext_noop(", or "),
     gettext_noop("order for %s"),
+    gettext_noop("Loading %s…"),
     gettext_noop(
         "Your orders box, as it was for the phase just processed (copy what you still want):"
     ),

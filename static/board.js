@@ -264,9 +264,27 @@
   // reading its text here. Typing is checked (POST .../orders/check/, nothing stored); orders
   // are saved by the Save button or by each order the menu makes (PUT .../orders/).
 
+  // Run once for the page's phase, and again for each new phase live.js puts in place
+  // ("orders:replaced"), whose orders panel, menu and board data are new: the listeners of
+  // the phase before end with it (``signal``). (The body keeps the indentation it had.)
+  var stopOrdering = null;
+  document.addEventListener("orders:replaced", ordering);
+  ordering();
+
+  function ordering() {
+  if (stopOrdering) stopOrdering();
+  stopOrdering = null;
+  if (window.greatGame) window.greatGame.readiness = null;
   var dataNode = document.getElementById("board-data");
   var form = document.getElementById("orders-form");
-  if (!dataNode || !form) return;
+  if (!dataNode || !form) {
+    var idleBoard = document.getElementById("board");
+    if (idleBoard) idleBoard.classList.remove("ordering");
+    return;
+  }
+  var ended = new AbortController();
+  var signal = ended.signal;
+  stopOrdering = function () { ended.abort(); };
   var data = JSON.parse(dataNode.textContent);
   var textarea = form.querySelector("textarea");
   var token = form.querySelector("[name=csrfmiddlewaretoken]").value;
@@ -626,7 +644,7 @@
       .then(function (r) { return r.text(); })
       .then(function (svg) { inner.innerHTML = svg; decorate(); });
   }
-  document.addEventListener("board:drawn", function () { decorate(); });
+  document.addEventListener("board:drawn", function () { decorate(); }, { signal: signal });
 
   // -- the board's pieces
 
@@ -746,7 +764,9 @@
     menu.style.left = Math.round(best.left) + "px";
     menu.style.top = Math.round(best.top) + "px";
   }
-  board.onChange(function () { if (anchor && !menu.classList.contains("sheet")) position(); });
+  board.onChange(function () {
+    if (!signal.aborted && anchor && !menu.classList.contains("sheet")) position();
+  });
 
   function docked() {
     anchor = null;
@@ -930,7 +950,7 @@
     });
   }
 
-  inner.addEventListener("click", function (e) { pick(placeOf(e.target)); });
+  inner.addEventListener("click", function (e) { pick(placeOf(e.target)); }, { signal: signal });
   inner.addEventListener("keydown", function (e) {
     if ((e.key === "Enter" || e.key === " ") && e.target.closest("g.unit")) {
       e.preventDefault();
@@ -938,10 +958,10 @@
       var first = choices.querySelector("button");
       if (first && anchor) first.focus({ preventScroll: true });  // on to the menu
     }
-  });
+  }, { signal: signal });
   document.addEventListener("keydown", function (e) {
     if (e.key === "Escape" && step) idle();
-  });
+  }, { signal: signal });
 
   decorate();
   prompt.textContent = ADJUSTING ? data.guide || "" : t("Loading your orders…");
@@ -959,4 +979,5 @@
       if (waiting) selectUnit(waiting);
     });
   if (lines().length) check();  // the saved orders' data, and their verdicts
+  }
 })();

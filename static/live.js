@@ -133,7 +133,8 @@
     return true;
   }
 
-  document.querySelectorAll("form.ready[data-api]").forEach(function (form) {
+  document.querySelectorAll("form.ready[data-api]").forEach(readyForm);
+  function readyForm(form) {
     form.addEventListener("submit", function (e) {
       e.preventDefault();
       var ready = form.querySelector("[name=ready]").value !== "0";
@@ -157,7 +158,7 @@
       }).catch(function () { form.submit(); })
         .finally(function () { form.dataset.sending = ""; });
     });
-  });
+  }
 
   // -- applying events ---------------------------------------------------------------
 
@@ -265,52 +266,153 @@
     badge.textContent = String(Number(badge.textContent) + 1);
   }
 
-  // A new phase: its board and name here; the orders box belonged to the old one.
+  // A new phase: the page is read again and its phase's parts put in place of the old ones
+  // (the phase's name and menu, the orders panel with its tools, the board's data, the gold),
+  // then its board loaded; the board says it is loading meanwhile. Text typed in the orders
+  // box and not saved stays on the page, read-only, to copy from; press being written is
+  // untouched. Should the page not come, the orders panel links to it instead.
   function onPhase(data) {
     // A game still forming when the page was shown has started: its page is another page.
     if (live.dataset.forming) { window.location.reload(); return; }
     var title = document.getElementById("board-title");
-    if (title) title.textContent = data.label;
-    if (data.index === phaseIndex) return;
+    if (data.index === phaseIndex) {
+      if (title && title.textContent !== data.label) title.textContent = data.label;
+      return;
+    }
     var previous = phaseIndex;
     phaseIndex = data.index;
-    if (viewport) {
-      viewport.dataset.boardUrl = viewport.dataset.boardUrl.replace(/phase=\d+/, "phase=" + data.index);
-      if (viewport.dataset.ordersUrl) {
-        viewport.dataset.ordersUrl = viewport.dataset.ordersUrl.replace(/phase=\d+/, "phase=" + data.index);
-      }
+    live.dataset.phase = String(data.index);
+    var box = document.querySelector("section#orders textarea[name=orders]");
+    var typed = box && box.value.trim() && box.value !== box.defaultValue ? box.value : "";
+    loading(data.label);
+    // The page as it is now, but of the current phase (a ?phase= of the phase just processed
+    // would show its history), which its address says from now on too.
+    var search = window.location.search.replace(/([?&])phase=[^&]*&?/, "$1").replace(/[?&]$/, "");
+    var here = window.location.pathname + search;
+    if (search !== window.location.search) history.replaceState(null, "", here + window.location.hash);
+    fetch(here, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (phaseIndex !== data.index) return;  // another phase came meanwhile
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var fresh = page.getElementById("live");
+        if (!fresh || Number(fresh.dataset.phase) !== data.index) return Promise.reject("phase");
+        putInPlace(page);
+        newPhaseNote(previous, typed);
+        var src = page.querySelector("#board .board-inner");
+        return loadBoard(src && src.dataset.src ? src.dataset.src : data.board);
+      })
+      .catch(function () {
+        if (phaseIndex !== data.index) return;
+        if (title) title.textContent = data.label;
+        if (data.board) loadBoard(data.board);
+        linkOnly(previous, data, typed);
+      })
+      .finally(function () { loaded(); });
+  }
+
+  // The board shows that the new phase is on its way.
+  function loading(label) {
+    if (!viewport) return;
+    viewport.dataset.loading = "1";
+    var sign = document.getElementById("board-loading");
+    if (!sign) {
+      sign = document.createElement("p");
+      sign.id = "board-loading";
+      sign.className = "board-loading";
+      sign.setAttribute("role", "status");
+      viewport.parentNode.appendChild(sign);
     }
-    if (data.board) loadBoard(data.board);
+    sign.textContent = t("Loading %s…").replace("%s", label);
+  }
+  function loaded() {
+    var sign = document.getElementById("board-loading");
+    if (sign) sign.remove();
+  }
+
+  // The parts of the page that belong to the phase, from the page read again.
+  function putInPlace(page) {
+    var swap = function (selector) {
+      var old = document.querySelector(selector), fresh = page.querySelector(selector);
+      if (old && fresh) old.replaceWith(document.adoptNode(fresh));
+      else if (old) old.remove();
+      return fresh;
+    };
+    swap(".board-bar");
+    // The click menu lives beside the board (or docked in the orders panel): the new one
+    // goes beside the board, where board.js expects it.
+    var oldMenu = document.getElementById("order-menu");
+    if (oldMenu) oldMenu.remove();
+    var menu = page.getElementById("order-menu");
+    var frame = viewport && viewport.parentNode;
+    if (menu && frame) frame.appendChild(document.adoptNode(menu));
+    swap("section#orders");
+    var gold = page.getElementById("gold");
+    if (gold && !document.getElementById("gold")) {
+      var powers = document.querySelector("section[aria-labelledby=powers-title]");
+      if (powers) powers.after(document.adoptNode(gold));
+    } else swap("#gold");
+    var data = page.getElementById("board-data");
+    var old = document.getElementById("board-data");
+    if (old) old.remove();
+    if (data) live.after(document.adoptNode(data));
+    var fresh = page.getElementById("board");
+    if (viewport && fresh) {
+      ["boardUrl", "ordersUrl"].forEach(function (key) {
+        if (fresh.dataset[key]) viewport.dataset[key] = fresh.dataset[key];
+        else delete viewport.dataset[key];
+      });
+    }
+    document.querySelectorAll("section#orders form.ready[data-api]").forEach(readyForm);
+    document.dispatchEvent(new CustomEvent("orders:replaced"));
+  }
+
+  // Atop the new orders panel: the phase just processed, and a link to its results; below
+  // it what was typed for it and not saved.
+  function newPhaseNote(previous, typed) {
     var orders = document.querySelector("section#orders");
-    if (orders) {
-      // Text typed in the box and not yet saved would be lost with it: it stays on the page,
-      // read-only, to copy from.
-      var box = orders.querySelector("textarea[name=orders]");
-      var typed = box && box.value.trim() && box.value !== box.defaultValue ? box.value : "";
-      var note = document.createElement("p");
-      note.className = "guide";
-      note.id = "new-phase";
-      note.append(t("The phase was processed:") + " ");
-      var results = document.createElement("a");
-      results.href = live.dataset.page + "?phase=" + previous;
-      results.textContent = t("see its results");
-      var open = document.createElement("a");
-      open.href = live.dataset.page;
-      open.textContent = t("order for %s").replace("%s", data.label);
-      note.append(results, t(", or "), open, ".");
-      var heading = orders.querySelector("h2");
-      orders.replaceChildren(heading, note);
-      if (typed) {
-        var said = document.createElement("p");
-        said.textContent = t("Your orders box, as it was for the phase just processed (copy what you still want):");
-        var copy = document.createElement("textarea");
-        copy.id = "typed-before";
-        copy.readOnly = true;
-        copy.rows = Math.min(12, typed.split("\n").length + 1);
-        copy.value = typed;
-        orders.append(said, copy);
-      }
-    }
+    if (!orders) return;
+    var note = document.createElement("p");
+    note.className = "guide";
+    note.id = "new-phase";
+    note.append(t("The phase was processed:") + " ");
+    var results = document.createElement("a");
+    results.href = live.dataset.page + "?phase=" + previous;
+    results.textContent = t("see its results");
+    note.append(results, ".");
+    orders.querySelector("h2").after(note);
+    if (typed) note.after.apply(note, typedCopy(typed));
+  }
+
+  function typedCopy(typed) {
+    var said = document.createElement("p");
+    said.textContent = t("Your orders box, as it was for the phase just processed (copy what you still want):");
+    var copy = document.createElement("textarea");
+    copy.id = "typed-before";
+    copy.readOnly = true;
+    copy.rows = Math.min(12, typed.split("\n").length + 1);
+    copy.value = typed;
+    return [said, copy];
+  }
+
+  // The page could not be read again: the orders panel links to the new phase instead.
+  function linkOnly(previous, data, typed) {
+    var orders = document.querySelector("section#orders");
+    if (!orders) return;
+    var note = document.createElement("p");
+    note.className = "guide";
+    note.id = "new-phase";
+    note.append(t("The phase was processed:") + " ");
+    var results = document.createElement("a");
+    results.href = live.dataset.page + "?phase=" + previous;
+    results.textContent = t("see its results");
+    var open = document.createElement("a");
+    open.href = live.dataset.page;
+    open.textContent = t("order for %s").replace("%s", data.label);
+    note.append(results, t(", or "), open, ".");
+    orders.replaceChildren(orders.querySelector("h2"), note);
+    if (typed) orders.append.apply(orders, typedCopy(typed));
+    document.dispatchEvent(new CustomEvent("orders:replaced"));
   }
 
   // The game went back to an earlier phase (a moderator's rollback, or this page's phase is

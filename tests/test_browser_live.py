@@ -230,3 +230,62 @@ def test_a_page_refused_a_stream_polls_and_says_so(
     assert len(navigations) == 1
     second.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_processed_phase_comes_in_place_with_its_orders_tools(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by a UI tester: when the phase was processed the title changed at once, the
+    board seconds later, the Phase menu kept the old phase alone and the orders panel became
+    a link that reloaded the page. The new phase's name, menu, board and order tools all come
+    in place, without a reload; what was typed and not saved stays to copy from."""
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, navigations = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/?phase=0")
+    page.wait_for_selector("#order-menu[data-options]")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    page.fill("#id_orders", "A Peking H\nTYPED BEFORE PROCESS")
+    services.process_now(game, game.creator)
+    page.wait_for_selector("#new-phase")
+    page.wait_for_selector('#board .board-inner[data-src*="phase=1&"] svg#board-svg')
+    page.wait_for_selector("#board-loading", state="detached")
+    assert page.inner_text("#board-title") == "Autumn 1870 movement"
+    options = page.locator("#phase-select option").all_inner_texts()
+    assert options == ["0. Spring 1870 movement", "1. Autumn 1870 movement"]
+    assert page.locator("#phase-select option[selected]").inner_text().startswith("1.")
+    assert page.input_value("#orders-form input[name=phase]") == "1"
+    assert page.input_value("#id_orders") == ""
+    assert page.input_value("#typed-before") == "A Peking H\nTYPED BEFORE PROCESS"
+    assert page.locator('#new-phase a[href$="?phase=0"]').count() == 1
+    assert "?phase=" not in page.url  # the address is the current phase's again
+    # The order tools are the new phase's: a click on a unit opens its menu, and an order
+    # picked there is saved for phase 1.
+    page.wait_for_selector("#order-menu[data-options]")
+    page.locator('#board g.unit[data-location="Peking"]').first.click()
+    page.locator("#order-choices button", has_text="Hold").first.click()
+    page.wait_for_selector('#order-prompt:has-text("A Peking H — saved.")')
+    page.wait_for_selector("#orders-form[data-checking='']", state="attached")
+    phase = game.phases.get(index=1)
+    wait_until = time.monotonic() + 5
+    while not phase.orders.filter(power="China").exists() and time.monotonic() < wait_until:
+        time.sleep(0.1)
+    assert [o.text for o in phase.orders.filter(power="China")] == ["A Peking H"]
+    shot(page, "live-new-phase-in-place")
+    # Ready is the new phase's too.
+    page.click("#ready-button")
+    page.wait_for_selector("#ready-warning")
+    page.click("#ready-button")
+    page.wait_for_selector("form.ready p.ok")
+    china.refresh_from_db()
+    assert china.ready
+    # Nothing reloaded: the one change of address is the history's (?phase=0 dropped).
+    url = f"{live_server.url}/games/{game.pk}/"
+    assert navigations == [url + "?phase=0", url]
+    page.context.close()
+    time.sleep(1.5)

@@ -26,6 +26,8 @@
   // would then run into others, are hidden until the zoom makes room (render.py lays them
   // out). The wheel zooms only over the board; elsewhere the page scrolls as usual.
 
+  var PHONE_SCALE = 0.9;  // a phone's first view: CSS px per board unit
+
   function panZoom(viewport) {
     var inner = viewport.querySelector(".board-inner");
     var view = { x: 0, y: 0, s: 1 };
@@ -36,6 +38,7 @@
     var shownAt = null;  // the scale the names were last laid out for
     var listeners = [];
     var pad = 0;  // px of the view's foot under a bottom sheet
+    var forced = new Set();  // places whose names show whatever the zoom (highlighted)
 
     function size() { return { w: inner.offsetWidth || 1, h: inner.offsetHeight || 1 }; }
     function phone() { return viewport.clientWidth < 600; }
@@ -50,8 +53,22 @@
       // (a hair over: the browser composes transforms in single precision).
       var size = Math.min(Math.max(px, font * view.s), Math.max(px, 15));
       svg.style.setProperty("--k", (size / (view.s * font) * 1.002).toFixed(4));
+      svg.style.setProperty("--s", view.s.toFixed(4));  // a unit's tap target, in CSS
+      // The legend's smallest words at least ``px`` on screen too.
+      var legend = Array.from(svg.querySelectorAll("#legend text")).map(function (t) {
+        return Number(t.getAttribute("font-size")) || font;
+      });
+      if (legend.length) {
+        var least = Math.min.apply(null, legend);
+        svg.style.setProperty("--lk", Math.max(1, px / (view.s * least) * 1.002).toFixed(4));
+      }
+      // The whole name where it fits, else the abbreviation, else (far out) none; a place
+      // one is asked to pick always shows at least its abbreviation.
       group.querySelectorAll("g.label").forEach(function (g) {
-        g.classList.toggle("off", view.s < Number(g.dataset.minScale || 0));
+        var whole = view.s >= Number(g.dataset.minScale || 0);
+        var short = !whole && (view.s >= Number(g.dataset.shortScale || 0) || forced.has(g.dataset.province));
+        g.classList.toggle("off", !whole && !short);
+        g.classList.toggle("short", short);
       });
       viewport.classList.toggle("near", view.s * 8 >= px);  // the small notes, close up
     }
@@ -71,7 +88,9 @@
       listeners.forEach(function (f) { f(); });
     }
     function limits(s) {
-      var low = (fitted || 0.2) * 0.8, high = Math.max(4, (fitted || 1) * 6);
+      // Out to the whole board (a phone starts closer in), in to 6 times the fit.
+      var b = size(), whole = Math.min(viewport.clientWidth / b.w, viewport.clientHeight / b.h);
+      var low = Math.min(fitted || 0.2, whole) * 0.8, high = Math.max(4, (fitted || 1) * 6);
       return Math.min(high, Math.max(low, s));
     }
     function zoom(factor, cx, cy) {
@@ -82,14 +101,18 @@
       view.s = s;
       apply();
     }
-    // The whole board on a wide screen; on a phone the board's height, around one's units.
+    // On a wide screen the board's width (a tall board a little cut at the foot, rather than
+    // wide empty sea beside it); on a phone close enough to read and tap. Around one's units
+    // when the board does not show whole.
     function fit() {
       var w = viewport.clientWidth, h = viewport.clientHeight, b = size();
       if (!inner.querySelector("svg")) return;
-      var s = Math.min(w / b.w, h / b.h);
+      var s = Math.min(w / b.w, 1.5 * h / b.h);
+      // Close enough to read and tap one's units (a unit about 20 px across, its tap
+      // target 44 px), never less than the board's width.
+      if (phone()) s = Math.max(w / b.w, Math.min(PHONE_SCALE, 4 * w / b.w));
       var focus = null;
-      if (phone()) {
-        s = Math.min(h / b.h, 4 * w / b.w);
+      if (b.w * s > w + 1 || b.h * s > h + 1) {
         var own = viewport.dataset.power ? inner.querySelectorAll(
           'g.unit[data-power="' + CSS.escape(viewport.dataset.power) + '"]') : [];
         // The view around most of one's units: the centre of the fullest view-sized window.
@@ -224,6 +247,7 @@
     if (inner.querySelector("svg")) fit();
     return {
       reveal: reveal,
+      names: function (places) { forced = new Set(places); shownAt = null; labels(); },
       unpad: function () { if (pad) { pad = 0; apply(); } },
       onChange: function (f) { listeners.push(f); },
       phone: phone,
@@ -664,6 +688,7 @@
   }
 
   function highlight(places) {
+    board.names((places || []).map(province));
     inner.querySelectorAll("path.target").forEach(function (p) { p.classList.remove("target"); });
     (places || []).forEach(function (name) {
       var path = inner.querySelector('path[data-province="' + CSS.escape(province(name)) + '"]');

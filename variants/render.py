@@ -177,7 +177,7 @@ def load_board(variant: str) -> Board:
     scale = max(width, height) / 1600
     labels = _label_boxes(text)
     spots = _unit_spots(anchors, labels, scale)
-    text = _labels(text, anchors, spots)
+    text = _labels(text, anchors, spots, _abbreviations(variant), scale)
     end = text.rfind("</svg>")
     if end < 0:
         raise ValueError(f"variants/{folder.name}/board.svg is not an SVG document")
@@ -213,6 +213,19 @@ def load_board(variant: str) -> Board:
     )
 
 
+def _abbreviations(variant: str) -> dict[str, str]:
+    """Each space's abbreviation, as the variant gives it (the names' short form)."""
+    for name in (variant, variant.replace("_", "-")):
+        try:
+            provinces = adjudication.load(name).provinces
+            break
+        except (KeyError, ValueError):
+            continue
+    else:
+        return {}
+    return {name: p.abbreviation for name, p in provinces.items() if p.abbreviation}
+
+
 def _points(d: str) -> tuple[tuple[float, float], ...]:
     """The points of a plain M/L path."""
     numbers = [float(n) for n in _NUMBER.findall(d)]
@@ -241,28 +254,41 @@ class _Label:
     pivot: Point = (0.0, 0.0)
     box: Box = (0.0, 0.0, 0.0, 0.0)  # relative to the pivot, at the drawn size
     rank: float = 0.0
-    min_scale: float = 0.0
+    min_scale: float = 0.0  # from this screen scale on, the whole name shows
+    short: str = ""  # the abbreviation shown when the whole name does not fit
+    short_pivot: Point = (0.0, 0.0)  # the abbreviation grows about this point
+    short_at: Point = (0.0, 0.0)  # where its baseline is, from its pivot
+    short_box: Box = (0.0, 0.0, 0.0, 0.0)  # relative to its pivot, at the drawn size
+    short_scale: float = 0.0  # from this screen scale on, at least the abbreviation shows
+    centre: bool = False  # a supply centre's (abbreviated before any other)
 
 
 # Screen scales (CSS px per board unit) at which the names are laid out, smallest first.
 _LADDER = tuple(round(0.12 * 1.08**n, 4) for n in range(48))
+# A name grows about the side of its box nearest a board edge when it would otherwise run
+# off the board below this growth.
+_EDGE_GROWTH = 3.0
 
 
-def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
+def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scale: float) -> str:
     """The board's names regrouped so that the page can keep them readable at any zoom.
 
     Each name becomes ``<g class="label" transform="translate(pivot)"><g class="lbl">``
-    around its texts: the page scales every ``.lbl`` by ``--k`` (CSS) so that names stay at
-    least ``LABEL_PX`` on screen (at most 15 px when zoomed in), about a pivot on the side
-    away from the province's unit, so that a grown name runs away from it.
-    ``data-min-scale`` is the screen scale from which the name shows without running into a
-    more important one (bigger provinces, supply centres and oceans first): at a small scale
-    only the main names show; the others appear as one zooms in. Drawings without the
-    page's CSS (PNG, replays) show every name as printed.
+    around its texts and its abbreviation's (hidden unless the page shows it): the page
+    scales every ``.lbl`` by ``--k`` (CSS) so that names stay at least ``LABEL_PX`` on screen
+    (at most 15 px when zoomed in), about a pivot on the side away from the province's unit
+    (or on the board's edge it is near), so that a grown name runs away from it and never off
+    the board. ``data-short-scale`` is the screen scale from which at least the abbreviation
+    shows, ``data-min-scale`` the one from which the whole name does, each without running
+    into another name, a unit's spot or the board's edge (every space keeps at least its
+    abbreviation before any name is shown whole; bigger provinces, supply centres and oceans
+    first). Drawings without the page's CSS (PNG, replays) show every name as printed.
     """
     found = _LABELS.search(text)
     if not found:
         return text
+    view = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', text)
+    size = (float(view.group(1)), float(view.group(2))) if view else (1600.0, 1125.0)
     areas = {name: _area(d) for name, d in _PATH_D.findall(text)}
     centres = {name for name, a in anchors.items() if "sc" in a}
     out: list[str | _Label] = []  # leader lines as they are, names to be redrawn
@@ -287,9 +313,35 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
             out.append(current)
         current.items.append((float(x), float(y), classes, words))
     minimum = min((label.size for label in labels), default=10.0)
+    shapes = {name: _rings(d) for name, d in _PATH_D.findall(text)}
+    seas = set(re.findall(r'data-province="([^"]*)" class="sea', text))
+    land = {
+        name: (
+            (
+                min(b[0] for b, _ in rings),
+                min(b[1] for b, _ in rings),
+                max(b[2] for b, _ in rings),
+                max(b[3] for b, _ in rings),
+            ),
+            rings,
+        )
+        for name, rings in shapes.items()
+        if name not in seas and rings
+    }
+    units = _unit_boxes(spots, scale)
     for label in labels:
-        _place(label, anchors, spots, areas, centres)
-    _lay_out(labels, minimum)
+        _place(label, anchors, spots, areas, centres, size)
+    # Abbreviations, supply centres first, then the most important, each where it fits among
+    # those placed before.
+    taken: list[tuple[Point, Box]] = []
+    for label in sorted(labels, key=lambda lab: (lab.province not in centres, -lab.rank)):
+        if label.province and label.kind != "oceannote":
+            words = label.province
+            if len(words) > 4:
+                words = short.get(words) or words[:3]
+            _place_short(label, words, spots, (shapes, land), units, taken, scale, minimum, size)
+            taken.append((label.short_pivot, label.short_box))
+    _lay_out(labels, minimum, units, size)
     body = "".join(item if isinstance(item, str) else _label_svg(item) for item in out)
     group = (
         f'<g id="labels" data-label-px="{_f(LABEL_PX)}" data-min-font="{_f(minimum)}">{body}</g>'
@@ -297,7 +349,21 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point]) -> str:
     return text[: found.start()] + group + text[found.end() :]
 
 
-def _place(label: _Label, anchors: dict, spots: dict, areas: dict, centres: set) -> None:
+def _unit_boxes(spots: dict[str, Point], scale: float) -> list[Box]:
+    """Where units may stand (a fleet's hull and sails, an army's token): names keep off."""
+    s = scale * UNIT
+    # A little inside the drawn shapes: a name's halo may touch a unit, not run over it.
+    return [(x - 10.5 * s, y - 7.5 * s, x + 10.5 * s, y + 7 * s) for x, y in spots.values()]
+
+
+def _place(
+    label: _Label,
+    anchors: dict,
+    spots: dict,
+    areas: dict,
+    centres: set,
+    size: tuple[float, float],
+) -> None:
     """The label's province, box, pivot and rank."""
     lines = [(x, y, w) for x, y, c, w in label.items if " " not in c] or [
         (x, y, w) for x, y, _, w in label.items
@@ -314,12 +380,25 @@ def _place(label: _Label, anchors: dict, spots: dict, areas: dict, centres: set)
         if "label" in spot and abs(spot["label"][0] - x) < 0.06
     ]
     label.province = min(near)[1] if near else None
+    label.centre = label.province in centres
     unit = spots.get(label.province) if label.province else None
     py = mid
     if unit and abs(unit[0] - x) < half + 12:
         py = bottom if unit[1] > mid else top  # grow away from the unit
-    label.pivot = (x, py)
-    label.box = (-half, top - py, half, bottom - py)
+    # Near an edge of the board, grow away from it instead.
+    width, height = size
+    growth = _EDGE_GROWTH
+    if mid - growth * (mid - top) < 0:
+        py = top
+    elif mid + growth * (bottom - mid) > height:
+        py = bottom
+    px = x
+    if x - growth * half < 0:
+        px = x - half
+    elif x + growth * half > width:
+        px = x + half
+    label.pivot = (px, py)
+    label.box = (x - half - px, top - py, x + half - px, bottom - py)
     area = areas.get(label.province or "", 0.0)
     if label.kind == "oceanname":
         label.rank = 1e12
@@ -330,14 +409,185 @@ def _place(label: _Label, anchors: dict, spots: dict, areas: dict, centres: set)
         label.rank *= 0.7 if label.kind == "seaname" else 1.0
 
 
-def _lay_out(labels: list[_Label], minimum: float) -> None:
-    """Each label's ``min_scale``: the first scale of ``_LADDER`` at which it runs into no
-    more important label (greedy, most important first)."""
+def _place_short(
+    label: _Label,
+    words: str,
+    spots: dict,
+    shapes: tuple[dict, dict],
+    units: list[Box],
+    taken: list[tuple[Point, Box]],
+    scale: float,
+    minimum: float,
+    size: tuple[float, float],
+) -> None:
+    """Where the abbreviation goes: where the name is (at the pivot's side of its box), or,
+    when that runs off the board, into a unit or into an abbreviation placed before it once
+    grown for a small view, beside the province's unit spot: inside the province, or for a
+    land space on the water beside it (not in another land space)."""
+    label.short = words
+    factor = 0.36 if label.kind in ("name", "oceanname") else 0.32
+    h = label.size
+    half = factor * h * len(words) + 1.5
+    (px, py), (left, top, right, bottom) = label.pivot, label.box
+    cx = px + (left + right) / 2
+    # Along the pivot's side: centred, or at the left or right end of the name's box.
+    sx = cx if abs(left + right) < 0.01 else (px + half if left >= -0.01 else px - half)
+    if abs(top) < 0.01:
+        line = (0.0, h * 1.05)
+    elif abs(bottom) < 0.01:
+        line = (-h * 1.05, 0.0)
+    else:
+        line = (-h * 0.525, h * 0.525)
+    candidates = [((px, py), (sx - px - half, line[0], sx - px + half, line[1]))]
+    unit = spots.get(label.province)
+    if unit:
+        ux, uy = unit
+        s = scale * UNIT
+        for far in (1.0, 1.8):
+            candidates += [
+                ((ux, uy - 11 * s * far), (-half, -h * 1.05, half, 0.0)),
+                ((ux, uy + 9.5 * s * far), (-half, 0.0, half, h * 1.05)),
+                ((ux - 12 * s * far, uy), (-2 * half, -h * 0.525, 0.0, h * 0.525)),
+                ((ux + 12 * s * far, uy), (0.0, -h * 0.525, 2 * half, h * 0.525)),
+                ((ux - 9 * s * far, uy - 9 * s * far), (-2 * half, -h * 1.05, 0.0, 0.0)),
+                ((ux + 9 * s * far, uy - 9 * s * far), (0.0, -h * 1.05, 2 * half, 0.0)),
+                ((ux - 9 * s * far, uy + 8 * s * far), (-2 * half, 0.0, 0.0, h * 1.05)),
+                ((ux + 9 * s * far, uy + 8 * s * far), (0.0, 0.0, 2 * half, h * 1.05)),
+            ]
+    rings = shapes[0].get(label.province, [])
+    coastal = label.province in shapes[1]
+    width, height = size
+    steps = (0.5, 0.55, 0.6, 0.65, 0.72, 0.8, 0.9)
 
-    def box(label: _Label, s: float) -> Box:
+    def grown(pivot: Point, rel: Box, screen: float) -> Box:
+        k = max(1.0, LABEL_PX / (screen * minimum))
+        pad = 1.5 / screen
+        return (
+            pivot[0] + k * rel[0] - pad,
+            pivot[1] + k * rel[1] - pad,
+            pivot[0] + k * rel[2] + pad,
+            pivot[1] + k * rel[3] + pad,
+        )
+
+    def placed_well(pivot: Point, rel: Box) -> bool:
+        centre = (pivot[0] + (rel[0] + rel[2]) / 2, pivot[1] + (rel[1] + rel[3]) / 2)
+        if not rings or _inside(rings, centre):
+            return True
+        return coastal and not any(
+            box[0] <= centre[0] <= box[2] and box[1] <= centre[1] <= box[3] and _inside(r, centre)
+            for name, (box, r) in shapes[1].items()
+            if name != label.province
+        )
+
+    candidates = [c for c in candidates if placed_well(*c)] or candidates[:1]
+    # Only what lies near can be in the way (the boxes are largest at the smallest scale).
+    reach = [grown(*c, steps[0]) for c in candidates]
+    area = (
+        min(b[0] for b in reach),
+        min(b[1] for b in reach),
+        max(b[2] for b in reach),
+        max(b[3] for b in reach),
+    )
+    units = [u for u in units if _overlap(u, area)]
+    taken = [o for o in taken if _overlap(grown(*o, steps[0]), area)]
+
+    def good(pivot: Point, rel: Box, screen: float) -> bool:
+        b = grown(pivot, rel, screen)
+        if b[0] < 0 or b[1] < 0 or b[2] > width or b[3] > height:
+            return False
+        if any(_overlap(b, u) for u in units):
+            return False
+        return not any(_overlap(b, grown(*o, screen)) for o in taken)
+
+    # The spot that fits at the smallest screen scale (px a board unit), from a phone's
+    # view to close up; where none fits, the name's own.
+    pivot, rel = candidates[0]
+    for at in steps:
+        fit = next((c for c in candidates if good(*c, at)), None)
+        if fit:
+            pivot, rel = fit
+            break
+    label.short_pivot = pivot
+    label.short_box = rel
+    # text-anchor is the middle; the baseline a quarter of the size above the box's foot
+    label.short_at = ((rel[0] + rel[2]) / 2, rel[3] - 0.05 * h - 0.25 * h)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _rings(d: str) -> list[tuple[Box, tuple[Point, ...]]]:
+    """A province outline's rings, each with its bounding box."""
+    out = []
+    for ring in d.split("M")[1:] if d else []:
+        points = _points(ring)
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        out.append(((min(xs), min(ys), max(xs), max(ys)), points))
+    return out
+
+
+def _inside(rings: list[tuple[Box, tuple[Point, ...]]], p: Point) -> bool:
+    """Whether a point is inside a province's outline (even-odd over its rings)."""
+    x, y = p
+    inside = False
+    for box, ring in rings:
+        if not (box[0] <= x <= box[2] and box[1] <= y <= box[3]):
+            continue  # outside this ring
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+    return inside
+
+
+class _Grid:
+    """Boxes in buckets, to find the ones a box may run into without trying them all."""
+
+    CELL = 150.0
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.boxes: dict[int, Box] = {}
+
+    def _cells(self, b: Box):
+        c = self.CELL
+        for i in range(int(b[0] // c), int(b[2] // c) + 1):
+            for j in range(int(b[1] // c), int(b[3] // c) + 1):
+                yield (i, j)
+
+    def add(self, key: int, b: Box) -> None:
+        self.boxes[key] = b
+        for cell in self._cells(b):
+            self.cells.setdefault(cell, []).append(key)
+
+    def remove(self, key: int) -> None:
+        self.boxes.pop(key, None)  # stale bucket entries are skipped
+
+    def hits(self, b: Box, skip: int | None = None) -> bool:
+        for cell in self._cells(b):
+            for key in self.cells.get(cell, ()):
+                if key == skip:
+                    continue
+                o = self.boxes.get(key)
+                if o is not None and b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    return True
+        return False
+
+
+def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> None:
+    """Each label's ``short_scale`` and ``min_scale``: the first scale of ``_LADDER`` from
+    which, at every larger one, its abbreviation (or its whole name) runs into no other
+    name, no unit's spot and not off the board.
+
+    At each scale every name is first given its abbreviation (most important first), then
+    made whole where that still fits: every space named at least briefly comes before some
+    names in full."""
+    width, height = size
+    native = LABEL_PX / minimum  # from here on names are drawn at their own size
+
+    def grown(pivot: Point, rel: Box, s: float, pad: float = 0.0) -> Box:
         k = max(1.0, LABEL_PX / (s * minimum))
-        pad = 1.5 / s
-        (px, py), (left, top, right, bottom) = label.pivot, label.box
+        (px, py), (left, top, right, bottom) = pivot, rel
         return (
             px + k * left - pad,
             py + k * top - pad,
@@ -345,20 +595,49 @@ def _lay_out(labels: list[_Label], minimum: float) -> None:
             py + k * bottom + pad,
         )
 
-    def overlap(a: Box, b: Box) -> bool:
-        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    spots = _Grid()  # names keep 1.5 px apart on screen, and only off the units themselves
+    for n, b in enumerate(units):
+        spots.add(n, b)
 
-    native = LABEL_PX / minimum  # from here on names are drawn at their own size
-    placed: list[_Label] = []
-    for label in sorted(labels, key=lambda lab: -lab.rank):
-        step = 0
-        for other in placed:
-            while step < len(_LADDER) and overlap(
-                box(label, _LADDER[step]), box(other, _LADDER[step])
-            ):
-                step += 1
-        label.min_scale = min(_LADDER[step] if step < len(_LADDER) else native, native)
-        placed.append(label)
+    def fits(pivot: Point, rel: Box, s: float, grid: _Grid, skip: int = -1) -> Box | None:
+        b = grown(pivot, rel, s)
+        if not on_board(b) or spots.hits(b):
+            return None
+        padded = grown(pivot, rel, s, 1.5 / s)
+        return None if grid.hits(padded, skip=skip) else padded
+
+    def on_board(b: Box) -> bool:
+        return b[0] >= -0.5 and b[1] >= -0.5 and b[2] <= width + 0.5 and b[3] <= height + 0.5
+
+    ordered = sorted(range(len(labels)), key=lambda i: (not labels[i].centre, -labels[i].rank))
+    # (the smallest scales show few names anyway: they are laid out from 0.2 px a unit)
+    steps = [s for s in _LADDER if 0.2 <= s < native] + [native]
+    states: list[list[int]] = []  # per step: 0 off, 1 abbreviation, 2 whole name
+    for s in steps:
+        grid = _Grid()
+        state = [0] * len(labels)
+        for i in ordered:
+            label = labels[i]
+            if label.short and (b := fits(label.short_pivot, label.short_box, s, grid)):
+                grid.add(i, b)
+                state[i] = 1
+        for i in ordered:
+            label = labels[i]
+            if state[i] == 0 and label.short:
+                continue
+            if b := fits(label.pivot, label.box, s, grid, skip=i):
+                grid.remove(i)
+                grid.add(i, b)
+                state[i] = 2
+        states.append(state)
+    for i, label in enumerate(labels):
+        full = short = len(steps) - 1
+        while full > 0 and states[full - 1][i] == 2:
+            full -= 1
+        while short > 0 and states[short - 1][i] >= 1:
+            short -= 1
+        label.min_scale = steps[full]
+        label.short_scale = min(steps[short], label.min_scale)
 
 
 def _label_svg(label: _Label) -> str:
@@ -368,9 +647,26 @@ def _label_svg(label: _Label) -> str:
         f'<text x="{_f(x - px)}" y="{_f(y - py)}" class="{c}">{w}</text>'
         for x, y, c, w in label.items
     )
+    if label.short:
+        sx, sy = label.short_at
+        halo = next((c.split()[1] for _, _, c, _ in label.items if " " in c), "")
+        abbr = "".join(
+            f'<text x="{_f(sx)}" y="{_f(sy)}" class="{c}">{escape(label.short)}</text>'
+            for c in ([f"{label.kind} {halo}"] if halo else []) + [label.kind]
+        )
+        dx, dy = label.short_pivot[0] - px, label.short_pivot[1] - py
+        # hidden unless the page shows it (a drawing without the page's CSS shows the name)
+        texts = (
+            f'<g class="full"><g class="lbl">{texts}</g></g>'
+            f'<g class="abbr" display="none" transform="translate({_f(dx)} {_f(dy)})">'
+            f'<g class="lbl">{abbr}</g></g>'
+        )
+    else:
+        texts = f'<g class="full"><g class="lbl">{texts}</g></g>'
     return (
         f'<g class="label"{province} data-min-scale="{label.min_scale:g}" '
-        f'transform="translate({_f(px)} {_f(py)})"><g class="lbl">{texts}</g></g>'
+        f'data-short-scale="{label.short_scale:g}" '
+        f'transform="translate({_f(px)} {_f(py)})">{texts}</g>'
     )
 
 
@@ -392,7 +688,8 @@ def _label_boxes(text: str) -> list[Box]:
 
 
 def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tuple[float, float]]:
-    """Unit spots moved up or down just enough that a unit does not hide a name."""
+    """Unit spots moved up or down just enough that a unit (drawn ``UNIT`` times larger)
+    does not hide a name."""
     hw, hh = 14.5 * scale, 12.5 * scale
     spots = {}
     for name, spot in anchors.items():
@@ -412,6 +709,30 @@ def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tupl
                 break
             y = hit[3] + hh + 0.5 if y >= (hit[1] + hit[3]) / 2 else hit[1] - hh - 0.5
         spots[name] = (x, y)
+    return _apart(spots, 24 * UNIT * scale)
+
+
+def _apart(spots: dict[str, Point], gap: float) -> dict[str, Point]:
+    """Spots of different spaces closer than ``gap`` pushed apart (each half the shortfall
+    along the line between them), so that two units never sit on each other."""
+    names = sorted(spots)
+    for _ in range(6):
+        moved = False
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if a.split("/", 1)[0] == b.split("/", 1)[0]:
+                    continue  # one space's coasts never hold two units at once
+                (ax, ay), (bx, by) = spots[a], spots[b]
+                d = math.hypot(bx - ax, by - ay)
+                if d >= gap - 0.05:
+                    continue
+                ux, uy = ((bx - ax) / d, (by - ay) / d) if d > 1e-6 else (1.0, 0.0)
+                push = (gap - d) / 2
+                spots[a] = (round(ax - ux * push, 1), round(ay - uy * push, 1))
+                spots[b] = (round(bx + ux * push, 1), round(by + uy * push, 1))
+                moved = True
+        if not moved:
+            break
     return spots
 
 
@@ -679,6 +1000,7 @@ class _Drawing:
             key = (location, unit.get("power"), unit.get("unit", "A"))
             stacks.setdefault(key, []).append(unit)
         placed: dict[str, int] = {}
+        drawn = []
         for (location, power, kind), units in stacks.items():
             spot = self.anchor(location)
             if spot is None:
@@ -686,6 +1008,14 @@ class _Drawing:
             n = placed.get(location, 0)
             placed[location] = n + 1
             spot = (spot[0] + 26 * self.s * n, spot[1])  # other powers in the same space
+            drawn.append((location, power, kind, units, spot))
+        for location, power, kind, units, spot in drawn:
+            # The tap target reaches halfway to the next unit (the page grows it up to a
+            # finger's width on screen, hit()).
+            reach = min(
+                (math.dist(spot, other[4]) / 2 for other in drawn if other[4] != spot),
+                default=40 * self.s,
+            )
             self.spot_of.setdefault(location, spot)
             self.unit_at.setdefault(location, units[0])
             self.unit_at.setdefault(location.split("/", 1)[0], units[0])
@@ -696,18 +1026,21 @@ class _Drawing:
                 f'<g class="unit {"fleet" if kind == "F" else "army"}" '
                 f'data-power="{escape(power or "")}" data-unit="{escape(kind)}" '
                 f'data-location="{escape(location)}" data-count="{count}">'
-                f"<title>{escape(label)}</title>{self.hit(spot)}"
+                f"<title>{escape(label)}</title>{self.hit(spot, reach)}"
                 f"{self.unit_shape(kind, power, spot)}{badge}</g>"
             )
         out.append("</g>")
         return "".join(out)
 
-    def hit(self, at: Point) -> str:
+    def hit(self, at: Point, reach: float | None = None) -> str:
         """An unseen disc over the whole unit, so that a click between a ship's hull and sail
-        still finds the unit."""
+        still finds the unit. ``--reach`` is how far it may grow without covering another
+        unit: the page's CSS makes it a finger wide on screen within that."""
+        r = 13 * self.s
+        style = f' style="--r:{_f(r)}px;--reach:{_f(max(r, reach))}px"' if reach else ""
         return (
-            f'<circle class="hit" cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(13 * self.s)}" '
-            f'fill="#ffffff" fill-opacity="0"/>'
+            f'<circle class="hit" cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(r)}" '
+            f'fill="#ffffff" fill-opacity="0"{style}/>'
         )
 
     def count_badge(self, at: Point, count: int) -> str:

@@ -56,18 +56,19 @@ PALETTES: dict[str, tuple[str, ...]] = {
         "#333333",
     ),
     "colour-blind": (
-        # Chosen by search and checked in tests/test_palette_vision.py: under a simulation of
-        # deuteranopia no two colours, no colour and the railroad or canal arrow, and no two
-        # province tints (nor a tint and unowned land) look alike.
-        "#aa1177",  # crimson (Britain)
-        "#997700",  # ochre (China)
-        "#bb22ee",  # violet (Russia)
+        # Chosen by search and checked in tests/test_palette_vision.py: for normal vision and
+        # under simulations of deuteranopia and protanopia, no two colours, no colour and the
+        # railroad or canal arrow, no two province tints, and no tint and the unowned land
+        # look alike.
+        "#9944ff",  # violet (Britain)
+        "#664444",  # dark brown (China)
+        "#ffff00",  # yellow (Russia)
         "#11ccff",  # sky blue (France)
-        "#774411",  # brown (Holland)
-        "#eebbcc",  # pale pink (Japan)
-        "#007755",  # dark green (Turkey)
-        "#44aa77",  # sea green
-        "#5599aa",  # steel blue
+        "#774411",  # ochre brown (Holland)
+        "#88cccc",  # pale teal (Japan)
+        "#007788",  # dark teal (Turkey)
+        "#221155",  # midnight blue
+        "#221100",  # near black
     ),
 }
 PALETTES["colour_blind"] = PALETTES["colorblind"] = PALETTES["color-blind"] = PALETTES[

@@ -352,6 +352,32 @@ def test_every_order_kind_is_drawn(busy) -> None:
     assert [g.get("data-location") for g in dislodged] == ["Kashmir"]
 
 
+def test_a_support_for_a_move_points_at_the_move_and_a_failed_move_is_marked(busy) -> None:
+    """A support for a move is a line from the supporter to the middle of the supported
+    move's path, not to the unit (which would read as a support to hold); a failed move ends
+    in a red bar; arrowheads stay off the printed names."""
+    _, _, root = busy
+    support = drawn(root, "support", "A Afghanistan S A Punjab - Kashmir")
+    line = next(p for p in support.iter(f"{SVG}path") if p.get("stroke") != render.CASING)
+    end = last_point(line.get("d"))
+    punjab, kashmir = unit_spot("Punjab"), unit_spot("Kashmir")
+    middle = ((punjab[0] + kashmir[0]) / 2, (punjab[1] + kashmir[1]) / 2)
+    assert math.dist(end, middle) < 0.3 * math.dist(punjab, kashmir)
+    assert math.dist(end, punjab) > 15 and math.dist(end, kashmir) > 15
+    assert support.find(f"{SVG}circle[@class='support-end']") is not None
+    bounced = drawn(root, "move", "A Assam - Yunnan")
+    assert bounced.find(f"{SVG}g[@class='bounce']") is not None
+    assert drawn(root, "move", "A Punjab - Kashmir").find(f"{SVG}g[@class='bounce']") is None
+    boxes = load_board("colonial").labels
+    for g in orders_drawn(root):
+        if not ({"move", "retreat"} & classes(g)):
+            continue
+        head = g.find(f"{SVG}polygon[@class='head']")
+        tip = tuple(float(v) for v in head.get("points").split()[0].split(","))
+        inside = [b for b in boxes if b[0] < tip[0] < b[2] and b[1] < tip[1] < b[3]]
+        assert not inside, (g.get("data-order"), tip)
+
+
 def test_invalid_orders_are_not_drawn(busy) -> None:
     _, results, root = busy
     invalid = {r["canonical"] or r["order"] for r in results if r["result"] == "invalid"}

@@ -1231,8 +1231,12 @@ class _Drawing:
             if origin is None or target is None:
                 return None
             d, end, ctrl = self.curve(origin, target, 13, 11)
+            end = self.clear_of_names(end, ctrl, target)
+            d = d[: d.rindex(" ") + 1] + _p(end)
             body = self.stroke(d, colour, 2.4, "5 3" if failed else None)
             body += self.arrowhead(end, ctrl, colour)
+            if result in ("fails", "bounced", "dislodged") and kind == "move":
+                body += self.bounce(end, ctrl)
             name = "move" if kind == "move" else "retreat"
             extra = f' data-target="{escape(order.get("destination"))}"'
             if order.get("via"):
@@ -1256,15 +1260,21 @@ class _Drawing:
             target = self.anchor(order.get("destination"))
             if target is None:
                 return None
-            # A curve through the supported unit (drawn over it) on to the destination.
-            ctrl = (
-                2 * held[0] - (origin[0] + target[0]) / 2,
-                2 * held[1] - (origin[1] + target[1]) / 2,
+            # A dashed line from the supporter to the middle of the supported move's arrow
+            # (drawn or not), so that it never reads as a support to hold.
+            _d, end, ctrl = self.curve(held, target, 13, 11)
+            begin = _toward(held, ctrl, 13 * s)
+            mid = (
+                0.25 * begin[0] + 0.5 * ctrl[0] + 0.25 * end[0],
+                0.25 * begin[1] + 0.5 * ctrl[1] + 0.25 * end[1],
             )
-            start = _toward(origin, ctrl, 13 * s)
-            end = _toward(target, ctrl, 15 * s)
-            d = f"M{_p(start)} Q{_p(ctrl)} {_p(end)}"
-            body = self.stroke(d, colour, 1.8, dash) + self.arrowhead(end, ctrl, colour, 7.5)
+            start = _toward(origin, mid, 13 * s)
+            body = self.stroke(f"M{_p(start)} L{_p(mid)}", colour, 1.8, dash)
+            body += (
+                f'<circle class="support-end" cx="{_f(mid[0])}" cy="{_f(mid[1])}" '
+                f'r="{_f(3.2 * s)}" fill="{colour}" stroke="{CASING}" '
+                f'stroke-width="{_f(0.9 * s)}"/>'
+            )
             extra = f' data-target="{escape(order.get("destination"))}"'
             return self.order_group("support", entry, text, body, extra)
         if kind == "convoy":
@@ -1314,6 +1324,35 @@ class _Drawing:
             extra = f' data-unit="{escape(unit)}" data-target="{escape(where)}"'
             return self.order_group("build", entry, text, body, extra)
         return None
+
+    def clear_of_names(self, end: Point, back: Point, target: Point) -> Point:
+        """An arrow's tip drawn back toward ``back`` until its head is off the printed names
+        (it points at the unit's spot all the same), at most 20 units."""
+        s = self.s
+        r = 9 * s
+        tip = end
+        for _ in range(8):
+            if not any(
+                tip[0] + r > b[0] and tip[0] - r < b[2] and tip[1] + r > b[1] and tip[1] - r < b[3]
+                for b in self.board.labels
+            ):
+                return tip
+            if math.dist(tip, end) >= 20 * s:
+                break
+            tip = _toward(tip, back, 3 * s)
+        return end
+
+    def bounce(self, tip: Point, back: Point) -> str:
+        """A failed move's mark: a red bar across the arrow's tip (it stopped there)."""
+        s = self.s
+        dx, dy = tip[0] - back[0], tip[1] - back[1]
+        length = math.hypot(dx, dy) or 1.0
+        ux, uy = dx / length, dy / length
+        w = 9 * s
+        a = (tip[0] - uy * w + ux * 2 * s, tip[1] + ux * w + uy * 2 * s)
+        b = (tip[0] + uy * w + ux * 2 * s, tip[1] - ux * w + uy * 2 * s)
+        d = f"M{_p(a)} L{_p(b)}"
+        return f'<g class="bounce">{self.stroke(d, STANDOFF_COLOUR, 3.2, cap="butt")}</g>'
 
     def cross(self, at: Point) -> str:
         r = 11 * self.s

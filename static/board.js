@@ -711,6 +711,8 @@
     choices.innerHTML = "";
     highlight(targets);
     step = { targets: targets, pick: onPick };
+    // While a place is picked, units' wide tap targets give way to the places' names.
+    viewport.classList.toggle("picking", Boolean(targets && targets.length));
     (targets || []).forEach(function (t) { button(t, function () { onPick(t); }); });
     if (extra) extra();
     button(t("Cancel"), function () { idle(); });
@@ -809,6 +811,7 @@
   var lastNote = "";
   function idle(note) {
     step = null;
+    viewport.classList.remove("picking");
     highlight([]);
     docked();
     choices.innerHTML = "";

@@ -233,17 +233,6 @@ def _points(d: str) -> tuple[tuple[float, float], ...]:
     return tuple(zip(numbers[0::2], numbers[1::2], strict=False))
 
 
-def _area(d: str) -> float:
-    """A province's area (sum over its rings, holes ignored: a rough size is enough)."""
-    total = 0.0
-    for ring in d.split("M")[1:]:
-        pts = _points(ring)
-        total += abs(
-            sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1], strict=True))
-        )
-    return total / 2
-
-
 @dataclass
 class _Label:
     """One printed name (its halo copies and its lines), to be scaled about ``pivot``."""
@@ -290,7 +279,8 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
         return text
     view = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', text)
     size = (float(view.group(1)), float(view.group(2))) if view else (1600.0, 1125.0)
-    areas = {name: _area(d) for name, d in _PATH_D.findall(text)}
+    shapes = {name: _rings(d) for name, d in _PATH_D.findall(text)}
+    areas = {name: _ring_area(rings) for name, rings in shapes.items()}
     centres = {name for name, a in anchors.items() if "sc" in a}
     out: list[str | _Label] = []  # leader lines as they are, names to be redrawn
     labels: list[_Label] = []
@@ -314,7 +304,6 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
             out.append(current)
         current.items.append((float(x), float(y), classes, words))
     minimum = min((label.size for label in labels), default=10.0)
-    shapes = {name: _rings(d) for name, d in _PATH_D.findall(text)}
     seas = set(re.findall(r'data-province="([^"]*)" class="sea', text))
     land = {
         name: (
@@ -480,7 +469,8 @@ def _place_short(
             if name != label.province
         )
 
-    candidates = [c for c in candidates if placed_well(*c)] or candidates[:1]
+    # (the first is the name's own spot, inside its space; the others are checked when tried)
+    checked: dict[int, bool] = {0: True}
     # Only what lies near can be in the way (the boxes are largest at the smallest scale).
     reach = [grown(*c, steps[0]) for c in candidates]
     area = (
@@ -504,7 +494,14 @@ def _place_short(
     # view to close up; where none fits, the name's own.
     pivot, rel = candidates[0]
     for at in steps:
-        fit = next((c for c in candidates if good(*c, at)), None)
+        fit = None
+        for n, c in enumerate(candidates):
+            if good(*c, at):
+                if n not in checked:
+                    checked[n] = placed_well(*c)
+                if checked[n]:
+                    fit = c
+                    break
         if fit:
             pivot, rel = fit
             break
@@ -516,6 +513,16 @@ def _place_short(
 
 def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _ring_area(rings: list[tuple[Box, tuple[Point, ...]]]) -> float:
+    """A province's area (sum over its rings, holes ignored: a rough size is enough)."""
+    total = 0.0
+    for _, pts in rings:
+        total += abs(
+            sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(pts, pts[1:] + pts[:1], strict=True))
+        )
+    return total / 2
 
 
 def _rings(d: str) -> list[tuple[Box, tuple[Point, ...]]]:
@@ -716,14 +723,17 @@ def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tupl
 def _apart(spots: dict[str, Point], gap: float) -> dict[str, Point]:
     """Spots of different spaces closer than ``gap`` pushed apart (each half the shortfall
     along the line between them), so that two units never sit on each other."""
-    names = sorted(spots)
+    space = {name: name.split("/", 1)[0] for name in spots}
     for _ in range(6):
         moved = False
+        names = sorted(spots, key=lambda n: spots[n][0])
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
-                if a.split("/", 1)[0] == b.split("/", 1)[0]:
-                    continue  # one space's coasts never hold two units at once
                 (ax, ay), (bx, by) = spots[a], spots[b]
+                if bx - ax >= gap:
+                    break  # sorted by x: none further on is nearer
+                if space[a] == space[b] or abs(by - ay) >= gap:
+                    continue  # one space's coasts never hold two units at once
                 d = math.hypot(bx - ax, by - ay)
                 if d >= gap - 0.05:
                     continue

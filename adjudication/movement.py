@@ -76,6 +76,7 @@ class Movement:
         cls: type = type(self)  # as a plain type: mypy finds a class object unhashable
         self.checks = _checkers(cls)
         self.fleet_provinces: set[str] | None = None  # where fleets stand; made when needed
+        self.seas_with_fleets: frozenset[str] | None = None  # the same, at sea only
 
     def restart(self) -> None:
         """Forget every decision and what ``prepare`` built, keeping the orders, so that
@@ -265,12 +266,26 @@ class Movement:
                 owner=self.units[t].power,
                 power=named,
             )
-        legal = legal_convoy(
-            self.variant, unit.kind, unit.location, tprov, province_of(order.destination), army
-        )
+        dprov = province_of(order.destination)
+        legal = legal_convoy(self.variant, unit.kind, unit.location, tprov, dprov, army)
         if isinstance(legal, str):
             raise OrderError(legal)
+        # As for the army's move (check_move): a convoy no chain of the fleets now at sea could
+        # make, with this fleet in it, is refused; else the two orders would disagree.
+        if unit.province not in chain_fleets(self.variant, self.fleet_seas(), tprov, dprov):
+            raise OrderError(
+                "no chain of fleets standing at sea joins {tprov} to {dprov} through {province}",
+                tprov=tprov,
+                dprov=dprov,
+                province=unit.province,
+            )
         return legal
+
+    def fleet_seas(self) -> frozenset[str]:
+        """The seas where fleets stand: those that may convoy."""
+        if self.seas_with_fleets is None:
+            self.seas_with_fleets = fleets_at_sea(self.variant, self.units)
+        return self.seas_with_fleets
 
     # -- preparing the decisions --------------------------------------------------------------
 
@@ -881,6 +896,81 @@ def _seas_from(variant: Variant, start: str) -> frozenset[str]:
                 seen.add(nxt)
                 frontier.append(nxt)
     return frozenset(seen)
+
+
+def fleets_at_sea(variant: Variant, units: list[Unit]) -> frozenset[str]:
+    """The seas where fleets stand (the fleets that may convoy)."""
+    provinces = variant.provinces
+    return frozenset(u.province for u in units if u.kind == "F" and provinces[u.province].is_sea)
+
+
+def chain_fleets(
+    variant: Variant, fleets: frozenset[str], origin: str, dest: str
+) -> frozenset[str]:
+    """The seas of ``fleets`` that can take part in convoying an army from origin to dest: each
+    lies on a chain origin, sea, ..., sea, dest of adjacent seas where fleets stand, no sea
+    twice. Empty when no chain joins them (a fleet off every such chain, one that joins it
+    only by way of another fleet and leads nowhere, is not in it either)."""
+    out: set[str] = set()
+    for last, members in convoy_chains(variant, fleets, origin).items():
+        if dest in variant.fleet_reach[last]:
+            out |= members
+    return frozenset(out)
+
+
+@lru_cache(maxsize=512)
+def convoy_chains(
+    variant: Variant, fleets: frozenset[str], origin: str
+) -> dict[str, frozenset[str]]:
+    """Chains of fleets for an army in ``origin``: each sea of ``fleets`` a chain reaches from
+    there, with the seas of every chain ending at it that visits no sea twice.
+
+    Those seas are the blocks (biconnected components) of the graph of the fleets' seas and
+    origin that lie between origin and that sea (a fleet outside them could be used only by
+    going through one sea twice). Computed once per position and origin."""
+    reach = variant.fleet_reach
+    adj = {sea: [n for n in reach[sea] if n in fleets or n == origin] for sea in fleets}
+    adj[origin] = [n for n in reach.get(origin, ()) if n in fleets]
+    blocks: list[tuple[str, set[str]]] = []
+    _blocks(adj, origin, None, {}, {}, [], blocks)
+    own = {sea: b for b, (head, block) in enumerate(blocks) for sea in block if sea != head}
+    # A block is found before the block above it (nearer origin): go up from the last.
+    upward: list[frozenset[str]] = [frozenset()] * len(blocks)
+    for b in range(len(blocks) - 1, -1, -1):
+        head, block = blocks[b]
+        above = frozenset() if head == origin else upward[own[head]]
+        upward[b] = above | (block - {origin})
+    return {sea: upward[b] for sea, b in own.items()}
+
+
+def _blocks(
+    adj: dict[str, list[str]],
+    here: str,
+    parent: str | None,
+    order: dict[str, int],
+    low: dict[str, int],
+    edges: list[tuple[str, str]],
+    blocks: list[tuple[str, set[str]]],
+) -> None:
+    """Tarjan's biconnected components, depth first from ``here``: each block with its vertex
+    nearest the start (its head), appended to ``blocks`` as it is completed."""
+    order[here] = low[here] = len(order)
+    for nxt in adj[here]:
+        if nxt not in order:
+            edges.append((here, nxt))
+            _blocks(adj, nxt, here, order, low, edges, blocks)
+            low[here] = min(low[here], low[nxt])
+            if low[nxt] >= order[here]:  # here parts nxt's block from the rest
+                block: set[str] = set()
+                while True:
+                    edge = edges.pop()
+                    block.update(edge)
+                    if edge == (here, nxt):
+                        break
+                blocks.append((here, block))
+        elif nxt != parent and order[nxt] < order[here]:
+            edges.append((here, nxt))
+            low[here] = min(low[here], order[nxt])
 
 
 # -- legality on the map alone ----------------------------------------------------------------

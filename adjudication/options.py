@@ -2,16 +2,20 @@
 
 Bots, the click menu of the board and API clients all need the same list, and each of them
 used to work it out from adjacency tables of its own. Here candidates are drawn from the map
-(neighbours, convoy routes, supports of units in reach, and what each rule plug-in adds) and
-every candidate is then put through the engine's own check (``api.check``), so this list can
-never disagree with what the engine accepts. An order whose success depends on other powers'
-orders (a canal passage, a support of a railroad move) is listed, as the check accepts it.
+(neighbours, chains of the fleets now at sea, supports of units in reach, and what each rule
+plug-in adds) and every candidate is then put through the engine's own check (``api.check``),
+so nothing listed is refused. An order whose success depends on other powers' orders (a canal
+passage, a support of a railroad move) is listed, as the check accepts it.
+
+The list is every legal order but one kind: a support of a move the supported unit could not
+make this turn (a convoyed move that no chain of fleets now at sea could carry, the supporter
+aside) is legal when typed (DATC 6.D.31) and left out here (``_support_destinations``).
 """
 
 from __future__ import annotations
 
 from .board import Board, RequestError, read
-from .movement import could_move, reaches, seas_between
+from .movement import convoy_chains, fleets_at_sea, reaches
 from .orders import SPECIAL, WAIVE, Order
 from .variant import Variant
 
@@ -123,7 +127,8 @@ def _candidates(board: Board, power: str) -> list[list[str]]:
     elif board.phase_type == "adjustments":
         lists = _adjustments(board, power)
     else:
-        lists = [_movement(board, u) for u in board.units if u.power == power]
+        fleets = fleets_at_sea(variant, board.units)
+        lists = [_movement(board, u, fleets) for u in board.units if u.power == power]
     for rule in variant.plugins:
         extra = rule.option_orders(board, power)
         if extra:
@@ -131,15 +136,19 @@ def _candidates(board: Board, power: str) -> list[list[str]]:
     return [c for c in lists if c]
 
 
-def _movement(board: Board, unit) -> list[str]:
+def _movement(board: Board, unit, fleets: frozenset[str]) -> list[str]:
     variant = board.variant
     here = f"{unit.kind} {unit.location}"
     texts = [f"{here} H"]
     for dest in _destinations(variant, unit.kind, unit.location):
         texts.append(f"{here} - {dest}")
     if unit.kind == "A":
-        for dest in _convoy_destinations(variant, unit.province):
+        for dest in _convoy_destinations(variant, fleets, unit.province):
             texts.append(f"{here} - {dest} via Convoy")
+    at_sea = unit.kind == "F" and unit.province in fleets
+    # Fleets that could carry a supported army: the supporter is not one (it cannot convoy
+    # while it supports) unless another fleet shares its ocean.
+    carriers = fleets - {unit.province} if at_sea and _alone(board, unit) else fleets
     # Units that share a stacking space (an ocean, an entry space) may support each other.
     twins = sum(1 for other in board.units if other == unit) > 1
     for other in board.units:
@@ -150,12 +159,11 @@ def _movement(board: Board, unit) -> list[str]:
             there = f"{other.power} {there}"
         if reaches(variant, unit.kind, unit.location, other.province):
             texts.append(f"{here} S {there}")
-        for dprov in _support_destinations(board, unit, other):
+        for dprov in _support_destinations(board, unit, other, carriers):
             texts.append(f"{here} S {there} - {dprov}")
-        if unit.kind == "F" and other.kind == "A":
-            for dest in _convoy_destinations(variant, other.province):
-                if unit.province in seas_between(variant, other.province, dest):
-                    texts.append(f"{here} C {there} - {dest}")
+        if at_sea and other.kind == "A":
+            for dest in _convoy_destinations(variant, fleets, other.province, unit.province):
+                texts.append(f"{here} C {there} - {dest}")
     return texts
 
 
@@ -165,27 +173,50 @@ def _destinations(variant: Variant, kind: str, location: str) -> list[str]:
     return sorted(variant.fleet_adj.get(location, ()))
 
 
-def _convoy_destinations(variant: Variant, province: str) -> list[str]:
-    """Coastal provinces a convoy route could join to this one (fleets are checked later)."""
+def _convoy_destinations(
+    variant: Variant, fleets: frozenset[str], province: str, through: str | None = None
+) -> list[str]:
+    """Where the fleets now at sea (``fleets``) could carry an army from this province, by a
+    chain of them (with the fleet in ``through`` in it, if given): the check of a convoyed
+    move or a convoy (``Movement.check_move``, ``check_convoy``) asks the same."""
     if province not in variant.fleet_reach:
         return []
-    out = []
-    for name, p in variant.provinces.items():
-        if name != province and p.type == "coast" and seas_between(variant, province, name):
-            out.append(name)
-    return out
+    reach, provinces = variant.fleet_reach, variant.provinces
+    out: set[str] = set()
+    for last, members in convoy_chains(variant, fleets, province).items():
+        if through is None or through in members:
+            out.update(p for p in reach[last] if p != province and not provinces[p].is_sea)
+    return sorted(out)
 
 
-def _support_destinations(board: Board, unit, other) -> list[str]:
+def _support_destinations(board: Board, unit, other, carriers: frozenset[str]) -> list[str]:
+    """Where ``unit`` could support ``other`` to: the moves ``other`` could really make this
+    turn. That is narrower than what the engine accepts when typed: the DATC (6.D.31) makes a
+    support legal for any move the map allows, a convoyed one even with no fleets to carry it;
+    the menus offer a convoyed move only where the fleets now at sea in ``carriers`` (the
+    supporter not among them) could make a chain for it."""
     variant = board.variant
     extra = _extra_reach(board, other)
+    land = variant.army_adj.get(other.location, frozenset()) if other.kind == "A" else frozenset()
+    by_sea: set[str] = set()
+    if other.kind == "A" and other.province in variant.fleet_reach:
+        by_sea = set(_convoy_destinations(variant, carriers, other.province))
     out = []
     for dprov in sorted(_reachable_provinces(variant, unit)):
         if dprov in (unit.province, other.province):
             continue
-        if could_move(variant, other.kind, other.location, dprov) or dprov in extra:
+        if other.kind == "F":
+            possible = dprov in variant.fleet_provinces[other.location]
+        else:
+            possible = dprov in land or dprov in by_sea
+        if possible or dprov in extra:
             out.append(dprov)
     return out
+
+
+def _alone(board: Board, unit) -> bool:
+    """Whether no other fleet stands in this fleet's sea (an ocean may hold several)."""
+    return sum(1 for u in board.units if u.province == unit.province and u.kind == "F") == 1
 
 
 def _extra_reach(board: Board, unit) -> set[str]:

@@ -97,7 +97,9 @@ def test_the_menu_comes_from_options_and_typing_does_not_save(browser, live_serv
 @pytest.mark.django_db(transaction=True)
 def test_the_click_menu_speaks_the_readers_language(browser, live_server):  # noqa: F811
     """The words board.js writes come from the page, in Japanese for a Japanese reader."""
-    units = [("Russia", "A", "Moscow"), ("Britain", "A", "Egypt")]
+    # A Perm: a unit Moscow may support (A Egypt could reach Moscow's neighbours only by a
+    # convoy, with no fleets at sea to make it, so the menu offers no support of it).
+    units = [("Russia", "A", "Moscow"), ("Russia", "A", "Perm"), ("Britain", "A", "Egypt")]
     game, game_url, pages = seat_players(
         browser, live_server, "colonial", {"ada": "Russia", "bob": "Britain"}, units
     )

@@ -77,8 +77,13 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("%(order)s: where does %(unit)s go? Click a highlighted province."),
     gettext_noop("Which unit does %(unit)s support? Click it."),
     gettext_noop("Which unit does %(unit)s convoy? Click it."),
-    gettext_noop("Where does %(unit)s go? Click it, or support it holding."),
-    gettext_noop("Where does %(unit)s go? Click it."),
+    gettext_noop("%(unit)s convoys %(target)s: to where? Click a highlighted province."),
+    gettext_noop("%(unit)s supports %(target)s: only holding."),
+    gettext_noop(
+        "%(unit)s supports %(target)s: moving where? Click a highlighted province, "
+        "or support it holding."
+    ),
+    gettext_noop("%(unit)s supports %(target)s: moving where? Click a highlighted province."),
     gettext_noop("Support holding"),
     gettext_noop("Builds left: %(left)s of %(n)s."),
     gettext_noop("Removals left: %(left)s of %(n)s."),
@@ -86,6 +91,11 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Taken back: %(order)s."),
     gettext_noop("No builds left: take one back to build here."),
     gettext_noop("No removals left: take one back to remove this unit."),
+    gettext_noop("%(province)s (%(coast)s)"),  # a coast in the menu: "Arabia (south coast)"
+    gettext_noop("north coast"),
+    gettext_noop("south coast"),
+    gettext_noop("east coast"),
+    gettext_noop("west coast"),
 ]
 
 
@@ -96,7 +106,7 @@ def script_words(request: HttpRequest) -> dict:
 
 @lru_cache(maxsize=16)  # one per language the site speaks (settings.LANGUAGES)
 def _script_words(language: str) -> dict[str, str]:
-    """Fifty look-ups in the catalogue, made once per language: the same on every page.
+    """Some sixty look-ups in the catalogue, made once per language: the same on every page.
     Read only (the page hands it to json_script)."""
     words = {word: gettext(word) for word in SCRIPT_WORDS}
     return {english: said for english, said in words.items() if said != english}

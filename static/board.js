@@ -329,6 +329,14 @@
   var step = null;       // what a click on the board means now
 
   var province = function (loc) { return loc.split("/")[0]; };
+  // A place as the menu says it: "Arabia (south coast)" where the order writes "Arabia/sc".
+  var COASTS = {
+    nc: t("north coast"), sc: t("south coast"), ec: t("east coast"), wc: t("west coast")
+  };
+  var placeName = function (loc) {
+    var coast = COASTS[loc.split("/")[1]];
+    return coast ? t("%(province)s (%(coast)s)", { province: province(loc), coast: coast }) : loc;
+  };
   var mine = function () {
     var list = data.phase === "retreats" ? data.dislodged : data.units;
     return list.filter(function (u) { return u.power === data.power; });
@@ -713,7 +721,9 @@
     step = { targets: targets, pick: onPick };
     // While a place is picked, units' wide tap targets give way to the places' names.
     viewport.classList.toggle("picking", Boolean(targets && targets.length));
-    (targets || []).forEach(function (t) { button(t, function () { onPick(t); }); });
+    (targets || []).forEach(function (spot) {
+      button(placeName(spot), function () { onPick(spot); });
+    });
     if (extra) extra();
     button(t("Cancel"), function () { idle(); });
     position();
@@ -840,7 +850,7 @@
     }
     prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
     mine().forEach(function (u) {
-      var b = button(u.unit + " " + u.location, function () { selectUnit(u); });
+      var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
       if (unordered.has(u.location)) b.classList.add("warn");
     });
     // A rule's own orders (a canal permit, a Chinese army entering or leaving).
@@ -856,11 +866,20 @@
     waive: t("Waive")
   };
 
+  // The menu's order of kinds: a move by a rule's route (the railroad) after the plain
+  // moves, by convoy after those; kinds not named here last.
+  var ORDER = ["hold", "move", "support", "convoy", "retreat", "disband", "build", "remove", "waive"];
+  function rank(group) {
+    var at = ORDER.indexOf(group.kind);
+    var via = !group.via ? 0 : group.via === "convoy" ? 2 : 1;
+    return (at < 0 ? ORDER.length : at) * 3 + via;
+  }
+
   var loaded = false, waiting = null;  // a unit clicked before the engine's list came
 
   function selectUnit(unit) {
     if (!loaded) { waiting = unit; prompt.textContent = t("Loading your orders…"); return; }
-    var base = unit.unit + " " + unit.location;
+    var base = unit.unit + " " + placeName(unit.location);
     inner.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
     var g = inner.querySelector('g.unit[data-location="' + CSS.escape(unit.location) + '"]');
     if (g) g.classList.add("selected");
@@ -875,7 +894,8 @@
         prompt.textContent = t("%(unit)s: the engine lists no order for it.", { unit: base });
         return;
       }
-      // One button per kind of order the engine lists, moves apart by the route it names.
+      // One button per kind of order the engine lists, moves apart by the route it names,
+      // always in the same order (the engine's list comes in no order of kinds).
       var groups = [];
       own.forEach(function (o) {
         var key = o.kind + (o.via ? " via " + o.via : "");
@@ -883,9 +903,13 @@
         if (!group) groups.push(group = { key: key, kind: o.kind, via: o.via, items: [] });
         group.items.push(o);
       });
+      groups.sort(function (a, b) {
+        return rank(a) - rank(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+      });
       groups.forEach(function (group) {
         var kind = KINDS[group.kind] || group.kind.charAt(0).toUpperCase() + group.kind.slice(1);
-        var label = group.via ? t("%(kind)s via %(route)s", { kind: kind, route: group.via }) : kind;
+        var route = group.via === "convoy" ? KINDS.convoy : group.via;
+        var label = group.via ? t("%(kind)s via %(route)s", { kind: kind, route: route }) : kind;
         if (group.items.length === 1 && !group.items[0].destination && !group.items[0].target) {
           button(label, function () { place(group.items[0]); });
         } else if (group.kind === "support" || group.kind === "convoy") {
@@ -917,12 +941,21 @@
     ask(which,
       unique(group.items.map(function (o) { return o.target; })), function (target) {
         var items = group.items.filter(function (o) { return o.target === target; });
-        var them = items[0].target_unit + " " + target;
+        var them = items[0].target_unit + " " + placeName(target);
         var holding = items.find(function (o) { return !o.destination; });
         var moving = items.filter(function (o) { return o.destination; });
-        var goes = holding
-          ? t("Where does %(unit)s go? Click it, or support it holding.", { unit: them })
-          : t("Where does %(unit)s go? Click it.", { unit: them });
+        var names = { unit: base, target: them };
+        var goes;
+        if (group.kind === "convoy") {
+          goes = t("%(unit)s convoys %(target)s: to where? Click a highlighted province.", names);
+        } else if (!moving.length) {
+          goes = t("%(unit)s supports %(target)s: only holding.", names);
+        } else if (holding) {
+          goes = t("%(unit)s supports %(target)s: moving where? Click a highlighted province, " +
+            "or support it holding.", names);
+        } else {
+          goes = t("%(unit)s supports %(target)s: moving where? Click a highlighted province.", names);
+        }
         ask(goes,
           moving.map(function (o) { return o.destination; }), function (p) {
             place(moving.find(function (o) { return o.destination === p; }));

@@ -114,3 +114,71 @@ def test_the_click_menu_speaks_the_readers_language(browser, live_server):  # no
     assert "移動（TSR 経由）…" in buttons and "キャンセル" in buttons, buttons
     ada.click("#order-choices >> text=支援…")
     assert "どのユニットを支援しますか" in ada.locator("#order-prompt").inner_text()
+
+
+def menu_buttons(page) -> list[str]:
+    return page.locator("#order-choices button").all_inner_texts()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_menu_names_coasts_keeps_its_order_and_offers_real_convoys(browser, live_server):  # noqa: F811
+    """A coast reads "Arabia (south coast)" in the menu (the order keeps "Arabia/sc"); the
+    kinds of order come in one order for every unit; a fleet alone at sea convoys only armies
+    next to it, and the support or convoy step names both units."""
+    units = [
+        ("Britain", "F", "Aden"),
+        ("Britain", "F", "South China Sea"),
+        ("Britain", "A", "Madras"),
+        ("China", "A", "Canton"),
+        ("Japan", "A", "Kyoto"),
+        ("Russia", "A", "Moscow"),
+        ("Russia", "A", "Omsk"),
+    ]
+    game, game_url, pages = seat_players(
+        browser, live_server, "colonial", {"ada": "Russia", "bob": "Britain"}, units
+    )
+    ada, bob = pages["ada"], pages["bob"]
+
+    # The railroad's button has its place after the plain moves, for Moscow as for Omsk.
+    ada.goto(game_url)
+    ada.wait_for_selector("#order-menu[data-options]")
+    kinds = {}
+    for place in ("Moscow", "Omsk"):
+        click_unit(ada, place)
+        kinds[place] = menu_buttons(ada)
+        ada.click("#order-choices >> text=Cancel")
+    for place, buttons in kinds.items():
+        assert buttons[:3] == ["Hold", "Move…", "Move via TSR…"], (place, buttons)
+
+    bob.goto(game_url)
+    bob.wait_for_selector("#order-menu[data-options]")
+    # A coast in words on the button; the order saved keeps the canonical text.
+    click_unit(bob, "Aden")
+    bob.click("#order-choices >> text=Move…")
+    offered = menu_buttons(bob)
+    assert "Arabia (south coast)" in offered and not any("/" in b for b in offered), offered
+    bob.click("#order-choices >> text=Arabia (south coast)")
+    settle(bob)
+    assert "F Aden - Arabia/sc" in bob.locator("#id_orders").input_value()
+
+    # No fleets on the way from Madras: the fleet alone convoys only armies next to it, and
+    # A Madras is offered no support of a move only a convoy could make.
+    click_unit(bob, "South China Sea")
+    bob.click("#order-choices >> text=Convoy…")
+    assert set(menu_buttons(bob)) == {"Canton", "Cancel"}
+    bob.click("#order-choices >> text=Canton")
+    prompt = bob.locator("#order-prompt").inner_text()
+    assert prompt == "F South China Sea convoys A Canton: to where? Click a highlighted province."
+    assert "Tongking" in menu_buttons(bob)
+    bob.click("#order-choices >> text=Cancel")
+    click_unit(bob, "South China Sea")
+    bob.click("#order-choices >> text=Support…")
+    bob.click("#order-choices >> text=Canton")
+    prompt = bob.locator("#order-prompt").inner_text()
+    assert prompt == (
+        "F South China Sea supports A Canton: moving where? Click a highlighted province, "
+        "or support it holding."
+    )
+    bob.click("#order-choices >> text=Cancel")
+    click_unit(bob, "Madras")
+    assert "Support…" not in menu_buttons(bob)

@@ -76,7 +76,6 @@ class Movement:
         cls: type = type(self)  # as a plain type: mypy finds a class object unhashable
         self.checks = _checkers(cls)
         self.fleet_provinces: set[str] | None = None  # where fleets stand; made when needed
-        self.seas_with_fleets: frozenset[str] | None = None  # the same, at sea only
 
     def restart(self) -> None:
         """Forget every decision and what ``prepare`` built, keeping the orders, so that
@@ -272,7 +271,7 @@ class Movement:
             raise OrderError(legal)
         # As for the army's move (check_move): a convoy no chain of the fleets now at sea could
         # make, with this fleet in it, is refused; else the two orders would disagree.
-        if unit.province not in chain_fleets(self.variant, self.fleet_seas(), tprov, dprov):
+        if not self.on_a_chain(unit.province, tprov, dprov):
             raise OrderError(
                 "no chain of fleets standing at sea joins {tprov} to {dprov} through {province}",
                 tprov=tprov,
@@ -281,11 +280,26 @@ class Movement:
             )
         return legal
 
-    def fleet_seas(self) -> frozenset[str]:
-        """The seas where fleets stand: those that may convoy."""
-        if self.seas_with_fleets is None:
-            self.seas_with_fleets = fleets_at_sea(self.variant, self.units)
-        return self.seas_with_fleets
+    def on_a_chain(self, sea: str, origin: str, dest: str) -> bool:
+        """Whether the fleet in ``sea`` lies on a chain of fleets now at sea from origin to
+        dest. A chain of one or two fleets (most convoys) is seen at once; longer ones are
+        searched among the fleets on some route between the two (``chain_fleets``)."""
+        if self.fleet_provinces is None:
+            self.fleet_provinces = {u.province for u in self.units if u.kind == "F"}
+        fleets = self.fleet_provinces & seas_between(self.variant, origin, dest)
+        if sea not in fleets:
+            return False
+        reach = self.variant.fleet_reach
+        near = sea in reach.get(origin, ())
+        if near and dest in reach[sea]:
+            return True  # origin, sea, dest
+        for other in reach[sea]:
+            if other in fleets and other != sea:
+                if near and dest in reach[other]:
+                    return True  # origin, sea, other, dest
+                if dest in reach[sea] and other in reach.get(origin, ()):
+                    return True  # origin, other, sea, dest
+        return sea in chain_fleets(self.variant, frozenset(fleets), origin, dest)
 
     # -- preparing the decisions --------------------------------------------------------------
 

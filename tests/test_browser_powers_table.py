@@ -22,6 +22,10 @@ def test_every_column_of_the_powers_table_is_in_sight(
 ) -> None:
     game = make_game(variant)
     player = seat(game, services.engine.powers(game)[0]).user
+    # Long names are what a real table has to hold (a username may have 150 characters).
+    other = seat(game, services.engine.powers(game)[1]).user
+    other.username = "a_player_with_a_rather_long_name_" + "x" * 40
+    other.save()
     context = chromium.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(10_000)

@@ -372,6 +372,14 @@
   function newPhaseNote(previous, typed) {
     var orders = document.querySelector("section#orders");
     if (!orders) return;
+    var note = processedNote(previous);
+    note.append(".");
+    orders.querySelector("h2").after(note);
+    if (typed) note.after.apply(note, typedCopy(typed));
+  }
+
+  // "The phase was processed: see its results", the link to the phase just processed.
+  function processedNote(previous) {
     var note = document.createElement("p");
     note.className = "guide";
     note.id = "new-phase";
@@ -379,9 +387,8 @@
     var results = document.createElement("a");
     results.href = live.dataset.page + "?phase=" + previous;
     results.textContent = t("see its results");
-    note.append(results, ".");
-    orders.querySelector("h2").after(note);
-    if (typed) note.after.apply(note, typedCopy(typed));
+    note.append(results);
+    return note;
   }
 
   function typedCopy(typed) {
@@ -399,17 +406,11 @@
   function linkOnly(previous, data, typed) {
     var orders = document.querySelector("section#orders");
     if (!orders) return;
-    var note = document.createElement("p");
-    note.className = "guide";
-    note.id = "new-phase";
-    note.append(t("The phase was processed:") + " ");
-    var results = document.createElement("a");
-    results.href = live.dataset.page + "?phase=" + previous;
-    results.textContent = t("see its results");
+    var note = processedNote(previous);
     var open = document.createElement("a");
     open.href = live.dataset.page;
     open.textContent = t("order for %s").replace("%s", data.label);
-    note.append(results, t(", or "), open, ".");
+    note.append(t(", or "), open, ".");
     orders.replaceChildren(orders.querySelector("h2"), note);
     if (typed) orders.append.apply(orders, typedCopy(typed));
     document.dispatchEvent(new CustomEvent("orders:replaced"));

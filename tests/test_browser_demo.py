@@ -70,8 +70,9 @@ def test_newcomer_signs_in_and_opens_the_colonial_demo(chromium, live_server, de
     shot(page, f"demo-colonial-{screen}")
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_server, demo):
+def _russia_builds_two(chromium, live_server):
+    """The demo's Colonial game in a winter where Russia (demo3) has lost Moscow and Odessa's
+    units, so it builds two; demo3's game page at a desktop's size."""
     game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
     phase = game.current_phase
     phase.type, phase.season = Phase.Type.ADJUSTMENTS, "winter"
@@ -79,6 +80,12 @@ def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_serve
     phase.save()
     page = sign_in(chromium, live_server.url, "desktop")
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    return game, page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_server, demo):
+    game, page = _russia_builds_two(chromium, live_server)
     page.wait_for_selector("#order-menu[data-options]")  # the engine's list has come
     assert "Winter 1870 adjustments" in page.locator("#board-title").inner_text()
     prompt = page.locator("#order-prompt").inner_text()
@@ -98,13 +105,7 @@ def test_a_second_build_in_one_place_replaces_the_first_and_the_prompt_counts_do
     refused, "Odessa already has a build this phase"), the prompt still said "You may build
     2" and offered the builds used, and every unit had the red "no order" ring, though units
     take no orders in winter."""
-    game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
-    phase = game.current_phase
-    phase.type, phase.season = Phase.Type.ADJUSTMENTS, "winter"
-    phase.units = [u for u in phase.units if u["location"] not in ("Moscow", "Odessa")]
-    phase.save()
-    page = sign_in(chromium, live_server.url, "desktop")
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    game, page = _russia_builds_two(chromium, live_server)
     page.wait_for_selector("#order-menu[data-options]")
     assert page.inner_text("#adjustment-left") == "Builds left: 2 of 2."
 

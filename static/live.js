@@ -33,7 +33,11 @@
     var svg = inner && inner.querySelector("svg");
     if (!url || !svg) return Promise.resolve();
     return fetch(url, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (r) {
+        // A cursor the server refuses (a message since deleted): start from the game as it is.
+        if (r.status === 400) since = "";
+        return r.ok ? r.text() : "";
+      })
       .then(function (text) {
         var marks = parseSvg('<svg xmlns="http://www.w3.org/2000/svg">' + text + "</svg>");
         if (!marks) return;
@@ -488,7 +492,11 @@
   var polling = null;
   function poll() {
     return fetch(address("poll=1"), { credentials: "same-origin", headers: { Accept: "text/event-stream" } })
-      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (r) {
+        // A cursor the server refuses (a message since deleted): start from the game as it is.
+        if (r.status === 400) since = "";
+        return r.ok ? r.text() : "";
+      })
       .then(function (text) {
         // Server-sent events' own format: "id:", "event:" and "data:" lines, a blank line after each.
         text.split(/\n\n/).forEach(function (block) {

@@ -233,6 +233,37 @@ def test_a_page_refused_a_stream_polls_and_says_so(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_cursor_the_server_refuses_is_dropped_not_sent_again(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+    settings,
+):
+    """A page's cursor names a message the game no longer has (an admin deleted press): the
+    server refuses it (400), and the page used to poll with it, refused, until reloaded. It
+    now drops the cursor and streams from the game as it is."""
+    from games.models import Message
+
+    settings.LIVE_MAX_SECONDS = 2  # each stream ends soon, and the browser comes back
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    services.send_message(game, russia.user, "Kept")
+    deleted = services.send_message(game, russia.user, "Soon deleted")
+    page, _ = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    Message.objects.filter(pk=deleted.pk).delete()  # the cursor now names a message too far
+    time.sleep(4)  # the stream has ended and its cursor been refused
+    services.set_ready(russia, True)  # news that is no message (a new one would mend the cursor)
+    page.wait_for_selector('tr[data-power="Russia"] td.ready:text-is("yes")', timeout=30_000)
+    page.wait_for_selector("#live[data-mode='stream'][data-connected='1']", state="attached")
+    page.context.close()
+    time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_processed_phase_comes_in_place_with_its_orders_tools(
     browser,  # noqa: F811
     live_server,

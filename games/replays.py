@@ -33,7 +33,9 @@ from .web import watchable  # as the game page: a public game's pictures for any
 
 FORMAT = "greatgame-replay/1"
 PNG_WIDTH = 1000
-GIF_WIDTH = 640
+# The GIF's frames are the phases' own pictures (one drawing and one cache entry for both),
+# wide enough that the board's names can be read; 640 px made them a blur.
+GIF_WIDTH = PNG_WIDTH
 MAX_GIF_FRAMES = 200  # a longer game shows its last ones
 FRAME_MS = 1200
 LAST_FRAME_MS = 4000

@@ -93,6 +93,25 @@ def test_the_whole_game_as_an_animated_gif(played: Game, moderator, client) -> N
     assert len(set(frames)) == len(frames)  # each turn its own picture
 
 
+def test_the_gif_is_made_of_the_phases_own_pictures(
+    played: Game, moderator, client, monkeypatch
+) -> None:
+    """The GIF's frames are as wide as a phase's picture (its names readable) and are the
+    same drawings: a phase already shown as a picture is not drawn again for the GIF."""
+    cache.clear()
+    client.force_login(moderator)
+    processed = list(played.phases.filter(processed_at__isnull=False).order_by("index"))
+    for phase in processed:
+        assert client.get(f"/games/{played.pk}/phases/{phase.index}.png").status_code == 200
+    drawn = []
+    real = cairosvg.svg2png
+    monkeypatch.setattr(cairosvg, "svg2png", lambda **kw: drawn.append(1) or real(**kw))
+    answer = client.get(f"/games/{played.pk}/replay.gif")
+    assert answer.status_code == 200
+    assert len(drawn) == 1  # only the position reached, which has no picture of its own
+    assert Image.open(io.BytesIO(answer.content)).width == replays.PNG_WIDTH
+
+
 def test_a_game_with_no_processed_phase_has_no_gif(make_game, moderator, client) -> None:
     game = make_game("colonial")
     client.force_login(moderator)

@@ -90,10 +90,12 @@ def press_ready(page) -> None:
     """Ready is sent without leaving the page: wait until the page says so (or, when that
     made everyone ready, until the live update says the phase was processed)."""
     page.click("#ready-button")
-    page.wait_for_selector("form.ready p.ok, #new-phase, #ready-warning")
+    # A Ready that makes everyone ready has the phase processed and the next put in place
+    # first: on a loaded machine that takes longer than a click's answer.
+    page.wait_for_selector("form.ready p.ok, #new-phase, #ready-warning", timeout=30_000)
     if page.locator("#ready-warning").count():  # units without orders, say: ready anyway
         page.click("#ready-button")
-        page.wait_for_selector("form.ready p.ok, #new-phase")
+        page.wait_for_selector("form.ready p.ok, #new-phase", timeout=30_000)
 
 
 def click_unit(page, location: str) -> None:

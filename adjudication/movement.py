@@ -189,10 +189,7 @@ class Movement:
 
     def fleets_could_convoy(self, origin: str, dest: str, only: set[str] | None = None) -> bool:
         """Whether fleets now at sea form a chain from origin to dest (DATC 6.D.8, 6.D.32)."""
-        seas = seas_between(self.variant, origin, dest)
-        if self.fleet_provinces is None:  # one pass over the units a phase, not one a convoy
-            self.fleet_provinces = {u.province for u in self.units if u.kind == "F"}
-        fleets = self.fleet_provinces & seas
+        fleets = self.fleets_between(origin, dest)
         if only is not None:
             fleets &= only
         reach = self.variant.fleet_reach
@@ -284,22 +281,26 @@ class Movement:
         """Whether the fleet in ``sea`` lies on a chain of fleets now at sea from origin to
         dest. A chain of one or two fleets (most convoys) is seen at once; longer ones are
         searched among the fleets on some route between the two (``chain_fleets``)."""
-        if self.fleet_provinces is None:
-            self.fleet_provinces = {u.province for u in self.units if u.kind == "F"}
-        fleets = self.fleet_provinces & seas_between(self.variant, origin, dest)
+        fleets = self.fleets_between(origin, dest)
         if sea not in fleets:
             return False
         reach = self.variant.fleet_reach
-        near = sea in reach.get(origin, ())
-        if near and dest in reach[sea]:
+        near, far = sea in reach.get(origin, ()), dest in reach[sea]
+        if near and far:
             return True  # origin, sea, dest
         for other in reach[sea]:
             if other in fleets and other != sea:
                 if near and dest in reach[other]:
                     return True  # origin, sea, other, dest
-                if dest in reach[sea] and other in reach.get(origin, ()):
+                if far and other in reach.get(origin, ()):
                     return True  # origin, other, sea, dest
         return sea in chain_fleets(self.variant, frozenset(fleets), origin, dest)
+
+    def fleets_between(self, origin: str, dest: str) -> set[str]:
+        """The fleets standing in seas on some convoy route from origin to dest."""
+        if self.fleet_provinces is None:  # one pass over the units a phase, not one a convoy
+            self.fleet_provinces = {u.province for u in self.units if u.kind == "F"}
+        return self.fleet_provinces & seas_between(self.variant, origin, dest)
 
     # -- preparing the decisions --------------------------------------------------------------
 

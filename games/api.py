@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
-    ImproperlyConfigured,
     RequestDataTooBig,
     TooManyFieldsSent,
     TooManyFilesSent,
@@ -26,7 +25,6 @@ from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -59,6 +57,7 @@ from .serializers import (
     VoteSerializer,
     order_answers,
 )
+from .throttles import ScopedThrottle, SignInThrottle
 
 MODERATOR_ACTIONS = tuple(moderation.ACTIONS)
 
@@ -207,36 +206,6 @@ class EventStreamNegotiation(BaseContentNegotiation):
 
     def select_renderer(self, request, renderers, format_suffix=None):
         return JSONRenderer(), JSONRenderer.media_type
-
-
-class ScopedThrottle(ScopedRateThrottle):
-    """DRF's scoped throttle, reading its rate on every request rather than once at import, so
-    that settings overridden later (in tests) apply. Signed-in callers count per user."""
-
-    def get_rate(self) -> str | None:
-        try:
-            return api_settings.DEFAULT_THROTTLE_RATES[self.scope]
-        except KeyError:
-            raise ImproperlyConfigured(f"no throttle rate for scope {self.scope!r}") from None
-
-    def refund(self) -> None:
-        """Give back the request ``allow_request`` just counted: it made nothing (a new game
-        the caps refused), and only what is made spends the budget."""
-        key = getattr(self, "key", None)
-        if key is None or self.rate is None:
-            return
-        history = self.cache.get(key, [])
-        if self.now in history:
-            history.remove(self.now)
-            self.cache.set(key, history, self.duration)
-
-
-class SignInThrottle(ScopedThrottle):
-    """Sign-in and sign-up count per client address, signed in or not: the address is what a
-    password guesser cannot cheaply change."""
-
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class TokenSerializer(StrictInput, AuthTokenSerializer):

@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import engine, services, variant_words
-from .api import IDEMPOTENCY_KEY, ScopedThrottle, pay
+from .api import IDEMPOTENCY_KEY, pay
 from .forms import PaymentForm
 from .input_types import StrictInput
 from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index
@@ -40,6 +40,7 @@ from .serializers import (
     OrdersInputSerializer,
     PaymentSerializer,
 )
+from .throttles import ScopedThrottle
 
 # -- services --------------------------------------------------------------------------------
 

@@ -55,7 +55,6 @@ from . import (
     variant_words,
     visibility,
 )
-from .api import ScopedThrottle
 from .errors import error_page
 from .forms import (
     PALETTES,
@@ -79,6 +78,7 @@ from .models import (
     PressRead,
 )
 from .search import with_seats
+from .throttles import ScopedThrottle
 
 # The actions' names as the console shows them (the keys are the API's words).
 ACTION_NAMES = {

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 from django.http import HttpRequest, HttpResponse
 
-from games.api import ScopedThrottle, SignInThrottle
+from games.throttles import ScopedThrottle, SignInThrottle
 
 # URL name of a form view -> (throttle, scope). The API's views throttle themselves.
 FORMS = {

@@ -130,6 +130,9 @@ _LABELS = re.compile(r'<g id="labels">(.*?)</g>', re.S)
 _LABEL_ITEM = re.compile(r"<line\b[^>]*/>|<text\b[^>]*>[^<]*</text>")
 _PATH_D = re.compile(r'<path\b[^>]*\bdata-province="([^"]*)"[^>]*\bd="([^"]*)"')
 
+# The smallest screen scale (CSS px a board unit) of the pages' default views: a 1440x900
+# desktop's fit of the tallest board (Far East, 0.603); every space is named from here on.
+DEFAULT_SCALE = 0.6
 # Names keep at least this size on screen (CSS px) at any zoom; those that would then run
 # into a more important name are hidden until the zoom makes room (see ``_labels``).
 LABEL_PX = 11.0
@@ -321,16 +324,40 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
     units = _unit_boxes(spots, scale)
     for label in labels:
         _place(label, anchors, spots, areas, centres, size)
-    # Abbreviations, supply centres first, then the most important, each where it fits among
-    # those placed before.
-    taken: list[tuple[Point, Box]] = []
-    for label in sorted(labels, key=lambda lab: (lab.province not in centres, -lab.rank)):
-        if label.province and label.kind != "oceannote":
-            words = label.province
-            if len(words) > 4:
-                words = short.get(words) or words[:3]
-            _place_short(label, words, spots, (shapes, land), units, taken, scale, minimum, size)
-            taken.append((label.short_pivot, label.short_box))
+
+    def place(first: frozenset[str]) -> frozenset[str]:
+        """Abbreviations, those of ``first`` first, then supply centres, then the most
+        important, each where it fits among those placed before; the spaces whose
+        abbreviation fits only closer in than the default views."""
+        taken: list[tuple[Point, Box]] = []
+        late = set()
+        for label in sorted(
+            labels, key=lambda lab: (lab.province not in first, not lab.centre, -lab.rank)
+        ):
+            if label.province and label.kind != "oceannote":
+                words = label.province
+                if len(words) > 4:
+                    words = short.get(words) or words[:3]
+                at = _place_short(
+                    label, words, spots, (shapes, land), units, taken, scale, minimum, size
+                )
+                taken.append((label.short_pivot, label.short_box))
+                if at > DEFAULT_SCALE:
+                    late.add(label.province)
+        return frozenset(late)
+
+    # A space left unnamed at the default views gets the first pick next time, as long as
+    # that leaves fewer unnamed.
+    first: frozenset[str] = frozenset()
+    late = place(first)
+    for _ in range(3):
+        if not late:
+            break
+        again = place(first | late)
+        if len(again) >= len(late):
+            place(first)
+            break
+        first, late = first | late, again
     _lay_out(labels, minimum, units, size)
     body = "".join(item if isinstance(item, str) else _label_svg(item) for item in out)
     group = (
@@ -409,7 +436,7 @@ def _place_short(
     scale: float,
     minimum: float,
     size: tuple[float, float],
-) -> None:
+) -> float:
     """Where the abbreviation goes: where the name is (at the pivot's side of its box), or,
     when that runs off the board, into a unit or into an abbreviation placed before it once
     grown for a small view, beside the province's unit spot: inside the province, or for a
@@ -472,7 +499,14 @@ def _place_short(
     # (the first is the name's own spot, inside its space; the others are checked when tried)
     checked: dict[int, bool] = {0: True}
     # Only what lies near can be in the way (the boxes are largest at the smallest scale).
+    near, far = unit or (px, py), 90 * scale  # (where the spots inside the space may be)
+    inner = (-half, -h * 0.525, half, h * 0.525)
     reach = [grown(*c, steps[0]) for c in candidates]
+    reach += [
+        grown((near[0] + dx, near[1] + dy), inner, steps[0])
+        for dx in (-far, far)
+        for dy in (-far, far)
+    ]
     area = (
         min(b[0] for b in reach),
         min(b[1] for b in reach),
@@ -490,25 +524,71 @@ def _place_short(
             return False
         return not any(_overlap(b, grown(*o, screen)) for o in taken)
 
-    # The spot that fits at the smallest screen scale (px a board unit), from a phone's
-    # view to close up; where none fits, the name's own.
-    pivot, rel = candidates[0]
-    for at in steps:
-        fit = None
-        for n, c in enumerate(candidates):
+    def first_fit(at: float, tried: int) -> tuple[Point, Box] | None:
+        for n, c in enumerate(candidates[:tried]):
             if good(*c, at):
                 if n not in checked:
                     checked[n] = placed_well(*c)
                 if checked[n]:
-                    fit = c
-                    break
+                    return c
+        return None
+
+    # The spot that fits at the smallest screen scale (px a board unit), from a phone's
+    # view to close up: one beside the unit where that fits at the smallest default view,
+    # else one inside the space where that does; where none fits, the name's own.
+    (pivot, rel), fitted = candidates[0], math.inf
+    small = [at for at in steps if at <= DEFAULT_SCALE]
+    for n, scales in enumerate((small, steps)):
+        if n:
+            # Then spots further inside the space, nearest its unit (or name) first, for a
+            # space crowded by its neighbours' names and units (those under a unit even close
+            # up left out, the nearest 96 of the rest tried).
+            inside = _inside_spots(rings, near, half, h, far)
+            clear = [c for c in inside if not any(_overlap(grown(*c, steps[-1]), u) for u in units)]
+            candidates += clear[:96]
+        fit = next(((at, c) for at in scales if (c := first_fit(at, len(candidates)))), None)
         if fit:
-            pivot, rel = fit
+            fitted, (pivot, rel) = fit
             break
     label.short_pivot = pivot
     label.short_box = rel
     # text-anchor is the middle; the baseline a quarter of the size above the box's foot
     label.short_at = ((rel[0] + rel[2]) / 2, rel[3] - 0.05 * h - 0.25 * h)
+    return fitted
+
+
+def _inside_spots(
+    rings: list[tuple[Box, tuple[Point, ...]]], near: Point, half: float, h: float, reach: float
+) -> list[tuple[Point, Box]]:
+    """Spots for a centred abbreviation inside a space, within ``reach`` of ``near``,
+    nearest first: a grid half the name's height apart, row by row."""
+    if not rings:
+        return []
+    x0 = max(min(b[0] for b, _ in rings) + half, near[0] - reach)
+    x1 = min(max(b[2] for b, _ in rings) - half, near[0] + reach)
+    y0 = max(min(b[1] for b, _ in rings) + h * 0.525, near[1] - reach)
+    y1 = min(max(b[3] for b, _ in rings) - h * 0.525, near[1] + reach)
+    step = h * 0.5
+    found = []
+    y = y0
+    while y <= y1:
+        # where the row crosses the outline (even-odd: inside between pairs)
+        xs = sorted(
+            x1_ + (y - y1_) * (x2_ - x1_) / (y2_ - y1_)
+            for box, ring in rings
+            if box[1] <= y <= box[3]
+            for (x1_, y1_), (x2_, y2_) in zip(ring, ring[1:] + ring[:1], strict=True)
+            if (y1_ > y) != (y2_ > y)
+        )
+        x = x0
+        while x <= x1:
+            if sum(1 for c in xs if c > x) % 2 and math.dist((x, y), near) <= reach:
+                found.append((math.dist((x, y), near), (x, y)))
+            x += step
+        y += step
+    found.sort()
+    box = (-half, -h * 0.525, half, h * 0.525)  # as ``inner`` in _place_short
+    return [(p, box) for _, p in found]
 
 
 def _overlap(a: Box, b: Box) -> bool:
@@ -619,7 +699,7 @@ def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> No
 
     ordered = sorted(range(len(labels)), key=lambda i: (not labels[i].centre, -labels[i].rank))
     # (the smallest scales show few names anyway: they are laid out from 0.2 px a unit)
-    steps = [s for s in _LADDER if 0.2 <= s < native] + [native]
+    steps = sorted({s for s in _LADDER if 0.2 <= s < native} | {DEFAULT_SCALE, native})
     states: list[list[int]] = []  # per step: 0 off, 1 abbreviation, 2 whole name
     for s in steps:
         grid = _Grid()

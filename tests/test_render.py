@@ -304,7 +304,7 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
 ) -> None:
     """At least the abbreviation of every space shows at the default views (Cambodia and
     Lucknow on the Colonial desktop view were not), wholly on the board, clear of where
-    units stand and clear of every other shown name."""
+    units stand, a fleet's sail included, and clear of every other shown name."""
     board = load_board(variant)
     shown = _shown_labels_at(variant, scale)
     boxes = _label_boxes_at(variant, scale)
@@ -312,14 +312,13 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
     assert sorted(set(v.provinces) - set(boxes)) == []
     for name, (x0, y0, x1, y1) in shown:
         assert x0 >= -1 and y0 >= -1 and x1 <= board.width + 1 and y1 <= board.height + 1, name
-    # No unit's body (an army's token, a fleet's hull) under a name.
-    r = 8 * board.scale * render.UNIT
+    # No unit under a name: an army's token, a fleet's hull and its sail's tip.
+    s = board.scale * render.UNIT
     for place, (ux, uy) in board.spots.items():
         for name, (x0, y0, x1, y1) in shown:
-            assert not (x0 < ux + r and ux - r < x1 and y0 < uy + r * 0.6 and uy - r < y1), (
-                name,
-                place,
-            )
+            hull = x0 < ux + 11 * s and ux - 11 * s < x1 and uy - 8.5 * s < y1
+            sail = x0 < ux + 7 * s and ux - 9 * s < x1 and uy - 11 * s < y1
+            assert not ((hull or sail) and y0 < uy + 8 * s), (name, place)
     # No two names over each other.
     for i, (a, (ax0, ay0, ax1, ay1)) in enumerate(shown):
         for b, (bx0, by0, bx1, by1) in shown[:i]:

@@ -366,11 +366,21 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
     return text[: found.start()] + group + text[found.end() :]
 
 
-def _unit_boxes(spots: dict[str, Point], scale: float) -> list[Box]:
-    """Where units may stand (a fleet's hull and sails, an army's token): names keep off."""
+def _unit_extent(x: float, y: float, scale: float) -> Box:
+    """What a unit drawn at a spot covers, its casing included: a fleet's hull (24 wide) and
+    sail (11 high above the spot), or an army's token (17 across); see ``unit_shape``."""
     s = scale * UNIT
-    # A little inside the drawn shapes: a name's halo may touch a unit, not run over it.
-    return [(x - 10.5 * s, y - 7.5 * s, x + 10.5 * s, y + 7 * s) for x, y in spots.values()]
+    return (x - 12.7 * s, y - 11.7 * s, x + 12.7 * s, y + 8.7 * s)
+
+
+def _unit_boxes(spots: dict[str, Point], scale: float) -> list[Box]:
+    """Where units may stand (a fleet's hull and sails, an army's token): names keep off,
+    the tip of a sail included (a name's halo may touch the hull's ends)."""
+    s = scale * UNIT
+    return [
+        (left + 1.5 * s, top, right - 1.5 * s, bottom)
+        for left, top, right, bottom in (_unit_extent(x, y, scale) for x, y in spots.values())
+    ]
 
 
 def _place(
@@ -777,8 +787,8 @@ def _label_boxes(text: str) -> list[Box]:
 
 def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tuple[float, float]]:
     """Unit spots moved up or down just enough that a unit (drawn ``UNIT`` times larger)
-    does not hide a name."""
-    hw, hh = 14.5 * scale, 12.5 * scale
+    does not hide a name (a fleet's sail included)."""
+    left, top, right, bottom = _unit_extent(0.0, 0.0, scale)
     spots = {}
     for name, spot in anchors.items():
         if "unit" not in spot:
@@ -789,13 +799,13 @@ def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tupl
                 (
                     b
                     for b in boxes
-                    if x + hw > b[0] and x - hw < b[2] and y + hh > b[1] and y - hh < b[3]
+                    if x + right > b[0] and x + left < b[2] and y + bottom > b[1] and y + top < b[3]
                 ),
                 None,
             )
             if hit is None:
                 break
-            y = hit[3] + hh + 0.5 if y >= (hit[1] + hit[3]) / 2 else hit[1] - hh - 0.5
+            y = hit[3] - top + 0.5 if y >= (hit[1] + hit[3]) / 2 else hit[1] - bottom - 0.5
         spots[name] = (x, y)
     return _apart(spots, 24 * UNIT * scale)
 

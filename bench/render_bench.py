@@ -97,6 +97,39 @@ def cold_in_fresh_process() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def first_board_in_fresh_process(variant: str, precomputed: bool) -> float:
+    """Loading a board (what a server's first drawing of it costs beyond the ~2 ms of the
+    phase itself), in ms, in a new interpreter: from its ``layout.json``, or laid out then
+    (as without the file, before it existed)."""
+    code = (
+        "import time, variants; variants.register();"
+        "from variants import render;"
+        f"v = {variant!r};"
+        + ("" if precomputed else "render._read_layout = lambda *a: None;")
+        + "t = time.perf_counter(); render.load_board(v);"
+        "print((time.perf_counter() - t) * 1000)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def boards() -> dict[str, tuple[float, float]]:
+    """Each board's first load in a fresh process: (laid out then, from layout.json), in ms,
+    the median of 3."""
+    out = {}
+    for variant in ("colonial", "far-east", "chinese"):
+        then = statistics.median(first_board_in_fresh_process(variant, False) for _ in range(3))
+        ahead = statistics.median(first_board_in_fresh_process(variant, True) for _ in range(3))
+        out[variant] = (then, ahead)
+        print(
+            f"first board load, {variant + ':':10} {then:7.2f} ms laid out then,"
+            f" {ahead:6.2f} ms from layout.json"
+        )
+    return out
+
+
 def main() -> None:
     from variants.render import clear_caches, render_board
 
@@ -143,8 +176,15 @@ def main() -> None:
         f"(target < {CACHED_TARGET_MS:g} ms)  "
         f"{'ok' if cached_median < CACHED_TARGET_MS else 'SLOW'}"
     )
+    loads = boards()
     print(
-        json.dumps({"cold_first_ms": round(first, 2), "cached_median_ms": round(cached_median, 3)})
+        json.dumps(
+            {
+                "cold_first_ms": round(first, 2),
+                "cached_median_ms": round(cached_median, 3),
+                "first_board_ms": {v: round(ahead, 2) for v, (_, ahead) in loads.items()},
+            }
+        )
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -540,3 +541,31 @@ def test_fleets_in_one_ocean_stack_into_one_icon_per_power():
         ("China", "1"),
         ("Japan", "3"),
     ]
+
+
+@pytest.mark.parametrize("variant", ["colonial", "far-east", "chinese"])
+def test_each_board_layout_is_precomputed_and_current(variant) -> None:
+    """``layout.json`` holds what the layout code computes now for the board as it is (run
+    ``python -m variants.layout`` after changing a board or the layout)."""
+    path = render.board_dir(variant) / render.LAYOUT_FILE
+    assert json.loads(path.read_text(encoding="utf-8")) == render.lay_out(variant)
+
+
+def test_a_board_loads_from_its_layout_file_and_lays_itself_out_without_one(monkeypatch):
+    """The first drawing of a board reads its layout (nothing laid out then); a board
+    without a current file is laid out when loaded, to the same drawing."""
+    render.clear_caches()
+    computed = render._lay_out_board
+
+    def refuse(*args):
+        raise AssertionError("laid out at load time")
+
+    monkeypatch.setattr(render, "_lay_out_board", refuse)
+    try:
+        precomputed = load_board("colonial")
+        monkeypatch.setattr(render, "_lay_out_board", computed)
+        monkeypatch.setattr(render, "_read_layout", lambda *args: None)
+        render.clear_caches()
+        assert load_board("colonial") == precomputed
+    finally:
+        render.clear_caches()

@@ -173,15 +173,20 @@ def load_board(variant: str) -> Board:
             f"(expected {svg_path.name} and {anchors_path.name} in variants/{folder.name}/)"
         )
     text = svg_path.read_text(encoding="utf-8")
-    with anchors_path.open(encoding="utf-8") as f:
-        anchor_data = json.load(f)
+    anchors_text = anchors_path.read_text(encoding="utf-8")
+    anchor_data = json.loads(anchors_text)
     anchors = anchor_data.get("provinces", {})
     width = float(anchor_data.get("width") or 1600)
     height = float(anchor_data.get("height") or 1125)
     scale = max(width, height) / 1600
     labels = _label_boxes(text)
-    spots = _unit_spots(anchors, labels, scale)
-    text = _labels(text, anchors, spots, _abbreviations(variant), scale)
+    layout = _read_layout(folder, _layout_key(variant, text, anchors_text))
+    if layout is None:  # not built for this drawing (see write_layouts): laid out now
+        layout = _lay_out_board(variant, text, anchors, scale, labels)
+    spots = {name: (x, y) for name, (x, y) in layout["spots"].items()}
+    found = _LABELS.search(text)
+    if found:
+        text = text[: found.start()] + layout["labels"] + text[found.end() :]
     end = text.rfind("</svg>")
     if end < 0:
         raise ValueError(f"variants/{folder.name}/board.svg is not an SVG document")
@@ -228,6 +233,80 @@ def _abbreviations(variant: str) -> dict[str, str]:
     else:
         return {}
     return {name: p.abbreviation for name, p in provinces.items() if p.abbreviation}
+
+
+# The names' layout and the unit spots cost 0.05-0.3 s a board, so they are computed ahead
+# and kept in ``variants/<id>/layout.json`` (``python -m variants.layout``; the map builder
+# writes it too), keyed on what they are computed from. A board whose file is missing or
+# was built from another drawing is laid out when first loaded, as before.
+LAYOUT_FILE = "layout.json"
+
+
+def _layout_key(variant: str, svg: str, anchors: str) -> str:
+    """A hash of what a board's layout is computed from (the layout code aside: a test checks
+    that the files match what it computes)."""
+    h = hashlib.sha256()
+    for part in (
+        svg,
+        anchors,
+        json.dumps(_abbreviations(variant), sort_keys=True),
+        json.dumps([LABEL_PX, UNIT, DEFAULT_SCALE, _LADDER, _FONT_SIZES]),
+    ):
+        h.update(hashlib.sha256(part.encode("utf-8")).digest())
+    return h.hexdigest()
+
+
+def _read_layout(folder: Path, key: str) -> dict | None:
+    try:
+        with (folder / LAYOUT_FILE).open(encoding="utf-8") as f:
+            layout = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return layout if isinstance(layout, dict) and layout.get("key") == key else None
+
+
+def _lay_out_board(variant: str, text: str, anchors: dict, scale: float, boxes) -> dict:
+    """The unit spots and the ``<g id="labels">`` group of a board, computed."""
+    spots = _unit_spots(anchors, boxes, scale)
+    laid = _labels(text, anchors, spots, _abbreviations(variant), scale)
+    found = _LABELS.search(text)
+    group = laid[found.start() : len(laid) - (len(text) - found.end())] if found else ""
+    return {"spots": {name: list(xy) for name, xy in spots.items()}, "labels": group}
+
+
+def lay_out(variant: str) -> dict:
+    """A board's layout as ``layout.json`` keeps it, computed afresh."""
+    folder = board_dir(variant)
+    text = (folder / "board.svg").read_text(encoding="utf-8")
+    anchors_text = (folder / "anchors.json").read_text(encoding="utf-8")
+    anchor_data = json.loads(anchors_text)
+    width = float(anchor_data.get("width") or 1600)
+    height = float(anchor_data.get("height") or 1125)
+    layout = _lay_out_board(
+        variant,
+        text,
+        anchor_data.get("provinces", {}),
+        max(width, height) / 1600,
+        _label_boxes(text),
+    )
+    return {"key": _layout_key(variant, text, anchors_text), **layout}
+
+
+def write_layouts(variants: list[str] | None = None) -> list[Path]:
+    """Compute and write ``layout.json`` for the given variants (default: every board)."""
+    from . import register
+
+    register()  # the abbreviations come from the engine's variant data
+    if variants is None:
+        variants = [p.parent.name for p in sorted(VARIANTS_DIR.glob("*/board.svg"))]
+    written = []
+    for variant in variants:
+        path = board_dir(variant) / LAYOUT_FILE
+        layout = lay_out(variant.replace("_", "-"))
+        path.write_text(json.dumps(layout, separators=(",", ":")) + "\n", encoding="utf-8")
+        written.append(path)
+    clear_caches()
+    return written
 
 
 def _points(d: str) -> tuple[tuple[float, float], ...]:

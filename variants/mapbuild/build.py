@@ -333,6 +333,9 @@ def write(variant_id: str) -> tuple[list, list]:
         "provinces": board.anchors,
     }
     (folder / "anchors.json").write_text(json.dumps(anchors, indent=1) + "\n")
+    from ..render import write_layouts  # the names laid out ahead for the server
+
+    write_layouts([variant_id])
     missing, extra, _drawn = adjacency.compare(folder)
     lengths = all_lengths_km(text, board.units_per_km)
     print(adjacency.report(missing, extra, lengths))

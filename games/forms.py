@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import engine, moderation, usernames
+from . import engine, moderation, usernames, variant_words
 from .limits import (
     MAX_DEADLINE_SHIFT_MINUTES,
     MAX_INTEGER,
@@ -162,7 +162,7 @@ class GameForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["variant"].choices = [
-            (v, engine.describe(v)["name"]) for v in engine.variant_ids()
+            (v, variant_words.variant_name(v)) for v in engine.variant_ids()
         ]
         self.fields["variant"].initial = "colonial"
         self.fields["once"].initial = secrets.token_urlsafe(16)

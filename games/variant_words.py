@@ -26,12 +26,23 @@ def _data(variant_id: str) -> dict:
         return {}
 
 
+# The variants' names, for the translations (a variant's data names it in English).
+VARIANT_NAMES = {
+    "Colonial Diplomacy": pgettext_lazy("variant", "Colonial Diplomacy"),
+    "Far East I-R": pgettext_lazy("variant", "Far East I-R"),
+    "Chinese Diplomacy": pgettext_lazy("variant", "Chinese Diplomacy"),
+    "Standard Diplomacy": pgettext_lazy("variant", "Standard Diplomacy"),
+}
+
+
 def variant_name(variant_id: str) -> str:
-    """The variant's full name; the id itself for one that no longer loads."""
+    """The variant's full name in the reader's language (as its data gives it for a variant
+    without a translation); the id itself for one that no longer loads."""
     try:
-        return adjudication.load(variant_id).name
+        name = adjudication.load(variant_id).name
     except adjudication.VariantError:
         return str(variant_id)
+    return str(VARIANT_NAMES.get(name, name))
 
 
 def examples(variant_id: str, phase_type: str = "movement") -> list[str]:
@@ -108,7 +119,7 @@ def summary(variant_id: str) -> dict:
         count = ngettext("%(n)d power", "%(n)d powers", len(powers))
     return {
         "id": variant_id,
-        "name": variant.name,
+        "name": variant_name(variant_id),
         "powers": count % {"n": len(powers)},
         "victory": victory(variant_id),
     }

@@ -590,7 +590,10 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "phases": [(p, phase_name(game, p)) for p in phases],
         "phase": phase,
         "is_current": phase is not None and phase == current and not phase.processed_at,
-        "variant": engine.describe(game.variant),
+        "variant": {
+            **engine.describe(game.variant),
+            "name": variant_words.variant_name(game.variant),
+        },
         "rules_variant": game.variant,
         "time_zone": time_zone_of(request),
         "options": _options(game, visibility.creator_name(game, user)),
@@ -1365,7 +1368,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
 def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
     if variant_id not in engine.variant_ids():
         raise Http404("no such variant")
-    facts = engine.describe(variant_id)
+    facts = {**engine.describe(variant_id), "name": variant_words.variant_name(variant_id)}
     start = engine.starting_phase(variant_id)
     colours = power_colours(variant_id, palette_of(request))
     units = defaultdict(list)

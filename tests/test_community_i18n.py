@@ -71,9 +71,7 @@ def english_left(html: str, kept: set[str]) -> list[str]:
 def _names(game: Game) -> set[str]:
     """Powers, provinces and their abbreviations, users and the game: names stay."""
     facts = engine.describe(game.variant)
-    kept = {game.name, facts["name"], *engine.powers(game)}
-    for variant in engine.variant_ids():  # variants are named as their authors name them
-        kept |= {variant, engine.describe(variant)["name"]}
+    kept = {game.name, *engine.powers(game), *engine.variant_ids()}  # (ids in addresses)
     for province in facts["provinces"]:
         kept |= {province["name"], *province.get("abbreviations", [])}
         kept |= {c for c in province.get("coasts", []) if isinstance(c, str)}
@@ -113,6 +111,7 @@ def test_pages_show_no_untranslated_english(client, played, seat, moderator, lan
         (moderator, reverse("lobby")),
         (None, reverse("game", args=[played.pk])),
         (None, reverse("find-games")),
+        (moderator, reverse("create-game")),
     ]
     for user, url in pages:
         client.logout()

@@ -41,3 +41,39 @@ def test_the_press_hint_is_in_the_page_language() -> None:
         with translation.override(language):
             fields = web._press_fields(language, ("China", "Japan"), ("China",))
         assert "Ticked to reply in this thread" not in fields, language
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("zh-hans", ("殖民地外交", "远东 I-R", "中国外交", "标准外交")),
+        (
+            "ja",
+            ("コロニアル・ディプロマシー", "極東 I-R", "中国ディプロマシー", "標準ディプロマシー"),
+        ),
+    ],
+)
+def test_variant_names_are_translated_where_shown(moderator, make_user, language, names) -> None:
+    """The lobby, the game page, the new-game form and the variant page name the variants in
+    the page's language (they showed "Colonial Diplomacy" and "Far East I-R" in English)."""
+    from django.urls import reverse
+
+    from games import services
+
+    colonial, far_east, chinese, standard = names
+    game = services.create_game(moderator, name="Words", variant="far-east")
+    reader = Client(headers={"accept-language": language})
+    reader.force_login(moderator)
+    player = Client(headers={"accept-language": language})
+    player.force_login(make_user("reader"))
+    lobby = player.get(reverse("lobby")).content.decode()  # among the games open to join
+    assert far_east in lobby.split("Words", 1)[1].split("</li>", 1)[0]
+    head = reader.get(reverse("game", args=[game.pk])).content.decode()
+    assert f">{far_east}</a>" in head and "Far East I-R" not in head
+    form = reader.get(reverse("create-game")).content.decode()
+    for name in names:
+        assert f">{name}</option>" in form, name
+    for english in ("Colonial Diplomacy", "Far East I-R", "Chinese Diplomacy", "Standard"):
+        assert f">{english}</option>" not in form, english
+    page = reader.get(reverse("variant", args=["chinese"])).content.decode()
+    assert f"<h1>{chinese}</h1>" in page

@@ -239,6 +239,27 @@ def survivors(phase: Phase) -> set[str]:
     return alive | account_holders(phase)
 
 
+def final_board(phase: Phase) -> Phase:
+    """The board as it stands in ``phase``: its own, or, once it is processed, the board its
+    results left. A game that ends with a phase (a solo, Chinese Diplomacy's last year) opens
+    none after it, so its final position (the winner's centres) is in that phase's results."""
+    results = phase.results or {}
+    if phase.processed_at is None or "units" not in results:
+        return phase
+    return Phase(
+        game_id=phase.game_id,
+        index=phase.index,
+        season=phase.season,
+        year=phase.year,
+        type=phase.type,
+        units=results["units"],
+        supply_centers=results.get("supply_centers") or {},
+        dislodged=[],
+        contested=[],
+        carried=phase.carried,
+    )
+
+
 def account_holders(phase: Phase) -> set[str]:
     """Powers with a balance of gold carried into the phase (none outside Chinese Diplomacy)."""
     economy = (phase.carried or {}).get("economy") or {}

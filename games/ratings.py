@@ -55,9 +55,15 @@ OVERALL = ""
 def _last_alive(game: Game) -> dict[str, int]:
     """Power -> index of the last phase it was still in the game (eliminated powers' order)."""
     last: dict[str, int] = {}
-    for phase in game.phases.order_by("index"):
+    phases = list(game.phases.order_by("index"))
+    for phase in phases:
         for power in engine.survivors(phase):
             last[power] = phase.index
+    if phases and phases[-1].processed_at is not None:
+        # The game ended with its last phase (a solo opens none after it): who survived that
+        # phase's processing lasted past it; a power it eliminated did not.
+        for power in engine.survivors(engine.final_board(phases[-1])):
+            last[power] = phases[-1].index + 1
     return last
 
 

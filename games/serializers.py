@@ -334,6 +334,7 @@ class GameSerializer(serializers.ModelSerializer):
             m.power: m for m in game.memberships.exclude(status="replaced").select_related("user")
         }
         out = []
+        board = engine.final_board(phase)  # a game won with its phase: the winner's centres
         for power in engine.powers(game):
             seat = seats.get(power)
             out.append(
@@ -343,8 +344,8 @@ class GameSerializer(serializers.ModelSerializer):
                     "status": seat.status if seat else "civil_disorder",
                     "bot": visibility.is_bot(seat, user, bots),
                     "ready": bool(seat and seat.ready),
-                    "supply_centers": len(phase.supply_centers.get(power, [])),
-                    "units": sum(1 for u in phase.units if u["power"] == power),
+                    "supply_centers": len(board.supply_centers.get(power, [])),
+                    "units": sum(1 for u in board.units if u["power"] == power),
                 }
             )
         return out

@@ -819,17 +819,10 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         _finish(game, "abandoned", [])
         game.status = Status.CANCELLED  # nobody's result: not rated
         _log(game, None, "abandoned", phase=phase.index, after=ABANDONED_AFTER)
-    if response.get("next_phase") is None:
-        # The game's last phase (Chinese Diplomacy's 1950): it stays the current one, the
-        # final board and gold in its results, and no phase after it opens.
-        if not game.is_over:
-            _finish(game, "ended", [], **gold)
-        game.memberships.update(ready=False)
-        _enqueue("notify_phase_processed", phase.pk)
-        events.changed(game)
-        return phase
-    board = {**response["next_phase"], **_board(payload, response)}
-    alive = engine.survivors(Phase(**{k: board[k] for k in _SURVIVAL_KEYS}))
+    if response.get("next_phase") is None and not game.is_over:
+        _finish(game, "ended", [], **gold)  # the variant's last year (Chinese Diplomacy's 1950)
+    after = _board(payload, response)
+    alive = engine.survivors(Phase(**{k: after[k] for k in _SURVIVAL_KEYS}))
     # In the ready flags' UPDATE: a seat whose power is gone is eliminated, and one once
     # counted out while its power still plays (a Chinese great power off the board, before
     # such powers were known to survive) is back in play.
@@ -841,6 +834,18 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         ),
         default=F("status"),
     )
+    if game.is_over:
+        # The game ended with this phase (won, drawn, abandoned or its last): it stays the
+        # current one, the final board and gold in its results (``engine.final_board``), and
+        # no phase opens after it: there would be nothing left to play in it. Nor is there a
+        # deadline: the game's page and API show none.
+        phase.deadline = None
+        phase.save(update_fields=["deadline"])
+        game.memberships.update(ready=False, status=status)
+        _enqueue("notify_phase_processed", phase.pk)
+        events.changed(game)
+        return phase
+    board = {**response["next_phase"], **after}
     next_phase = _open_phase(game, phase.index + 1, board, now, {"status": status})
     if game.status == Status.ACTIVE:
         # Seats that stopped voting this phase (deposed, in civil disorder, handed to a bot,

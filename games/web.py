@@ -666,6 +666,7 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
     # Unordered: the model's ordering would join the phase and the game for nothing.
     powers_in = phase.orders.order_by().values_list("power", flat=True).distinct() if phase else []
     ordered = set(powers_in)
+    board = engine.final_board(phase) if phase else None  # a game won: the winner's centres
     colours = power_colours(game.variant, palette)
     out = []
     for name in engine.powers(game):
@@ -680,8 +681,8 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
                 "bot": bool(visibility.is_bot(seat, user, bots)),
-                "centres": len(phase.supply_centers.get(name, [])) if phase else 0,
-                "units": sum(1 for u in phase.units if u["power"] == name) if phase else 0,
+                "centres": len(board.supply_centers.get(name, [])) if board else 0,
+                "units": sum(1 for u in board.units if u["power"] == name) if board else 0,
                 "open": name in alive
                 and (seat is None or seat.bot or seat.status == Membership.Status.CIVIL_DISORDER),
             }
@@ -1310,8 +1311,13 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "game": game,
         "actions": moderation.possible(game),
         "powers": engine.powers(game),
-        # Rollback's choices: the current phase is no earlier one (the service refuses it).
-        "earlier_phases": [(p, names[p.index]) for p in phases if p.pk != game.current_phase_id],
+        # Rollback's choices: the current phase is no earlier one (the service refuses it),
+        # unless the game ended with it processed (a solo): then back to before that.
+        "earlier_phases": [
+            (p, names[p.index])
+            for p in phases
+            if p.pk != game.current_phase_id or p.processed_at is not None
+        ],
         "log": [
             (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))
             for entry in visibility.hide_logged_names(

@@ -74,6 +74,20 @@ def test_rollback_offers_only_earlier_phases(make_game, moderator, finished):
     assert re.findall(r'<option value="(\d+)"', form) == ["0", "1"]
 
 
+def test_rollback_offers_the_phase_a_solo_was_won_in(make_game, moderator):
+    """A solo opens no phase after it: the phase it was won in, processed, is the one to go
+    back to (to play it again from before the winning move)."""
+    game = make_game("standard", options={"victory_centers": 4})
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)  # Russia takes a fourth centre in the autumn
+    game.refresh_from_db()
+    assert game.result == {"kind": "victory", "powers": ["Russia"]}
+    html = console(game, moderator)
+    form = html[html.index(f'action="/games/{game.pk}/moderate/rollback/"') :]
+    form = form[: form.index("</form>")]
+    assert re.findall(r'<option value="(\d+)"', form) == ["0", "1"]
+
+
 def test_audit_log_is_written_in_words(make_game, moderator, seat):
     game = make_game("colonial")
     services.change_deadline(game, moderator, minutes=90)

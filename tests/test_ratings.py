@@ -98,6 +98,20 @@ def test_chinese_survivors_are_placed_by_their_final_gold(make_game) -> None:
     assert places[powers[0]] == max(places.values())
 
 
+def test_a_power_out_in_the_phase_a_solo_was_won_in_ranks_last(make_game, moderator) -> None:
+    """A solo opens no phase after it, so the final board is the won phase's results: a power
+    that lost its last unit and centre then is eliminated, below the other survivors."""
+    game = _finished(make_game, moderator)
+    won = game.current_phase
+    assert won.processed_at is not None
+    results = won.results
+    results["units"] = [u for u in results["units"] if u["power"] != "Italy"]
+    results["supply_centers"] = {**results["supply_centers"], "Italy": []}
+    won.save(update_fields=["results"])
+    places = {p: 1 if p == "Russia" else 2 for p in engine.powers(game)}
+    assert ratings.ranks(game) == {**places, "Italy": 3}
+
+
 def test_a_draw_shares_first_place_and_ranks_the_eliminated_last(
     game: Game, seat, moderator
 ) -> None:

@@ -356,6 +356,58 @@ def test_victory_finishes_the_game(make_game, moderator) -> None:
     assert services.process_phase(game.pk, game.current_phase_id, force=True) is False
 
 
+@pytest.mark.parametrize("variant", ["standard", "colonial", "far-east"])
+def test_a_solo_ends_the_game_with_its_phase(make_game, moderator, api, variant) -> None:
+    """A solo opens no phase after it: the phase it was won in stays the current one,
+    processed, without a deadline, and the winner's centres are its results' (an empty next
+    phase used to open, and a rollback offered it)."""
+    game = make_game(variant)
+    phase = current(game)
+    homes = {power: len(centres) for power, centres in phase.supply_centers.items()}
+    leader = max(homes, key=homes.get)
+    owned = {c for centres in phase.supply_centers.values() for c in centres}
+    neutral = next(c for c in engine.describe(variant)["supply_centers"] if c not in owned)
+    centres = {**phase.supply_centers, leader: [*phase.supply_centers[leader], neutral]}
+    Phase.objects.filter(pk=phase.pk).update(supply_centers=centres)
+    Game.objects.filter(pk=game.pk).update(
+        options={**game.options, "victory_centers": homes[leader] + 1}
+    )
+    while game.status == Game.Status.ACTIVE and game.phases.count() < 6:
+        services.process_now(game, moderator)
+        game.refresh_from_db()
+    assert game.result == {"kind": "victory", "powers": [leader]}
+    won = game.current_phase
+    assert won.processed_at is not None and won.deadline is None
+    assert game.phases.count() == won.index + 1  # nothing opened after it
+    assert not Phase.objects.filter(game=game, processed_at__isnull=True).exists()
+    assert services.process_phase(game.pk, won.pk, force=True) is False
+    powers = {p["power"]: p for p in api(moderator).get(f"/api/games/{game.pk}/").json()["powers"]}
+    assert powers[leader]["supply_centers"] == homes[leader] + 1
+    # Rolled back to the phase it was won in, the game plays on from before the solo.
+    services.rollback(game, moderator, won.index)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.current_phase.processed_at is None
+
+
+def test_a_game_won_shows_the_winners_final_centres(make_game, seat, moderator, api) -> None:
+    """The powers' centres and units of a game won are those its last phase left (the won
+    phase's own board is from before the winning move)."""
+    game = make_game(options={"victory_centers": 5})
+    services.submit_orders(seat(game, "Russia"), ["F Sevastopol - Rumania"])
+    services.process_now(game, moderator)
+    services.process_now(game, moderator)  # Rumania is Russia's fifth centre
+    game.refresh_from_db()
+    assert game.result == {"kind": "victory", "powers": ["Russia"]}
+    assert len(game.current_phase.supply_centers["Russia"]) == 4
+    powers = {p["power"]: p for p in api(moderator).get(f"/api/games/{game.pk}/").json()["powers"]}
+    assert powers["Russia"]["supply_centers"] == 5 and powers["Russia"]["units"] == 4
+    client = api(moderator)
+    client.force_login(moderator)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    row = page[page.index('<tr data-power="Russia">') :]
+    assert '<span class="centres">5</span>' in row[: row.index("</tr>")]
+
+
 # -- civil disorder ---------------------------------------------------------------------
 
 
@@ -554,7 +606,7 @@ def test_rollback_restores_an_earlier_phase(make_game, seat, moderator) -> None:
     with pytest.raises(services.GameError):
         services.rollback(game, moderator, 0)
     # How far the game had gone is logged too: a live stream's cursor may still name it.
-    assert ModeratorAction.objects.get(action="rollback").details == {"phase": 0, "furthest": 2}
+    assert ModeratorAction.objects.get(action="rollback").details == {"phase": 0, "furthest": 1}
 
 
 def _seat_state(game: Game) -> list[tuple]:

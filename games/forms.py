@@ -268,6 +268,15 @@ class PaymentForm(forms.Form):
     )
     # A fresh name for each payment form shown: sent twice (a double click), it pays once.
     key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    # The index of the phase the form was shown in: a payment meant for a phase processed
+    # since is never paid in the next one (``services.pay``); without it, an old page.
+    phase = AsciiIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_INTEGER,
+        widget=forms.HiddenInput,
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_PHASE),
+    )
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)

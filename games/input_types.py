@@ -17,6 +17,7 @@ from collections.abc import Mapping
 
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from .limits import MAX_INTEGER
@@ -99,13 +100,27 @@ class PhaseIndexField(serializers.IntegerField):
     """The index of an object's phase in an answer; in a request, optional, the index of the
     phase the client meant it for (the game's ``current_phase.index``): the service refuses
     it with 409 when another phase is current, as it does orders and ready, so a retry after
-    the phase was processed never lands in the next one. Null in a request checks nothing."""
+    the phase was processed never lands in the next one. ``allow_null`` is for answers only
+    (press of a phase since rolled back): null in a request is refused, not read as the phase
+    left out, which would check nothing where the client believed it named a phase."""
+
+    default_error_messages = {
+        "null_phase": gettext_lazy(
+            "Null names no phase: give the current phase's index, or leave phase out to mean "
+            "whichever phase is current."
+        )
+    }
 
     def __init__(self, **kwargs) -> None:
         kwargs.setdefault("required", False)
         kwargs.setdefault("min_value", 0)
         kwargs.setdefault("max_value", MAX_INTEGER)
         super().__init__(**kwargs)
+
+    def validate_empty_values(self, data: object) -> tuple[bool, object]:
+        if data is None:
+            self.fail("null_phase")
+        return super().validate_empty_values(data)
 
     def get_attribute(self, instance):
         phase = getattr(instance, self.source)

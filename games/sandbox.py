@@ -301,8 +301,8 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
             names = [p["power"] for p in powers]
             for p in powers:
                 others = [name for name in names if name != p["power"]]
-                key = uuid.uuid4().hex
-                p["pay_form"] = PaymentForm(powers=others, initial={"key": key}, prefix=p["power"])
+                initial = {"key": uuid.uuid4().hex, "phase": phase.index}
+                p["pay_form"] = PaymentForm(powers=others, initial=initial, prefix=p["power"])
     return render(request, "games/sandbox.html", context)
 
 

@@ -50,6 +50,8 @@ class Schema(AutoSchema):
         ):
             blank_refused = not field.allow_blank and field.trim_whitespace
             meta["pattern"] = NO_NUL_NOT_ONLY_SPACE if blank_refused else NO_NUL
+        if direction == "request" and isinstance(field, PhaseIndexField):
+            meta.pop("nullable", None)  # null only in answers (input_types.PhaseIndexField)
         return meta
 
 

@@ -782,7 +782,8 @@ def _gold_context(
         ]
         if power and not game.is_over:
             others = [p for p in powers if p != power]
-            gold["payment_form"] = PaymentForm(powers=others, initial={"key": uuid.uuid4().hex})
+            initial = {"key": uuid.uuid4().hex, "phase": phase.index}
+            gold["payment_form"] = PaymentForm(powers=others, initial=initial)
     results = (phase.results or {}).get("economy") if phase.processed_at else None
     if results and phase.pk == game.current_phase_id:
         # The game ended with this phase (Chinese Diplomacy's 1950): no year follows to carry
@@ -862,7 +863,18 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     if thread and thread["key"] != "public":
         ticked = tuple(p for p in thread["key"].split("|") if p in others)
     fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
-    return {"threads": threads, "thread": thread, "can_send": can_send, "message_fields": fields}
+    unsent = request.session.pop(f"unsent-press-{game.pk}", None) if signed_in else None
+    if can_send and isinstance(unsent, dict):  # refused as written for an earlier phase
+        form = MessageForm(powers=others, initial=unsent)
+        fields = render_to_string("form_fields.html", {"form": form})
+    return {
+        "threads": threads,
+        "thread": thread,
+        "can_send": can_send,
+        "message_fields": fields,
+        # The phase the press form is shown in, sent back with it (``send_press``).
+        "press_phase": game.current_phase.index if game.current_phase else None,
+    }
 
 
 @lru_cache(maxsize=1024)
@@ -1120,14 +1132,32 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     thread = ""
     if form.is_valid():
         recipients = form.cleaned_data["recipients"]
-        sent = _act(
-            request,
-            services.send_message,
-            game,
-            request.user,
-            form.cleaned_data["body"],
-            recipients,
-        )
+        # The phase the form was shown in: press written before the phase was processed is
+        # not sent in the next one unseen; it comes back in the box, with why.
+        phase = ascii_index(request.POST.get("phase"))
+        try:
+            if phase is None:  # every press form names its phase: an old page's
+                raise services.PhaseChanged("the press form names no phase")
+            sent = services.send_message(
+                game, request.user, form.cleaned_data["body"], recipients, phase=phase
+            )
+        except services.PhaseChanged:
+            sent = None
+            request.session[f"unsent-press-{pk}"] = {
+                "body": form.cleaned_data["body"],
+                "recipients": recipients,
+            }
+            messages.error(
+                request,
+                gettext(
+                    "This message was written for a phase that has been processed since, so it "
+                    "was not sent. It is still in the box: look at the board again, then send it "
+                    "if it still holds."
+                ),
+            )
+        except (services.GameError, PermissionError) as error:
+            sent = None
+            messages.error(request, str(error))
         if sent:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
@@ -1164,7 +1194,20 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
         return
     data = form.cleaned_data
     try:
-        payment = services.pay(membership, data["to"], data["amount"], key=data["key"])
+        if data["phase"] is None:  # every payment form names its phase: an old page's
+            raise services.PhaseChanged("the payment form names no phase")
+        payment = services.pay(
+            membership, data["to"], data["amount"], key=data["key"], phase=data["phase"]
+        )
+    except services.PhaseChanged:
+        messages.error(
+            request,
+            gettext(
+                "This payment form was shown for a phase that has been processed since, so "
+                "nothing was paid. Look at the new balances, then pay again if you still mean to."
+            ),
+        )
+        return
     except services.GameError as error:
         messages.error(request, str(error))
         return

@@ -286,6 +286,7 @@
     var previous = phaseIndex;
     phaseIndex = data.index;
     live.dataset.phase = String(data.index);
+    pressPhase(data.index);
     var box = document.querySelector("section#orders textarea[name=orders]");
     var typed = box && box.value.trim() && box.value !== box.defaultValue ? box.value : "";
     loading(data.label);
@@ -313,6 +314,16 @@
         linkOnly(previous, data, typed);
       })
       .finally(function () { loaded(); });
+  }
+
+  // The press form names the phase it is written in: an empty one is for the new phase now;
+  // one being written stays with its phase, and the server hands it back unsent if it is sent
+  // after the phase it was written in was processed.
+  function pressPhase(index) {
+    var form = document.querySelector("form.press-form");
+    var body = form && form.querySelector("[name=body]");
+    var phase = form && form.querySelector("input[name=phase]");
+    if (phase && body && !body.value.trim()) phase.value = String(index);
   }
 
   // The board shows that the new phase is on its way.

@@ -181,7 +181,8 @@ def test_a_chinese_sandbox_pays_gold_through_the_api_and_the_page(api, client, m
     ) == len(powers)
     done = client.post(
         reverse("sandbox-pay", args=[game["id"]]),
-        {"power": payee, f"{payee}-to": payer, f"{payee}-amount": 12, f"{payee}-key": "p1"},
+        {"power": payee, f"{payee}-to": payer, f"{payee}-amount": 12, f"{payee}-key": "p1"}
+        | {f"{payee}-phase": 0},
         follow=True,
     ).content.decode()
     assert f"{payee} paid {payer} 12 k oz." in done

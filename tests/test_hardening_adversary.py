@@ -363,7 +363,7 @@ def test_a_double_clicked_payment_form_pays_once(chinese, seat) -> None:
     page = client.get(reverse("game", args=[chinese.pk])).content.decode()
     key = page.split('name="key" value="', 1)[1].split('"', 1)[0]
     assert len(key) == 32
-    form = {"to": "England", "amount": "5", "key": key}
+    form = {"to": "England", "amount": "5", "key": key, "phase": "0"}
     client.post(reverse("pay", args=[chinese.pk]), form)
     second = client.post(reverse("pay", args=[chinese.pk]), form)
     assert Payment.objects.filter(game=chinese).count() == 1

@@ -47,21 +47,21 @@ def test_recipients_stay_ticked_after_a_private_message(colonial, seat):
     russia = seat(colonial, "Russia")
     c = client_for(russia.user)
     send = reverse("send-press", args=[colonial.pk])
-    response = c.post(send, {"body": "Peace in Manchuria?", "recipients": ["China"]})
+    response = c.post(send, {"phase": "0", "body": "Peace in Manchuria?", "recipients": ["China"]})
     html = c.get(response.url).content.decode()
     assert "Peace in Manchuria?" in html  # the thread is shown...
     assert ticked(html) == ["China"]  # ...and the next message goes to China alone again
     assert "untick everyone for a public message" in html
-    response = c.post(send, {"body": "A follow-up", "recipients": ticked(html)})
+    response = c.post(send, {"phase": "0", "body": "A follow-up", "recipients": ticked(html)})
     assert list(colonial.messages.order_by("pk").values_list("recipients", flat=True)) == [
         ["China"],
         ["China"],
     ]
     # Three powers in one thread: all of them stay ticked.
-    response = c.post(send, {"body": "All three?", "recipients": ["China", "Japan"]})
+    response = c.post(send, {"phase": "0", "body": "All three?", "recipients": ["China", "Japan"]})
     assert ticked(c.get(response.url).content.decode()) == ["China", "Japan"]
     # A public message leaves nobody ticked: the public thread is shown.
-    response = c.post(send, {"body": "Hello all"})
+    response = c.post(send, {"phase": "0", "body": "Hello all"})
     assert "thread=public" in response.url
     assert ticked(c.get(response.url).content.decode()) == []
     # Opening a thread to reply ticks its members too.
@@ -74,7 +74,8 @@ def test_a_thread_with_a_power_named_in_two_words_comes_back_ticked(make_game, s
     us = seat(game, "England")
     c = client_for(us.user)
     response = c.post(
-        reverse("send-press", args=[game.pk]), {"body": "Hi", "recipients": ["United States"]}
+        reverse("send-press", args=[game.pk]),
+        {"phase": "0", "body": "Hi", "recipients": ["United States"]},
     )
     assert " " not in response.url
     assert ticked_names(c.get(response.url).content.decode()) == ["United States"]
@@ -88,9 +89,9 @@ def ticked_names(html: str) -> list[str]:
 def test_unread_counts_follow_the_account_to_another_browser(colonial, seat):
     russia, china = seat(colonial, "Russia"), seat(colonial, "China")
     send = reverse("send-press", args=[colonial.pk])
-    client_for(russia.user).post(send, {"body": "One", "recipients": ["China"]})
-    client_for(russia.user).post(send, {"body": "Two", "recipients": ["China"]})
-    client_for(russia.user).post(send, {"body": "To all"})
+    client_for(russia.user).post(send, {"phase": "0", "body": "One", "recipients": ["China"]})
+    client_for(russia.user).post(send, {"phase": "0", "body": "Two", "recipients": ["China"]})
+    client_for(russia.user).post(send, {"phase": "0", "body": "To all"})
     page = reverse("game", args=[colonial.pk])
     laptop = client_for(china.user)
     # The thread opened shows what was new as it opened; from then on it counts as read.
@@ -120,7 +121,7 @@ def test_a_double_click_sends_one_message(colonial, seat, api, monkeypatch):
 
     russia = seat(colonial, "Russia")
     page = client_for(russia.user)
-    form = {"body": "Shall we share Persia?", "recipients": ["Britain"]}
+    form = {"phase": "0", "body": "Shall we share Persia?", "recipients": ["Britain"]}
     url = reverse("send-press", args=[colonial.pk])
     page.post(url, form)
     page.post(url, form)
@@ -155,7 +156,7 @@ def test_a_refused_message_says_why(colonial, seat, form, said):
     """The press form said "A message needs some text." of every refusal, a message with a
     body to nobody but oneself or to an unknown power too (a tester's finding)."""
     page = client_for(seat(colonial, "Russia").user)
-    response = page.post(reverse("send-press", args=[colonial.pk]), form)
+    response = page.post(reverse("send-press", args=[colonial.pk]), {**form, "phase": "0"})
     assert response.status_code == 302
     shown = flashed(response)
     assert len(shown) == 1 and said in shown[0], shown
@@ -165,6 +166,52 @@ def test_a_refused_message_says_why(colonial, seat, form, said):
 def test_the_press_form_writes_to_others_beside_oneself(colonial, seat):
     """As the API does: one's own power among the recipients is dropped, the others read it."""
     page = client_for(seat(colonial, "Russia").user)
-    form = {"body": "hi", "recipients": ["Russia", "Britain"]}
+    form = {"phase": "0", "body": "hi", "recipients": ["Russia", "Britain"]}
     page.post(reverse("send-press", args=[colonial.pk]), form)
     assert list(colonial.messages.values_list("recipients", flat=True)) == [["Britain"]]
+
+
+def test_press_names_its_phase_and_null_is_no_phase(colonial, seat, api, moderator):
+    """The API's ``phase`` is optional, but when given it is the current phase's index: null
+    is a 400 that says so (it was read as no phase at all, and sent), an old one a 409."""
+    from games import services
+
+    client = api(seat(colonial, "Russia").user)
+    url = f"/api/games/{colonial.pk}/messages/"
+    null = client.post(url, {"body": "Now?", "phase": None}, format="json")
+    assert null.status_code == 400
+    assert "Null names no phase" in null.json()["phase"][0]
+    assert client.post(url, {"body": "Now?", "phase": "0"}, format="json").status_code == 400
+    services.process_now(colonial, moderator)
+    assert client.post(url, {"body": "Now?", "phase": 0}, format="json").status_code == 409
+    assert not colonial.messages.exists()
+    assert client.post(url, {"body": "Now?", "phase": 1}, format="json").status_code == 201
+    assert client.post(url, {"body": "Later"}, format="json").status_code == 201
+
+
+def test_press_from_a_page_of_a_phase_since_processed_comes_back_unsent(colonial, seat, moderator):
+    """The press form sends the phase it was shown in: written before the phase was processed
+    and sent after, the message is not sent in the next phase unseen; it comes back in the
+    box with its recipients, and the page says why. A form naming no phase is an old page's."""
+    from games import services
+
+    page = client_for(seat(colonial, "Russia").user)
+    game_url = reverse("game", args=[colonial.pk])
+    form = re.search(
+        r'<form[^>]*class="press-form".*?</form>', page.get(game_url).content.decode(), re.S
+    )
+    assert '<input type="hidden" name="phase" value="0">' in form.group(0)
+    services.process_now(colonial, moderator)
+    sent = {"phase": "0", "body": "Support me into Persia", "recipients": ["Britain"]}
+    response = page.post(reverse("send-press", args=[colonial.pk]), sent, follow=True)
+    html = response.content.decode()
+    assert not colonial.messages.exists()
+    assert "it was not sent" in html
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert "Support me into Persia</textarea>" in form and ticked(html) == ["Britain"]
+    assert '<input type="hidden" name="phase" value="1">' in form
+    del sent["phase"]
+    page.post(reverse("send-press", args=[colonial.pk]), sent)
+    assert not colonial.messages.exists()
+    page.post(reverse("send-press", args=[colonial.pk]), {**sent, "phase": "1"})
+    assert colonial.messages.get().body == "Support me into Persia"

@@ -310,9 +310,9 @@ def test_press_threads_and_unread(colonial, russia, seat):
     r, ch = client_for(russia.user), client_for(china.user)
     r.post(
         reverse("send-press", args=[colonial.pk]),
-        {"body": "Peace in Manchuria?", "recipients": ["China"]},
+        {"phase": "0", "body": "Peace in Manchuria?", "recipients": ["China"]},
     )
-    r.post(reverse("send-press", args=[colonial.pk]), {"body": "Hello all"})
+    r.post(reverse("send-press", args=[colonial.pk]), {"phase": "0", "body": "Hello all"})
     assert Message.objects.filter(game=colonial).count() == 2
     html = assert_html(ch.get(reverse("game", args=[colonial.pk]) + "?thread=public"))
     assert 'class="unread"' in html and "China, Russia" in html
@@ -450,7 +450,7 @@ def test_payment_through_the_page(chinese, seat, make_user):
     c = client_for(england.user)
     url = reverse("pay", args=[chinese.pk])
     assert c.get(url).status_code == 405
-    response = c.post(url, {"to": "Russia", "amount": "30"})
+    response = c.post(url, {"to": "Russia", "amount": "30", "phase": "0"})
     assert response.status_code == 302
     payment = Payment.objects.get(game=chinese)
     assert (payment.payer, payment.payee, payment.amount) == ("England", "Russia", 30)
@@ -458,17 +458,42 @@ def test_payment_through_the_page(chinese, seat, make_user):
     html = assert_html(russia.get(reverse("game", args=[chinese.pk])))
     assert "England pays Russia <strong>30</strong> k oz" in html
     # Invalid amounts and payees are refused with a message; nothing is recorded.
-    html = assert_html(c.post(url, {"to": "Russia", "amount": "0"}, follow=True))
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "0", "phase": "0"}, follow=True))
     assert "Amount (k oz): Ensure this value is greater than or equal to 1." in html
-    html = assert_html(c.post(url, {"to": "Russia", "amount": "many"}, follow=True))
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "many", "phase": "0"}, follow=True))
     assert "Amount (k oz): Enter a whole number." in html
-    html = assert_html(c.post(url, {"to": "England", "amount": "5"}, follow=True))
+    html = assert_html(c.post(url, {"to": "England", "amount": "5", "phase": "0"}, follow=True))
     assert "England is not one of the available choices" in html
     assert Payment.objects.filter(game=chinese).count() == 1
     # Only players may pay.
     stranger = client_for(make_user("stranger"))
     assert stranger.post(url, {"to": "Russia", "amount": "5"}).status_code == 403
     assert "pay-form" not in assert_html(stranger.get(reverse("game", args=[chinese.pk])))
+
+
+def test_a_payment_form_of_a_phase_since_processed_pays_nothing(chinese, seat, api):
+    """The payment form sends the phase it was shown in: sent after that phase was processed
+    it pays nothing in the next one, and says so; a form naming no phase is an old page's.
+    The API's phase is optional, but null is no phase (400)."""
+    england = seat(chinese, "England")
+    c = client_for(england.user)
+    html = assert_html(c.get(reverse("game", args=[chinese.pk])))
+    form = html[html.index('class="pay-form"') :]
+    assert 'name="phase" value="0"' in form[: form.index("</form>")]
+    assert services.process_phase(chinese.pk, chinese.current_phase_id, force=True)
+    url = reverse("pay", args=[chinese.pk])
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "30", "phase": "0"}, follow=True))
+    assert "nothing was paid" in html
+    assert_html(c.post(url, {"to": "Russia", "amount": "30"}, follow=True))
+    assert not Payment.objects.filter(game=chinese).exists()
+    payments = f"/api/games/{chinese.pk}/payments/"
+    null = api(england.user).post(
+        payments, {"to": "Russia", "amount": 5, "phase": None}, format="json"
+    )
+    assert null.status_code == 400 and "Null names no phase" in null.json()["phase"][0]
+    assert not Payment.objects.filter(game=chinese).exists()
+    c.post(url, {"to": "Russia", "amount": "30", "phase": "1"})
+    assert Payment.objects.get(game=chinese).amount == 30
 
 
 def test_statement_after_processing(chinese, seat):
@@ -490,7 +515,9 @@ def test_a_game_without_gold_shows_none_of_it(colonial, russia):
     c = client_for(russia.user)
     html = assert_html(c.get(reverse("game", args=[colonial.pk])))
     assert 'id="gold"' not in html and "k oz" not in html and "pay-form" not in html
-    response = c.post(reverse("pay", args=[colonial.pk]), {"to": "China", "amount": "5"})
+    response = c.post(
+        reverse("pay", args=[colonial.pk]), {"to": "China", "amount": "5", "phase": "0"}
+    )
     html = assert_html(c.get(response.url))
     assert "there is no gold in this variant" in html
     assert not Payment.objects.filter(game=colonial).exists()

@@ -1,13 +1,20 @@
 """The site's error pages: a message in the site's frame (header, navigation, a way back)
 rather than bare text. Django's own 400, 403 and 404 pages use ``templates/400.html`` and so
 on; views that refuse something answer with ``error_page``; a 405 (a GET to a form's
-POST-only address) gets the page from ``ErrorPageMiddleware``."""
+POST-only address) gets the page from ``ErrorPageMiddleware``. The 500 page and a 400 given
+before the request is read (a NUL in the URL) come from ``standalone_page``, which needs
+neither the database nor the request."""
 
 from __future__ import annotations
 
+import logging
+
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.translation import gettext
+
+logger = logging.getLogger(__name__)
 
 
 def titles() -> dict[int, str]:
@@ -16,6 +23,7 @@ def titles() -> dict[int, str]:
         403: gettext("Not allowed"),
         404: gettext("Not found"),
         405: gettext("Not allowed here"),
+        500: gettext("Server error"),
     }
 
 
@@ -23,3 +31,18 @@ def error_page(request: HttpRequest, status: int, message: str = "") -> HttpResp
     """``message`` on the site's error page, answered with ``status``."""
     context = {"title": titles().get(status, str(status)), "message": message}
     return HttpResponse(render_to_string("error.html", context, request), status=status)
+
+
+def standalone_page(status: int, message: str, request_id: str | None = None) -> HttpResponse:
+    """``message`` on a page of the site's look (``error_standalone.html``) drawn without the
+    request (no session, no user, no database): for a 500, whose cause may be any of those,
+    and a 400 refused before the request is read. Should even that fail, a bare page."""
+    title = titles().get(status, str(status))
+    context = {"title": title, "message": message, "request_id": request_id}
+    try:
+        html = render_to_string("error_standalone.html", context)
+    except Exception:
+        logger.exception("the %s page could not be drawn", status)
+        html = f"<!DOCTYPE html><title>{escape(title)}</title><h1>{escape(title)}</h1>"
+        html += f"<p>{escape(message)}</p>"
+    return HttpResponse(html, status=status)

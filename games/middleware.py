@@ -37,12 +37,16 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
+from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext
 
 from greatgame.logs import request_id
+
+from .errors import standalone_page
 
 logger = logging.getLogger(__name__)
 access_logger = logging.getLogger("greatgame.request")
@@ -241,7 +245,10 @@ class NulCharacterMiddleware:
             detail = "A NUL character is not allowed in a URL."
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": detail}, status=400)
-            return HttpResponseBadRequest(detail, content_type="text/plain")
+            # The site's error page, drawn without the request (its path and its cookies are
+            # what is refused), in the reader's language (LocaleMiddleware has not run yet).
+            with translation.override(translation.get_language_from_request(request)):
+                return standalone_page(400, gettext("A NUL character is not allowed in a URL."))
         cookies = request.COOKIES
         if any("\x00" in name + value for name, value in cookies.items()):
             # A session or CSRF cookie holding one is no cookie: the visitor is signed out,

@@ -1,7 +1,9 @@
 """Views for the games app that are neither the API's nor the pages'."""
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views.defaults import server_error as html_server_error
+from django.utils.translation import gettext
+
+from .errors import standalone_page
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -18,8 +20,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """The 500 for an unhandled error (already logged with its traceback by then): JSON under
-    /api/, so API clients never get an HTML page, with the request id to quote; Django's
-    page elsewhere."""
+    /api/, so API clients never get an HTML page, with the request id to quote; elsewhere the
+    site's error page, drawn without the database or the request (either may be what
+    failed)."""
     if request.path.startswith("/api/"):
         return JsonResponse(
             {
@@ -28,4 +31,5 @@ def server_error(request: HttpRequest) -> HttpResponse:
             },
             status=500,
         )
-    return html_server_error(request)
+    message = gettext("Something went wrong on our side; it has been logged. Try again shortly.")
+    return standalone_page(500, message, getattr(request, "request_id", None))

@@ -50,3 +50,46 @@ def test_an_unknown_address_is_framed_but_the_api_answers_json(client, make_user
     framed(client.get("/no/such/page/"), 404)
     response = client.get("/api/no/such/thing/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
+
+
+def test_a_nul_in_the_url_gets_the_sites_error_page(client) -> None:
+    """Refused before the request is read, it was bare text; the API still answers JSON."""
+    html = framed(client.get("/games/%00/"), 400)
+    assert "A NUL character is not allowed in a URL." in html
+    assert 'rel="stylesheet"' in html
+    client.cookies["django_language"] = "ja"
+    assert "A NUL character" not in framed(client.get("/games/1/?x=%00"), 400)
+    response = client.get("/api/games/?page=%00")
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+
+
+def test_the_500_page_is_the_sites_and_needs_no_database(rf, django_assert_num_queries) -> None:
+    """Django's bare "Server Error (500)" before; drawn now without the database, the session
+    or the user (any of them may be what failed), with the request id to quote."""
+    from django.conf import settings
+    from django.urls import get_resolver
+
+    from games import views
+
+    assert get_resolver(settings.ROOT_URLCONF).urlconf_module.handler500 == (
+        "games.views.server_error"
+    )
+    request = rf.get("/games/1/")  # no session, no user
+    request.request_id = "abc123"
+    with django_assert_num_queries(0):
+        response = views.server_error(request)
+    html = framed(response, 500)
+    assert "it has been logged" in html and "abc123" in html and 'rel="stylesheet"' in html
+    api = views.server_error(rf.get("/api/games/"))
+    assert api.status_code == 500 and api["Content-Type"] == "application/json"
+
+
+def test_a_500_page_that_cannot_be_drawn_is_still_a_page(rf, monkeypatch) -> None:
+    from games import errors, views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("no templates today")
+
+    monkeypatch.setattr(errors, "render_to_string", broken)
+    response = views.server_error(rf.get("/games/1/"))
+    assert response.status_code == 500 and "<h1>Server error</h1>" in response.content.decode()

@@ -90,8 +90,8 @@ def _has_current_phase(game: Game) -> str | None:
 def _has_earlier_phase(game: Game) -> str | None:
     if game.phases.count() > 1:
         return None
-    # A game that ended with its only phase processed (its last) may go back to it.
-    if game.phases.filter(processed_at__isnull=False).exists():
+    # A game over may go back to the phase it ended in, its only one too (``rollback``).
+    if game.is_over and game.current_phase_id is not None:
         return None
     return gettext("rollback is not possible: there is no earlier phase to go back to")
 

@@ -1059,13 +1059,18 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
 
     Its orders stay, so players can amend them; votes and ready flags start afresh. A sandbox
     is its creator's to rewind even once ended without a result (cancelled), as sandboxes
-    made before they were never abandoned were.
+    made before they were never abandoned were. A game that ended goes back to any of its
+    phases, the one it ended in too: back to before it ended (a draw, a concession, the
+    moderator's end) when the phase was not processed, or before it was processed (a solo);
+    so a game ended in its first phase can be rolled back as any other.
     """
     ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox else (Status.FINISHED,)
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, *ended)
     phase = game.phases.filter(index=index).first()
-    # The current phase itself only when processed: the last of a game that ended with it.
-    if phase is None or (phase.pk == game.current_phase_id and phase.processed_at is None):
+    # The current phase of a running game is no earlier one; of a game over, it is the phase
+    # the game ended in (processed or not), to go back to.
+    running = phase is not None and phase.pk == game.current_phase_id and not game.is_over
+    if phase is None or running:
         raise GameError(f"there is no earlier phase {index}")
     paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
     undone = list(game.phases.filter(index__gte=index).values_list("seats", flat=True))

@@ -1355,11 +1355,9 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "actions": moderation.possible(game),
         "powers": engine.powers(game),
         # Rollback's choices: the current phase is no earlier one (the service refuses it),
-        # unless the game ended with it processed (a solo): then back to before that.
+        # unless the game is over: then it is the phase the game ended in, to go back to.
         "earlier_phases": [
-            (p, names[p.index])
-            for p in phases
-            if p.pk != game.current_phase_id or p.processed_at is not None
+            (p, names[p.index]) for p in phases if p.pk != game.current_phase_id or game.is_over
         ],
         "log": [
             (entry, ACTION_NAMES.get(entry.action, entry.action), audit_words(entry, names, zone))

@@ -62,7 +62,8 @@ def test_a_finished_game_offers_only_rollback(make_game, moderator):
 
 @pytest.mark.parametrize("finished", [False, True])
 def test_rollback_offers_only_earlier_phases(make_game, moderator, finished):
-    """The current phase is no rollback target (choosing it was "there is no earlier phase")."""
+    """The current phase of a running game is no rollback target (choosing it was "there is
+    no earlier phase"); of a game over it is the phase the game ended in, to reopen."""
     game = make_game("colonial")
     services.process_now(game, moderator)
     services.process_now(game, moderator)
@@ -71,7 +72,46 @@ def test_rollback_offers_only_earlier_phases(make_game, moderator, finished):
     html = console(game, moderator)
     form = html[html.index(f'action="/games/{game.pk}/moderate/rollback/"') :]
     form = form[: form.index("</form>")]
-    assert re.findall(r'<option value="(\d+)"', form) == ["0", "1"]
+    assert re.findall(r'<option value="(\d+)"', form) == ["0", "1", "2"][: 3 if finished else 2]
+
+
+@pytest.mark.parametrize("how", ["end", "winner", "draw", "votes"])
+def test_a_game_ended_in_its_only_phase_rolls_back_as_any_other(
+    make_game, moderator, seat, api, how
+):
+    """A game ended in its first phase could not be rolled back at all ("there is no earlier
+    phase"), while one ended later could go back to any earlier phase. A game over goes back
+    to the phase it ended in, its only one too: the game runs again from there, its orders
+    kept, a fresh deadline."""
+    from games import engine
+
+    game = make_game("colonial")
+    services.submit_orders(seat(game, "Russia"), ["A Moscow H"])
+    if how == "end":
+        services.end_game(game, moderator)
+    elif how == "winner":
+        services.end_game(game, moderator, "Russia")
+    elif how == "draw":
+        services.declare_draw(game, moderator)
+    else:
+        for power in engine.powers(game):
+            services.vote(seat(game, power), draw=True)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.phases.count() == 1
+    assert offered(console(game, moderator), game) == {"rollback"}
+    client = api(moderator)
+    actions = client.get(f"/api/games/{game.pk}/moderation/").json()
+    assert [a["name"] for a in actions] == ["rollback"]
+    answer = client.post(f"/api/games/{game.pk}/moderation/rollback/", {"phase": 0}, format="json")
+    assert answer.status_code == 200, answer.content
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.result is None
+    assert game.current_phase.index == 0 and game.current_phase.deadline is not None
+    assert not game.votes.exists()
+    assert game.current_phase.orders.get(power="Russia").text == "A Moscow H"
+    # Running again, its current phase is no earlier one: a clear 400, as before.
+    again = client.post(f"/api/games/{game.pk}/moderation/rollback/", {"phase": 0}, format="json")
+    assert again.status_code == 400 and "no earlier phase" in again.json()["detail"]
 
 
 def test_rollback_offers_the_phase_a_solo_was_won_in(make_game, moderator):

@@ -260,6 +260,13 @@ def final_board(phase: Phase) -> Phase:
     )
 
 
+def counting_season(variant_id: str) -> str:
+    """The season whose movement phase ends a year: centres change hands then and builds
+    follow (Fall on the standard, Colonial and Far East maps; Chinese Diplomacy's one
+    movement phase a year)."""
+    return adjudication.load(variant_id).adjustments_after
+
+
 def account_holders(phase: Phase) -> set[str]:
     """Powers with a balance of gold carried into the phase (none outside Chinese Diplomacy)."""
     economy = (phase.carried or {}).get("economy") or {}

@@ -6,10 +6,11 @@ sharing first place, a concession's winner first, and in a game ended without a 
 survivor shares first), then the other survivors (in Chinese Diplomacy by their final gold),
 then the eliminated, the later out the better. Bots and replaced seats are not rated, and a game
 is rated only when people sat in at least half of its seats (otherwise two accounts of one
-person and a table of bots could agree a result and farm a rating) and it ended after at least
-one movement phase was processed (a table that agrees a draw, a concession or the moderator's
-end before anyone has moved has played nothing to be measured by: every rating would rise). A
-rollback of a finished game undoes its change.
+person and a table of bots could agree a result and farm a rating) and it ended after its first
+year was played out: the movement phase after which centres are counted and builds come (Fall
+1901 on the standard map) processed. A table that agrees a draw, a concession or the
+moderator's end before then has played too little to be measured by (every rating rose when it
+drew at once, or right after the first Spring). A rollback of a finished game undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
 something to order in that it sent orders for, and how many seats the player left in civil
@@ -106,9 +107,15 @@ def played_by_people(game: Game) -> bool:
 
 
 def played(game: Game) -> bool:
-    """Whether the game got past its opening: some movement phase was processed before it
-    ended (a rollback undoes that: its later phases are gone, the phase unprocessed)."""
-    moved = game.phases.filter(type=Phase.Type.MOVEMENT, processed_at__isnull=False)
+    """Whether the game lasted long enough to measure anyone: its first year was played out,
+    the movement phase after which centres are counted and builds come (Fall 1901 on the
+    standard map; ``engine.counting_season``) processed before it ended. A table that agrees
+    a draw after the first Spring (in its retreats, or in the Fall) has shown no more than one
+    that agrees it at once (a rollback undoes it too: later phases go, the phase unprocessed)."""
+    year_end = engine.counting_season(game.variant)
+    moved = game.phases.filter(
+        type=Phase.Type.MOVEMENT, season=year_end, processed_at__isnull=False
+    )
     return moved.exists()
 
 
@@ -131,7 +138,7 @@ def rate_game(game: Game) -> list[RatingChange]:
     seats = rated_seats(game)
     if len(seats) < 2 or not played_by_people(game):  # nobody to be measured against
         return []
-    if not played(game):  # ended before anyone moved: nothing to measure
+    if not played(game):  # ended before its first year was out: nothing to measure
         return []
     places = ranks(game)
     changes = []

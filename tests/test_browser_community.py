@@ -19,6 +19,7 @@ def test_player_page_leaderboard_and_replay_links(
 ) -> None:
     first = make_game("colonial")
     services.process_now(first, moderator)
+    services.process_now(first, moderator)  # the first year played out: the game is rated
     for power in engine.powers(first):
         if power != "Japan":
             services.vote(seat(first, power), concede_to="Japan")

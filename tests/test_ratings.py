@@ -50,9 +50,10 @@ def _finished(make_game, moderator) -> Game:
 
 
 def _moved(game: Game, moderator) -> Game:
-    """The first movement phase processed: a game ended before that is not rated."""
-    services.process_now(game, moderator)
-    game.refresh_from_db()
+    """The first year played out (its Fall processed): a game ended before that is not rated."""
+    while not ratings.played(game):
+        services.process_now(game, moderator)
+        game.refresh_from_db()
     return game
 
 
@@ -179,6 +180,44 @@ def test_bots_are_not_rated(game: Game, seat, moderator) -> None:
     _assert_ratings(_expected(game, places, {}))  # six players rated, without England
 
 
+@pytest.mark.parametrize("how", ["draw", "concession", "moderator draw", "end"])
+def test_a_game_ended_before_its_first_year_was_out_is_not_rated(
+    make_game, seat, moderator, how
+) -> None:
+    """Rating farming: a table that lets the first Spring be processed and then agrees a draw
+    (or concedes, or has the moderator end it) in the Fall was rated, as one that had played.
+    A game is rated only once its first Fall (the year's end: centres counted) is processed."""
+    game = make_game()
+    services.process_now(game, moderator)
+    game.refresh_from_db()
+    assert (game.current_phase.season, game.current_phase.type) == ("fall", "movement")
+    if how == "draw":
+        for power in engine.powers(game):
+            services.vote(seat(game, power), draw=True)
+    elif how == "concession":
+        _concede(game, seat, "Turkey")
+    elif how == "moderator draw":
+        services.declare_draw(game, moderator)
+    else:
+        services.end_game(game, moderator, "Italy")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result
+    assert not ratings.played(game)
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+@pytest.mark.parametrize("variant", ["standard", "colonial", "far-east", "chinese"])
+def test_a_draw_after_the_first_year_is_rated(make_game, seat, moderator, variant) -> None:
+    """The first year's end is its Fall on the maps of Spring and Fall, and Chinese
+    Diplomacy's one movement phase a year: a draw after it is rated."""
+    game = _moved(make_game(variant), moderator)
+    movements = game.phases.filter(type="movement", processed_at__isnull=False).count()
+    assert movements == (1 if variant == "chinese" else 2)
+    services.declare_draw(game, moderator)
+    game.refresh_from_db()
+    assert RatingChange.objects.filter(game=game).exists()
+
+
 @pytest.mark.parametrize("how", ["draw", "concession", "moderator draw", "end", "rolled back"])
 def test_a_game_ended_before_anyone_moved_is_not_rated(make_game, seat, moderator, how) -> None:
     """Everyone votes a draw at phase 0 (or concedes, or the moderator ends the game) before
@@ -219,8 +258,7 @@ def test_a_rollback_of_a_finished_game_undoes_its_ratings(make_game, moderator) 
 
 
 def test_a_rolled_back_game_leaves_nobody_on_the_leaderboards(make_game, moderator, api) -> None:
-    game = make_game("colonial")
-    services.process_now(game, moderator)
+    game = _moved(make_game("colonial"), moderator)
     services.end_game(game, moderator, winner="Britain")
     client = api(moderator)
     assert len(client.get("/api/leaderboard/?variant=colonial").json()) == 7

@@ -14,7 +14,6 @@ from .movement import Movement, overrides
 from .options import order_data
 from .orders import SPECIAL, Order, OrderError, parse, tokenize
 from .readonly import ReplyData
-from .reasons import why
 from .registry import Rule
 from .variant import Variant, load
 
@@ -293,7 +292,7 @@ def _add_orders(
         (specials if order.kind == SPECIAL else ordinary).append(index)
         if order.number is not None:
             numbered = True
-    refused = _one_a_turn(variant, entries, orders)
+    refused = _one_a_turn(m, entries, orders)
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
@@ -304,7 +303,7 @@ def _add_orders(
         order = orders[index]
         try:
             if index in refused:
-                raise OrderError(refused[index])
+                raise refused[index]
             unit_of[index] = m.add_order(entries[index][0], order)  # type: ignore[arg-type]
         except OrderError as e:
             canonical = order.text(m.kind_at(order.location))  # type: ignore[union-attr]
@@ -312,29 +311,47 @@ def _add_orders(
     return items, unit_of
 
 
-def _one_a_turn(variant: Variant, entries, orders: list[Order | None]) -> dict[int, str]:
+def _one_a_turn(m: Movement, entries, orders: list[Order | None]) -> dict[int, OrderError]:
     """Orders a power may give once a turn (a railroad ride, a canal permit: the plug-ins'
     ``one_a_turn``) given twice or more: every one of them is refused, so the answer never
-    depends on which the player listed first. Returns entry index -> reason."""
-    hooks = _once_a_turn_hooks(variant)
+    depends on which the player listed first. Only orders legal on their own count: one that
+    is not (no such unit, not the power's, off the line, no fleet to let through) is refused
+    for its own reason, whatever else was given, and leaves the others to be judged.
+    Returns entry index -> the error it is refused with."""
+    hooks = _once_a_turn_hooks(m.variant)
     if not hooks:
         return {}
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str], list[int]] | None = None
     for index, order in enumerate(orders):
         for hook in hooks:
             rule = order and hook(order)
             if rule:
+                if groups is None:
+                    groups = {}
                 groups.setdefault((entries[index][0], rule), []).append(index)
-    refused: dict[int, str] = {}
+    refused: dict[int, OrderError] = {}
+    if groups is None:
+        return refused
     for (power, rule), indexes in groups.items():
-        if len(indexes) > 1:
-            given = "; ".join(entries[index][1] for index in indexes)
-            for index in indexes:
-                refused[index] = why(
+        if len(indexes) < 2:
+            continue
+        legal = []
+        for index in indexes:
+            # Alone on a resolver of its own: what the map and the position say of it.
+            try:
+                type(m)(m.board).add_order(power, orders[index])  # type: ignore[arg-type]
+            except OrderError as e:
+                refused[index] = e
+            else:
+                legal.append(index)
+        if len(legal) > 1:
+            given = "; ".join(entries[index][1] for index in legal)
+            for index in legal:
+                refused[index] = OrderError(
                     "{rule}, and {power} gave {count} ({given}): none is taken",
                     rule=rule,
                     power=power,
-                    count=len(indexes),
+                    count=len(legal),
                     given=given,
                 )
     return refused

@@ -92,8 +92,9 @@ class Rule:
 
     def one_a_turn(self, order: Order) -> str | None:
         """The rule, in words, of an order a power may give only once a turn (a railroad ride,
-        a canal permit), or None for any other order. When a power gives two, every one of
-        them is refused with it, whatever the order they are listed in."""
+        a canal permit), or None for any other order. When a power gives two that are each
+        legal by themselves, every one of them is refused with it, whatever the order they are
+        listed in; one that is not is refused for its own reason and does not count."""
         return None
 
     def option_orders(self, board: Board, power: str) -> list[str]:

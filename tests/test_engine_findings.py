@@ -462,3 +462,83 @@ def test_a_head_to_head_loser_names_the_move_that_took_the_space():
     assert replies["A Burgundy - Munich"]["reason"] == (
         "lost a head-to-head battle with A Munich (1 against 1)"
     )
+
+
+# -- round 3: a refused order of its own does not count toward one a turn ----------------------
+
+RIDE = "A Moscow - Vladivostok via TSR"
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize(
+    ("power", "other", "words"),
+    [
+        ("Russia", "A Perm - Omsk via TSR", "there is no unit in Perm"),
+        ("Russia", "A Odessa - Omsk via TSR", "Odessa is not on the Trans-Siberian Railroad"),
+        ("Russia", "A Omsk - Akmolinsk via TSR", "there is no unit in Omsk"),
+        ("Russia", "F Odessa - Black Sea via TSR", "the unit in Odessa is an army"),
+        ("Britain", "A Moscow - Omsk via TSR", "the unit in Moscow belongs to Russia, not Britain"),
+    ],
+)
+def test_an_illegal_railroad_order_is_refused_for_itself_and_the_legal_ride_goes(
+    power, other, words, reverse
+):
+    """An order that is not legal by itself (no unit there, off the line, a fleet, another
+    power's unit) is refused for that, and does not make Russia's one ride a second one."""
+    orders = [f"{power}: {other}", f"Russia: {RIDE}"]
+    body = colonial_request(
+        ["Russia A Moscow", "Russia A Odessa"], orders[::-1] if reverse else orders
+    )
+    for answer, ride in ((check(body), "valid"), (adjudicate(body), "succeeds")):
+        assert reply(answer, other)["result"] == "invalid"
+        assert reply(answer, other)["reason"] == words
+        assert reply(answer, RIDE)["result"] == ride, answer
+        assert "reason" not in reply(answer, RIDE)
+    assert {"power": "Russia", "unit": "A", "location": "Vladivostok"} in answer["units"]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_two_illegal_railroad_orders_of_another_power_give_their_own_reasons(reverse):
+    orders = ["Britain: A Moscow - Omsk via TSR", f"Britain: {RIDE}"]
+    body = colonial_request(["Russia A Moscow"], orders[::-1] if reverse else orders)
+    for answer in (check(body), adjudicate(body)):
+        for o in answer["orders"]:
+            assert o["result"] == "invalid"
+            assert o["reason"] == "the unit in Moscow belongs to Russia, not Britain"
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_three_railroad_orders_two_legal_count_two(reverse):
+    """The refusal for two rides counts and quotes the legal ones only."""
+    orders = [
+        "Russia: A Perm - Omsk via TSR",
+        f"Russia: {RIDE}",
+        "Russia: A Omsk - Irkutsk via TSR",
+    ]
+    body = colonial_request(
+        ["Russia A Moscow", "Russia A Omsk"], orders[::-1] if reverse else orders
+    )
+    for answer in (check(body), adjudicate(body)):
+        assert reply(answer, "A Perm - Omsk via TSR")["reason"] == "there is no unit in Perm"
+        for text in (RIDE, "A Omsk - Irkutsk via TSR"):
+            assert reply(answer, text)["result"] == "invalid"
+            assert "Russia gave 2" in reply(answer, text)["reason"]
+            assert "Perm" not in reply(answer, text)["reason"]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_permit_naming_no_fleet_does_not_cancel_the_real_permit(reverse):
+    orders = [
+        "Turkey: Suez permit F Mediterranean Sea",
+        "Turkey: Suez permit F Red Sea",
+        "Russia: F Red Sea - Mediterranean Sea",
+    ]
+    if reverse:
+        orders[:2] = orders[1::-1]
+    body = colonial_request(["Turkey F Egypt", "Russia F Red Sea"], orders)
+    for answer in (check(body), adjudicate(body)):
+        wrong = reply(answer, "Suez permit F Mediterranean Sea")
+        assert wrong["result"] == "invalid"
+        assert wrong["reason"] == "there is no fleet in the Mediterranean Sea to let through"
+        assert reply(answer, "Suez permit F Red Sea")["result"] != "invalid"
+    assert reply(answer, "F Red Sea - Mediterranean Sea")["result"] == "succeeds"

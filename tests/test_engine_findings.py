@@ -542,3 +542,27 @@ def test_a_permit_naming_no_fleet_does_not_cancel_the_real_permit(reverse):
         assert wrong["reason"] == "there is no fleet in the Mediterranean Sea to let through"
         assert reply(answer, "Suez permit F Red Sea")["result"] != "invalid"
     assert reply(answer, "F Red Sea - Mediterranean Sea")["result"] == "succeeds"
+
+
+# -- round 3: a canal move is read as written ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("route", "words"),
+    [
+        ("Banana", "there is no route called 'BANANA' on this map"),
+        ("Convoy", "only armies can be convoyed"),
+        ("TSR", "only armies may use the Trans-Siberian Railroad"),
+    ],
+)
+def test_a_canal_move_via_a_route_is_not_read_as_a_plain_canal_move(route, words):
+    order = f"F Red Sea - Mediterranean Sea via {route}"
+    body = colonial_request(
+        ["Turkey F Egypt", "Russia F Red Sea"],
+        ["Turkey: Suez permit F Red Sea", f"Russia: {order}"],
+    )
+    for answer in (check(body), adjudicate(body)):
+        assert reply(answer, order)["result"] == "invalid", answer
+        assert reply(answer, order)["reason"] == words
+        assert "via" in reply(answer, order)["canonical"]
+    assert {"power": "Russia", "unit": "F", "location": "Red Sea"} in answer["units"]

@@ -102,7 +102,15 @@ class Movement(_Core):
         unit = self.units[i]
         ends, gate = _canal(self.variant)
         dest = province_of(order.destination)
-        if unit.kind == "F" and unit.province in ends and dest in ends and dest != unit.province:
+        # Only a plain move passes the canal: one "via" anything is read as written (and
+        # refused for it: no such route, only armies are convoyed) by the checks behind.
+        if (
+            order.via is None
+            and unit.kind == "F"
+            and unit.province in ends
+            and dest in ends
+            and dest != unit.province
+        ):
             if not self.through_canal(i, dest):
                 raise OrderError("the Suez Canal is closed: there is no unit in {gate}", gate=gate)
             return Order(MOVE, "F", unit.location, destination=dest)

@@ -60,6 +60,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     """Judge the orders; returns the units after the phase and those removed by civil disorder."""
     variant = board.variant
     delta = needed(board)
+    owed = dict(delta)  # what each power was to build (+) or remove (-) before any order
     units = list(board.units)
     occupied = {u.province for u in units}
     built: set[str] = set()  # provinces given a unit by an earlier build of this phase
@@ -77,13 +78,13 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                 if province_of(order.location) in built:
                     where = province_of(order.location)
                     raise OrderError("{where} already has a build this phase", where=where)
-                unit = _build(board, power, order, delta[power], occupied)
+                unit = _build(board, power, order, delta[power], owed[power], occupied)
                 delta[power] -= 1
                 built.add(unit.province)
                 units.append(unit)
                 answer(index, "succeeds", canonical=f"Build {unit.kind} {unit.location}")
             elif order.kind == REMOVE:
-                unit = _removal(units, power, order, delta[power], removed)
+                unit = _removal(units, power, order, delta[power], owed[power], removed)
                 delta[power] += 1
                 removed.add(unit.province)
                 answer(index, "succeeds", canonical=f"Remove {unit.kind} {unit.location}")
@@ -105,10 +106,12 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     return [u for u in units if id(u) not in gone], disorder
 
 
-def _build(board: Board, power: str, order, remaining: int, occupied: set[str]) -> Unit:
+def _build(board: Board, power: str, order, remaining: int, owed: int, occupied: set[str]) -> Unit:
     variant = board.variant
     province = province_of(order.location)
     if remaining <= 0:
+        if owed <= 0:  # it owes removals, or nothing: it had no build to make
+            raise OrderError("{power} has no builds to make this phase", power=power)
         raise OrderError("{power} has no builds left this phase", power=power)
     if province not in variant.home_centres(power):
         raise OrderError(
@@ -140,7 +143,9 @@ def _build(board: Board, power: str, order, remaining: int, occupied: set[str]) 
     return Unit(power, kind, location, province)
 
 
-def _removal(units: list[Unit], power: str, order, remaining: int, removed: set[str]) -> Unit:
+def _removal(
+    units: list[Unit], power: str, order, remaining: int, owed: int, removed: set[str]
+) -> Unit:
     province = province_of(order.location)
     unit = next((u for u in units if u.province == province and u.power == power), None)
     if unit is None:
@@ -150,7 +155,9 @@ def _removal(units: list[Unit], power: str, order, remaining: int, removed: set[
     if province in removed:
         raise OrderError("{unit} is already being removed", unit=unit.label())
     if remaining >= 0:
-        raise OrderError("{power} has no units to remove", power=power)
+        if owed >= 0:  # it may build, or owes nothing: it had no removal to make
+            raise OrderError("{power} has no removals to make this phase", power=power)
+        raise OrderError("{power} has no removals left this phase", power=power)
     return unit
 
 

@@ -566,3 +566,44 @@ def test_a_canal_move_via_a_route_is_not_read_as_a_plain_canal_move(route, words
         assert reply(answer, order)["reason"] == words
         assert "via" in reply(answer, order)["canonical"]
     assert {"power": "Russia", "unit": "F", "location": "Red Sea"} in answer["units"]
+
+
+# -- round 3: reasons that name the true cause -----------------------------------------------
+
+
+def _winter(units, centres, orders):
+    return colonial_request(
+        units, orders, season="winter", kind="adjustments", supply_centers=centres
+    )
+
+
+def test_a_removal_by_a_power_that_owes_a_build_says_it_has_none_to_make():
+    body = _winter(
+        ["China A Peking", "China A Canton"],
+        {"China": ["Canton", "Peking", "Shanghai"]},
+        ["China: Remove A Canton"],
+    )
+    for answer in (check(body), adjudicate(body)):
+        assert answer["orders"][0]["result"] == "invalid"
+        assert answer["orders"][0]["reason"] == "China has no removals to make this phase"
+
+
+def test_a_removal_past_the_ones_owed_says_none_is_left():
+    body = _winter(
+        ["China A Peking", "China A Canton", "China A Shanghai"],
+        {"China": ["Canton", "Peking"]},
+        ["China: Remove A Canton", "China: Remove A Canton", "China: Remove A Shanghai"],
+    )
+    answer = adjudicate(body)
+    assert [o["result"] for o in answer["orders"]] == ["succeeds", "invalid", "invalid"]
+    assert answer["orders"][1]["reason"] == "A Canton is already being removed"
+    assert answer["orders"][2]["reason"] == "China has no removals left this phase"
+
+
+def test_a_build_by_a_power_that_owes_a_removal_says_it_has_none_to_make():
+    body = _winter(
+        ["China A Canton", "China A Shanghai"],
+        {"China": ["Canton", "Peking"]},
+        ["China: Build A Peking"],
+    )
+    assert adjudicate(body)["orders"][0]["reason"] == "China has no builds to make this phase"

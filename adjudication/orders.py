@@ -473,6 +473,17 @@ def _original(text: str, token: str) -> str:
     return token
 
 
+def _as_typed(e: OrderError, text: str) -> OrderError:
+    """A plug-in's refusal, its ``typed`` name (words of the tokens it was given, which are
+    lowered) as the player typed them."""
+    reason = e.reason
+    typed = reason.args.get("typed")
+    if not isinstance(typed, str):
+        return e
+    words = " ".join(_original(text, word) for word in typed.split(" "))
+    return OrderError(reason.template, **{**reason.args, "typed": words})
+
+
 # -- grammar --------------------------------------------------------------------------------
 
 
@@ -496,7 +507,10 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     if "." in lowered or "'" in lowered:
         tokens = _parted(variant, tokens)
     for rule in variant.plugins:
-        order = rule.parse_order(variant, tokens, phase_type)
+        try:
+            order = rule.parse_order(variant, tokens, phase_type)
+        except OrderError as e:
+            raise _as_typed(e, text) from None
         if order is not None:
             return order
     keys = tuple(map(_token_key, tokens))

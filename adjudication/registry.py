@@ -81,7 +81,9 @@ class Rule:
 
     def parse_order(self, variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
         """An order in words of the rule's own (``Suez permit F Red Sea``), or None when the
-        tokens are not one; raises ``OrderError`` for one of its orders that is malformed."""
+        tokens are not one; raises ``OrderError`` for one of its orders that is malformed.
+        The tokens are lowered: a reason's ``typed`` name, made of them, is given back to the
+        player as typed (``there is no province called 'PAC'``)."""
         return None
 
     def order_form(self, order: Order) -> str | None:

@@ -607,3 +607,34 @@ def test_a_build_by_a_power_that_owes_a_removal_says_it_has_none_to_make():
         ["China: Build A Peking"],
     )
     assert adjudicate(body)["orders"][0]["reason"] == "China has no builds to make this phase"
+
+
+def _chinese(order: str) -> dict:
+    return adjudicate(
+        {
+            "variant": "chinese",
+            "phase": {"season": "year", "year": 1905, "type": "movement"},
+            "units": [{"power": "Japan", "unit": "A", "location": "Kiangsu"}],
+            "orders": [{"power": "Japan", "order": order}],
+        }
+    )["orders"][0]
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ("Enter F Pacific Ocean", "Chinese Diplomacy has no fleets"),
+        ("Enter Fleet Pacific Ocean", "Chinese Diplomacy has no fleets"),
+        ("F Pacific Ocean Leave", "Chinese Diplomacy has no fleets"),
+        ("Enter A PAC", "there is no province called 'PAC'"),
+        ("A PAC Leave", "there is no province called 'PAC'"),
+        ("Enter A Pacific Oceans", "there is no province called 'Pacific Oceans'"),
+        ("A Kiangsu - PAC", "there is no province called 'PAC'"),  # the core's words
+        ("Enter A", "say where the army enters"),
+        ("Leave", "say which army leaves"),
+    ],
+)
+def test_a_chinese_entry_or_exit_names_the_true_cause(order, words):
+    answer = _chinese(order)
+    assert answer["result"] == "invalid"
+    assert answer["reason"].startswith(words), answer["reason"]

@@ -1098,7 +1098,7 @@ def test_plugin_orders_read_names_as_written():
         parse(colonial, "Suez permit F MED ITERRANEAN SEA", "movement")
     chinese = load("chinese")
     assert parse(chinese, "Enter A Indo - China", "movement").text() == "Enter A Indo-China"
-    with pytest.raises(OrderError, match="say where the army enters"):
+    with pytest.raises(OrderError, match="no province called 'Pacific Oce An'"):
         parse(chinese, "Enter A Pacific Oce An", "movement")
 
 

@@ -95,6 +95,7 @@ ENTER_WORDS, LEAVE_WORD = "Enter A", "Leave"
 _ENTER = ("enter", "enters")
 _LEAVE = ("leave", "leaves", "exit", "exits")
 _ARMY = re.compile(r"a(rmy)?\d{0,2}")  # A, army, or A2: armies in an entry space are alike
+_FLEET = re.compile(r"f(leet)?\d{0,2}")
 
 
 def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
@@ -118,10 +119,18 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
 
 
 def _where(variant: Variant, tokens: list[str], keys: list[str]) -> str | None:
-    """The space these words name, after an army word (``A``, ``army``, ``A2``)."""
+    """The space these words name, after an army word (``A``, ``army``, ``A2``); None when
+    they name none at all. A fleet, or a name that is no space's, is refused for that."""
+    if keys and _FLEET.fullmatch(keys[0]):
+        raise OrderError("Chinese Diplomacy has no fleets: only armies enter and leave the board")
     if keys and _ARMY.fullmatch(keys[0]):
         tokens = tokens[1:]
-    return variant.lookup(" ".join(tokens)) if tokens else None
+    if not tokens:
+        return None
+    where = variant.lookup(" ".join(tokens))
+    if where is None:  # the parser gives ``typed`` back as the player typed the words
+        raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
+    return where
 
 
 def order_form(order: Order) -> str:

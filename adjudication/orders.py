@@ -229,6 +229,15 @@ def _described(char: str) -> str:
     return f"{char!r} ({name(char, f'U+{ord(char):04X}')})"
 
 
+def _as_typed_char(text: str, found: str) -> str:
+    """The character of ``text`` the player typed that lowering made ``found`` from: ``İ``
+    lowers to ``i`` and a combining dot above, which the player never typed."""
+    for char in text:
+        if _UNREADABLE.search(_lowered(char)):
+            return char
+    return found  # a mark that only the whole text's normalisation left unreadable
+
+
 def _lowered(text: str) -> str:
     # Every arrow but "=>" is outside ASCII (isascii is a flag, not a scan): most orders
     # skip the search, which was half the cost of reading one.
@@ -501,7 +510,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     if unreadable:
         raise OrderError(
             "the order has a character that is not read in orders: {char}",
-            char=_described(unreadable.group()),
+            char=_described(_as_typed_char(text, unreadable.group())),
         )
     tokens = _TOKEN.findall(lowered)
     if "." in lowered or "'" in lowered:

@@ -638,3 +638,18 @@ def test_a_chinese_entry_or_exit_names_the_true_cause(order, words):
     answer = _chinese(order)
     assert answer["result"] == "invalid"
     assert answer["reason"].startswith(words), answer["reason"]
+
+
+@pytest.mark.parametrize(
+    ("order", "named"),
+    [
+        ("A DELHİ H", "'İ' (LATIN CAPITAL LETTER I WITH DOT ABOVE)"),  # Turkish dotted capital I
+        ("A Delhi$ H", "'$' (DOLLAR SIGN)"),
+    ],
+)
+def test_an_unreadable_character_is_named_as_typed(order, named):
+    """The reason names the character the player typed, not one lowering made of it (İ
+    lowers to i and a combining dot above)."""
+    r = judge(["Britain A Delhi"], [f"Britain: {order}"])
+    assert r.reply(order)["result"] == "invalid"
+    assert r.reason(order) == f"the order has a character that is not read in orders: {named}"

@@ -653,3 +653,30 @@ def test_an_unreadable_character_is_named_as_typed(order, named):
     r = judge(["Britain A Delhi"], [f"Britain: {order}"])
     assert r.reply(order)["result"] == "invalid"
     assert r.reason(order) == f"the order has a character that is not read in orders: {named}"
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_support_in_a_shared_ocean_for_the_one_foreign_fleet_names_it_in_its_canonical(
+    reverse,
+):
+    """Japan's fleet shares the Mid-Pacific with one Australian fleet: an unnamed support can
+    only be for the Australian one (a unit never supports itself). It is accepted, as the
+    README says, and its canonical order names whose fleet it is, so it reads the same to
+    everyone and sent again means the same."""
+    units = [("Australia", "F", MID), ("Japan", "F", MID)]
+    orders = [("Japan", "F MPO S F MPO - Guam"), ("Australia", "F MPO - Guam")]
+    r = far_east(units, orders[::-1] if reverse else orders)
+    support = reply(r, "F MPO S F MPO - Guam")
+    assert support["result"] == "succeeds"
+    assert support["canonical"] == f"F {MID} S Australia F {MID} - Guam"
+    assert {"power": "Australia", "unit": "F", "location": "Guam"} in r["units"]
+    again = far_east(units, [("Japan", support["canonical"]), ("Australia", "F MPO - Guam")])
+    assert reply(again, support["canonical"])["canonical"] == support["canonical"]
+
+
+def test_a_support_in_a_shared_ocean_that_could_be_for_two_powers_fleets_says_whose():
+    units = [("Australia", "F", MID), ("Japan", "F", MID), ("Japan", "F", MID)]
+    r = far_east(units, [("Japan", "F1 MPO S F MPO - Guam")])
+    support = reply(r, "F1 MPO S F MPO - Guam")
+    assert support["result"] == "invalid"
+    assert "say whose" in support["reason"]

@@ -87,9 +87,13 @@ class Movement(_Core):
 
     def whose(self, s: int, order: Order, province: str) -> tuple[str, bool]:
         """Whose unit in a shared space support s names, and whether the canonical order must
-        say so (units of several powers stand there). A number without a power counts the
-        supporter's own units; without either, the space must hold one power's units only."""
-        others = [j for j in self.units_in(province) if j != s]
+        say so (units of several powers stand there, the supporter's own counted). A number
+        without a power counts the supporter's own units; without either, the units the
+        support could be for (any there but the supporter) must be one power's: a fleet alone
+        in an ocean with a foreign one supports that one, and its canonical order names whose
+        it is (``F Mid-Pacific Ocean S Australia F Mid-Pacific Ocean - Guam``)."""
+        here = self.units_in(province)
+        others = [j for j in here if j != s]
         powers = sorted({self.power[j] for j in others})
         power = order.target_power
         if power is None and order.target_number is not None:
@@ -103,7 +107,8 @@ class Movement(_Core):
                     powers=", ".join(powers),
                     example=f"S {powers[0]} {kind} {province}",
                 )
-            return (powers[0] if powers else self.power[s]), False
+            power = powers[0] if powers else self.power[s]
+            return power, any(self.power[j] != power for j in here)
         if order.target_number is not None:
             if self.numbered(power, province, order.target_number) == s:
                 raise OrderError("{unit} cannot support itself", unit=self.units[s].label())

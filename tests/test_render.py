@@ -305,7 +305,8 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
 ) -> None:
     """At least the abbreviation of every space shows at the default views (Cambodia and
     Lucknow on the Colonial desktop view were not), wholly on the board, clear of where
-    units stand, a fleet's sail included, and clear of every other shown name."""
+    units stand (a fleet's sail included where a fleet can stand, an army's token where only
+    an army can), and clear of every other shown name."""
     board = load_board(variant)
     shown = _shown_labels_at(variant, scale)
     boxes = _label_boxes_at(variant, scale)
@@ -313,10 +314,17 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
     assert sorted(set(v.provinces) - set(boxes)) == []
     for name, (x0, y0, x1, y1) in shown:
         assert x0 >= -1 and y0 >= -1 and x1 <= board.width + 1 and y1 <= board.height + 1, name
-    # No unit under a name: an army's token, a fleet's hull and its sail's tip.
+    # No unit under a name: a fleet's hull and its sail's tip where a fleet can stand, else
+    # an army's token.
     s = board.scale * render.UNIT
+    armies = render._army_spots(variant, board.anchors)
     for place, (ux, uy) in board.spots.items():
         for name, (x0, y0, x1, y1) in shown:
+            if place in armies:
+                # the box's point nearest the token's centre is outside the token
+                nx, ny = min(max(ux, x0), x1), min(max(uy, y0), y1)
+                assert math.dist((nx, ny), (ux, uy)) >= 8.5 * s, (name, place)
+                continue
             hull = x0 < ux + 11 * s and ux - 11 * s < x1 and uy - 8.5 * s < y1
             sail = x0 < ux + 7 * s and ux - 9 * s < x1 and uy - 11 * s < y1
             assert not ((hull or sail) and y0 < uy + 8 * s), (name, place)
@@ -330,6 +338,25 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
         for b, pb in spots[:i]:
             if a.split("/")[0] != b.split("/")[0]:
                 assert math.dist(pa, pb) >= 24 * render.UNIT * board.scale - 0.5, (a, b)
+
+
+@pytest.mark.parametrize("variant", BOARDS)
+def test_names_come_nearer_only_where_no_fleet_can_stand(variant) -> None:
+    """Names keep off a fleet's sail only where a fleet can stand: an inland space, or a
+    space with several coasts (its fleets stand on its coasts' spots), has an army's token
+    only."""
+    board = load_board(variant)
+    v = adjudication.load(variant.replace("_", "-"))
+    armies = render._army_spots(variant, board.anchors)
+    for spot in board.spots:
+        province = v.provinces[spot.split("/", 1)[0]]
+        if spot in armies:
+            assert province.type == "land" or (province.coasts and "/" not in spot), spot
+        else:
+            assert province.type != "land", spot
+    if variant == "colonial":
+        assert {"Mongolia", "Bangkok"} <= armies
+        assert not {"Bombay", "Bangkok/ec", "Bay of Bengal"} & armies
 
 
 def test_province_paths_keep_ids_and_get_owner_colours() -> None:

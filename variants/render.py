@@ -222,17 +222,32 @@ def load_board(variant: str) -> Board:
     )
 
 
-def _abbreviations(variant: str) -> dict[str, str]:
-    """Each space's abbreviation, as the variant gives it (the names' short form)."""
+def _provinces(variant: str) -> dict:
+    """The variant's spaces as the engine has them (none for a board it does not know)."""
     for name in (variant, variant.replace("_", "-")):
         try:
-            provinces = adjudication.load(name).provinces
-            break
+            return adjudication.load(name).provinces
         except (KeyError, ValueError):
             continue
-    else:
-        return {}
-    return {name: p.abbreviation for name, p in provinces.items() if p.abbreviation}
+    return {}
+
+
+def _abbreviations(variant: str) -> dict[str, str]:
+    """Each space's abbreviation, as the variant gives it (the names' short form)."""
+    return {name: p.abbreviation for name, p in _provinces(variant).items() if p.abbreviation}
+
+
+def _army_spots(variant: str, anchors: dict) -> frozenset[str]:
+    """The unit spots where only an army can stand: inland spaces, and a space with several
+    coasts whose fleets stand on its coasts' own spots. A name may come nearer to these: an
+    army's token is smaller than a fleet's hull and sail."""
+    armies = set()
+    for name, p in _provinces(variant).items():
+        if p.type == "land" or (
+            p.coasts and all("unit" in anchors.get(f"{name}/{c}", {}) for c in p.coasts)
+        ):
+            armies.add(name)
+    return frozenset(armies)
 
 
 # The names' layout and the unit spots cost 0.05-0.3 s a board, so they are computed ahead
@@ -250,6 +265,7 @@ def _layout_key(variant: str, svg: str, anchors: str) -> str:
         svg,
         anchors,
         json.dumps(_abbreviations(variant), sort_keys=True),
+        json.dumps(sorted(_army_spots(variant, json.loads(anchors).get("provinces", {})))),
         json.dumps([LABEL_PX, UNIT, DEFAULT_SCALE, _LADDER, _FONT_SIZES]),
     ):
         h.update(hashlib.sha256(part.encode("utf-8")).digest())
@@ -267,8 +283,9 @@ def _read_layout(folder: Path, key: str) -> dict | None:
 
 def _lay_out_board(variant: str, text: str, anchors: dict, scale: float, boxes) -> dict:
     """The unit spots and the ``<g id="labels">`` group of a board, computed."""
-    spots = _unit_spots(anchors, boxes, scale)
-    laid = _labels(text, anchors, spots, _abbreviations(variant), scale)
+    armies = _army_spots(variant, anchors)
+    spots = _unit_spots(anchors, boxes, scale, armies)
+    laid = _labels(text, anchors, spots, _abbreviations(variant), scale, armies)
     found = _LABELS.search(text)
     group = laid[found.start() : len(laid) - (len(text) - found.end())] if found else ""
     return {"spots": {name: list(xy) for name, xy in spots.items()}, "labels": group}
@@ -342,7 +359,14 @@ _LADDER = tuple(round(0.12 * 1.08**n, 4) for n in range(48))
 _EDGE_GROWTH = 3.0
 
 
-def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scale: float) -> str:
+def _labels(
+    text: str,
+    anchors: dict,
+    spots: dict[str, Point],
+    short: dict,
+    scale: float,
+    armies: frozenset[str] = frozenset(),
+) -> str:
     """The board's names regrouped so that the page can keep them readable at any zoom.
 
     Each name becomes ``<g class="label" transform="translate(pivot)"><g class="lbl">``
@@ -400,7 +424,7 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
         for name, rings in shapes.items()
         if name not in seas and rings
     }
-    units = _unit_boxes(spots, scale)
+    units = _unit_boxes(spots, scale, armies)
     for label in labels:
         _place(label, anchors, spots, areas, centres, size)
 
@@ -418,7 +442,16 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
                 if len(words) > 4:
                     words = short.get(words) or words[:3]
                 at = _place_short(
-                    label, words, spots, (shapes, land), units, taken, scale, minimum, size
+                    label,
+                    words,
+                    spots,
+                    (shapes, land),
+                    units,
+                    taken,
+                    scale,
+                    minimum,
+                    size,
+                    label.province in armies,
                 )
                 taken.append((label.short_pivot, label.short_box))
                 if at > DEFAULT_SCALE:
@@ -445,21 +478,29 @@ def _labels(text: str, anchors: dict, spots: dict[str, Point], short: dict, scal
     return text[: found.start()] + group + text[found.end() :]
 
 
-def _unit_extent(x: float, y: float, scale: float) -> Box:
+def _unit_extent(x: float, y: float, scale: float, army: bool = False) -> Box:
     """What a unit drawn at a spot covers, its casing included: a fleet's hull (24 wide) and
-    sail (11 high above the spot), or an army's token (17 across); see ``unit_shape``."""
+    sail (11 high above the spot), or, where only an army can stand, an army's token (17
+    across); see ``unit_shape``."""
     s = scale * UNIT
+    if army:
+        return (x - 9.2 * s, y - 9.2 * s, x + 9.2 * s, y + 9.2 * s)
     return (x - 12.7 * s, y - 11.7 * s, x + 12.7 * s, y + 8.7 * s)
 
 
-def _unit_boxes(spots: dict[str, Point], scale: float) -> list[Box]:
+def _unit_boxes(
+    spots: dict[str, Point], scale: float, armies: frozenset[str] = frozenset()
+) -> list[Box]:
     """Where units may stand (a fleet's hull and sails, an army's token): names keep off,
-    the tip of a sail included (a name's halo may touch the hull's ends)."""
+    the tip of a sail included (a name's halo may touch the hull's ends); only an army's
+    token where no fleet can stand."""
     s = scale * UNIT
-    return [
-        (left + 1.5 * s, top, right - 1.5 * s, bottom)
-        for left, top, right, bottom in (_unit_extent(x, y, scale) for x, y in spots.values())
-    ]
+    boxes = []
+    for name, (x, y) in spots.items():
+        left, top, right, bottom = _unit_extent(x, y, scale, name in armies)
+        inset = 0.0 if name in armies else 1.5 * s
+        boxes.append((left + inset, top, right - inset, bottom))
+    return boxes
 
 
 def _place(
@@ -525,6 +566,7 @@ def _place_short(
     scale: float,
     minimum: float,
     size: tuple[float, float],
+    army: bool = False,
 ) -> float:
     """Where the abbreviation goes: where the name is (at the pivot's side of its box), or,
     when that runs off the board, into a unit or into an abbreviation placed before it once
@@ -549,16 +591,21 @@ def _place_short(
     if unit:
         ux, uy = unit
         s = scale * UNIT
+        # (above, below, beside, the corners' x, the upper and lower corners' y): round an
+        # army's token, or a fleet's sail and hull
+        up, down, side, across, cup, cdown = (
+            (11, 11, 11, 8.5, 8.5, 8.5) if army else (11, 9.5, 12, 9, 9, 8)
+        )
         for far in (1.0, 1.8):
             candidates += [
-                ((ux, uy - 11 * s * far), (-half, -h * 1.05, half, 0.0)),
-                ((ux, uy + 9.5 * s * far), (-half, 0.0, half, h * 1.05)),
-                ((ux - 12 * s * far, uy), (-2 * half, -h * 0.525, 0.0, h * 0.525)),
-                ((ux + 12 * s * far, uy), (0.0, -h * 0.525, 2 * half, h * 0.525)),
-                ((ux - 9 * s * far, uy - 9 * s * far), (-2 * half, -h * 1.05, 0.0, 0.0)),
-                ((ux + 9 * s * far, uy - 9 * s * far), (0.0, -h * 1.05, 2 * half, 0.0)),
-                ((ux - 9 * s * far, uy + 8 * s * far), (-2 * half, 0.0, 0.0, h * 1.05)),
-                ((ux + 9 * s * far, uy + 8 * s * far), (0.0, 0.0, 2 * half, h * 1.05)),
+                ((ux, uy - up * s * far), (-half, -h * 1.05, half, 0.0)),
+                ((ux, uy + down * s * far), (-half, 0.0, half, h * 1.05)),
+                ((ux - side * s * far, uy), (-2 * half, -h * 0.525, 0.0, h * 0.525)),
+                ((ux + side * s * far, uy), (0.0, -h * 0.525, 2 * half, h * 0.525)),
+                ((ux - across * s * far, uy - cup * s * far), (-2 * half, -h * 1.05, 0.0, 0.0)),
+                ((ux + across * s * far, uy - cup * s * far), (0.0, -h * 1.05, 2 * half, 0.0)),
+                ((ux - across * s * far, uy + cdown * s * far), (-2 * half, 0.0, 0.0, h * 1.05)),
+                ((ux + across * s * far, uy + cdown * s * far), (0.0, 0.0, 2 * half, h * 1.05)),
             ]
     rings = shapes[0].get(label.province, [])
     coastal = label.province in shapes[1]
@@ -789,6 +836,7 @@ def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> No
     ordered = sorted(range(len(labels)), key=lambda i: (not labels[i].centre, -labels[i].rank))
     # (the smallest scales show few names anyway: they are laid out from 0.2 px a unit)
     steps = sorted({s for s in _LADDER if 0.2 <= s < native} | {DEFAULT_SCALE, native})
+
     states: list[list[int]] = []  # per step: 0 off, 1 abbreviation, 2 whole name
     for s in steps:
         grid = _Grid()
@@ -864,14 +912,16 @@ def _label_boxes(text: str) -> list[Box]:
     return boxes
 
 
-def _unit_spots(anchors: dict, boxes: list[Box], scale: float) -> dict[str, tuple[float, float]]:
+def _unit_spots(
+    anchors: dict, boxes: list[Box], scale: float, armies: frozenset[str] = frozenset()
+) -> dict[str, tuple[float, float]]:
     """Unit spots moved up or down just enough that a unit (drawn ``UNIT`` times larger)
-    does not hide a name (a fleet's sail included)."""
-    left, top, right, bottom = _unit_extent(0.0, 0.0, scale)
+    does not hide a name (a fleet's sail included where a fleet can stand)."""
     spots = {}
     for name, spot in anchors.items():
         if "unit" not in spot:
             continue
+        left, top, right, bottom = _unit_extent(0.0, 0.0, scale, name in armies)
         x, y = float(spot["unit"][0]), float(spot["unit"][1])
         for _ in range(3):
             hit = next(

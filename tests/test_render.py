@@ -359,6 +359,44 @@ def test_names_come_nearer_only_where_no_fleet_can_stand(variant) -> None:
         assert not {"Bombay", "Bangkok/ec", "Bay of Bengal"} & armies
 
 
+@pytest.mark.parametrize("variant", BOARDS)
+def test_a_name_moved_off_a_unit_stays_near_where_it_is_printed_in_its_space(variant) -> None:
+    """A name that as printed would run into a unit at the default views may be moved a
+    little (render._shift): at most a line and a half up or down and a third of its length
+    aside, its middle still in its space when printed there."""
+    board = load_board(variant)
+    printed_svg = (render.board_dir(variant) / "board.svg").read_text(encoding="utf-8")
+    printed: dict[str, list[tuple[float, float, str]]] = {}
+    for x, y, c, w in re.findall(render._TEXT, printed_svg):
+        if " " not in c:
+            printed.setdefault(w, []).append((float(x), float(y), c))
+    shapes = {name: render._rings(d) for name, d in render._PATH_D.findall(printed_svg)}
+    svg = "".join(board.static)
+    moved = []
+    for m in re.finditer(
+        r'<g class="label" data-province="([^"]*)"[^>]*transform="translate\(([-\d.]+) '
+        r'([-\d.]+)\)"><g class="full"><g class="lbl">((?:<text [^>]*>[^<]*</text>)+)',
+        svg,
+    ):
+        province, px, py, texts = m.groups()
+        lines = re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" class="([^"]*)">([^<]*)<', texts)
+        x, y, kind, words = next(line for line in lines if " " not in line[2])
+        at = (float(px) + float(x), float(py) + float(y))
+        was = min(printed[words], key=lambda p: math.dist(p[:2], at))
+        dx, dy = at[0] - was[0], at[1] - was[1]
+        if abs(dx) < 0.2 and abs(dy) < 0.2:
+            continue
+        moved.append(province)
+        size = render._FONT_SIZES[kind]
+        longest = max(len(w) for _, _, c, w in lines)
+        assert abs(dy) <= 1.5 * 1.05 * size + 0.2, (province, dy)
+        assert abs(dx) <= 0.36 * size * longest / 1.5 + 1.5, (province, dx)
+        rings = shapes.get(province, [])
+        if render._inside(rings, (was[0], was[1] - 0.3 * size)):
+            assert render._inside(rings, (at[0], at[1] - 0.3 * size)), province
+    assert moved or variant == "chinese"  # (the Chinese board has room)
+
+
 def test_province_paths_keep_ids_and_get_owner_colours() -> None:
     root = parse(render_board("colonial", start_state()))
     colours = power_colours("colonial")

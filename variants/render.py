@@ -350,6 +350,7 @@ class _Label:
     short_box: Box = (0.0, 0.0, 0.0, 0.0)  # relative to its pivot, at the drawn size
     short_scale: float = 0.0  # from this screen scale on, at least the abbreviation shows
     centre: bool = False  # a supply centre's (abbreviated before any other)
+    led: bool = False  # at a leader line's end (kept where it is printed)
 
 
 # Screen scales (CSS px per board unit) at which the names are laid out, smallest first.
@@ -391,10 +392,12 @@ def _labels(
     out: list[str | _Label] = []  # leader lines as they are, names to be redrawn
     labels: list[_Label] = []
     current: _Label | None = None
+    led = False  # the next name is at a leader line's end
     for item in _LABEL_ITEM.findall(found.group(1)):
         if item.startswith("<line"):
             out.append(item)
             current = None
+            led = True
             continue
         x, y, classes, words = _TEXT.match(item).groups()
         kind, halo = classes.split()[0], " " in classes
@@ -405,7 +408,8 @@ def _labels(
             or current.items[0][0] != float(x)
             or (halo and " " not in current.items[-1][2])
         ):
-            current = _Label([], kind, _FONT_SIZES.get(kind, 10.0))
+            current = _Label([], kind, _FONT_SIZES.get(kind, 10.0), led=led)
+            led = False
             labels.append(current)
             out.append(current)
         current.items.append((float(x), float(y), classes, words))
@@ -427,6 +431,8 @@ def _labels(
     units = _unit_boxes(spots, scale, armies)
     for label in labels:
         _place(label, anchors, spots, areas, centres, size)
+    for label in labels:
+        _shift(label, (shapes, land), units, minimum, size)
 
     def place(first: frozenset[str]) -> frozenset[str]:
         """Abbreviations, those of ``first`` first, then supply centres, then the most
@@ -554,6 +560,96 @@ def _place(
     else:
         label.rank = area * (2.5 if label.province in centres else 1.0)
         label.rank *= 0.7 if label.kind == "seaname" else 1.0
+
+
+def _shift(
+    label: _Label,
+    shapes: tuple[dict, dict],
+    units: list[Box],
+    minimum: float,
+    size: tuple[float, float],
+) -> None:
+    """A name that as printed runs into a unit or off the board at the default views, once
+    grown to stay readable there, moved a little (at most a line and a half up or down, a
+    third of its length aside) or made to grow from another side of its box, where that
+    keeps it clear from a smaller screen scale on, its middle still inside its space (or, for
+    a coast's name printed on the water, in no other land space). Names at a leader line's
+    end and an ocean's note stay where they are."""
+    if label.led or label.kind == "oceannote" or not label.province:
+        return
+    width, height = size
+    native = LABEL_PX / minimum
+    steps = sorted({s for s in _LADDER if 0.2 <= s < native} | {DEFAULT_SCALE, native})
+    (px, py), (left, top, right, bottom) = label.pivot, label.box
+    x0, y0, x1, y1 = px + left, py + top, px + right, py + bottom
+    near = (x0 - 3 * (x1 - x0), y0 - 3 * (y1 - y0), x1 + 3 * (x1 - x0), y1 + 3 * (y1 - y0))
+    units = [u for u in units if _overlap(u, near)]
+
+    def clear_from(pivot: Point, rel: Box) -> float:
+        """The smallest step from which the name runs into no unit and stays on the board
+        (a name grown less is inside the same name grown more: one search)."""
+
+        def clear(s: float) -> bool:
+            k = max(1.0, LABEL_PX / (s * minimum))
+            b = (
+                pivot[0] + k * rel[0],
+                pivot[1] + k * rel[1],
+                pivot[0] + k * rel[2],
+                pivot[1] + k * rel[3],
+            )
+            on = b[0] >= -0.5 and b[1] >= -0.5 and b[2] <= width + 0.5 and b[3] <= height + 0.5
+            return on and not any(_overlap(b, u) for u in units)
+
+        lo, hi = 0, len(steps)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if clear(steps[mid]):
+                hi = mid
+            else:
+                lo = mid + 1
+        return steps[lo] if lo < len(steps) else math.inf
+
+    # Only a name in the way at the default views is moved; one clear from there on is as good.
+    now = clear_from(label.pivot, label.box)
+    if now <= DEFAULT_SCALE:
+        return
+    rings = shapes[0].get(label.province, [])
+    own = bool(rings) and _inside(rings, ((x0 + x1) / 2, (y0 + y1) / 2))
+
+    def inside(c: Point) -> bool:
+        if own:
+            return _inside(rings, c)
+        return not any(
+            b[0] <= c[0] <= b[2] and b[1] <= c[1] <= b[3] and _inside(r, c)
+            for name, (b, r) in shapes[1].items()
+            if name != label.province
+        )
+
+    h, w = label.size * 1.05, (x1 - x0) / 2  # a line's height, half the name's length
+    best = (max(now, DEFAULT_SCALE), 0.0, label.pivot, label.box)
+    for dy in (0.0, -0.5 * h, 0.5 * h, -h, h, -1.5 * h, 1.5 * h):
+        for dx in (0.0, -w / 3, w / 3, -2 * w / 3, 2 * w / 3):
+            cost = abs(dx) / w + abs(dy) / h
+            if cost >= best[1] and best[0] <= DEFAULT_SCALE:
+                continue
+            if (dx or dy) and not inside(((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)):
+                continue
+            bx0, by0, bx1, by1 = x0 + dx, y0 + dy, x1 + dx, y1 + dy
+            for ax in (px - x0, 0.0, x1 - x0, (x1 - x0) / 2):
+                for ay in (py - y0, 0.0, y1 - y0, (y1 - y0) / 2):
+                    pivot = (bx0 + ax, by0 + ay)
+                    rel = (bx0 - pivot[0], by0 - pivot[1], bx1 - pivot[0], by1 - pivot[1])
+                    turned = 0.1 if (ax, ay) != (px - x0, py - y0) else 0.0
+                    score = (max(clear_from(pivot, rel), DEFAULT_SCALE), cost + turned)
+                    if score < best[:2]:
+                        best = (*score, pivot, rel)
+    _, cost, pivot, rel = best
+    if pivot == label.pivot and rel == label.box:
+        return
+    dx = pivot[0] + rel[0] - x0
+    dy = pivot[1] + rel[1] - y0
+    label.items = [(x + dx, y + dy, c, words) for x, y, c, words in label.items]
+    label.pivot, label.box = pivot, rel
 
 
 def _place_short(

@@ -340,6 +340,19 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
                 assert math.dist(pa, pb) >= 24 * render.UNIT * board.scale - 0.5, (a, b)
 
 
+# Names shown whole at the default views, at least (before units were drawn larger and names
+# kept off a fleet's sail: Colonial 72 and 98, Far East 57 and 64; since, 80, 101, 57, 67).
+WHOLE_AT_LEAST = {("colonial", 0.66): 78, ("colonial", 0.9): 99, ("far_east", 0.603): 57}
+WHOLE_AT_LEAST |= {("far_east", 0.9): 65, ("chinese", 0.66): 34, ("chinese", 0.9): 34}
+
+
+@pytest.mark.parametrize(("variant", "scale"), sorted(WHOLE_AT_LEAST))
+def test_most_names_show_whole_at_the_default_views(variant, scale) -> None:
+    svg = "".join(load_board(variant).static)
+    whole = re.findall(r'<g class="label" data-province="[^"]*" data-min-scale="([\d.]+)"', svg)
+    assert sum(float(s) <= scale for s in whole) >= WHOLE_AT_LEAST[variant, scale]
+
+
 @pytest.mark.parametrize("variant", BOARDS)
 def test_names_come_nearer_only_where_no_fleet_can_stand(variant) -> None:
     """Names keep off a fleet's sail only where a fleet can stand: an inland space, or a

@@ -901,7 +901,9 @@ def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> No
 
     At each scale every name is first given its abbreviation (most important first), then
     made whole where that still fits: every space named at least briefly comes before some
-    names in full."""
+    names in full. Names whole one scale out are made whole first, so that a name whole at
+    one scale does not keep another from it only to be abbreviated closer in; and in a few
+    more rounds the names whole for good from a scale on come first there."""
     width, height = size
     native = LABEL_PX / minimum  # from here on names are drawn at their own size
 
@@ -933,32 +935,59 @@ def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> No
     # (the smallest scales show few names anyway: they are laid out from 0.2 px a unit)
     steps = sorted({s for s in _LADDER if 0.2 <= s < native} | {DEFAULT_SCALE, native})
 
-    states: list[list[int]] = []  # per step: 0 off, 1 abbreviation, 2 whole name
-    for s in steps:
-        grid = _Grid()
-        state = [0] * len(labels)
-        for i in ordered:
-            label = labels[i]
-            if label.short and (b := fits(label.short_pivot, label.short_box, s, grid)):
-                grid.add(i, b)
-                state[i] = 1
-        for i in ordered:
-            label = labels[i]
-            if state[i] == 0 and label.short:
-                continue
-            if b := fits(label.pivot, label.box, s, grid, skip=i):
-                grid.remove(i)
-                grid.add(i, b)
-                state[i] = 2
-        states.append(state)
+    def run(settled: list[float]) -> list[list[int]]:
+        states: list[list[int]] = []  # per step: 0 off, 1 abbreviation, 2 whole name
+        for s in steps:
+            grid = _Grid()
+            state = [0] * len(labels)
+            for i in ordered:
+                label = labels[i]
+                if label.short and (b := fits(label.short_pivot, label.short_box, s, grid)):
+                    grid.add(i, b)
+                    state[i] = 1
+            # Names whole for good from here on first, then those whole one step out: a
+            # name, once whole, stays so zooming in.
+            before = states[-1] if states else [0] * len(labels)
+            order = sorted(ordered, key=lambda i: (settled[i] > s, before[i] != 2))
+            for i in order:
+                label = labels[i]
+                if state[i] == 0 and label.short:
+                    continue
+                if b := fits(label.pivot, label.box, s, grid, skip=i):
+                    grid.remove(i)
+                    grid.add(i, b)
+                    state[i] = 2
+            states.append(state)
+        return states
+
+    def settle(states: list[list[int]]) -> tuple[list[float], list[float]]:
+        """Each label's first step from which, at every larger one, it is whole (and at
+        least abbreviated)."""
+        whole, shown = [], []
+        for i in range(len(labels)):
+            full = short = len(steps) - 1
+            while full > 0 and states[full - 1][i] == 2:
+                full -= 1
+            while short > 0 and states[short - 1][i] >= 1:
+                short -= 1
+            whole.append(steps[full])
+            shown.append(min(steps[short], steps[full]))
+        return whole, shown
+
+    def score(whole: list[float]) -> int:
+        """How many names show whole, summed over the steps."""
+        return sum(s >= w for w in whole for s in steps)
+
+    # Again with the names whole for good given first place (one whole only for a while then
+    # no longer keeps another from showing whole meanwhile); the best of a few rounds.
+    whole, shown = best = settle(run([math.inf] * len(labels)))
+    for _ in range(3):
+        whole, shown = settle(run(whole))
+        if score(whole) > score(best[0]):
+            best = (whole, shown)
+    whole, shown = best
     for i, label in enumerate(labels):
-        full = short = len(steps) - 1
-        while full > 0 and states[full - 1][i] == 2:
-            full -= 1
-        while short > 0 and states[short - 1][i] >= 1:
-            short -= 1
-        label.min_scale = steps[full]
-        label.short_scale = min(steps[short], label.min_scale)
+        label.min_scale, label.short_scale = whole[i], shown[i]
 
 
 def _label_svg(label: _Label) -> str:

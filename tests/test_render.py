@@ -340,9 +340,31 @@ def test_every_space_is_named_at_the_default_views_inside_the_board_and_off_the_
                 assert math.dist(pa, pb) >= 24 * render.UNIT * board.scale - 0.5, (a, b)
 
 
+DESKTOP_VIEWS = [("colonial", 0.66), ("far_east", 0.603), ("chinese", 0.66)]
+
+
+@pytest.mark.parametrize(("variant", "scale"), DESKTOP_VIEWS + [("colonial", 0.9)])
+def test_no_name_is_under_the_legend_at_the_default_views(variant, scale) -> None:
+    """The legend (centres and units, at the board's foot on the left) hides no name: the
+    page grows it as static/board.js does (its smallest words 11 px on screen, about its
+    lower left corner), and no name shown at the default view runs under it (the Gulf of
+    Aden's on the Colonial desktop view did)."""
+    v = adjudication.load(variant.replace("_", "-"))
+    state = {"units": [dict(u) for u in v.starting_units], "supply_centers": {}}
+    legend = group(parse(render_board(variant.replace("_", "-"), state)), "legend")
+    frame = legend.find(f"{SVG}rect")
+    x, y = float(frame.get("x")), float(frame.get("y"))
+    w, h = float(frame.get("width")), float(frame.get("height"))
+    least = min(float(t.get("font-size")) for t in legend.iter(f"{SVG}text"))
+    k = max(1.0, render.LABEL_PX / (scale * least))
+    box = (x, y + h - k * h, x + k * w, y + h)
+    for name, (x0, y0, x1, y1) in _shown_labels_at(variant, scale):
+        assert not (x0 < box[2] and box[0] < x1 and y0 < box[3] and box[1] < y1), name
+
+
 # Names shown whole at the default views, at least (before units were drawn larger and names
-# kept off a fleet's sail: Colonial 72 and 98, Far East 57 and 64; since, 80, 101, 57, 67).
-WHOLE_AT_LEAST = {("colonial", 0.66): 78, ("colonial", 0.9): 99, ("far_east", 0.603): 57}
+# kept off a fleet's sail: Colonial 72 and 98, Far East 57 and 64; since, 79, 102, 57, 67).
+WHOLE_AT_LEAST = {("colonial", 0.66): 77, ("colonial", 0.9): 99, ("far_east", 0.603): 57}
 WHOLE_AT_LEAST |= {("far_east", 0.9): 65, ("chinese", 0.66): 34, ("chinese", 0.9): 34}
 
 

@@ -139,6 +139,9 @@ LABEL_PX = 11.0
 # Units are drawn this much larger than the board's own spacing was laid out for (easier to
 # see and to click at the page's default fit).
 UNIT = 1.4
+# The legend's heading (its smallest words) is this size before the page grows it; names at
+# the default views keep out from under it (``_legend_box``).
+LEGEND_FONT = 9.0
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,16 @@ def _abbreviations(variant: str) -> dict[str, str]:
     return {name: p.abbreviation for name, p in _provinces(variant).items() if p.abbreviation}
 
 
+def _legend_rows(variant: str) -> int:
+    """The legend's rows: one a power (see ``_Drawing.legend``)."""
+    for name in (variant, variant.replace("_", "-")):
+        try:
+            return len(adjudication.load(name).powers)
+        except (KeyError, ValueError):
+            continue
+    return 0
+
+
 def _army_spots(variant: str, anchors: dict) -> frozenset[str]:
     """The unit spots where only an army can stand: inland spaces, and a space with several
     coasts whose fleets stand on its coasts' own spots. A name may come nearer to these: an
@@ -266,7 +279,8 @@ def _layout_key(variant: str, svg: str, anchors: str) -> str:
         anchors,
         json.dumps(_abbreviations(variant), sort_keys=True),
         json.dumps(sorted(_army_spots(variant, json.loads(anchors).get("provinces", {})))),
-        json.dumps([LABEL_PX, UNIT, DEFAULT_SCALE, _LADDER, _FONT_SIZES]),
+        json.dumps([LABEL_PX, UNIT, DEFAULT_SCALE, _LADDER, _FONT_SIZES, LEGEND_FONT]),
+        str(_legend_rows(variant)),
     ):
         h.update(hashlib.sha256(part.encode("utf-8")).digest())
     return h.hexdigest()
@@ -285,7 +299,8 @@ def _lay_out_board(variant: str, text: str, anchors: dict, scale: float, boxes) 
     """The unit spots and the ``<g id="labels">`` group of a board, computed."""
     armies = _army_spots(variant, anchors)
     spots = _unit_spots(anchors, boxes, scale, armies)
-    laid = _labels(text, anchors, spots, _abbreviations(variant), scale, armies)
+    short, rows = _abbreviations(variant), _legend_rows(variant)
+    laid = _labels(text, anchors, spots, short, scale, armies, rows)
     found = _LABELS.search(text)
     group = laid[found.start() : len(laid) - (len(text) - found.end())] if found else ""
     return {"spots": {name: list(xy) for name, xy in spots.items()}, "labels": group}
@@ -367,6 +382,7 @@ def _labels(
     short: dict,
     scale: float,
     armies: frozenset[str] = frozenset(),
+    legend_rows: int = 0,
 ) -> str:
     """The board's names regrouped so that the page can keep them readable at any zoom.
 
@@ -379,7 +395,8 @@ def _labels(
     shows, ``data-min-scale`` the one from which the whole name does, each without running
     into another name, a unit's spot or the board's edge (every space keeps at least its
     abbreviation before any name is shown whole; bigger provinces, supply centres and oceans
-    first). Drawings without the page's CSS (PNG, replays) show every name as printed.
+    first). Nor does a name run under the legend (``legend_rows`` a power each) as the page
+    shows it. Drawings without the page's CSS (PNG, replays) show every name as printed.
     """
     found = _LABELS.search(text)
     if not found:
@@ -429,10 +446,15 @@ def _labels(
         if name not in seas and rings
     }
     units = _unit_boxes(spots, scale, armies)
+
+    def legend(screen: float) -> Box | None:
+        """What the legend covers at a screen scale."""
+        return _legend_box(size[1], scale, legend_rows, screen) if legend_rows else None
+
     for label in labels:
         _place(label, anchors, spots, areas, centres, size)
     for label in labels:
-        _shift(label, (shapes, land), units, minimum, size)
+        _shift(label, (shapes, land), units, minimum, size, legend)
 
     def place(first: frozenset[str]) -> frozenset[str]:
         """Abbreviations, those of ``first`` first, then supply centres, then the most
@@ -458,6 +480,7 @@ def _labels(
                     minimum,
                     size,
                     label.province in armies,
+                    legend,
                 )
                 taken.append((label.short_pivot, label.short_box))
                 if at > DEFAULT_SCALE:
@@ -476,7 +499,7 @@ def _labels(
             place(first)
             break
         first, late = first | late, again
-    _lay_out(labels, minimum, units, size)
+    _lay_out(labels, minimum, units, size, legend)
     body = "".join(item if isinstance(item, str) else _label_svg(item) for item in out)
     group = (
         f'<g id="labels" data-label-px="{_f(LABEL_PX)}" data-min-font="{_f(minimum)}">{body}</g>'
@@ -568,13 +591,14 @@ def _shift(
     units: list[Box],
     minimum: float,
     size: tuple[float, float],
+    legend=None,
 ) -> None:
-    """A name that as printed runs into a unit or off the board at the default views, once
-    grown to stay readable there, moved a little (at most a line and a half up or down, a
-    third of its length aside) or made to grow from another side of its box, where that
-    keeps it clear from a smaller screen scale on, its middle still inside its space (or, for
-    a coast's name printed on the water, in no other land space). Names at a leader line's
-    end and an ocean's note stay where they are."""
+    """A name that as printed runs into a unit, under the legend or off the board at the
+    default views, once grown to stay readable there, moved a little (at most a line and a
+    half up or down, a third of its length aside) or made to grow from another side of its
+    box, where that keeps it clear from a smaller screen scale on, its middle still inside its
+    space (or, for a coast's name printed on the water, in no other land space). Names at a
+    leader line's end and an ocean's note stay where they are."""
     if label.led or label.kind == "oceannote" or not label.province:
         return
     width, height = size
@@ -598,7 +622,8 @@ def _shift(
                 pivot[1] + k * rel[3],
             )
             on = b[0] >= -0.5 and b[1] >= -0.5 and b[2] <= width + 0.5 and b[3] <= height + 0.5
-            return on and not any(_overlap(b, u) for u in units)
+            under = legend and (box := legend(s)) and _overlap(b, box)
+            return on and not under and not any(_overlap(b, u) for u in units)
 
         lo, hi = 0, len(steps)
         while lo < hi:
@@ -663,6 +688,7 @@ def _place_short(
     minimum: float,
     size: tuple[float, float],
     army: bool = False,
+    legend=None,
 ) -> float:
     """Where the abbreviation goes: where the name is (at the pivot's side of its box), or,
     when that runs off the board, into a unit or into an abbreviation placed before it once
@@ -753,6 +779,8 @@ def _place_short(
         if b[0] < 0 or b[1] < 0 or b[2] > width or b[3] > height:
             return False
         if any(_overlap(b, u) for u in units):
+            return False
+        if legend and (box := legend(screen)) and _overlap(b, box):
             return False
         return not any(_overlap(b, grown(*o, screen)) for o in taken)
 
@@ -894,10 +922,10 @@ class _Grid:
         return False
 
 
-def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> None:
+def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size, legend=None) -> None:
     """Each label's ``short_scale`` and ``min_scale``: the first scale of ``_LADDER`` from
     which, at every larger one, its abbreviation (or its whole name) runs into no other
-    name, no unit's spot and not off the board.
+    name, no unit's spot, not under the legend and not off the board.
 
     At each scale every name is first given its abbreviation (most important first), then
     made whole where that still fits: every space named at least briefly comes before some
@@ -924,6 +952,8 @@ def _lay_out(labels: list[_Label], minimum: float, units: list[Box], size) -> No
     def fits(pivot: Point, rel: Box, s: float, grid: _Grid, skip: int = -1) -> Box | None:
         b = grown(pivot, rel, s)
         if not on_board(b) or spots.hits(b):
+            return None
+        if legend and (box := legend(s)) and _overlap(b, box):
             return None
         padded = grown(pivot, rel, s, 1.5 / s)
         return None if grid.hits(padded, skip=skip) else padded
@@ -1825,13 +1855,13 @@ class _Drawing:
         for unit in self.state.get("units") or []:
             units[unit.get("power")] = units.get(unit.get("power"), 0) + 1
         row = 17 * s
-        w, h = 170 * s, row * (len(powers) + 1) + 8 * s
-        x0, y0 = 12 * s, self.board.height - h - 12 * s
+        x0, y0, w, h = _legend_frame(self.board.height, s, len(powers))
         out = [
             f'<g id="legend"><rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(w)}" height="{_f(h)}" '
             f'rx="{_f(4 * s)}" fill="#ffffff" fill-opacity="0.85" stroke="#555555" '
             f'stroke-width="{_f(0.8 * s)}"/>'
-            f'<text x="{_f(x0 + w - 8 * s)}" y="{_f(y0 + 14 * s)}" font-size="{_f(9 * s)}" '
+            f'<text x="{_f(x0 + w - 8 * s)}" y="{_f(y0 + 14 * s)}" '
+            f'font-size="{_f(LEGEND_FONT * s)}" '
             f'style="text-anchor:end" fill="#333333" '
             f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">"
             f"{escape(self.say('centres / units'))}</text>"
@@ -1851,6 +1881,23 @@ class _Drawing:
             )
         out.append("</g>")
         return "".join(out)
+
+
+def _legend_frame(height: float, scale: float, rows: int) -> Box:
+    """The legend's box as drawn (x, y, width, height): the board's foot on the left, a row
+    for each power under a heading."""
+    w, h = 170 * scale, 17 * scale * (rows + 1) + 8 * scale
+    return (12 * scale, height - h - 12 * scale, w, h)
+
+
+def _legend_box(height: float, scale: float, rows: int, screen: float) -> Box:
+    """What the legend covers on the page at a screen scale (px a board unit): the page
+    grows it about its lower left corner until its smallest words (``LEGEND_FONT``) are
+    ``LABEL_PX`` on screen (static/board.js, ``--lk``)."""
+    x0, y0, w, h = _legend_frame(height, scale, rows)
+    k = max(1.0, LABEL_PX / (screen * LEGEND_FONT * scale) * 1.002)
+    bottom = y0 + h
+    return (x0 - 1.0, bottom - k * h - 1.0, x0 + k * w + 1.0, bottom + 1.0)
 
 
 def _polyline(points: list[Point]) -> str:

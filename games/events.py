@@ -12,9 +12,11 @@ is lost only delays an update until the next read.
 Streams are bounded so that they cannot take every worker: a comment line every
 ``LIVE_HEARTBEAT_SECONDS``, an end after ``LIVE_MAX_SECONDS`` (the browser reconnects by
 itself, sending ``Last-Event-ID``), at most ``LIVE_STREAMS_PER_USER`` at once for a user
-(counted in the cache, shared by every process when Redis is set) and
-``LIVE_STREAMS_PER_PROCESS`` in one process. A page refused a stream polls instead
-(``?poll=1``: the events a stream would send first, at once, holding nothing open).
+(counted in the cache, shared by every process when Redis is set),
+``LIVE_STREAMS_PER_PROCESS`` in one process, and at most a quarter of those (at least one) for
+one user in one process, so a single account cannot take a worker's every stream. A page
+refused a stream polls instead (``?poll=1``: the events a stream would send first, at once,
+holding nothing open).
 """
 
 from __future__ import annotations
@@ -379,22 +381,41 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
 
 
 class _Slots:
-    """Streams open in this process."""
+    """Streams open in this process, in all and per user: one user holds at most a quarter
+    of the process's streams (:func:`per_user_in_process`), so one account, however many
+    tabs it opens, never takes every slot of a worker from everyone else."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.open = 0
+        self.by_user: dict[int | str, int] = {}
 
-    def take(self) -> bool:
+    def take(self, user_id: int | str) -> str | None:
+        """Take a slot for the user; else why not (``"user"`` or ``"process"``)."""
         with self.lock:
+            if self.by_user.get(user_id, 0) >= per_user_in_process():
+                return "user"
             if self.open >= _setting("LIVE_STREAMS_PER_PROCESS", 8):
-                return False
+                return "process"
             self.open += 1
-            return True
+            self.by_user[user_id] = self.by_user.get(user_id, 0) + 1
+            return None
 
-    def give_back(self) -> None:
+    def give_back(self, user_id: int | str) -> None:
         with self.lock:
             self.open -= 1
+            left = self.by_user.get(user_id, 0) - 1
+            if left > 0:
+                self.by_user[user_id] = left
+            else:
+                self.by_user.pop(user_id, None)
+
+
+def per_user_in_process() -> int:
+    """How many of one process's streams one user may hold: a quarter of them (at least one),
+    and never more than ``LIVE_STREAMS_PER_USER``."""
+    process = int(_setting("LIVE_STREAMS_PER_PROCESS", 8))
+    return max(1, min(int(_setting("LIVE_STREAMS_PER_USER", 12)), process // 4))
 
 
 _slots = _Slots()
@@ -448,7 +469,7 @@ class _Bounded:
         if not self.closed:
             self.closed = True
             self.events.close()
-            _slots.give_back()
+            _slots.give_back(self.user_id)
             _give_back_user_slot(self.user_id)
 
 
@@ -491,8 +512,11 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
     user_id = request.user.pk or f"anon:{request.META.get('REMOTE_ADDR', '')}"
     if not _take_user_slot(user_id):
         return too_many("Too many live streams open for this account; close a tab.")
-    if not _slots.take():
+    refused = _slots.take(user_id)
+    if refused is not None:
         _give_back_user_slot(user_id)
+        if refused == "user":
+            return too_many("Too many live streams open for this account; close a tab.")
         return too_many("The server has no room for another live stream now; retry soon.")
     events = _Bounded(stream(Viewer(request, game), cursor), user_id)
     answer = StreamingHttpResponse(events, content_type="text/event-stream")

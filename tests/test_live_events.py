@@ -29,6 +29,7 @@ def quick_streams(settings):
     settings.LIVE_STREAMS_PER_USER = 4
     settings.LIVE_STREAMS_PER_PROCESS = 8
     events._slots.open = 0  # streams a test left open count no more
+    events._slots.by_user.clear()
     cache.clear()
 
 
@@ -440,9 +441,51 @@ def test_a_poll_answers_at_once_and_holds_no_stream(colonial, seat, settings):
 def test_an_account_may_stream_a_dozen_pages(colonial, seat, settings):
     del settings.LIVE_STREAMS_PER_USER  # the default
     client = signed_in(seat(colonial, "China").user)
-    settings.LIVE_STREAMS_PER_PROCESS = 20
+    settings.LIVE_STREAMS_PER_PROCESS = 48  # one account may hold a quarter of them
     streams = [client.get(url(colonial)) for _ in range(12)]
     assert all(s.status_code == 200 for s in streams)
     assert client.get(url(colonial)).status_code == 429
     for s in streams:
         hang_up(s)
+
+
+def test_one_account_never_takes_every_stream_of_a_process(colonial, seat, settings):
+    """LIVE_STREAMS_PER_USER (12 by default) is more than a process holds (8 by default, half
+    of gunicorn's threads): one account opening tab after tab used to take all 8, and every
+    other viewer of that worker was refused. An account holds a quarter of them at most; its
+    further pages poll, and others still stream."""
+    del settings.LIVE_STREAMS_PER_USER  # the default, 12
+    settings.LIVE_STREAMS_PER_PROCESS = 8
+    assert events.per_user_in_process() == 2
+    greedy = signed_in(seat(colonial, "China").user)
+    held = [greedy.get(url(colonial)) for _ in range(2)]
+    assert all(s.status_code == 200 and s.streaming for s in held)
+    for _ in range(6):
+        refused = greedy.get(url(colonial))
+        assert refused.status_code == 429 and refused["Retry-After"]
+        assert "account" in refused.json()["detail"]
+    polled = greedy.get(url(colonial) + "?poll=1")
+    assert polled.status_code == 200 and not polled.streaming
+    others = [
+        signed_in(seat(colonial, power).user).get(url(colonial)) for power in ("Russia", "Japan")
+    ]
+    assert all(s.status_code == 200 and s.streaming for s in others)
+    assert events._slots.open == 4
+    hang_up(held[0])  # a slot given back is the account's again
+    again = greedy.get(url(colonial))
+    assert again.status_code == 200
+    for stream in [held[1], again, *others]:
+        hang_up(stream)
+    assert events._slots.open == 0 and not events._slots.by_user
+
+
+def test_a_small_process_still_gives_an_account_one_stream(colonial, seat, settings):
+    settings.LIVE_STREAMS_PER_PROCESS = 2
+    assert events.per_user_in_process() == 1
+    client = signed_in(seat(colonial, "China").user)
+    one = client.get(url(colonial))
+    assert one.status_code == 200 and client.get(url(colonial)).status_code == 429
+    other = signed_in(seat(colonial, "Russia").user).get(url(colonial))
+    assert other.status_code == 200
+    hang_up(one)
+    hang_up(other)

@@ -13,8 +13,10 @@ moderator's end before then has played too little to be measured by (every ratin
 drew at once, or right after the first Spring). A rollback of a finished game undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
-something to order in that it sent orders for, and how many seats the player left in civil
-disorder.
+something to order in that it sent orders for (or said Ready in: holding everything is acting,
+as for civil disorder), and how many seats the player left in civil disorder. As for civil
+disorder, a phase processed before its deadline is missed by nobody: it counts only for the
+powers that had acted in it.
 """
 
 from __future__ import annotations
@@ -241,6 +243,12 @@ def _left_in_disorder(seat: Membership) -> bool:
     return seat.status == Membership.Status.REPLACED and bool(after) and seat.missed_phases >= after
 
 
+def _processed_early(phase: Phase) -> bool:
+    """Processed before its deadline (by the moderator, or with every power ready), as civil
+    disorder reads it (``services._count_missed``)."""
+    return phase.deadline is not None and phase.processed_at < phase.deadline
+
+
 def reliability(user: AbstractBaseUser) -> Reliability:
     """Count over every seat the user held: a replaced seat up to its replacement's arrival, a
     removed one up to its removal. A running anonymous game counts once it is over: until
@@ -289,9 +297,15 @@ def reliability(user: AbstractBaseUser) -> Reliability:
         for phase in phases.get(seat.game_id, []):
             if phase.processed_at < seat.joined or (until and phase.processed_at >= until):
                 continue
-            if seat.power in engine.powers_to_act(phase):
-                out.due += 1
-                out.ordered += (phase.pk, seat.power) in ordered
+            if seat.power not in engine.powers_to_act(phase):
+                continue
+            acted = (phase.pk, seat.power) in ordered or seat.power in (phase.seats or {}).get(
+                "ready", ()
+            )
+            if not acted and _processed_early(phase):
+                continue  # the moderator took the time to act away: missed by nobody
+            out.due += 1
+            out.ordered += acted
     return out
 
 

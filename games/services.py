@@ -799,6 +799,13 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.results = response
     phase.processed_at = now
     early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
+    # The powers whose player said Ready: that is acting (holding everything), for civil
+    # disorder here and for reliability later (``ratings.reliability``), once Ready is cleared.
+    ready = sorted(
+        game.memberships.filter(status=Seat.ACTIVE, ready=True)
+        .exclude(power="")
+        .values_list("power", flat=True)
+    )
     _count_missed(game, phase, {o.power for o in orders}, early=early)
     economy = response.get("economy") or {}
     _depose(game, phase, economy.get("deposed") or [])
@@ -807,7 +814,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     made = sorted(
         pk for pk in game.memberships.values_list("pk", flat=True) if str(pk) not in before
     )
-    phase.seats = {"before": before, "made": made}
+    phase.seats = {"before": before, "made": made, "ready": ready}
     phase.save(update_fields=["results", "processed_at", "seats"])
     # Chinese Diplomacy's result says each power's final gold: the richest win (seed 003).
     gold = {"gold": economy["balances"]} if "balances" in economy else {}

@@ -295,10 +295,42 @@ def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game,
     assert england.percent == 0
 
 
+def test_a_phase_processed_early_is_due_only_for_the_powers_that_acted(make_game, seat, moderator):
+    """The README: a phase the moderator processes before its deadline is missed by nobody.
+    Civil disorder read it so; reliability charged every power without orders all the same."""
+    game = make_game()
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    services.process_now(game, moderator)  # early: nobody had had the whole time
+    france = ratings.reliability(seat(game, "France").user)
+    assert (france.due, france.ordered) == (1, 1)
+    england = ratings.reliability(seat(game, "England").user)
+    assert (england.due, england.ordered, england.percent) == (0, 0, 100)
+    deadline_passes(game)  # a deadline that passes is due for everyone
+    england = ratings.reliability(seat(game, "England").user)
+    assert (england.due, england.ordered, england.percent) == (1, 0, 0)
+
+
+def test_ready_without_orders_counts_as_acting(make_game, seat, moderator):
+    """Ready is holding everything: civil disorder counted it as sending something,
+    reliability as sending nothing."""
+    game = make_game(civil_disorder_after=2)
+    england = seat(game, "England")
+    services.set_ready(england, True, phase=0)
+    deadline_passes(game)
+    england.refresh_from_db()
+    assert england.missed_phases == 0  # for civil disorder, Ready was acting
+    kept = ratings.reliability(england.user)
+    assert (kept.due, kept.ordered, kept.percent) == (1, 1, 100)
+    services.set_ready(seat(game, "France"), True, phase=1)
+    services.process_now(game, moderator)  # early, but France acted
+    france = ratings.reliability(seat(game, "France").user)
+    assert (france.due, france.ordered) == (2, 1)  # the first deadline missed, then Ready
+
+
 def test_a_removed_seat_is_charged_only_up_to_its_removal(make_game, seat, moderator):
     game = make_game()
     france = seat(game, "France").user
-    services.process_now(game, moderator)  # due, not ordered
+    deadline_passes(game)  # due, not ordered
     services.remove_player(game, moderator, "France")
     services.process_now(game, moderator)
     services.process_now(game, moderator)
@@ -324,7 +356,7 @@ def test_a_running_anonymous_game_counts_once_it_is_over(make_game, seat, modera
 
 def test_join_requirements_refuse_low_rating_and_reliability(make_game, make_user, moderator, api):
     old = make_game(civil_disorder_after=1)
-    services.process_now(old, moderator)  # nobody ordered: every player 0% reliable
+    deadline_passes(old)  # nobody ordered: every player 0% reliable
     unreliable = old.memberships.get(power="England").user
     forming = services.create_game(moderator, name="strict", variant="standard")
     url = f"/api/games/{forming.pk}/requirements/"

@@ -516,6 +516,10 @@ class GameViewSet(
         phase = game.current_phase
         if phase is None or phase.processed_at:
             raise exceptions.ValidationError({"detail": "the game has no phase to order in"})
+        if game.status not in (Game.Status.ACTIVE, Game.Status.PAUSED):
+            # Ended (a draw, a concession, the moderator's end) with its last phase unprocessed:
+            # nothing may be ordered any more, as the orders' check and PUT answer.
+            raise exceptions.ValidationError({"detail": "the game is not running"})
         return Response(reason_words.said_needs(engine.options(game, phase, power)))
 
     # Actions that read the caller's seat with ``_membership``: with a token, the

@@ -212,3 +212,23 @@ def test_order_answers_are_what_the_order_serializer_gives():
     for language in ("en", "zh-hans", "ja"):
         with translation.override(language):
             assert order_answers(orders) == OrderSerializer(orders, many=True).data
+
+
+def test_options_are_refused_once_the_game_is_over():
+    """A game ended by a draw keeps its last phase unprocessed: the check and the PUT refused
+    orders for it, while the options still listed them."""
+    game_id, moderator, players = new_game("colonial")
+    russia = players["Russia"]
+    assert russia.get(f"/api/games/{game_id}/options/").status_code == 200
+    assert (
+        moderator.post(f"/api/games/{game_id}/moderation/draw/", {}, format="json").status_code
+        == 200
+    )
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    for answer in (
+        russia.get(f"/api/games/{game_id}/options/"),
+        moderator.get(f"/api/games/{game_id}/options/?power=Russia"),
+        check(russia, game_id, ["A Moscow H"]),
+    ):
+        assert answer.status_code == 400
+        assert answer.json() == {"detail": "the game is not running"}

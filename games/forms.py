@@ -196,6 +196,10 @@ class JoinForm(forms.Form):
 
 # A hidden phase no page writes: nothing the player typed is wrong, the page is.
 NO_SUCH_PHASE = _("This form names a phase no page of this game writes; reload the page.")
+# A form the page always sends whole came without one of its fields (the box or its phase).
+INCOMPLETE_ORDERS = _(
+    "This form came incomplete, without its orders box or its phase; reload the page."
+)
 
 
 class OrdersForm(forms.Form):
@@ -235,6 +239,17 @@ class OrdersForm(forms.Form):
                 % {"n": long, "max": MAX_ORDER_LENGTH}
             )
         return text
+
+    def clean(self) -> dict:
+        """The page always sends the box and its phase: without the box the orders would all
+        be deleted (an empty box deletes them, a missing one must not), and without the phase
+        nothing says which phase the box was filled for."""
+        cleaned = super().clean()
+        if self.is_bound and (
+            "orders" not in self.data or not str(self.data.get("phase", "")).strip()
+        ):
+            raise forms.ValidationError(INCOMPLETE_ORDERS, code="incomplete")
+        return cleaned
 
     def lines(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["orders"].splitlines() if line.strip()]

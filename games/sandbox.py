@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from . import engine, services, variant_words
 from .api import IDEMPOTENCY_KEY, pay
-from .forms import PaymentForm
+from .forms import INCOMPLETE_ORDERS, PaymentForm
 from .input_types import StrictInput
 from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index
 from .models import Game, Membership, Order
@@ -311,6 +311,10 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
 def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
     game = _own(pk, request.user)
     power = request.POST.get("power", "")
+    if "orders" not in request.POST:
+        # Not an empty box (which deletes the power's orders): no box at all, deletes nothing.
+        messages.error(request, f"{INCOMPLETE_ORDERS} {gettext('Nothing was saved.')}")
+        return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
     text = request.POST.get("orders", "")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     try:

@@ -92,6 +92,47 @@ def test_web_form_within_the_limits_still_saves(game, france) -> None:
     assert Order.objects.filter(phase=game.current_phase, power="France").count() == 3
 
 
+def test_web_form_without_its_orders_box_deletes_nothing(game, france) -> None:
+    """An empty box deletes the orders; a POST with no box at all deleted them too and said
+    "Orders saved." It is refused as an incomplete form, and the orders stay."""
+    services.submit_orders(france, ["A Paris H", "A Marseilles H"])
+    url = reverse("submit-orders", args=[game.pk])
+    for data in ({"phase": game.current_phase.index}, {"phase": "0", "version": ""}):
+        response = browser(france.user).post(url, data)
+        assert response.status_code == 302
+        said = flashed(response)
+        assert not any("Orders saved" in m for m in said), said
+        assert any("incomplete" in m and "Nothing was saved." in m for m in said), said
+        assert Order.objects.filter(phase=game.current_phase, power="France").count() == 2
+
+
+def test_web_form_without_its_phase_says_it_is_incomplete(game, france) -> None:
+    """Not "loaded for a phase that has been processed since": nothing was processed."""
+    client = browser(france.user)
+    response = client.post(reverse("submit-orders", args=[game.pk]), {"orders": "A Paris H"})
+    assert response.status_code == 302
+    said = flashed(response)
+    assert not any("processed since" in m for m in said), said
+    assert any("incomplete" in m and "Nothing was saved." in m for m in said), said
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "A Paris H</textarea>" in page  # the text comes back to be sent again
+
+
+def test_the_sandbox_form_without_its_orders_box_deletes_nothing(make_user) -> None:
+    ada = make_user("ada")
+    client = browser(ada)
+    client.post(reverse("sandbox-new"), {"variant": "colonial"})
+    game = Game.objects.get(sandbox=True)
+    url = reverse("sandbox-orders", args=[game.pk])
+    client.post(url, {"power": "Britain", "orders": "F Bombay H", "phase": 0})
+    assert Order.objects.filter(phase__game=game, power="Britain").count() == 1
+    response = client.post(url, {"power": "Britain", "phase": 0})
+    said = flashed(response)
+    assert any("incomplete" in m and "Nothing was saved." in m for m in said), said
+    assert Order.objects.filter(phase__game=game, power="Britain").count() == 1
+
+
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 

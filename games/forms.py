@@ -196,6 +196,7 @@ class JoinForm(forms.Form):
 
 # A hidden phase no page writes: nothing the player typed is wrong, the page is.
 NO_SUCH_PHASE = _("This form names a phase no page of this game writes; reload the page.")
+INCOMPLETE_FORM = _("This form came incomplete; reload the page.")
 # A form the page always sends whole came without one of its fields (the box or its phase).
 INCOMPLETE_ORDERS = _(
     "This form came incomplete, without its orders box or its phase; reload the page."
@@ -253,6 +254,29 @@ class OrdersForm(forms.Form):
 
     def lines(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["orders"].splitlines() if line.strip()]
+
+
+class VoteForm(forms.Form):
+    """The game page's vote: none (withdraw), ``draw``, or the name of a power to concede to
+    (the page's select offers every power but the voter's own). Anything else, a NUL
+    included, is refused without being repeated back."""
+
+    vote = forms.ChoiceField(
+        required=False,
+        error_messages={
+            "invalid_choice": _("That vote is none the page offers; reload the page."),
+        },
+    )
+
+    def __init__(self, *args, powers: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["vote"].choices = [("", ""), ("draw", "draw")] + [(p, p) for p in powers]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if self.is_bound and "vote" not in self.data:  # the page's select always sends one
+            raise forms.ValidationError(INCOMPLETE_FORM, code="incomplete")
+        return cleaned
 
 
 class MessageForm(forms.Form):

@@ -66,6 +66,7 @@ from .forms import (
     PaymentForm,
     SettingsForm,
     SignUpForm,
+    VoteForm,
 )
 from .limits import ascii_index
 from .models import (
@@ -1222,7 +1223,12 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
 @require_POST
 def vote(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
-    choice = request.POST.get("vote", "")
+    form = VoteForm(request.POST, powers=[p for p in engine.powers(game) if p != membership.power])
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return redirect("game", pk=pk)
+    choice = form.cleaned_data["vote"]
     if choice == "draw":
         _act(request, services.vote, membership, draw=True)
     elif choice:

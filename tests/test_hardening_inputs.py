@@ -20,7 +20,7 @@ from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from games import limits, services
-from games.models import Game, Membership, ModeratorAction, Order
+from games.models import DrawVote, Game, Membership, ModeratorAction, Order
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +131,35 @@ def test_the_sandbox_form_without_its_orders_box_deletes_nothing(make_user) -> N
     said = flashed(response)
     assert any("incomplete" in m and "Nothing was saved." in m for m in said), said
     assert Order.objects.filter(phase__game=game, power="Britain").count() == 1
+
+
+@pytest.mark.parametrize("hostile", ["\x00", "Narnia", "draw\x00", "France", "concede:England"])
+def test_the_vote_form_takes_only_what_the_page_offers(game, france, hostile) -> None:
+    """Any value but "draw" was a power to concede to, repeated back raw in the message
+    ("\x00 is not a surviving power"). Only the page's choices are taken (none, a draw, a
+    power other than the voter's), and what was sent is never repeated back."""
+    client = browser(france.user)
+    url = reverse("vote", args=[game.pk])
+    response = client.post(url, {"vote": hostile})
+    assert response.status_code == 302
+    said = flashed(response)
+    assert said and all(hostile not in m and "\x00" not in m for m in said), said
+    assert any("reload the page" in m for m in said), said
+    assert not DrawVote.objects.filter(game=game).exists()
+
+
+def test_the_vote_form_still_votes_and_withdraws(game, france) -> None:
+    client = browser(france.user)
+    url = reverse("vote", args=[game.pk])
+    client.post(url, {"vote": "England"})
+    assert DrawVote.objects.get(game=game, power="France").concede_to == "England"
+    client.post(url, {"vote": "draw"})
+    assert DrawVote.objects.get(game=game, power="France").concede_to == ""
+    refused = client.post(url, {})  # the page's select always sends a value
+    assert any("incomplete" in m for m in flashed(refused))
+    assert DrawVote.objects.filter(game=game, power="France").exists()
+    client.post(url, {"vote": ""})
+    assert not DrawVote.objects.filter(game=game).exists()
 
 
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")

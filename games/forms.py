@@ -168,7 +168,8 @@ class GameForm(forms.Form):
         self.fields["once"].initial = secrets.token_urlsafe(16)
 
     def clean_once(self) -> str:
-        """Its first 64 characters: a hidden field's error would show nowhere on the page."""
+        """Its first 64 characters: a long one is no reason to refuse the form (its other
+        errors, a NUL, show above the form, as every hidden field's do: ``form_fields.html``)."""
         return self.cleaned_data["once"][:64]
 
     def settings(self) -> dict:

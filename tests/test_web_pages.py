@@ -594,3 +594,18 @@ def test_a_new_game_form_with_a_long_or_edited_once_still_answers(client, make_u
     again = client.post(reverse("create-game"), form, follow=True)
     assert Game.objects.filter(name="Long, edited").count() == 0
     assert "This form had made this game already." in again.content.decode()
+
+
+@pytest.mark.parametrize("once", ["\x00", "k\x00"])
+def test_a_new_game_form_with_a_bad_once_says_so(client, make_user, once):
+    """A NUL in the hidden ``once`` refused the form with an error no page showed: a 200 with
+    the form as sent and nothing to say why. The hidden field's error shows above the form."""
+    from games.models import Game
+
+    client.force_login(make_user("host"))
+    answer = client.post(reverse("create-game"), _new_game_form(name="Bad once", once=once))
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert 'class="errors" role="alert"' in html and "reload the page" in html
+    assert "Null characters are not allowed" in html
+    assert not Game.objects.filter(name="Bad once").exists()

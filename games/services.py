@@ -346,13 +346,19 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
 
 
 def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
-    """The game's moderator, when he does not play, sees every power's orders before they are
-    judged (``visibility.sees_everything``): taking a seat in the running game afterwards would
-    play with them in hand, so another player is seated instead. (Site staff, moderators of
-    every game, are trusted to play as players first.)"""
+    """Whoever moderates the game and does not play it sees every power's orders before they
+    are judged (``visibility.sees_everything``): its creator, and a site moderator or a
+    superuser, who moderate every game. Taking a seat in the running game afterwards would
+    play with those orders in hand, so another player is seated instead. (A seat held all
+    along is no seat taken: a site moderator who plays sees only their own power's orders.)"""
     if user.pk == game.creator_id:
         raise GameError(
             "you moderate this game and have seen every power's orders: seat another player"
+        )
+    if game.is_moderator(user):
+        raise GameError(
+            f"{user.username} is a site moderator, who may see every power's orders in this "
+            "game: seat another player"
         )
 
 

@@ -611,7 +611,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request), seats)
-    if not power and not game.is_over and user.is_authenticated:
+    # Not to whoever moderates the game without playing it: they have seen every power's
+    # orders, and take no seat (``services._not_a_watching_moderator``).
+    if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
     return render(request, "games/game.html", context)
 

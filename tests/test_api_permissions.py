@@ -142,10 +142,16 @@ def test_moderator_and_admin_see_everything(api, world, role) -> None:
 
 
 def test_a_playing_admin_sees_only_their_own(api, make_game, seat, make_user) -> None:
-    """Staff who play are players first: no peeking at the other powers' orders or press."""
-    game = make_game(players=6)  # the seventh power, Turkey, is left for the admin
+    """Staff who play are players first: no peeking at the other powers' orders or press.
+    (They take their seat while the game forms: a running game's seat is refused to staff who
+    do not play it, who may have read every power's orders.)"""
     admin = make_user("admin", is_staff=True, is_superuser=True)
-    services.take_over(game, admin, "Turkey")
+    game = services.create_game(make_user("host"), name="Staff plays", variant="standard")
+    services.join_game(game, admin, ["Turkey"])
+    for power in ("England", "France", "Germany", "Italy", "Austria", "Russia"):
+        services.join_game(game, make_user(f"p_{power.lower()}_{game.pk}"), [power])
+    game.refresh_from_db()
+    assert game.status == "active" and game.membership_of(admin).power == "Turkey"
     services.submit_orders(seat(game, "France"), ["A Paris - Burgundy"])
     services.send_message(game, seat(game, "France").user, "Psst, Italy", ["Italy"])
     client = api(admin)

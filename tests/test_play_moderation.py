@@ -265,3 +265,36 @@ def test_a_moderator_who_watched_every_order_takes_no_seat(make_game, moderator,
         services.replace_player(game, moderator, "Italy", moderator)
     newcomer = services.replace_player(game, moderator, "Italy", make_user("newcomer"))
     assert newcomer.power == "Italy" and newcomer.status == "active"
+
+
+@pytest.mark.parametrize("staff", ["superuser", "site moderator"])
+def test_site_staff_who_may_watch_every_order_take_no_seat(
+    make_game, moderator, make_user, api, staff
+):
+    """Only the game's creator was refused: a superuser or site moderator, who may read every
+    power's unprocessed orders of a game they do not play, could then take over a bot's seat
+    (or be seated by the moderator) with them in hand."""
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+    from django.urls import reverse
+
+    from games import services
+
+    if staff == "superuser":
+        watcher = make_user("root", is_staff=True, is_superuser=True)
+    else:
+        watcher = make_user("sitemod")
+        watcher.user_permissions.add(Permission.objects.get(codename="moderate_any_game"))
+    game = make_game("standard")
+    services.set_bot(game, moderator, "Italy", True)
+    assert api(watcher).get(f"/api/games/{game.pk}/orders/").status_code == 200
+    page = Client()
+    page.force_login(watcher)
+    assert 'name="take_over"' not in page.get(reverse("game", args=[game.pk])).content.decode()
+    join = api(watcher).post(f"/api/games/{game.pk}/join/", {"power": "Italy"}, format="json")
+    assert join.status_code == 400 and "every power's orders" in join.json()["detail"]
+    with pytest.raises(services.GameError, match="every power's orders"):
+        services.replace_player(game, moderator, "Italy", watcher)
+    assert not game.memberships.filter(user=watcher).exists()
+    # A player takes the bot's seat as before.
+    assert services.take_over(game, make_user("newcomer"), "Italy").power == "Italy"

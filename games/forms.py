@@ -362,6 +362,11 @@ class ModerationForm(forms.Form):
         for name in moderation.ACTIONS[self.action].missing(data):
             if name not in self.errors:
                 self.add_error(name, _("This field is required."))
+        both = moderation.ACTIONS[self.action].conflicting(data)
+        if both:
+            self.add_error(
+                None, _("Give only one of these: %(names)s.") % {"names": ", ".join(both)}
+            )
         username = data.get("username")
         if username:
             data["user"] = User.objects.filter(username=username).first()

@@ -50,7 +50,7 @@ class Action:
 
     ``allowed``: the game states it is possible in; ``check``: a further condition on the game
     (a reason when it fails, None when it holds); ``run``: the service call, given the game,
-    the moderator and the validated inputs; ``one_of``: inputs of which at least one is needed.
+    the moderator and the validated inputs; ``one_of``: inputs of which exactly one is needed.
     """
 
     name: str
@@ -70,6 +70,12 @@ class Action:
                 "status": game.get_status_display(),
             }
         return self.check(game) if self.check else None
+
+    def conflicting(self, data: dict) -> list[str]:
+        """The ``one_of`` inputs ``data`` gives when it gives more than one of them: one is
+        needed, and two (minutes and a deadline) would leave which one counts unsaid."""
+        given = [name for name in self.one_of if data.get(name) not in (None, "")]
+        return given if len(given) > 1 else []
 
     def missing(self, data: dict) -> list[str]:
         """The inputs the action needs that ``data`` lacks (empty values count as missing)."""
@@ -146,7 +152,13 @@ ACTIONS: dict[str, Action] = {
                 Field(
                     "minutes", "minutes", _("Minutes"), False, _("Negative shortens the deadline.")
                 ),
-                Field("deadline", "deadline", _("Or the new deadline"), False, _("Used if given.")),
+                Field(
+                    "deadline",
+                    "deadline",
+                    _("Or the new deadline"),
+                    False,
+                    _("Instead of minutes, not with them."),
+                ),
                 Field("phase", "current_phase", _("Phase"), False),
             ),
             one_of=("minutes", "deadline"),
@@ -260,4 +272,7 @@ def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = N
     missing = action.missing(args)
     if missing:
         raise services.GameError(f"{name} needs {', '.join(missing)}")
+    both = action.conflicting(args)
+    if both:
+        raise services.GameError(f"give one of {', '.join(both)}, not both")
     return action.run(game, user, args)

@@ -628,6 +628,11 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         if missing:
             # A rule of the action, not of the schema (one body serves every action).
             raise serializers.ValidationError({f: f"{action} needs this field" for f in missing})
+        both = moderation.ACTIONS[action].conflicting(attrs)
+        if both:
+            raise serializers.ValidationError(
+                {name: f"give one of {', '.join(both)}, not both" for name in both}
+            )
         if "username" in attrs:
             user = User.objects.filter(username=attrs["username"]).first()
             if user is None:
@@ -646,7 +651,7 @@ class ModeratorActionFieldSerializer(serializers.Serializer):
 
 class ModeratorActionSerializer(serializers.Serializer):
     """One moderator action possible now (``games.moderation``): POST its inputs to
-    ``moderation/{name}/``; ``one_of``: inputs of which at least one is needed."""
+    ``moderation/{name}/``; ``one_of``: inputs of which exactly one is needed."""
 
     name = serializers.CharField()
     label = serializers.CharField()

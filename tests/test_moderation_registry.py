@@ -187,3 +187,34 @@ def test_the_console_confirms_a_bot_before_putting_it_on(states, moderator):
     assert 'name="bot" value="on"' in page and 'name="power" value="Italy"' in page
     c.post(url, {"power": "Italy", "bot": "on", "confirm": "yes"})
     assert game.memberships.get(power="Italy", status="active").bot
+
+
+def test_a_deadline_with_both_minutes_and_a_date_is_refused_everywhere(states, api, moderator):
+    """Both were taken, and the date silently won over the minutes: one is needed, not two."""
+    game = states["active"]
+    before = game.current_phase.deadline
+    when = (datetime.now(UTC) + timedelta(days=10)).replace(second=0, microsecond=0)
+    answer = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/",
+        {"minutes": 60, "deadline": when.isoformat(), "phase": game.current_phase.index},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "give one of minutes, deadline, not both" in str(answer.json())
+    c = Client()
+    c.force_login(moderator)
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    page = c.post(
+        url,
+        {"minutes": "60", "deadline": when.strftime("%Y-%m-%dT%H:%M"), "confirm": "yes"},
+        follow=True,
+    ).content.decode()
+    assert "Give only one of these: minutes, deadline." in page
+    with pytest.raises(services.GameError, match="give one of minutes, deadline"):
+        moderation.perform("deadline", game, moderator, {"minutes": 60, "deadline": when})
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == before
+    one = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/", {"minutes": 60}, format="json"
+    )
+    assert one.status_code == 200, one.json()

@@ -495,6 +495,9 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
             {"detail": "Last-Event-ID and since name a phase or message this game never had."},
             status=400,
         )
+    if request.GET.getlist("poll") not in ([], ["1"]):
+        # The schema's enum is [1]: any other value used to open a stream unseen.
+        return JsonResponse({"detail": "poll must be 1, or left out for a stream."}, status=400)
     if request.GET.get("poll") == "1" and request.method == "GET":
         # A page refused a stream (429) polls: one answer, nothing held open, no slot taken.
         polled = HttpResponse(

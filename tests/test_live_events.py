@@ -489,3 +489,14 @@ def test_a_small_process_still_gives_an_account_one_stream(colonial, seat, setti
     assert other.status_code == 200
     hang_up(one)
     hang_up(other)
+
+
+@pytest.mark.parametrize("poll", ["2", "abc", "", "true", "0"])
+def test_a_poll_other_than_1_is_refused(colonial, seat, poll):
+    """The schema says poll is [1]; ?poll=2 or ?poll=abc opened a stream without a word."""
+    client = signed_in(seat(colonial, "China").user)
+    answer = client.get(url(colonial) + f"?poll={poll}")
+    assert answer.status_code == 400 and not answer.streaming
+    assert "poll must be 1" in answer.json()["detail"]
+    assert events._slots.open == 0
+    assert client.get(url(colonial) + "?poll=1&poll=2").status_code == 400

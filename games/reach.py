@@ -80,7 +80,9 @@ def check_url(url: str, *, resolve: bool = True) -> None:
     local names are refused; every delivery checks again, resolving (a name can change)."""
     parts = urlsplit(url)
     allow_private = getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False)
-    schemes = ("https", "http") if allow_private or settings.DEBUG else ("https",)
+    # Plain http only with private addresses allowed (local development), as the README
+    # says: DEBUG alone (on by default) used to let http through to public hosts too.
+    schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname:
         raise UnsafeAddress(_("the address must be an %(schemes)s URL") % {"schemes": schemes[0]})
     if parts.username or parts.password:

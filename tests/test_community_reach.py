@@ -533,3 +533,31 @@ def test_push_subscriptions_need_the_browsers_real_keys(api, make_user, vapid) -
         "/api/push/subscriptions/", {"endpoint": endpoint, "keys": good}, format="json"
     )
     assert made.status_code == 201, made.content
+
+
+def test_plain_http_needs_private_addresses_allowed_not_debug(api, game, moderator, settings):
+    """The README: public https addresses unless WEBHOOK_ALLOW_PRIVATE=1. DEBUG (on by
+    default) let plain http through as well."""
+    settings.DEBUG = True
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    client = api(moderator)
+    url = f"/api/games/{game.pk}/webhooks/"
+    refused = client.post(url, {"url": "http://example.com/hook"}, format="json")
+    assert refused.status_code == 400 and "https" in str(refused.json()["url"])
+    assert (
+        client.post(url, {"url": "https://example.com:8080/hook"}, format="json").status_code == 201
+    )
+    settings.WEBHOOK_ALLOW_PRIVATE = True
+    assert client.post(url, {"url": "http://example.com/hook"}, format="json").status_code == 201
+
+
+def test_a_webhook_with_no_events_named_hears_every_event(api, game, moderator) -> None:
+    """``events: []`` is documented as every event (not none): it is stored and fires."""
+    answer = api(moderator).post(
+        f"/api/games/{game.pk}/webhooks/",
+        {"url": "https://example.com/hook", "events": []},
+        format="json",
+    )
+    assert answer.status_code == 201 and answer.json()["events"] == []
+    hook = Webhook.objects.get()
+    assert all(hook.wants(event) for event in ("processed", "deadline", "over"))

@@ -4,10 +4,10 @@ DRF is lenient where the schema is not: a boolean field takes ``"yes"``, ``1`` o
 an integer field takes ``"5"``, a string field takes ``5``, and a string is trimmed before its
 length is checked, so ``" x"`` padded to 201 characters passes a ``maxLength`` of 200. A client
 that reads the schema then cannot tell what is accepted, and schemathesis saw the difference.
-``StrictInput`` checks the JSON types (and untrimmed lengths) first; in form data, where every
-value is text, a boolean is ``true`` or ``false``, an integer is written in digits, an empty
-value is refused where a blank one is (DRF would read it as missing) and null is written empty
-or as ``null``.
+``StrictInput`` checks the JSON types (and untrimmed lengths) first (a JSON integer is
+written in digits: ``5.0`` is refused as ``"5"`` is); in form data, where every value is text,
+a boolean is ``true`` or ``false``, an integer is written in digits, an empty value is refused
+where a blank one is (DRF would read it as missing) and null is written empty or as ``null``.
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
         if form:
             ok = isinstance(value, str) and bool(_INTEGER.fullmatch(value))
         else:
-            whole_float = isinstance(value, float) and value.is_integer()
-            ok = (isinstance(value, int) and not isinstance(value, bool)) or whole_float
+            # A JSON integer is written in digits: 5.0 (or 5e0) is a number with a fraction
+            # part, refused as "5" is, whatever its value (it used to pass as 5).
+            ok = isinstance(value, int) and not isinstance(value, bool)
         return None if ok else "A valid integer is required."
     if isinstance(field, serializers.ChoiceField) and value == "" and not field.allow_blank:
         return "This field may not be blank."  # in form data DRF would read it as no value

@@ -945,6 +945,35 @@ def test_huge_payments_are_refused_everywhere(make_game, seat, amount) -> None:
     assert not Payment.objects.exists()
 
 
+@pytest.mark.parametrize("amount", ["5", 5.0, 5.5, "5.0", True])
+def test_a_payment_amount_is_a_json_integer(make_game, seat, amount) -> None:
+    """5.0 was paid as 5 while "5" was refused: a JSON integer is written in digits."""
+    from games import engine
+    from games.models import Payment
+
+    game = make_game("chinese")
+    payer, payee = engine.powers(game)[:2]
+    client = token_client(seat(game, payer).user)
+    url = f"/api/games/{game.pk}/payments/"
+    refused = client.post(url, {"to": payee, "amount": amount}, format="json")
+    assert assert_json_4xx(refused, 400)["amount"] == ["A valid integer is required."]
+    assert not Payment.objects.exists()
+    assert client.post(url, {"to": payee, "amount": 5}, format="json").status_code == 201
+
+
+def test_every_integer_field_refuses_a_whole_float(game, france) -> None:
+    client = token_client(france.user)
+    ready = client.post(
+        f"/api/games/{game.pk}/ready/", {"ready": True, "phase": 0.0}, format="json"
+    )
+    assert "phase" in assert_json_4xx(ready, 400)
+    saved = client.put(
+        f"/api/games/{game.pk}/orders/", {"orders": ["A Paris H"], "phase": 0.0}, format="json"
+    )
+    assert "phase" in assert_json_4xx(saved, 400)
+    assert not france.orders.exists()
+
+
 # -- a URL without its final slash ---------------------------------------------------------
 
 

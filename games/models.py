@@ -57,6 +57,17 @@ def validate_game_name(value: str) -> None:
         )
 
 
+def shows_something(text: str) -> bool:
+    """Whether the text draws anything: not only spaces, control or format characters (a
+    zero-width space, bidirectional overrides and isolates) or letters drawn as nothing."""
+    return any(
+        not char.isspace()
+        and unicodedata.category(char) not in UNSEEN_CATEGORIES
+        and char not in DRAWN_AS_NOTHING
+        for char in text
+    )
+
+
 BOT_NAME = "Bot {}"  # with a space, which no sign-up, admin form or createsuperuser allows
 
 

@@ -47,6 +47,7 @@ from .models import (
     Payment,
     Phase,
     is_bot_account,
+    shows_something,
     validate_game_name,
 )
 from .prepared import Prepared, PreparedInsert
@@ -631,6 +632,12 @@ def send_message(
     it); sent after that phase was processed, it is refused (``PhaseChanged``), unless it is
     a repeat of press already sent, which is answered as before."""
     recipients = sorted(set(recipients))
+    if not shows_something(body):
+        # "\u200b" or "\u202e\u2066" passed as press that shows nothing (game names refuse
+        # such characters outright; press may hold them, e.g. in a right-to-left line).
+        raise GameError(
+            "a message needs something to read: this one holds only spaces or invisible characters"
+        )
     with transaction.atomic():
         game = _locked(game)
         membership = game.membership_of(user)

@@ -215,3 +215,26 @@ def test_press_from_a_page_of_a_phase_since_processed_comes_back_unsent(colonial
     assert not colonial.messages.exists()
     page.post(reverse("send-press", args=[colonial.pk]), {**sent, "phase": "1"})
     assert colonial.messages.get().body == "Support me into Persia"
+
+
+@pytest.mark.parametrize("body", ["\u200b", "\u202e\u2066", " \u200d\u3164 ", "\u2028\u00ad"])
+def test_press_that_shows_nothing_is_refused(colonial, seat, api, body):
+    """Game names refuse invisible characters; press made of nothing else was sent, an empty
+    message in everyone's list."""
+    russia = seat(colonial, "Russia").user
+    answer = api(russia).post(
+        f"/api/games/{colonial.pk}/messages/", {"body": body, "recipients": []}, format="json"
+    )
+    assert answer.status_code == 400, answer.content
+    assert "something to read" in answer.json()["detail"]
+    page = client_for(russia).post(
+        reverse("send-press", args=[colonial.pk]), {"phase": "0", "body": body, "recipients": []}
+    )
+    assert any("something to read" in m for m in flashed(page)), flashed(page)
+    assert not colonial.messages.exists()
+    # Such characters within words are press as any other: a right-to-left line, an emoji.
+    for fine in ("\u2067\u05e9\u05dc\u05d5\u05dd\u2069 hi", "\U0001f468\u200d\U0001f469"):
+        sent = api(russia).post(
+            f"/api/games/{colonial.pk}/messages/", {"body": fine, "recipients": []}, format="json"
+        )
+        assert sent.status_code == 201, sent.content

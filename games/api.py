@@ -256,6 +256,8 @@ class NotificationSettingsView(APIView):
 
     @extend_schema(request=NotificationSettingsSerializer, responses=NotificationSettingsSerializer)
     def put(self, request: Request) -> Response:
+        """Change the settings given; every field is optional (the schema requires none), so
+        ``{}`` changes nothing. Documented in the README."""
         serializer = NotificationSettingsSerializer(
             NotificationSettings.of(request.user), data=request.data, partial=True
         )

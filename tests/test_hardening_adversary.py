@@ -750,3 +750,15 @@ def test_the_admin_cannot_turn_a_game_into_a_sandbox(superuser, game) -> None:
     client.post(url, form)
     game.refresh_from_db()
     assert not game.sandbox
+
+
+def test_a_notifications_put_changes_only_the_fields_it_gives(make_user) -> None:
+    """Documented (README): every field of the PUT is optional, as the schema says; ``{}``
+    changes nothing rather than resetting the rest to defaults."""
+    client = token_client(make_user("prefs"))
+    url = "/api/auth/notifications/"
+    first = client.put(url, {"press_digest": False, "time_zone": "Asia/Tokyo"}, format="json")
+    assert first.status_code == 200
+    assert client.put(url, {}, format="json").json() == first.json()
+    changed = client.put(url, {"phase_processed": False}, format="json").json()
+    assert changed == {**first.json(), "phase_processed": False}

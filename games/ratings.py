@@ -506,4 +506,12 @@ def set_requirements(
 
 
 def user_named(username: str) -> AbstractBaseUser | None:
-    return get_user_model().objects.filter(username=username).first()
+    """The account of that name, in any case (``/players/DEMO1/`` is demo1's page): names are
+    unique whatever their case (``games.usernames``). The exact name wins if two accounts made
+    before that rule differ only in case; otherwise such a name names nobody."""
+    users = get_user_model().objects
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    alike = list(users.filter(username__iexact=username)[:2])
+    return alike[0] if len(alike) == 1 else None

@@ -433,6 +433,24 @@ def test_player_and_leaderboard_in_the_api(make_game, moderator, api) -> None:
         assert path in schema["paths"], path
 
 
+def test_a_player_is_found_in_any_case(make_game, moderator, api, client) -> None:
+    """Names are unique whatever their case, yet /api/players/DEMO1/ was a 404."""
+    game = _finished(make_game, moderator)
+    winner = game.memberships.get(power="Russia").user
+    exact = api(moderator).get(f"/api/players/{winner.username}/").json()
+    shouted = api(moderator).get(f"/api/players/{winner.username.upper()}/")
+    assert shouted.status_code == 200 and shouted.json() == exact
+    assert shouted.json()["username"] == winner.username
+    client.force_login(moderator)
+    assert client.get(f"/players/{winner.username.upper()}/").status_code == 200
+
+
+def test_an_empty_variant_is_the_overall_leaderboard(make_game, moderator, api) -> None:
+    _finished(make_game, moderator)
+    overall = api(moderator).get("/api/leaderboard/").json()
+    assert overall and api(moderator).get("/api/leaderboard/?variant=").json() == overall
+
+
 def test_player_page_and_leaderboard_page(make_game, moderator, client) -> None:
     game = _finished(make_game, moderator)
     winner = game.memberships.get(power="Russia").user

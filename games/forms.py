@@ -204,18 +204,24 @@ INCOMPLETE_ORDERS = _(
 )
 
 
-class OrdersForm(forms.Form):
-    # The version of the saved orders this box was filled from (see services.orders_version).
-    version = forms.CharField(required=False, widget=forms.HiddenInput)
-    # The index of the phase the box was filled for: orders typed for a phase processed since
-    # are never stored in the next one.
-    phase = AsciiIntegerField(
+def _phase_field() -> forms.Field:
+    """The hidden index of the phase a form was shown in: what it sends for a phase processed
+    since is refused, never taken in the next one."""
+    return AsciiIntegerField(
         required=False,
         min_value=0,
         max_value=MAX_INTEGER,
         widget=forms.HiddenInput,
         error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_PHASE),
     )
+
+
+class OrdersForm(forms.Form):
+    # The version of the saved orders this box was filled from (see services.orders_version).
+    version = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The index of the phase the box was filled for: orders typed for a phase processed since
+    # are never stored in the next one.
+    phase = _phase_field()
     orders = forms.CharField(
         label=_("Orders"),
         required=False,
@@ -310,13 +316,7 @@ class PaymentForm(forms.Form):
     key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     # The index of the phase the form was shown in: a payment meant for a phase processed
     # since is never paid in the next one (``services.pay``); without it, an old page.
-    phase = AsciiIntegerField(
-        required=False,
-        min_value=0,
-        max_value=MAX_INTEGER,
-        widget=forms.HiddenInput,
-        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), NO_SUCH_PHASE),
-    )
+    phase = _phase_field()
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)

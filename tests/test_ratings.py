@@ -180,6 +180,20 @@ def test_bots_are_not_rated(game: Game, seat, moderator) -> None:
     _assert_ratings(_expected(game, places, {}))  # six players rated, without England
 
 
+def _end(game, seat, moderator, how: str) -> None:
+    """End ``game`` one of the ways a game ends early: all vote a draw, a concession, the
+    moderator's draw, or the moderator's end with a winner."""
+    if how in ("draw", "rolled back"):
+        for power in engine.powers(game):
+            services.vote(seat(game, power), draw=True)
+    elif how == "concession":
+        _concede(game, seat, "Turkey")
+    elif how == "moderator draw":
+        services.declare_draw(game, moderator)
+    else:
+        services.end_game(game, moderator, "Italy")
+
+
 @pytest.mark.parametrize("how", ["draw", "concession", "moderator draw", "end"])
 def test_a_game_ended_before_its_first_year_was_out_is_not_rated(
     make_game, seat, moderator, how
@@ -191,15 +205,7 @@ def test_a_game_ended_before_its_first_year_was_out_is_not_rated(
     services.process_now(game, moderator)
     game.refresh_from_db()
     assert (game.current_phase.season, game.current_phase.type) == ("fall", "movement")
-    if how == "draw":
-        for power in engine.powers(game):
-            services.vote(seat(game, power), draw=True)
-    elif how == "concession":
-        _concede(game, seat, "Turkey")
-    elif how == "moderator draw":
-        services.declare_draw(game, moderator)
-    else:
-        services.end_game(game, moderator, "Italy")
+    _end(game, seat, moderator, how)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result
     assert not ratings.played(game)
@@ -228,15 +234,7 @@ def test_a_game_ended_before_anyone_moved_is_not_rated(make_game, seat, moderato
         _moved(game, moderator)
         services.rollback(game, moderator, 0)
         game.refresh_from_db()
-    if how in ("draw", "rolled back"):
-        for power in engine.powers(game):
-            services.vote(seat(game, power), draw=True)
-    elif how == "concession":
-        _concede(game, seat, "Turkey")
-    elif how == "moderator draw":
-        services.declare_draw(game, moderator)
-    else:
-        services.end_game(game, moderator, "Italy")
+    _end(game, seat, moderator, how)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result
     assert not RatingChange.objects.exists() and not Rating.objects.exists()

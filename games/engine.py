@@ -260,6 +260,17 @@ def final_board(phase: Phase) -> Phase:
     )
 
 
+def centres_and_units(phase: Phase) -> dict[str, tuple[int, int]]:
+    """Each power's supply centres and units as ``phase`` leaves them (``final_board``: a
+    game won with its phase shows the winner's centres); a power with neither is left out."""
+    board = final_board(phase)
+    counts = {power: (len(held), 0) for power, held in board.supply_centers.items()}
+    for unit in board.units:
+        centres, units = counts.get(unit["power"], (0, 0))
+        counts[unit["power"]] = (centres, units + 1)
+    return counts
+
+
 def counting_season(variant_id: str) -> str:
     """The season whose movement phase ends a year: centres change hands then and builds
     follow (Fall on the standard, Colonial and Far East maps; Chinese Diplomacy's one

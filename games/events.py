@@ -241,14 +241,14 @@ class Viewer:
             return {"clock": clock}
         seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
         ordered = set(Order.objects.filter(phase=phase).values_list("power", flat=True))
-        board = engine.final_board(phase)  # a game won with its phase: the winner's centres
+        counts = engine.centres_and_units(phase)
         powers = [
             {
                 "power": name,
                 "ready": bool(seats.get(name) and seats[name].ready),
                 "orders": name in ordered,
-                "centres": len(board.supply_centers.get(name, [])),
-                "units": sum(1 for u in board.units if u["power"] == name),
+                "centres": counts.get(name, (0, 0))[0],
+                "units": counts.get(name, (0, 0))[1],
             }
             for name in engine.powers(game)
         ]

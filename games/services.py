@@ -812,14 +812,12 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     phase.results = response
     phase.processed_at = now
     early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
-    # The powers whose player said Ready: that is acting (holding everything), for civil
-    # disorder here and for reliability later (``ratings.reliability``), once Ready is cleared.
-    ready = sorted(
-        game.memberships.filter(status=Seat.ACTIVE, ready=True)
-        .exclude(power="")
-        .values_list("power", flat=True)
-    )
-    _count_missed(game, phase, {o.power for o in orders}, early=early)
+    # The seats in play, read once: whose player said Ready is acting (holding everything),
+    # for civil disorder here and for reliability later (``ratings.reliability``), once Ready
+    # is cleared.
+    active = list(game.memberships.filter(status=Seat.ACTIVE).exclude(power=""))
+    ready = sorted(m.power for m in active if m.ready)
+    _count_missed(game, phase, active, {o.power for o in orders}, early=early)
     economy = response.get("economy") or {}
     _depose(game, phase, economy.get("deposed") or [])
     # Seats the processing made (a bot for a power in civil disorder, a sandbox's new leader):
@@ -956,7 +954,9 @@ def _board(request: dict, response: dict) -> dict:
     return board
 
 
-def _count_missed(game: Game, phase: Phase, ordered: set[str], *, early: bool = False) -> None:
+def _count_missed(
+    game: Game, phase: Phase, active: list[Membership], ordered: set[str], *, early: bool = False
+) -> None:
     """Count movement phases a power to move sent nothing; N in a row is civil disorder.
 
     A player who said Ready acted (holding everything is an order too), and a phase the
@@ -966,8 +966,8 @@ def _count_missed(game: Game, phase: Phase, ordered: set[str], *, early: bool = 
         return
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
     to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}
-    for m in game.memberships.filter(status=Seat.ACTIVE, power__in=to_act):
-        if m.power in ordered or m.ready:
+    for m in active:
+        if m.power not in to_act or m.power in ordered or m.ready:
             continue
         m.missed_phases += 1
         if game.civil_disorder_after and m.missed_phases >= game.civil_disorder_after:

@@ -669,7 +669,7 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
     # Unordered: the model's ordering would join the phase and the game for nothing.
     powers_in = phase.orders.order_by().values_list("power", flat=True).distinct() if phase else []
     ordered = set(powers_in)
-    board = engine.final_board(phase) if phase else None  # a game won: the winner's centres
+    counts = engine.centres_and_units(phase) if phase else {}
     colours = power_colours(game.variant, palette)
     out = []
     for name in engine.powers(game):
@@ -684,8 +684,8 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
                 "ready": bool(seat and seat.ready),
                 "orders": name in ordered,
                 "bot": bool(visibility.is_bot(seat, user, bots)),
-                "centres": len(board.supply_centers.get(name, [])) if board else 0,
-                "units": sum(1 for u in board.units if u["power"] == name) if board else 0,
+                "centres": counts.get(name, (0, 0))[0],
+                "units": counts.get(name, (0, 0))[1],
                 "open": name in alive
                 and (seat is None or seat.bot or seat.status == Membership.Status.CIVIL_DISORDER),
             }

@@ -301,6 +301,16 @@ class Phase(models.Model):
         return f"{self.game}: {self.name}"
 
     @property
+    def processed_early(self) -> bool:
+        """Processed before its deadline (by the moderator, or with every power ready): it
+        took the time to act away, so nobody missed it (civil disorder, reliability)."""
+        return (
+            self.deadline is not None
+            and self.processed_at is not None
+            and self.processed_at < self.deadline
+        )
+
+    @property
     def name(self) -> str:
         """In the variant's words ("Autumn 1870 movement" in Colonial), as mails show it."""
         return phase_label(self.game.variant, self.season, self.year, self.type)

@@ -243,12 +243,6 @@ def _left_in_disorder(seat: Membership) -> bool:
     return seat.status == Membership.Status.REPLACED and bool(after) and seat.missed_phases >= after
 
 
-def _processed_early(phase: Phase) -> bool:
-    """Processed before its deadline (by the moderator, or with every power ready), as civil
-    disorder reads it (``services._count_missed``)."""
-    return phase.deadline is not None and phase.processed_at < phase.deadline
-
-
 def reliability(user: AbstractBaseUser) -> Reliability:
     """Count over every seat the user held: a replaced seat up to its replacement's arrival, a
     removed one up to its removal. A running anonymous game counts once it is over: until
@@ -302,7 +296,7 @@ def reliability(user: AbstractBaseUser) -> Reliability:
             acted = (phase.pk, seat.power) in ordered or seat.power in (phase.seats or {}).get(
                 "ready", ()
             )
-            if not acted and _processed_early(phase):
+            if not acted and phase.processed_early:
                 continue  # the moderator took the time to act away: missed by nobody
             out.due += 1
             out.ordered += acted

@@ -811,13 +811,12 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     _store_results(orders)
     phase.results = response
     phase.processed_at = now
-    early = phase.deadline is not None and now < phase.deadline  # processed by hand, early
     # The seats in play, read once: whose player said Ready is acting (holding everything),
     # for civil disorder here and for reliability later (``ratings.reliability``), once Ready
     # is cleared.
     active = list(game.memberships.filter(status=Seat.ACTIVE).exclude(power=""))
     ready = sorted(m.power for m in active if m.ready)
-    _count_missed(game, phase, active, {o.power for o in orders}, early=early)
+    _count_missed(game, phase, active, {o.power for o in orders})
     economy = response.get("economy") or {}
     _depose(game, phase, economy.get("deposed") or [])
     # Seats the processing made (a bot for a power in civil disorder, a sandbox's new leader):
@@ -954,15 +953,13 @@ def _board(request: dict, response: dict) -> dict:
     return board
 
 
-def _count_missed(
-    game: Game, phase: Phase, active: list[Membership], ordered: set[str], *, early: bool = False
-) -> None:
+def _count_missed(game: Game, phase: Phase, active: list[Membership], ordered: set[str]) -> None:
     """Count movement phases a power to move sent nothing; N in a row is civil disorder.
 
     A player who said Ready acted (holding everything is an order too), and a phase the
     moderator processed before its deadline took the time to act away: nobody misses it. In a
     sandbox nobody misses anything: its creator processes when they choose."""
-    if phase.type != Phase.Type.MOVEMENT or early or game.sandbox:
+    if phase.type != Phase.Type.MOVEMENT or phase.processed_early or game.sandbox:
         return
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
     to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}

@@ -11,8 +11,7 @@ from functools import cache
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
 from .movement import Movement, overrides
-from .options import order_data
-from .orders import SPECIAL, Order, OrderError, parse, tokenize
+from .orders import SPECIAL, Order, OrderError, order_data, parse, tokenize
 from .readonly import ReplyData
 from .registry import Rule
 from .variant import Variant, load
@@ -193,7 +192,7 @@ def _give_data(item: dict, table: dict, variant: Variant, phase_type: str) -> No
 
 
 def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None:
-    """The structured form of one canonical order (``options.order_data``), and for an
+    """The structured form of one canonical order (``orders.order_data``), and for an
     order of a rule of the variant the rule's name as ``rule`` and its ``form`` (the rule's
     ``order_form``); None if the text does not parse. The caller gets its own copy."""
     table = _data_table(variant, phase_type)
@@ -386,12 +385,15 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             result, note = outcome(i)
         power, text = entries[index]
         order = orders[i] if i < count else None  # None: a rule's own order
-        canonical = order.canonical if own_canonical and order is not None else None
-        if not canonical:
+        if own_canonical and order is not None and order.canonical:
+            canonical, data = order.canonical, order.data  # the two made together
+        else:
             canonical = canonical_of(i)
-        data = table.get(canonical, _UNKNOWN)
-        if data is _UNKNOWN:
-            data = _new_data(table, variant, canonical, phase_type, order)
+            data = _UNKNOWN
+        if data is _UNKNOWN or data is None:
+            data = table.get(canonical, _UNKNOWN)
+            if data is _UNKNOWN:
+                data = _new_data(table, variant, canonical, phase_type, order)
         # Each reply made whole in one go: a reply given its keys one by one grew its table
         # on the way, which cost a few per cent of a phase.
         if note:

@@ -155,9 +155,12 @@ class Movement:
             raise OrderError("{unit} already has an order", unit=self.units[i].label())
         legal = check(self, i, order) or order
         # F2 Mid-Pacific: the canonical text keeps the 2, so sent again it names the same unit.
-        numbered = order.number is not None and legal.number is None
-        if numbered and self.units[i].province in self.variant.stacking:
-            legal = replace(legal, number=order.number, canonical=None)
+        if (
+            order.number is not None
+            and legal.number is None
+            and self.units[i].province in self.variant.stacking
+        ):
+            legal = replace(legal, number=order.number, canonical=None, data=None)
         self.order[i] = legal
         return i
 

@@ -16,27 +16,8 @@ from __future__ import annotations
 
 from .board import Board, RequestError, read
 from .movement import convoy_chains, fleets_at_sea, reaches
-from .orders import SPECIAL, WAIVE, Order
+from .orders import SPECIAL, WAIVE
 from .variant import Variant
-
-_FIELDS = (
-    "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
-    "via",
-)  # fmt: skip
-
-
-def order_data(order: Order, canonical: str) -> dict:
-    """An order as the structured data of the contract (``kind`` and the fields it uses)."""
-    data: dict = {"kind": order.kind, "order": canonical}
-    for name in _FIELDS:
-        value = getattr(order, name)
-        if value is not None:
-            data[name] = value
-    if order.destination and "/" in order.destination:
-        data["coast"] = order.destination.split("/", 1)[1]
-    if order.extra:
-        data["words"] = list(order.extra)
-    return data
 
 
 def ordered_unit(data: dict | None) -> str | None:

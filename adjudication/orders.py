@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .readonly import ReplyData
 from .reasons import Reason, reason_template, why
 from .variant import INNER_DOT, Variant, normalise, province_of
 
@@ -114,6 +115,10 @@ class Order:
     # only where one space holds several units.
     target_power: str | None = None
     target_number: int | None = None
+    # The order as data (``order_data``) of its canonical text, made with it by shared_order:
+    # each reply carries it, read from the order it already holds, where a table by text was a
+    # lookup in memory the processor's caches no longer held. Not compared.
+    data: ReplyData | None = field(default=None, compare=False, repr=False)
 
     def target_text(self) -> str:
         """The supported or convoyed unit as written in the canonical order."""
@@ -168,9 +173,33 @@ def shared_order(
     Orders are immutable and the legality checks make the same canonical orders every phase;
     a frozen dataclass is slow to build, a cache hit is not. Its text is worked out here too.
     """
-    text = Order(kind, unit, location, target_unit, target, destination, via).text()
+    plain = Order(kind, unit, location, target_unit, target, destination, via)
+    text = plain.text()
+    data = ReplyData(order_data(plain, text))
     # Built again with its text rather than through dataclasses.replace, which is slow.
-    return Order(kind, unit, location, target_unit, target, destination, via, canonical=text)
+    return Order(
+        kind, unit, location, target_unit, target, destination, via, canonical=text, data=data
+    )
+
+
+_FIELDS = (
+    "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
+    "via",
+)  # fmt: skip
+
+
+def order_data(order: Order, canonical: str) -> dict:
+    """An order as the structured data of the contract (``kind`` and the fields it uses)."""
+    data: dict = {"kind": order.kind, "order": canonical}
+    for name in _FIELDS:
+        value = getattr(order, name)
+        if value is not None:
+            data[name] = value
+    if order.destination and "/" in order.destination:
+        data["coast"] = order.destination.split("/", 1)[1]
+    if order.extra:
+        data["words"] = list(order.extra)
+    return data
 
 
 def _via_word(via: str) -> str:

@@ -47,16 +47,20 @@ def why(template: str, **args: object) -> Reason:
             return self
         key = None
     else:
-        key = (template, *args.items())
-        for value in args.values():
+        values = args.values()
+        for value in values:
             # 1 and True, or a reason and its words, are equal keys that write differently;
             # and a long text (an order a player typed) is not worth keeping.
             if type(value) not in _SHAREABLE or (type(value) is str and len(value) > 100):
                 key = None
                 break
         else:
+            # Keyed by the values alone (a tuple of the names' pairs cost a third of a
+            # reason); the names are checked on a hit, in case a call gives them in another
+            # order.
+            key = (template, *values)
             self = _shared.get(key)
-            if self is not None:
+            if self is not None and self.args == args:
                 return self
     self = _new_str(Reason, template.format_map(args) if args else template)
     self.template = template

@@ -150,6 +150,11 @@ def test_a_shared_reason_is_the_one_its_names_make():
         "args": {"unit": "A Munich"},
     }
     assert plain.words()["args"]["why"] == "support cut by A Munich"
+    # Shared by the values given: the same values under other names are another reason.
+    swapped = "{attack} against {against}"
+    assert why(swapped, attack=2, against=1) == "2 against 1"
+    assert why(swapped, against=2, attack=1) == "1 against 2"
+    assert why(swapped, against=2, attack=1).args == {"attack": 1, "against": 2}
 
 
 def test_a_long_name_is_not_kept_for_sharing():

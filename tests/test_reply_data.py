@@ -87,8 +87,7 @@ def test_the_kept_reasons_hold_on_the_railroad_map():
 def test_data_taken_from_the_order_is_what_reading_its_text_gives():
     """A new canonical order's data comes from the order itself, not from parsing its text
     again; over generated phases both ways agree."""
-    from adjudication.options import order_data
-    from adjudication.orders import OrderError, parse
+    from adjudication.orders import OrderError, order_data, parse
 
     checked = 0
     for request in generate(200, seed=5):
@@ -103,6 +102,42 @@ def test_data_taken_from_the_order_is_what_reading_its_text_gives():
             assert reply["data"] == read
             checked += 1
     assert checked > 5000
+
+
+@pytest.mark.parametrize(
+    ("units", "orders"),
+    [
+        # numbered fleets: the canonical text keeps the number, which the checked order lacks
+        (
+            [("Australia", "F", "Mid-Pacific Ocean"), ("Australia", "F", "Mid-Pacific Ocean")],
+            ["F1 MPO S F2 MPO - Guam", "F2 Mid-Pacific - Guam"],
+        ),
+        # a support in a shared ocean: its canonical text names the supported fleet's power
+        (
+            [("Australia", "F", "Mid-Pacific Ocean"), ("Japan", "F", "Mid-Pacific Ocean")],
+            ["F MPO S F MPO - Guam", "F MPO - Guam"],
+        ),
+    ],
+)
+def test_an_order_rewritten_by_a_rule_carries_the_data_of_its_new_text(units, orders):
+    """An order whose canonical text a rule rewrites (a fleet's number kept, a power named)
+    answers with the data of that text, not of the order it was rewritten from."""
+    from adjudication.orders import order_data, parse
+
+    variant = load("far-east")
+    powers = [units[0][0], units[-1][0]]
+    request = {
+        "variant": "far-east",
+        "phase": {"season": "spring", "year": 1991, "type": "movement"},
+        "units": [{"power": p, "unit": u, "location": loc} for p, u, loc in units],
+        "orders": [{"power": p, "order": o} for p, o in zip(powers, orders, strict=True)],
+    }
+    replies = adjudicate(request)["orders"]
+    rewritten = [r for r in replies if r["canonical"].count(" ") > 5]
+    assert rewritten, replies
+    for reply in replies:
+        canonical = reply["canonical"]
+        assert reply["data"] == order_data(parse(variant, canonical, "movement"), canonical)
 
 
 @pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])

@@ -130,7 +130,7 @@ class Movement(_Core):
         }
         if target != unit.province:
             legal = super().check_support(i, order)
-            return replace(legal, canonical=None, **whose)
+            return replace(legal, canonical=None, data=None, **whose)
         if len(self.units_in(target)) < 2:
             raise OrderError("there is no other unit in the {province} to support", province=target)
         if order.destination is None:

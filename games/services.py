@@ -498,12 +498,18 @@ def submit_orders(
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         DELETE_ORDERS.delete(phase.pk, membership.power)
         orders = INSERT_ORDERS.create(list(_order_rows(membership, phase, checked)))
-        if membership.missed_phases or membership.status != Seat.ACTIVE:
-            membership.missed_phases = 0
-            membership.status = Seat.ACTIVE
-            membership.save(update_fields=["missed_phases", "status"])
+        _back_in_play(membership)
         events.changed(membership.game_id)
     return orders
+
+
+def _back_in_play(membership: Membership) -> None:
+    """A player who acts (orders sent, or Ready: holding everything) has missed nothing and,
+    if in civil disorder, plays again. Under the game's lock, the seat as read there."""
+    if membership.missed_phases or membership.status != Seat.ACTIVE:
+        membership.missed_phases = 0
+        membership.status = Seat.ACTIVE
+        membership.save(update_fields=["missed_phases", "status"])
 
 
 def check_orders(
@@ -580,6 +586,8 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
         phase = current
         membership.ready = ready
         membership.save(update_fields=["ready"])
+        if ready:
+            _back_in_play(membership)  # saying Ready is holding everything: an order too
         events.changed(game)
         if ready:
             _settle_ready(game, phase)

@@ -461,6 +461,24 @@ def test_orders_from_a_player_in_disorder_bring_them_back(make_game, seat, moder
     assert seat(game, "France").status == Membership.Status.ACTIVE
 
 
+def test_ready_from_a_player_in_disorder_brings_them_back(make_game, seat, api) -> None:
+    """Ready is holding everything (README): a player in civil disorder who says it plays
+    again and has missed nothing, as one who sends orders; not ready changes nothing."""
+    game = make_game(civil_disorder_after=1)
+    services.submit_orders(seat(game, "France"), ["A Paris H"])
+    deadline_passes(game)
+    england = seat(game, "England")
+    assert england.status == Membership.Status.CIVIL_DISORDER
+    client = api(england.user)
+    url = f"/api/games/{game.pk}/ready/"
+    index = game.current_phase.index
+    assert client.post(url, {"ready": False, "phase": index}, format="json").status_code == 200
+    assert seat(game, "England").status == Membership.Status.CIVIL_DISORDER
+    assert client.post(url, {"ready": True, "phase": index}, format="json").status_code == 200
+    england = seat(game, "England")
+    assert england.status == Membership.Status.ACTIVE and england.missed_phases == 0
+
+
 def test_empty_seats_are_open_for_take_over(moderator, make_user) -> None:
     game = services.create_game(moderator, name="g", variant="standard")
     services.join_game(game, make_user("a"), ["France"])

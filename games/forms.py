@@ -359,6 +359,8 @@ class ModerationForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
+        for name in moderation.ACTIONS[self.action].foreign(data):
+            self.add_error(name, _("Not an input of this action."))
         for name in moderation.ACTIONS[self.action].missing(data):
             if name not in self.errors:
                 self.add_error(name, _("This field is required."))
@@ -369,7 +371,7 @@ class ModerationForm(forms.Form):
             )
         username = data.get("username")
         if username:
-            data["user"] = User.objects.filter(username=username).first()
+            data["user"] = usernames.user_named(username)
             if data["user"] is None:
                 self.add_error("username", _("No such user."))
         return data

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -77,6 +78,12 @@ class Action:
         given = [name for name in self.one_of if data.get(name) not in (None, "")]
         return given if len(given) > 1 else []
 
+    def foreign(self, data: dict) -> list[str]:
+        """The inputs ``data`` gives that are not the action's own (a winner sent with a new
+        deadline): refused rather than dropped, so nobody believes they counted."""
+        own = {f.name for f in self.fields}
+        return [k for k, v in data.items() if v not in (None, "") and k not in own]
+
     def missing(self, data: dict) -> list[str]:
         """The inputs the action needs that ``data`` lacks (empty values count as missing)."""
         given = {k for k, v in data.items() if v not in (None, "")}
@@ -126,6 +133,10 @@ def deadline_problem(value: datetime | None) -> str | None:
 
 
 POWER = Field("power", "power", _("Power"))
+# The phase on the moderator's screen, sent back: if another phase is current by the time the
+# action arrives (an old tab, a repeat), it is refused (409) rather than done to a game that
+# moved on. Optional, except where the action itself needs it (``process``).
+ON_PHASE = Field("phase", "current_phase", _("Phase"), False)
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
@@ -159,7 +170,7 @@ ACTIONS: dict[str, Action] = {
                     False,
                     _("Instead of minutes, not with them."),
                 ),
-                Field("phase", "current_phase", _("Phase"), False),
+                ON_PHASE,
             ),
             one_of=("minutes", "deadline"),
             check=_clock_of_current_phase,
@@ -170,6 +181,7 @@ ACTIONS: dict[str, Action] = {
             _("Stop the clock; the time left is kept."),
             frozenset({Status.ACTIVE}),
             lambda game, user, args: services.pause(game, user),
+            fields=(ON_PHASE,),
             check=_no_clock,
         ),
         Action(
@@ -178,6 +190,7 @@ ACTIONS: dict[str, Action] = {
             _("Restart the clock with the time that was left."),
             frozenset({Status.PAUSED}),
             lambda game, user, args: services.resume(game, user),
+            fields=(ON_PHASE,),
             check=_no_clock,
         ),
         Action(
@@ -206,7 +219,7 @@ ACTIONS: dict[str, Action] = {
             lambda game, user, args: services.replace_player(
                 game, user, args["power"], args["user"]
             ),
-            fields=(POWER, Field("username", "username", _("New player's user name"))),
+            fields=(POWER, Field("username", "username", _("New player's user name")), ON_PHASE),
             check=_not_sandbox,
         ),
         Action(
@@ -215,7 +228,7 @@ ACTIONS: dict[str, Action] = {
             _("Put a power into civil disorder, open for others to take over."),
             RUNNING,
             lambda game, user, args: services.remove_player(game, user, args["power"]),
-            fields=(POWER,),
+            fields=(POWER, ON_PHASE),
             check=_not_sandbox,
         ),
         Action(
@@ -228,7 +241,7 @@ ACTIONS: dict[str, Action] = {
             ),
             RUNNING,
             lambda game, user, args: services.set_bot(game, user, args["power"], args["bot"]),
-            fields=(POWER, Field("bot", "bot", _("Bot"))),
+            fields=(POWER, Field("bot", "bot", _("Bot")), ON_PHASE),
             check=_not_sandbox,
         ),
         Action(
@@ -237,6 +250,7 @@ ACTIONS: dict[str, Action] = {
             _("End the game as a draw among the surviving powers."),
             RUNNING,
             lambda game, user, args: services.declare_draw(game, user),
+            fields=(ON_PHASE,),
         ),
         Action(
             "end",
@@ -246,6 +260,7 @@ ACTIONS: dict[str, Action] = {
             lambda game, user, args: services.end_game(game, user, args.get("winner") or ""),
             fields=(
                 Field("winner", "winner", _("Winner"), False, _("Leave empty for no winner.")),
+                ON_PHASE,
             ),
         ),
     )
@@ -275,4 +290,8 @@ def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = N
     both = action.conflicting(args)
     if both:
         raise services.GameError(f"give one of {', '.join(both)}, not both")
-    return action.run(game, user, args)
+    on_phase = any(f.kind == "current_phase" for f in action.fields)
+    with transaction.atomic():
+        if on_phase and args.get("phase") is not None:
+            services.check_current_phase(game, args["phase"])  # under the game's lock
+        return action.run(game, user, args)

@@ -25,7 +25,6 @@ import logging
 import math
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
@@ -497,15 +496,3 @@ def set_requirements(
         game=game, defaults={"min_rating": min_rating, "min_reliability": min_reliability}
     )
     return need
-
-
-def user_named(username: str) -> AbstractBaseUser | None:
-    """The account of that name, in any case (``/players/DEMO1/`` is demo1's page): names are
-    unique whatever their case (``games.usernames``). The exact name wins if two accounts made
-    before that rule differ only in case; otherwise such a name names nobody."""
-    users = get_user_model().objects
-    exact = users.filter(username=username).first()
-    if exact is not None:
-        return exact
-    alike = list(users.filter(username__iexact=username)[:2])
-    return alike[0] if len(alike) == 1 else None

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import engine, ratings, visibility
+from . import engine, ratings, usernames, visibility
 from .errors import error_page
 from .input_types import StrictInput
 from .models import Game, JoinRequirement
@@ -101,7 +101,7 @@ def _ids() -> str:
 class PlayerView(APIView):
     @extend_schema(responses=PlayerSerializer, summary="A player's ratings and reliability")
     def get(self, request: Request, username: str) -> Response:
-        user = ratings.user_named(username)
+        user = usernames.user_named(username)
         if user is None:
             raise exceptions.NotFound("no such player")
         return Response(PlayerSerializer(ratings.player_summary(user, request.user)).data)
@@ -164,7 +164,7 @@ class RequirementView(APIView):
 @login_required
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's games, results, reliability and rating over time."""
-    user = ratings.user_named(username)
+    user = usernames.user_named(username)
     if user is None:
         raise Http404("no such player")
     summary = ratings.player_summary(user, request.user)

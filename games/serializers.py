@@ -607,7 +607,8 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         help_text="rollback: to this index; process: the current phase's index (required: a "
         "repeated request finds another phase current and is refused with 409); deadline: "
         "the current phase's index (required for a deadline now or past, which processes "
-        "the phase at once)",
+        "the phase at once); pause, resume, replace, remove, bot, draw, end: optionally the "
+        "current phase's index, refused with 409 if another phase is current by then",
     )
     power = serializers.CharField(required=False, max_length=50, help_text="replace, remove, bot")
     username = serializers.CharField(required=False, max_length=150, help_text="replace")
@@ -624,6 +625,9 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
 
     def validate(self, attrs: dict) -> dict:
         action = self.context["action"]
+        foreign = moderation.ACTIONS[action].foreign(attrs)
+        if foreign:
+            raise serializers.ValidationError({f: f"not an input of {action}" for f in foreign})
         missing = moderation.ACTIONS[action].missing(attrs)
         if missing:
             # A rule of the action, not of the schema (one body serves every action).
@@ -634,7 +638,7 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
                 {name: f"give one of {', '.join(both)}, not both" for name in both}
             )
         if "username" in attrs:
-            user = User.objects.filter(username=attrs["username"]).first()
+            user = usernames.user_named(attrs["username"])
             if user is None:
                 raise serializers.ValidationError({"username": "No such user."})
             attrs["user"] = user

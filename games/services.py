@@ -80,6 +80,15 @@ def check_phase(phase: Phase, index: int | None) -> None:
         )
 
 
+def check_current_phase(game: Game, index: int) -> None:
+    """``check_phase`` against the game's current phase, the game's row locked until the
+    caller's transaction ends (a moderator's action sent from the phase on their screen)."""
+    locked = _locked(game)
+    if locked.current_phase_id is None:
+        raise GameError("the game has no current phase")
+    check_phase(_current(locked), index)
+
+
 # -- helpers ----------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from functools import cache
 from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
@@ -89,6 +90,19 @@ def _ascii_sequences() -> tuple[tuple[str, str], ...]:
                 if len(one) == 1 and one.isalnum() and len(many) > 1 and (one + many).isascii():
                     pairs.add(("".join(map(_reading, many)), one))
     return tuple(sorted(pairs))
+
+
+def user_named(username: str) -> AbstractBaseUser | None:
+    """The account of that name, in any case (``/players/DEMO1/`` is demo1's page, and
+    ``DEMO1`` a moderator's replacement for a seat): names are unique whatever their case.
+    The exact name wins if two accounts made before that rule differ only in case; otherwise
+    such a name names nobody."""
+    users = get_user_model().objects
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    alike = list(users.filter(username__iexact=username)[:2])
+    return alike[0] if len(alike) == 1 else None
 
 
 def skeleton(username: str) -> str:

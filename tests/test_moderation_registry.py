@@ -85,6 +85,7 @@ def test_the_api_lists_each_action_with_its_inputs(states, api, moderator):
     assert [(f["name"], f["required"]) for f in replace["inputs"]] == [
         ("power", True),
         ("username", True),
+        ("phase", False),
     ]
 
 
@@ -218,3 +219,81 @@ def test_a_deadline_with_both_minutes_and_a_date_is_refused_everywhere(states, a
         f"/api/games/{game.pk}/moderation/deadline/", {"minutes": 60}, format="json"
     )
     assert one.status_code == 200, one.json()
+
+
+@pytest.mark.parametrize(
+    ("action", "body"),
+    [
+        ("pause", {}),
+        ("remove", {"power": "France"}),
+        ("replace", {"power": "France", "username": "newcomer"}),
+        ("bot", {"power": "France", "bot": True}),
+        ("draw", {}),
+        ("end", {"winner": ""}),
+    ],
+)
+def test_an_action_sent_from_a_phase_since_processed_does_nothing(
+    api, make_game, make_user, moderator, action, body
+):
+    """A moderator's old tab (phase 0 on screen, phase 1 current) pauses, removes, replaces
+    or ends nothing: 409, as a stale deadline or process is, and the game is as it was."""
+    make_user("newcomer")
+    game = make_game()
+    services.process_now(game, moderator, phase=0)
+    game.refresh_from_db()
+    url = f"/api/games/{game.pk}/moderation/{action}/"
+    seats = sorted(game.memberships.values_list("power", "status", "user_id", "bot"))
+    stale = api(moderator).post(url, {**body, "phase": 0}, format="json")
+    assert stale.status_code == 409, stale.data
+    assert "current phase is 1" in str(stale.data)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.current_phase.index == 1
+    assert sorted(game.memberships.values_list("power", "status", "user_id", "bot")) == seats
+    fresh = api(moderator).post(url, {**body, "phase": 1}, format="json")
+    assert fresh.status_code == 200, fresh.data
+
+
+def test_a_stale_resume_does_nothing(api, make_game, moderator):
+    game = make_game()
+    services.process_now(game, moderator, phase=0)
+    services.pause(game, moderator)
+    url = f"/api/games/{game.pk}/moderation/resume/"
+    assert api(moderator).post(url, {"phase": 0}, format="json").status_code == 409
+    game.refresh_from_db()
+    assert game.status == Game.Status.PAUSED
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "foreign"),
+    [
+        ("deadline", {"minutes": 60, "winner": "France"}, "winner"),
+        ("deadline", {"minutes": 30, "username": "demo3"}, "username"),
+        ("pause", {"power": "France"}, "power"),
+        ("end", {"minutes": 5}, "minutes"),
+    ],
+)
+def test_an_input_of_another_action_is_refused_not_dropped(
+    api, make_game, moderator, action, body, foreign
+):
+    game = make_game()
+    answer = api(moderator).post(f"/api/games/{game.pk}/moderation/{action}/", body, format="json")
+    assert answer.status_code == 400, answer.data
+    assert foreign in answer.data and "not an input" in str(answer.data[foreign])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.memberships.count() == 7
+
+
+def test_the_console_refuses_an_input_of_another_action(make_game, moderator):
+    form = ModerationForm({"minutes": "5", "winner": "France"}, action="deadline")
+    assert not form.is_valid() and "winner" in form.errors
+
+
+def test_replace_finds_the_new_player_in_any_case(api, make_game, make_user, moderator):
+    make_user("newcomer")
+    game = make_game()
+    url = f"/api/games/{game.pk}/moderation/replace/"
+    answer = api(moderator).post(url, {"power": "France", "username": "NewComer"}, format="json")
+    assert answer.status_code == 200, answer.data
+    assert game.memberships.get(power="France", status="active").user.username == "newcomer"
+    form = ModerationForm({"power": "France", "username": "NEWCOMER"}, action="replace")
+    assert form.is_valid() and form.cleaned_data["user"].username == "newcomer"

@@ -72,6 +72,11 @@ class PhaseChanged(exceptions.APIException):
     default_detail = "this was meant for another phase than the current one"
 
 
+class KeyReused(exceptions.APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "this Idempotency-Key named another request"
+
+
 # The answers other than success that an operation can give, and why.
 ERRORS = {
     "400": "The request is invalid or breaks a rule of the game; the body says which field.",
@@ -81,6 +86,7 @@ ERRORS = {
     "409": "Meant for another phase than the current one (a retry after it was processed).",
     "413": "The request body is too large.",
     "415": "The body is not JSON, form data or multipart.",
+    "422": "The Idempotency-Key was used before for another payment (payee or amount).",
     "429": "Too many requests; the Retry-After header says when to try again.",
 }
 THROTTLED = {("/api/auth/token/", "post"), ("/api/auth/signup/", "post")}
@@ -102,7 +108,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiParameter.HEADER,
     pattern=r"^[ -~]{0,64}$",
     description="Your name for this payment: a repeat with the same key (a retry, "
-    "a double click) pays nothing more and answers the first payment with 200.",
+    "a double click) pays nothing more and answers the first payment with 200; the same key "
+    "with another payee or amount is refused with 422.",
 )
 
 
@@ -140,6 +147,8 @@ def document_errors(result: dict, generator, request, public: bool) -> dict:
                 codes.append("404")
             if (path, method) in THROTTLED:
                 codes.append("429")
+            if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+                codes.append("422")
             for code in codes:
                 schema = "ValidationError" if code == "400" else "Error"
                 operation["responses"].setdefault(
@@ -170,6 +179,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = OrdersChanged(str(exc))
     elif isinstance(exc, services.PhaseChanged):
         exc = PhaseChanged(str(exc))
+    elif isinstance(exc, services.KeyReused):
+        exc = KeyReused(str(exc))
     elif isinstance(exc, RequestDataTooBig):  # a multipart field over Django's cap
         exc = parsers.too_large()
     elif isinstance(exc, TooManyFieldsSent | TooManyFilesSent):

@@ -66,6 +66,10 @@ class OrdersChanged(GameError):
     """The power's orders changed since the client read them (another tab or device)."""
 
 
+class KeyReused(GameError):
+    """A payment's key (the API's ``Idempotency-Key``) already named another payment."""
+
+
 class PhaseChanged(GameError):
     """A ready or a process meant for another phase than the current one: a retry or a
     double click arriving after the phase it was meant for was processed."""
@@ -1349,7 +1353,8 @@ def pay(
 
     ``key``: the client's name for this payment (the API's ``Idempotency-Key``, the page's
     hidden field); a payment already made with it is answered again, not made twice, so a
-    double click or a retry pays once. Such an answer has ``repeated`` set. ``phase``: the
+    double click or a retry pays once. Such an answer has ``repeated`` set; the key sent with
+    another payee or amount is refused (``KeyReused``). ``phase``: the
     index of the phase the payment is meant for; for another phase nothing is paid
     (``PhaseChanged``), so a retry after the phase was processed is not paid in the next."""
     game, current = _playing(membership)
@@ -1361,6 +1366,12 @@ def pay(
     if key:
         made = Payment.objects.filter(game=game, payer=membership.power, key=key).first()
         if made is not None:
+            if (made.payee, made.amount) != (payee, amount):
+                # Answering the first payment would let the client believe this one was made.
+                raise KeyReused(
+                    f"this key named another payment ({made.amount} to {made.payee}); "
+                    "a new payment needs a new key"
+                )
             made.repeated = True
             return made
     check_phase(current, phase)

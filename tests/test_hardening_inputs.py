@@ -395,6 +395,14 @@ def test_payments_and_press_check_the_phase_they_name(make_game, seat, moderator
     )
     assert repeat.status_code == 200 and repeat.json()["id"] == again.json()["id"]
     assert client.post(press, {"body": "z"}, format="json").status_code == 201
+    # The key sent again with another payment pays nothing and says so, never answers the
+    # first as if this one were made.
+    other = engine.powers(game)[2]
+    for changed in ({"to": other, "amount": 5}, {"to": payee, "amount": 6}):
+        refused = client.post(pay, changed, format="json", HTTP_IDEMPOTENCY_KEY="k")
+        assert_json_4xx(refused, 422)
+        assert "new key" in refused.json()["detail"]
+    assert Payment.objects.count() == 2
 
 
 def test_the_schema_says_request_bodies_hold_no_other_keys(client) -> None:

@@ -142,19 +142,23 @@ def player_name(
 ) -> str | None:
     """The seat's player's name, if the viewer may read it: ``show`` (``shows_names``) for
     everyone's, ``bots`` (``shows_bots``) for a bot's (its name says it is one), the
-    viewer's own always."""
+    viewer's own always. A bot taken off its seat plays nothing: no name, the seat is in
+    civil disorder (it keeps the seat only to be put back on)."""
+    if membership.bot and membership.status != Membership.Status.ACTIVE:
+        return None
     if show or membership.user_id == user.pk or (bots and membership.bot):
         return membership.user.username
     return None
 
 
 def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) -> bool | None:
-    """Whether a bot plays the seat: None where the viewer may not know (``bots`` false: an
-    anonymous game still running), except for the viewer's own seat."""
+    """Whether a bot plays the seat (a bot taken off plays nothing): None where the viewer may
+    not know (``bots`` false: an anonymous game still running), except for the viewer's own
+    seat."""
     if membership is None:
         return False
     if bots or membership.user_id == user.pk:
-        return membership.bot
+        return membership.bot and membership.status == Membership.Status.ACTIVE
     return None
 
 

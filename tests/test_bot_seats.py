@@ -181,6 +181,7 @@ def test_the_moderator_puts_a_bot_on_and_off_and_it_is_audited(api, make_user, r
     assert on.status_code == 200, on.data
     britain = {p["power"]: p for p in on.data["powers"]}["Britain"]
     assert britain["bot"] and britain["player"].startswith("Bot ")
+    bot_name = britain["player"]
     game = Game.objects.get(pk=game_id)
     # The new bot played the current phase at once; as no human plays now, it is not ready
     # (the game waits for its deadline) and the phase is still open.
@@ -194,10 +195,11 @@ def test_the_moderator_puts_a_bot_on_and_off_and_it_is_audited(api, make_user, r
     assert off.status_code == 200, off.data
     britain = {p["power"]: p for p in off.data["powers"]}["Britain"]
     assert britain["status"] == "civil_disorder"
+    assert britain["bot"] is False and britain["player"] is None  # nobody plays it now
     log = client.get(f"/api/games/{game_id}/log/").data["results"]
     entries = [(e["action"], e["user"], e["details"]) for e in log if e["action"] == "bot"]
     assert entries == [
-        ("bot", "human", {"power": "Britain", "bot": False, "player": britain["player"]}),
+        ("bot", "human", {"power": "Britain", "bot": False, "player": bot_name}),
         ("bot", "human", {"power": "Britain", "bot": True, "player": "human"}),
     ]
     # Back on: the same bot seat plays again.

@@ -540,6 +540,28 @@ def test_a_bot_taken_off_is_not_ready(game: Game, moderator) -> None:
     assert seat.status == Membership.Status.CIVIL_DISORDER and not seat.ready
 
 
+def test_a_bot_taken_off_is_shown_as_nobody(game: Game, moderator, api, seat) -> None:
+    """Once taken off, no bot plays the seat: the API and the page say civil disorder, with no
+    bot's name or tag; put back on, the bot is shown again."""
+    services.set_bot(game, moderator, "Turkey", True)
+    services.set_bot(game, moderator, "Turkey", False)
+    viewer = seat(game, "France").user
+    turkey = next(p for p in api(viewer).get(f"/api/games/{game.pk}/").json()["powers"]
+                  if p["power"] == "Turkey")  # fmt: skip
+    assert turkey["bot"] is False and turkey["player"] is None
+    assert turkey["status"] == "civil_disorder"
+    client = api(viewer)
+    client.force_login(viewer)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    row = page[page.index('<tr data-power="Turkey">') :]
+    row = row[: row.index("</tr>")]
+    assert "badge bot" not in row and "Bot " not in row
+    services.set_bot(game, moderator, "Turkey", True)
+    turkey = next(p for p in api(viewer).get(f"/api/games/{game.pk}/").json()["powers"]
+                  if p["power"] == "Turkey")  # fmt: skip
+    assert turkey["bot"] is True and turkey["player"].startswith("Bot")
+
+
 def test_concession(game: Game, seat) -> None:
     with pytest.raises(services.GameError):
         services.vote(seat(game, "France"), concede_to="France")

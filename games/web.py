@@ -1072,15 +1072,16 @@ def ready(request: HttpRequest, pk: int) -> HttpResponse:
         )
     else:
         ready = request.POST.get("ready") != "0"
+        current = game.current_phase
         undone = _left_undone(game, membership) if ready else []
-        if _act(request, services.set_ready, membership, ready, phase=phase) and undone:
-            # The page with JavaScript asks first; without it, it says so after.
-            messages.warning(
-                request,
-                " ".join([gettext("You are ready, but:"), *undone])
-                + " "
-                + gettext("Press “Not ready after all” to change them."),
-            )
+        stale = current is None or current.index != phase
+        if undone and request.POST.get("confirm") != "yes" and not stale:
+            # The page with JavaScript asks before Ready; without it, this page asks: once
+            # every power is ready the phase is processed at once, too late to change a thing.
+            context = {"game": game, "phase": current, "undone": undone}
+            context["phase_name"] = phase_name(game, current)
+            return render(request, "games/ready_confirm.html", context)
+        _act(request, services.set_ready, membership, ready, phase=phase)
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 

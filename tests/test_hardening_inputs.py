@@ -899,7 +899,7 @@ def test_the_ready_button_names_its_phase(game, france) -> None:
     form = html[html.index('class="ready"') :]
     form = form[: form.index("</form>")]
     assert 'name="phase" value="0"' in form
-    client.post(reverse("ready", args=[game.pk]), {"ready": "1", "phase": "0"})
+    client.post(reverse("ready", args=[game.pk]), {"ready": "1", "phase": "0", "confirm": "yes"})
     france.refresh_from_db()
     assert france.ready
 

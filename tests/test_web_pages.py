@@ -191,20 +191,28 @@ def test_no_js_save_and_ready_say_what_is_invalid_or_missing(colonial, russia):
     )
     html = assert_html(c.get(reverse("game", args=[colonial.pk])))
     assert "Orders saved, but 1 of 3 is invalid: it will not be carried out." in html
-    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index})
-    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
-    assert "You are ready, but:" in html
+    # Without JavaScript, Ready asks first too (a page of its own): once every power is ready
+    # the phase may be processed at once, too late to change anything.
+    html = assert_html(c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index}))
+    assert "Ready with things left undone?" in html
     assert "1 of your 3 saved orders is invalid and will not be carried out." in html
     assert "Without orders: A Vladivostok, A Omsk, F Port Arthur." in html
+    assert 'name="confirm" value="yes"' in html
     russia.refresh_from_db()
-    assert russia.ready  # told, not refused: the API is unchanged
-    # Every unit ordered and nothing invalid: Ready says nothing more.
+    assert not russia.ready  # asked, not taken
+    confirmed = {"ready": "1", "phase": index, "confirm": "yes"}
+    assert c.post(reverse("ready", args=[colonial.pk]), confirmed).status_code == 302
+    russia.refresh_from_db()
+    assert russia.ready  # the API is unchanged: it never asks
+    # Every unit ordered and nothing invalid: Ready is taken at once.
     c.post(reverse("ready", args=[colonial.pk]), {"ready": "0", "phase": index})
     every = "A Moscow H\nA Vladivostok H\nA Omsk H\nF Odessa H\nF Port Arthur H"
     c.post(reverse("submit-orders", args=[colonial.pk]), {"orders": every, "phase": index})
     assert "Orders saved." in assert_html(c.get(reverse("game", args=[colonial.pk])))
-    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index})
-    assert "You are ready, but" not in assert_html(c.get(reverse("game", args=[colonial.pk])))
+    answer = c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": index})
+    assert answer.status_code == 302
+    russia.refresh_from_db()
+    assert russia.ready
 
 
 def test_no_js_order_form_does_not_overwrite_another_tabs_orders(colonial, russia):
@@ -297,7 +305,7 @@ def test_outsiders_cannot_order_or_moderate(colonial, make_user):
 def test_ready_and_history(colonial, russia, moderator):
     c = client_for(russia.user)
     services.submit_orders(russia, ["A Vladivostok - Seoul", "A Moscow - Vladivostok via TSR"])
-    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": "0"})
+    c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": "0", "confirm": "yes"})
     russia.refresh_from_db()
     assert russia.ready
     services.process_now(colonial, moderator)

@@ -349,7 +349,10 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
         cursor = Cursor(phase.index if phase else 0, viewer.newest(game, power, everything))
     sent: dict[str, dict] = {}
     listener = _Listener(game.pk)
-    heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 15)
+    # A closed page's stream is found closed only when a write to it fails, the second after
+    # the page went: with a heartbeat every 5 s its place is free within about 10 s, so a
+    # player who reloads twice is not refused a stream (15 s held a reloaded page's for 30).
+    heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 5)
     poll = heartbeat if listener.pubsub is not None else _setting("LIVE_POLL_SECONDS", 2)
     end = time.monotonic() + _setting("LIVE_MAX_SECONDS", 300)
     quiet_since = time.monotonic()

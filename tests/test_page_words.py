@@ -77,3 +77,26 @@ def test_variant_names_are_translated_where_shown(moderator, make_user, language
         assert f">{english}</option>" not in form, english
     page = reader.get(reverse("variant", args=["chinese"])).content.decode()
     assert f"<h1>{chinese}</h1>" in page
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+def test_the_moderator_console_writes_the_deadline_as_the_game_page_does(
+    make_game, moderator, language
+) -> None:
+    """The console wrote "金 4 12月 2026 21:23 UTC" (English order) where the game page writes
+    the date in the page's language."""
+    import re
+
+    from django.urls import reverse
+
+    game = make_game()
+    reader = Client(headers={"accept-language": language})
+    reader.force_login(moderator)
+
+    def deadline(html: str) -> str:
+        return re.search(r'<time[^>]*id="deadline"[^>]*>(.*?)</time>', html)[1]
+
+    page = reader.get(reverse("game", args=[game.pk])).content.decode()
+    console = reader.get(reverse("moderate", args=[game.pk])).content.decode()
+    words = re.search(r"<time datetime=[^>]*>(.*?)</time>", console)[1]
+    assert words == deadline(page) and "年" in words

@@ -73,6 +73,22 @@
       viewport.classList.toggle("near", view.s * 8 >= px);  // the small notes, close up
     }
 
+    // The legend keeps to the view's lower left corner: drawn at the board's, it was out of
+    // sight wherever the view leaves that corner out (a tall board is cut at the foot on a
+    // wide screen). It moves up and right with the view, never past where it is drawn.
+    function placeLegend() {
+      var svg = inner.querySelector("svg");
+      var frame = svg && svg.querySelector("#legend > rect");
+      if (!frame) return;
+      var left = -view.x / view.s, bottom = (viewport.clientHeight - pad - view.y) / view.s;
+      var x = Number(frame.getAttribute("x"));
+      var foot = Number(frame.getAttribute("y")) + Number(frame.getAttribute("height"));
+      var margin = 6 / view.s;
+      var dx = Math.max(0, left + margin - x), dy = Math.min(0, bottom - margin - foot);
+      svg.style.setProperty("--lx", dx.toFixed(2) + "px");
+      svg.style.setProperty("--ly", dy.toFixed(2) + "px");
+    }
+
     function apply() {
       var w = viewport.clientWidth, h = viewport.clientHeight, b = size();
       var iw = b.w * view.s, ih = b.h * view.s;
@@ -85,6 +101,7 @@
       inner.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.s + ")";
       viewport.dataset.scale = view.s.toFixed(4);
       labels();
+      placeLegend();
       listeners.forEach(function (f) { f(); });
     }
     function limits(s) {

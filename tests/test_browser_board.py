@@ -433,3 +433,27 @@ def test_the_sandbox_board_pans_and_zooms_as_the_game_pages(chromium, live_serve
     page.wait_for_selector("#board svg #labels")
     page.wait_for_selector("#board[data-scale]")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("variant", ["colonial", "far-east", "chinese"])
+def test_the_legend_is_in_view_on_a_wide_screen(chromium, live_server, demo, variant):
+    """A tall board (Far East, Chinese) is cut at the foot on a 1440x900 screen, and the
+    legend drawn in its lower left corner was out of sight; it keeps to the view's corner,
+    whole, and still after the board is dragged or zoomed."""
+    game = Game.objects.get(variant=variant, memberships__user__username="demo3")
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board[data-scale]")
+    page.wait_for_timeout(300)  # the fit and the legend's place, after the board is in
+
+    def legend_in_view() -> bool:
+        return inside(box(page.locator("#board #legend > rect")), board_area(page))
+
+    assert legend_in_view()
+    drag_board(page)
+    page.wait_for_timeout(100)
+    assert legend_in_view()
+    page.click(".zoom [data-zoom=in]")
+    page.wait_for_timeout(100)
+    assert legend_in_view()

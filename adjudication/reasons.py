@@ -9,6 +9,8 @@ another reason (a reason may quote one). Servers extract the templates with the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._mypyc import mypyc_attr
 
 
@@ -45,42 +47,63 @@ def why(template: str, **args: object) -> Reason:
         self = _plain.get(template)
         if self is not None:
             return self
-        key = None
     else:
-        values = args.values()
-        for value in values:
-            # 1 and True, or a reason and its words, are equal keys that write differently;
-            # and a long text (an order a player typed) is not worth keeping.
-            if type(value) not in _SHAREABLE or (type(value) is str and len(value) > 100):
-                key = None
+        # The shared reasons are a tree: template, then each name and its value in the order
+        # given, then None. Walking it reads only dicts by text and whole numbers, the
+        # interpreter's busiest code: a key tuple made, hashed and compared for each reason
+        # ran code of its own, which the processor's instruction cache no longer held.
+        node: Any = _tree.get(template)
+        for name, value in args.items():
+            if node is None:
                 break
+            kind = type(value)
+            if kind is not str and kind is not int:  # 1 and True, a reason and its words
+                node = None
+                break
+            node = node.get(name)
+            if node is not None:
+                node = node.get(value)
         else:
-            # Keyed by the values alone (a tuple of the names' pairs cost a third of a
-            # reason); the names are checked on a hit, in case a call gives them in another
-            # order.
-            key = (template, *values)
-            self = _shared.get(key)
-            if self is not None and self.args == args:
-                return self
+            if node is not None:
+                node = node.get(None)  # the reason, where the names end
+                if node is not None:
+                    return node  # type: ignore[return-value]
     self = _new_str(Reason, template.format_map(args) if args else template)
     self.template = template
     self.args = args
-    if key is not None:
-        if len(_shared) >= _SHARED_SIZE:
-            _shared.clear()
-        _shared[key] = self
-    elif not args and len(_plain) < _PLAIN_SIZE:
+    if args:
+        _share(template, args, self)
+    elif len(_plain) < _PLAIN_SIZE:
         _plain[template] = self
     return self
+
+
+def _share(template: str, args: dict, reason: Reason) -> None:
+    """Put a reason in the tree, unless a name is not plain text or a whole number, or is a
+    long text (an order a player typed is not worth keeping)."""
+    global _shared_count
+    for value in args.values():
+        kind = type(value)
+        if (kind is not str and kind is not int) or (kind is str and len(value) > 100):
+            return
+    if _shared_count >= _SHARED_SIZE:
+        _tree.clear()
+        _shared_count = 0
+    node: dict = _tree.setdefault(template, {})
+    for name, value in args.items():
+        node = node.setdefault(name, {}).setdefault(value, {})
+    node[None] = reason  # under None: the same template may be given more names elsewhere
+    _shared_count += 1
 
 
 # Reasons without names, by template; bounded in case a caller makes templates at run time.
 _plain: dict[str, Reason] = {}
 _PLAIN_SIZE = 4096
-# Reasons with names, by template and names; started afresh when full.
-_shared: dict[tuple, Reason] = {}
+# Reasons with names, by template, then each name and value (``_share``); started afresh when
+# full.
+_tree: dict[str, dict] = {}
+_shared_count = 0
 _SHARED_SIZE = 16384
-_SHAREABLE = (str, int)
 
 
 def words_of(value: object) -> object:

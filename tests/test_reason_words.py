@@ -155,6 +155,12 @@ def test_a_shared_reason_is_the_one_its_names_make():
     assert why(swapped, attack=2, against=1) == "2 against 1"
     assert why(swapped, against=2, attack=1) == "1 against 2"
     assert why(swapped, against=2, attack=1).args == {"attack": 1, "against": 2}
+    # The same template given more names than before (an unused one) is a reason of its own.
+    short = why("held in {dest}", dest="Paris")
+    longer = why("held in {dest}", dest="Paris", by="A Burgundy")
+    assert short is not longer and longer.args == {"dest": "Paris", "by": "A Burgundy"}
+    assert why("held in {dest}", dest="Paris") is short
+    assert why("held in {dest}", dest="Paris", by="A Burgundy") is longer
 
 
 def test_a_long_name_is_not_kept_for_sharing():

@@ -106,16 +106,20 @@ def _deposed(game: Game, power: str) -> str | None:
 def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> None:
     """Back to the phase before the current one, as it was before it was processed.
     ``phase``: the index of the phase meant; a repeated request is refused (``PhaseChanged``)."""
-    game.refresh_from_db()
-    current = game.current_phase
-    if current is not None:
-        services.check_phase(current, phase)  # a repeat finds an earlier phase current
-    # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase current,
-    # processed: undoing it is going back to it, as it was before it was processed.
-    back = current.index if current is not None and current.processed_at else None
-    if back is None and (current is None or current.index == 0):
-        raise services.GameError("there is nothing to undo")
     with transaction.atomic():
+        if phase is not None:
+            # Under the game's lock: a repeat, or a Process sent at the same moment, finds
+            # another phase current by then and is refused, rather than undoing a phase
+            # nobody meant (the processing just made would be silently lost).
+            services.check_current_phase(game, phase)
+        game.refresh_from_db()
+        current = game.current_phase
+        # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase
+        # current, processed: undoing it is going back to it, as it was before it was
+        # processed.
+        back = current.index if current is not None and current.processed_at else None
+        if back is None and (current is None or current.index == 0):
+            raise services.GameError("there is nothing to undo")
         services.rollback(game, user, current.index - 1 if back is None else back)
         _lead_every_power(game)
 

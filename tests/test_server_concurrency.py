@@ -91,3 +91,31 @@ def test_one_power_sending_from_many_tabs_at_once_keeps_one_whole_set(game, seat
     stored = list(Order.objects.filter(power="France").order_by("position"))
     assert [o.text for o in stored] in sets
     assert all(o.valid for o in stored)
+
+
+def test_a_sandboxs_process_and_undo_sent_at_once_never_both_happen(make_user) -> None:
+    """Process and Undo of phase 1 sent at the same moment: one is done and the other refused
+    (409), never both, which undid the processing just made without a word."""
+    from games import sandbox
+
+    user = make_user("practice")
+    game = sandbox.create_sandbox(user, "standard")
+    services.process_now(game, user, phase=0)
+    for _ in range(3):
+        game.refresh_from_db()
+        index = game.current_phase.index
+
+        def process(index: int = index) -> object:
+            return services.process_now(game, user, phase=index)
+
+        def undo(index: int = index) -> object:
+            return sandbox.undo(game, user, phase=index)
+
+        results = run_together([process, undo])
+        refused = [r for r in results if isinstance(r, services.PhaseChanged)]
+        assert len(refused) == 1, results
+        game.refresh_from_db()
+        done_by = "undo" if isinstance(results[0], services.PhaseChanged) else "process"
+        assert game.current_phase.index == (index - 1 if done_by == "undo" else index + 1)
+        if done_by == "undo":
+            services.process_now(game, user, phase=index - 1)

@@ -446,7 +446,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 "phase": phase and phase_name(game, phase),
                 "ordered": ordered,
                 "to_act": to_act,
-                "bots": game.memberships.filter(bot=True).exclude(status="replaced").count(),
+                # In a running anonymous game a bot is a player like any other (shows_bots).
+                "bots": game.memberships.filter(bot=True, status=Membership.Status.ACTIVE).count()
+                if visibility.shows_bots(game, request.user)
+                else 0,
             }
         )
     open_games = (

@@ -276,9 +276,12 @@ def test_an_anonymous_game_hides_its_bots_from_the_other_players_not_from_its_mo
     page.force_login(newcomer)
     html = page.get(reverse("game", args=[game_id])).content.decode()
     assert 'class="badge bot"' not in html and "Bot " not in html
+    lobby = page.get(reverse("lobby")).content.decode()  # nor counted in the player's lobby
+    assert " bots)" not in lobby and " bot)" not in lobby
     page.force_login(human)
     html = page.get(reverse("game", args=[game_id]) + "?thread=public").content.decode()
     assert html.count('class="badge bot"') == 5 + 1  # five seats' and the press's badges
+    assert "5 bots)" in page.get(reverse("lobby")).content.decode()  # its moderator's
     # Once the game is over nothing is hidden any more.
     services.end_game(game, human)
     seen_after = powers_of(other, game_id)

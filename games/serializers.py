@@ -394,7 +394,7 @@ ORDER_DATA_SCHEMA = {
 
 @extend_schema_field({**ORDER_DATA_SCHEMA, "nullable": True})
 class OrderDataField(serializers.JSONField):
-    """An order as the engine's data (``adjudication.orders.order_data``), read only."""
+    """An order as the engine's data (the engine's ``order_data``), read only."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(read_only=True, **kwargs)

@@ -436,7 +436,7 @@
     kept.push(option.order);
     textarea.value = kept.join("\n");
     save();
-    idle(option.order + " — saved.");
+    idle(t("%(order)s — saved.", { order: option.order }));
   }
 
   // An adjustment taken back: the line leaves the box, which is saved.

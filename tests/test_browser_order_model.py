@@ -114,6 +114,14 @@ def test_the_click_menu_speaks_the_readers_language(browser, live_server):  # no
     assert "移動（TSR 経由）…" in buttons and "キャンセル" in buttons, buttons
     ada.click("#order-choices >> text=支援…")
     assert "どのユニットを支援しますか" in ada.locator("#order-prompt").inner_text()
+    # An order picked on the board is saved at once, and the page says so in Japanese too
+    # (it said "A Moscow H — saved." in English).
+    ada.click("#order-choices >> text=キャンセル")
+    click_unit(ada, "Moscow")
+    ada.click("#order-choices >> text=維持")
+    settle(ada)
+    prompt = ada.locator("#order-prompt").inner_text()
+    assert "A Moscow H — 保存しました。" in prompt and "saved" not in prompt, prompt
 
 
 def menu_buttons(page) -> list[str]:

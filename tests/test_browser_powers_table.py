@@ -51,3 +51,55 @@ def test_every_column_of_the_powers_table_is_in_sight(
     assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), "the table scrolls sideways"
     shot(page, f"powers-{variant}-{viewport['width']}")
     context.close()
+
+
+# Each word (a run without spaces) of an element's text: on which lines it is laid out. A word
+# broken inside itself starts a second line (a rect below the first one's foot).
+BROKEN_WORDS = """els => els.flatMap(el => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), out = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+      if (rects.some(r => r.top >= rects[0].bottom - 1)) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_cjk_tags_and_headers_do_not_break_inside_a_word(
+    chromium, live_server, make_game, seat, language, viewport
+) -> None:
+    """Found by a UI tester: in Japanese the bot tag broke inside its word ("ボッ/ト", its
+    outline split in two) and so did the headers and cells ("準備完/了", "提出/済"). Each stays
+    whole, and the table still fits its panel on a phone."""
+    game = make_game("colonial", players=1, bots_fill_empty=True)
+    player = seat(game, services.engine.powers(game)[0])
+    services.submit_orders(player, ["A Delhi H"])
+    context = chromium.new_context(viewport=viewport, locale=language)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    sign_in(page, live_server.url, player.user.username)
+    page.context.add_cookies(
+        [{"name": "django_language", "value": language, "url": live_server.url}]
+    )
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    table = page.locator("table.powers")
+    table.scroll_into_view_if_needed()
+    assert table.locator(".badge.bot").count() == 6
+    assert table.locator("td.orders-in:not(:empty)").count() == 1
+    cells = "thead th, .badge, td.orders-in, td.ready"
+    assert "Ready" not in table.locator("thead").inner_text()  # the page is in its language
+    broken = table.locator(cells).evaluate_all(BROKEN_WORDS)
+    assert broken == [], broken
+    wrap = table.locator("xpath=..")
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), "the table scrolls sideways"
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    shot(page, f"powers-{language}-{viewport['width']}")
+    context.close()

@@ -757,6 +757,7 @@
     return inner.querySelector('path[data-province="' + CSS.escape(province(place)) + '"]');
   }
 
+  var toView = false;  // the board is to be brought into view once the menu has its size
   function open(place) {
     anchor = place;
     var sheet = board.phone();
@@ -765,15 +766,31 @@
     menu.classList.toggle("popup", !sheet);
     menu.classList.remove("docked");
     menu.dataset.open = place;
+    toView = true;
     position();
+  }
+
+  // A unit chosen from the list under the board (the page scrolled down to the orders panel):
+  // the menu's next steps are clicks on the board, so the board comes into view, its top at
+  // the window's, when little of it shows above the menu. The view is then panned to the unit.
+  function boardInView(bottom) {
+    var r = viewport.getBoundingClientRect(), room = window.innerHeight - bottom;
+    var shown = Math.min(r.bottom, room) - Math.max(r.top, 0);
+    if (shown >= Math.min(r.height, room) * 0.6) return;
+    window.scrollBy(0, r.top - Math.max(0, room - r.height) / 2);
   }
 
   function position() {
     if (!anchor) return;
     var spot = spotOf(anchor);
     if (!spot) return;
+    var sheet = menu.classList.contains("sheet");
+    if (toView && menu.offsetHeight) {
+      toView = false;
+      boardInView(sheet ? menu.offsetHeight : 0);
+    }
     var a = spot.getBoundingClientRect();
-    if (menu.classList.contains("sheet")) {
+    if (sheet) {
       board.reveal(a, menu.offsetHeight);
       return;
     }

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -457,3 +458,44 @@ def test_the_legend_is_in_view_on_a_wide_screen(chromium, live_server, demo, var
     page.click(".zoom [data-zoom=in]")
     page.wait_for_timeout(100)
     assert legend_in_view()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_unit_chosen_from_the_list_brings_the_board_into_view_on_a_phone(
+    chromium, live_server, demo
+):
+    """Found by a UI tester: on a phone, a unit chosen from the list in the orders panel
+    opened the bottom sheet ("Click a highlighted province") with the page still scrolled
+    down at the panel, the board and the places to click out of sight. The board comes into
+    view, the unit and the highlighted places in it above the sheet."""
+    width, height = SCREENS["phone"]
+    context = chromium.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "demo3")
+    page.fill("#id_password", "demo")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/games/{demo.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    listed = page.locator("#order-dock #order-choices button", has_text="A Moscow")
+    page.locator("#orders").evaluate("el => el.scrollIntoView()")  # reading the panel
+    board = box(page.locator("#board"))
+    assert board["y"] + board["height"] < 0, board  # the board out of sight
+    listed.tap()
+    page.locator("#order-choices button", has_text="Move…").first.tap()
+    page.wait_for_selector("#order-prompt:has-text('Click a highlighted province')")
+    area = board_area(page)
+    assert area["height"] > height / 3, area  # much of the board shows above the sheet
+    assert inside(box(page.locator('#board g.unit[data-location="Moscow"]')), area)
+    targets = page.locator("#board path.target")
+    assert targets.count() >= 2
+    for n in range(targets.count()):  # each highlighted place at least partly in sight
+        t = box(targets.nth(n))
+        assert t["y"] < area["y"] + area["height"] and t["y"] + t["height"] > area["y"], t
+    shot(page, "phone-unit-from-the-list")
+    context.close()
+    time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends

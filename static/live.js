@@ -434,12 +434,19 @@
   // The game went back to an earlier phase (a moderator's rollback, or this page's phase is
   // past the game's since it was loaded): what the page shows may be of phases deleted since,
   // so it is read again whole. Text typed in the orders box and not yet saved would be lost
-  // with it: then the page says so and waits for the reader to reload.
+  // with it: then the page says so and waits for the reader to reload, and stops following
+  // the game meanwhile, so that it shows one state, the old one, whole (a later phase event
+  // had put the new phase's name over the old board and phase menu).
+  var frozen = false;
   function onReset(data) {
     phaseIndex = data.to;  // the phase event that follows is no "processed" phase
     var box = document.querySelector("section#orders textarea[name=orders]");
     var typed = box && box.value.trim() && box.value !== box.defaultValue;
     if (!typed) { window.location.reload(); return; }
+    frozen = true;
+    live.dataset.frozen = "1";
+    if (source) source.close();
+    polls(false);
     if (document.getElementById("rolled-back")) return;
     var note = document.createElement("p");
     note.className = "guide";
@@ -464,7 +471,7 @@
     return query ? url + (url.indexOf("?") < 0 ? "?" : "&") + query : url;
   }
   function apply(kind, text, id) {
-    if (!handlers[kind]) return;
+    if (!handlers[kind] || frozen) return;
     if (id) since = id;
     handlers[kind](JSON.parse(text));
     // data-seen-clock and so on: tests and curious readers can see what has arrived.
@@ -474,6 +481,7 @@
   var source = null;
   function connect() {
     if (source) source.close();
+    if (frozen) return;
     source = new EventSource(address(), { withCredentials: true });
     Object.keys(handlers).forEach(function (kind) {
       source.addEventListener(kind, function (e) { apply(kind, e.data, e.lastEventId); });
@@ -531,7 +539,7 @@
       if (note) note.hidden = true;
       return;
     }
-    if (polling) return;
+    if (polling || frozen) return;
     live.dataset.mode = "polling";
     if (note) note.hidden = false;
     poll();

@@ -320,3 +320,45 @@ def test_a_processed_phase_comes_in_place_with_its_orders_tools(
     assert navigations == [url + "?phase=0", url]
     page.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_page_holding_typed_text_keeps_one_state_until_reloaded(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by a UI tester: after a moderator's rollback, a page holding typed text said
+    "rolled back… reload the page" and kept the old board, but the next events still came in:
+    the title said the new phase ("Spring 1870 movement") over the old board and phase menu.
+    The page keeps the old state whole (title, menu, table, clock) until the reload."""
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    services.process_now(game, game.creator)
+    game.refresh_from_db()
+    page, navigations = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert page.inner_text("#board-title") == "Autumn 1870 movement"
+    page.fill("#id_orders", "A Peking H\nTYPED BEFORE THE ROLLBACK")
+    deadline = page.locator("#deadline").get_attribute("datetime")
+    services.rollback(game, game.creator, 0)
+    page.wait_for_selector("#rolled-back")
+    # News after the rollback, which a page still following the game would show at once.
+    services.set_ready(russia, True)
+    services.change_deadline(game, game.creator, minutes=90)
+    page.wait_for_timeout(3000)
+    assert page.inner_text("#board-title") == "Autumn 1870 movement"
+    assert page.locator("#phase-select option[selected]").inner_text().startswith("1.")
+    assert page.locator('tr[data-power="Russia"] td.ready').inner_text() == ""
+    assert page.locator("#deadline").get_attribute("datetime") == deadline
+    assert page.input_value("#id_orders") == "A Peking H\nTYPED BEFORE THE ROLLBACK"
+    assert len(navigations) == 1  # not reloaded under the typed text
+    # The reload the note offers shows the game as it is now.
+    page.click("#rolled-back a")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert page.inner_text("#board-title") == "Spring 1870 movement"
+    page.context.close()
+    time.sleep(1.5)

@@ -42,6 +42,12 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("%(n)s min"),
     gettext_noop("%(n)s s"),
     gettext_noop("Your orders were also changed in another tab; both sets of changes are kept."),
+    gettext_noop("Your orders were changed in another tab or device; this page shows them now."),
+    gettext_noop(
+        "Your orders were changed in another tab or device. What you typed here is not saved: "
+        "Save orders keeps your changes and theirs, unit by unit."
+    ),
+    gettext_noop("Or reload the page to see the saved orders (what you typed here is lost)."),
     gettext_noop("Orders saved."),
     gettext_noop("Orders saved, but 1 of %(all)s is invalid: it will not be carried out."),
     gettext_noop("Orders saved, but %(bad)s of %(all)s are invalid: they will not be carried out."),

@@ -225,9 +225,11 @@ class Viewer:
         power = membership.power if membership and membership.power else None
         return game, game.current_phase, power, visibility.sees_everything(game, self.user)
 
-    def state(self, game: Game, phase: Phase | None) -> dict[str, dict]:
-        """The parts of the page that follow the game, one event each."""
-        from . import web  # the page's own words and board address; web imports this module
+    def state(self, game: Game, phase: Phase | None, power: str | None = None) -> dict[str, dict]:
+        """The parts of the page that follow the game, one event each; ``power``, the
+        viewer's: the version of its own saved orders too."""
+        # The page's words and board address, the orders' version: both modules import this.
+        from . import services, web
 
         clock = {
             "status": game.status,
@@ -240,7 +242,8 @@ class Viewer:
         if phase is None:
             return {"clock": clock}
         seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
-        ordered = set(Order.objects.filter(phase=phase).values_list("power", flat=True))
+        rows = list(Order.objects.filter(phase=phase).values_list("power", "pk"))
+        ordered = {name for name, _ in rows}
         counts = engine.centres_and_units(phase)
         powers = [
             {
@@ -252,7 +255,7 @@ class Viewer:
             }
             for name in engine.powers(game)
         ]
-        return {
+        state = {
             "phase": {
                 "index": phase.index,
                 "label": web.phase_name(game, phase),
@@ -262,6 +265,15 @@ class Viewer:
             "clock": clock,
             "powers": {"phase": phase.index, "powers": powers},
         }
+        if power is not None and not phase.processed_at:
+            # The ETag of GET .../orders/: a page (or tab) holding another version learns that
+            # its player's orders were saved elsewhere (another tab, another device).
+            own = [Order(pk=pk) for name, pk in rows if name == power]
+            state["orders"] = {
+                "phase": phase.index,
+                "version": services.orders_version(phase.pk, power, own),
+            }
+        return state
 
     def newest(self, game: Game, power: str | None, everything: bool) -> int:
         """The newest message the viewer may read (0: none): the event id starts there, as it
@@ -314,7 +326,7 @@ def _news(
         kind = "processed" if phase.index > cursor.phase else "reset"
         out.append((kind, {"from": cursor.phase, "to": phase.index}))
         cursor.phase = phase.index
-    for kind, data in viewer.state(game, phase).items():
+    for kind, data in viewer.state(game, phase, power).items():
         if sent.get(kind) != data:
             sent[kind] = data
             out.append((kind, data))

@@ -464,7 +464,8 @@
   // order the other tab gave another unit is lost.
   var version = form.dataset.version || "";
   var versionField = form.querySelector("[name=version]");
-  var synced = lines();  // the saved orders as this box last knew them
+  var synced = lines();  // the saved orders as this box last knew them (what it changed from)
+  var stored = synced;   // the saved orders as this page last heard of them, here or elsewhere
   function setVersion(value) {
     version = value;
     if (versionField) versionField.value = value;  // so that "Save orders" sends it too
@@ -499,7 +500,7 @@
         });
         var own = lines().filter(function (line) { return mineChanged.has(key(line)); });
         textarea.value = kept.concat(own).join("\n");
-        synced = saved.map(function (o) { return o.text; });
+        synced = stored = saved.map(function (o) { return o.text; });
         setVersion(fresh);
         merged = true;
         if (!step) idle(MERGED);
@@ -525,6 +526,7 @@
     form.dataset.checking = "1";
     var headers = { "Content-Type": "application/json", "X-CSRFToken": token, Accept: "application/json" };
     if (method === "PUT" && version) headers["If-Match"] = '"' + version + '"';
+    if (method === "PUT") { puts++; putting++; }
     return fetch(url, {
       method: method,
       credentials: "same-origin",
@@ -538,7 +540,10 @@
       }
       if (method === "PUT" && response.ok) {
         setVersion(etag(response));
-        synced = sent;
+        synced = stored = sent;
+        elsewhere = "";
+        var told = document.getElementById("orders-elsewhere");
+        if (told) told.remove();  // this box, saved over them, holds both now
       }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {
@@ -556,10 +561,84 @@
       }
       remember(reply.body);
       showStatus(reply.body, method === "PUT");
+      if (method === "PUT") document.dispatchEvent(new CustomEvent("orders:refreshed"));
       var invalid = reply.body.filter(function (o) { return !o.valid; }).length;
       var outcome = { saved: true, invalid: invalid, total: reply.body.length };
       if (method === "PUT") return Promise.resolve(redraw()).then(function () { return outcome; });
-    }).finally(function () { if (number === answers) form.dataset.checking = ""; });
+    }).finally(function () {
+      if (number === answers) form.dataset.checking = "";
+      if (method !== "PUT") return;
+      putting--;
+      // A version heard while this PUT was on its way: its own, or another tab's after all.
+      if (!putting) heardOf(heard);
+    });
+  }
+
+  // -- saved elsewhere: another tab or device of this player saved orders (live.js hears
+  // their version, the orders' ETag, change). The saved orders are read again; the box, the
+  // list, the arrows and the warnings follow them, unless the box holds text typed here and
+  // not saved: that stays, and the page says so (Save orders then keeps both, as above).
+
+  var puts = 0, putting = 0;  // PUTs sent, and PUTs not yet answered
+  var heard = null;           // the version last heard of
+  var elsewhere = "";         // a version saved elsewhere, already told of over typed text
+  var CHANGED = t("Your orders were changed in another tab or device; this page shows them now.");
+
+  function heardOf(given) {
+    if (!given || putting || given === version || given === elsewhere) return;
+    var started = puts;
+    fetch(form.dataset.api, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) return;
+        var fresh = etag(response);
+        return response.json().then(function (orders) {
+          // A save of this page's since, or the page's phase gone: that answer counts.
+          if (signal.aborted || puts !== started || putting || fresh === version) return;
+          var saved = orders.filter(function (o) { return o.power === data.power; });
+          remember(saved);
+          stored = saved.map(function (o) { return o.text; });
+          if (lines().join("\n") === synced.join("\n")) {
+            textarea.value = stored.join("\n");
+            synced = stored;
+            setVersion(fresh);
+            elsewhere = "";
+            answers++;  // a check of the box as it was answers too late
+            form.dataset.checking = "";
+            var told = document.getElementById("orders-elsewhere");
+            if (told) told.remove();
+            showStatus(saved, true);
+            if (!step) idle(CHANGED);
+          } else {
+            elsewhere = fresh;
+            typedOver();
+            check();  // the list marks anew what is not saved
+          }
+          document.dispatchEvent(new CustomEvent("orders:refreshed"));
+          return redraw();  // the arrows are the saved orders'
+        });
+      }).catch(function () {});
+  }
+  document.addEventListener("orders:version", function (e) {
+    if (e.detail.phase !== phaseIndex()) return;
+    heard = e.detail.version;
+    heardOf(heard);
+  }, { signal: signal });
+
+  // Text typed here and not saved, the saved orders changed elsewhere: the box keeps it.
+  function typedOver() {
+    var note = document.getElementById("orders-elsewhere");
+    if (note) return;
+    note = document.createElement("p");
+    note.id = "orders-elsewhere";
+    note.className = "warn";
+    note.setAttribute("role", "alert");
+    var reload = document.createElement("a");
+    reload.href = window.location.pathname + window.location.search;
+    reload.textContent = t("Or reload the page to see the saved orders (what you typed here is lost).");
+    note.append(t("Your orders were changed in another tab or device. What you typed here is not " +
+      "saved: Save orders keeps your changes and theirs, unit by unit.") + " ", reload);
+    var label = form.querySelector('label[for="' + textarea.id + '"]');
+    (label || textarea).before(note);
   }
 
   // A refusal's words as the server gave them (in the reader's language): its detail, or
@@ -606,14 +685,14 @@
   // and changes in the box not saved. Empty when nothing.
   function readiness() {
     var said = [];
-    var bad = synced.length - notInvalid(synced).length;
+    var bad = stored.length - notInvalid(stored).length;
     if (bad) {
       said.push(bad === 1
-        ? t("1 of your %(all)s saved orders is invalid and will not be carried out.", { all: synced.length })
+        ? t("1 of your %(all)s saved orders is invalid and will not be carried out.", { all: stored.length })
         : t("%(bad)s of your %(all)s saved orders are invalid and will not be carried out.",
-          { bad: bad, all: synced.length }));
+          { bad: bad, all: stored.length }));
     }
-    var ordered = new Set(notInvalid(synced).map(lineLocation).filter(Boolean));
+    var ordered = new Set(notInvalid(stored).map(lineLocation).filter(Boolean));
     var missing = due().filter(function (u) { return !ordered.has(province(u.location)); });
     if (missing.length) {
       said.push(t("Without orders: %(units)s.", {
@@ -621,14 +700,14 @@
       }));
     }
     if (ADJUSTING && allowed) {
-      var used = spending(synced).length;
+      var used = spending(stored).length;
       if (used < allowed) {
         said.push(data.builds
           ? t("Builds left: %(left)s of %(n)s.", { left: allowed - used, n: allowed })
           : t("Removals left: %(left)s of %(n)s.", { left: allowed - used, n: allowed }));
       }
     }
-    if (lines().join("\n") !== synced.join("\n")) said.push(t("Your orders box has changes that are not saved."));
+    if (lines().join("\n") !== stored.join("\n")) said.push(t("Your orders box has changes that are not saved."));
     return said;
   }
   window.greatGame = window.greatGame || {};
@@ -649,7 +728,7 @@
       verdict.textContent = order.valid ? t("valid") : t("invalid");
       li.appendChild(verdict);
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
-      if (!saved && synced.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
+      if (!saved && stored.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
       statusList.appendChild(li);
       if (order.valid) {
         var loc = lineLocation(order.text);

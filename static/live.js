@@ -115,8 +115,14 @@
     var said = ready && ask ? ask() : [];
     var old = form.querySelector("#ready-warning");
     if (!said.length) { if (old) old.remove(); return false; }
+    if (old && old.dataset.said === said.join(" ")) return false;  // told already: ready anyway
+    warn(form, said);
+    return true;
+  }
+
+  function warn(form, said) {
+    var old = form.querySelector("#ready-warning");
     var text = said.join(" ");
-    if (old && old.dataset.said === text) return false;  // told already: ready anyway
     var note = document.createElement("div");
     note.id = "ready-warning";
     note.className = "warn";
@@ -134,8 +140,21 @@
     else form.insertBefore(note, form.querySelector("button"));
     var button = form.querySelector("#ready-button");
     if (button) button.textContent = t("Ready anyway");
-    return true;
   }
+
+  // The saved orders changed (saved here or in another tab, board.js): a warning on screen
+  // says what Ready would leave undone now, or goes.
+  document.addEventListener("orders:refreshed", function () {
+    var ask = window.greatGame.readiness;
+    document.querySelectorAll("form.ready[data-api]").forEach(function (form) {
+      if (!form.querySelector("#ready-warning") || !ask) return;
+      var said = ask();
+      if (said.length) { warn(form, said); return; }
+      form.querySelector("#ready-warning").remove();
+      var button = form.querySelector("#ready-button");
+      if (button) button.textContent = t("Ready");
+    });
+  });
 
   document.querySelectorAll("form.ready[data-api]").forEach(readyForm);
   function readyForm(form) {
@@ -458,7 +477,14 @@
     box.before(note);
   }
 
-  var handlers = { powers: onPowers, clock: onClock, press: onPress, phase: onPhase, reset: onReset };
+  // The version of the player's own saved orders: board.js compares it with its own.
+  function onOrders(data) {
+    document.dispatchEvent(new CustomEvent("orders:version", { detail: data }));
+  }
+
+  var handlers = {
+    powers: onPowers, clock: onClock, press: onPress, phase: onPhase, reset: onReset, orders: onOrders,
+  };
 
   // -- the stream --------------------------------------------------------------------
 

@@ -347,12 +347,15 @@ def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_serv
 
 @pytest.mark.django_db(transaction=True)
 def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
-    """Both tabs loaded before either saves; each then orders a different unit by typing."""
+    """Both tabs loaded before either saves; each then orders a different unit by typing.
+    Neither hears the other's saves live (a tab that does follows them while its box holds
+    nothing unsaved: test_browser_live), so each save meets a 412 and merges."""
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     first, second = context.new_page(), context.new_page()  # one session, two tabs
     for page in (first, second):
         page.set_default_timeout(10_000)
+        page.route("**/events/**", lambda route: route.abort())
     sign_up(first, base, "ada")
     game, phase = ada_plays_russia("Two tabs")
     url = f"{base}/games/{game.pk}/"

@@ -362,3 +362,84 @@ def test_a_rolled_back_page_holding_typed_text_keeps_one_state_until_reloaded(
     assert page.inner_text("#board-title") == "Spring 1870 movement"
     page.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_tab_follows_orders_saved_in_the_first(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by a UI tester: two tabs of one player; an order given in one (saved at once)
+    never showed in the other, whose box, list, arrows and "Without orders" warnings (Ready's
+    too) kept the old state. A tab whose box holds nothing unsaved now follows the saved
+    orders as they change; one holding typed text keeps it and says the orders changed."""
+    from test_browser import click_unit, settle
+
+    game = make_game("colonial", process_when_ready=False)
+    russia = seat(game, "Russia")
+    url = f"{live_server.url}/games/{game.pk}/"
+    first, _ = page_for(browser, live_server, russia.user)
+    second = first.context.new_page()  # the same session: the same player in another tab
+    second.set_default_timeout(10_000)
+    for page in (first, second):
+        page.goto(url)
+        page.wait_for_selector("#order-menu[data-options]")
+        page.wait_for_selector("#live[data-connected='1']", state="attached")
+    changed = "#order-prompt:has-text('Your orders were changed in another tab or device')"
+
+    # The first tab moves A Moscow from the board's menu (saved at once): the second shows it.
+    click_unit(first, "Moscow")
+    first.click("#order-choices >> text=Move…")
+    first.click("#order-choices >> text=Perm")
+    settle(first)
+    second.wait_for_selector(changed)
+    assert second.input_value("#id_orders") == "A Moscow - Perm"
+    assert "A Moscow - Perm — valid" in second.inner_text("#order-status")
+    assert "A Moscow" not in second.inner_text("#unordered")
+    second.wait_for_selector("#board #order-marks > *", state="attached")  # its arrow
+    settle(second)
+
+    # The first tab is asked to confirm Ready (units without orders); the second saves typed
+    # orders: the first's box, list and warnings follow, Ready's warning too.
+    first.click("#ready-button")
+    first.wait_for_selector("#ready-warning:has-text('A Omsk')")
+    box = second.locator("#id_orders")
+    box.press("Control+End")
+    box.press_sequentially("\nA Omsk H")
+    second.click("#save-orders")
+    settle(second)
+    first.wait_for_selector(changed)
+    assert first.input_value("#id_orders") == "A Moscow - Perm\nA Omsk H"
+    assert "A Omsk H — valid" in first.inner_text("#order-status")
+    missing = "Without orders: A Vladivostok, F Odessa, F Port Arthur."
+    assert first.inner_text("#unordered") == missing
+    first.wait_for_selector(f"#ready-warning:has-text('{missing}')")
+    settle(first)
+
+    # Text typed in the first tab and not saved stays when the second saves again; the page
+    # says so, and Save orders keeps both.
+    box = first.locator("#id_orders")
+    box.press("Control+End")
+    box.press_sequentially("\nF Odessa H")
+    first.wait_for_timeout(1000)
+    settle(first)
+    click_unit(second, "Vladivostok")
+    second.click("#order-choices >> text=Hold")
+    settle(second)
+    first.wait_for_selector("#orders-elsewhere")
+    assert "What you typed here is not saved" in first.inner_text("#orders-elsewhere")
+    assert first.input_value("#id_orders") == "A Moscow - Perm\nA Omsk H\nF Odessa H"
+    first.click("#save-orders")
+    settle(first)
+    first.wait_for_selector("#orders-elsewhere", state="detached")
+    assert first.inner_text("#unordered") == "Without orders: F Port Arthur."
+    warning = first.inner_text("#ready-warning")  # Ready's warning follows the save too
+    assert "Without orders: F Port Arthur." in warning and "not saved" not in warning, warning
+    saved = sorted(o.text for o in game.current_phase.orders.filter(power="Russia"))
+    assert saved == ["A Moscow - Perm", "A Omsk H", "A Vladivostok H", "F Odessa H"]
+    shot(first, "live-orders-saved-elsewhere")
+    first.context.close()
+    time.sleep(1.5)

@@ -107,6 +107,30 @@ def test_the_stream_starts_with_the_state_the_caller_may_see(colonial, seat):
     assert rest[-1]["event"] == "reconnect"  # bounded: it ends, and says when to come back
 
 
+def test_a_player_hears_the_version_of_their_own_saved_orders(colonial, seat, moderator):
+    """Found by a UI tester: a second tab of the same player never heard that the first had
+    saved orders (the powers event said "in" before and after), and showed orders no longer
+    true. The player's stream carries their saved orders' version, the orders' ETag, anew
+    whenever they are saved; nobody else's stream carries it."""
+    russia, china = seat(colonial, "Russia"), seat(colonial, "China")
+    client = signed_in(russia.user)
+    orders = reverse("game-orders", args=[colonial.pk])
+    reader = Reader(client.get(url(colonial)))
+    first = reader.until("orders")["data"]
+    assert first == {"phase": 0, "version": client.get(orders)["ETag"].strip('"')}
+    services.submit_orders(russia, ["A Moscow - Perm"])  # another tab or device
+    second = reader.until("orders")["data"]
+    assert second["version"] == client.get(orders)["ETag"].strip('"') != first["version"]
+    hang_up(reader.response)
+    # China hears its own version alone; a moderator who plays no power, none.
+    theirs = [e for e in Reader(signed_in(china.user).get(url(colonial))).rest()]
+    said = [e["data"] for e in theirs if e["event"] == "orders"]
+    assert said == [{"phase": 0, "version": f"{colonial.current_phase_id}.0.0"}]
+    assert second["version"] not in json.dumps(theirs)
+    watched = Reader(signed_in(moderator).get(url(colonial))).rest()
+    assert "orders" not in [e["event"] for e in watched]
+
+
 def test_press_arrives_live_and_private_press_only_to_its_readers(colonial, seat):
     russia, china, britain = (seat(colonial, p) for p in ("Russia", "China", "Britain"))
     readers = {s.power: Reader(signed_in(s.user).get(url(colonial))) for s in (china, britain)}
@@ -427,7 +451,7 @@ def test_a_poll_answers_at_once_and_holds_no_stream(colonial, seat, settings):
     assert polled.status_code == 200 and not polled.streaming
     assert polled["Content-Type"] == "text/event-stream"
     kinds = re.findall(r"^event: (\w+)$", polled.content.decode(), re.M)
-    assert kinds == ["phase", "clock", "powers"]
+    assert kinds == ["phase", "clock", "powers", "orders"]  # orders: China's own version
     services.send_message(colonial, russia.user, "Hello")
     first_id = re.findall(r"^id: (\S+)$", polled.content.decode(), re.M)[-1]
     later = client.get(url(colonial) + f"?poll=1&since={first_id}").content.decode()

@@ -9,9 +9,11 @@ another reason (a reason may quote one). Servers extract the templates with the 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ._mypyc import mypyc_attr
+
+TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @mypyc_attr(native_class=False)  # a str: mypyc makes no native class of one

@@ -355,6 +355,33 @@ def test_the_rules_page_reads_each_rule_objects_own_words(client, toy):
     assert Ferry.summary in client.get(f"/variants/{toy}/").content.decode()
 
 
+@pytest.mark.django_db
+def test_the_chinese_rules_page_tells_of_gold_factions_and_entry_spaces(client):
+    """Chinese Diplomacy's page said nothing of gold, deposition or the factions: its rule
+    object had no summary. Its figures are the engine's own; Far East's oceans hold fleets."""
+    from variants.rules import chinese, oceans
+
+    assert chinese.RULE.summary
+    page = client.get("/variants/chinese/").content.decode()
+    assert escape(chinese.RULE.summary) in page
+    words = chinese.RULE.summary
+    assert chinese.ENTRY_COST == chinese.EXIT_COST
+    assert f"entering or leaving costs {chinese.ENTRY_COST}," in words
+    assert f"each army on the board {chinese.UPKEEP} a year" in words
+    assert f"an annihilated army {chinese.ANNIHILATION};" in words
+    assert f"pays it {chinese.CENTRE_PROFIT}," in words
+    assert f"more than {-chinese.DEPOSED_BELOW:,} in debt is deposed" in words
+    assert chinese.imperial_armies(1910, 17) == 17 and chinese.imperial_armies(1911, 17) == 0
+    assert chinese.kuomintang_armies(1910, 0) == 0 < chinese.kuomintang_armies(1911, 0)
+    assert chinese.communist_armies(1926) == 0 < chinese.communist_armies(1927)
+    assert "gone in 1911; the Kuomintang come in 1911 and the Communists in 1927" in words
+    for said in ("“Enter A Pacific Ocean”", "Siberia", "Indo-China", "may pay each other"):
+        assert said in words
+    far_east = client.get("/variants/far-east/").content.decode()
+    assert escape(oceans.RULE.summary) in far_east
+    assert "any number of fleets" in far_east and "any number of units" not in far_east
+
+
 def test_a_broken_variant_package_is_named_and_the_others_still_load(monkeypatch):
     """Discovery calls every entry point of the group; one that fails is recorded and shown
     with an unknown variant, and the packages that did register keep working."""

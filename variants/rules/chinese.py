@@ -20,6 +20,7 @@ from adjudication.reasons import why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, normalise, province_of
 from variants.rules.oceans import Movement as _Stacking
+from variants.rules.words import gettext_noop
 
 ENTRY = "entry"
 IMPERIALS, KUOMINTANG, COMMUNISTS = "Imperials", "Kuomintang", "Communists"
@@ -693,6 +694,26 @@ class Chinese(Rule):
 
     name = "chinese"
     title = "Chinese Diplomacy"
+    # The rules page's words: the figures are this module's constants (a test holds them
+    # together), the rest README's "Chinese Diplomacy" in brief.
+    summary = gettext_noop(
+        "Chinese Diplomacy: the six great powers bring armies on with “Enter A Pacific Ocean” "
+        "(Russia through Siberia, the others through Indo-China or the Pacific Ocean) and take "
+        "them off with “A Pacific Ocean Leave”. These entry spaces hold any number of armies, are "
+        "never fought over, and a move into one never cuts support; Chinese armies never enter "
+        "them. Gold, in thousands of ounces: entering or leaving costs 5, each army on the board "
+        "10 a year (the years of entry and exit included) and an annihilated army 50; each "
+        "supply centre a great power held at the start of the year pays it 20, and it holds a "
+        "centre only while one of its armies stands there. Great powers may pay each other any "
+        "sum; every year ends with a statement of each power's costs, income and payments. A "
+        "power more than 1,000 in debt is deposed: its leader's seat ends, and the power, back "
+        "at zero, is open to a new player. The server moves the three Chinese factions as "
+        "gamesmaster, by the seed's die table: the Imperials start in all 17 centres, never "
+        "build, shrink to the centres they still hold and are gone in 1911; the Kuomintang come "
+        "in 1911 and the Communists in 1927, built in centres drawn at random, where any army "
+        "standing is annihilated. Retreats are made at random. Imperial orders are published "
+        "in advance, Kuomintang orders in some years, Communist orders never."
+    )
     Movement = Movement
     allows_stacking = staticmethod(allows_stacking)
     may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)

@@ -197,7 +197,10 @@ class Oceans(Rule):
 
     name = "oceans"
     title = "Oceans"
-    summary = gettext_noop("Oceans hold any number of units, and no unit can be dislodged there.")
+    summary = gettext_noop(
+        "Oceans hold any number of fleets (armies never stand there), and no fleet can be "
+        "dislodged there."
+    )
     Movement = Movement
     allows_stacking = staticmethod(allows_stacking)
     may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)

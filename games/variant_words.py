@@ -76,19 +76,38 @@ PHASE_WORDS = {
 }
 
 
+def season_word(variant_id: str, season: str) -> str:
+    """The variant's name for a season in the reader's language (its English name when there
+    is no translation)."""
+    name = season_name(variant_id, season)
+    return str(SEASON_WORDS.get(name, name))
+
+
 def phase_label(variant_id: str, season: str, year: int, phase_type: str) -> str:
     """ "Autumn 1870 adjustments": the variant's season name, the year and the kind of phase,
     in the reader's language."""
-    name = season_name(variant_id, season)
-    if name == "Year":  # a game played by year (Chinese Diplomacy): no season to name
+    if season_name(variant_id, season) == "Year":  # played by year (Chinese): no season to name
         return pgettext("phase of a yearly game", "Year %(year)s %(phase)s") % {
             "year": year,
             "phase": PHASE_WORDS.get(phase_type, phase_type),
         }
     return gettext("%(season)s %(year)s %(phase)s") % {
-        "season": SEASON_WORDS.get(name, name),
+        "season": season_word(variant_id, season),
         "year": year,
         "phase": PHASE_WORDS.get(phase_type, phase_type),
+    }
+
+
+def starts(variant_id: str, season: str, year: int, victory: str) -> str:
+    """The rules page's first line, "Starts Spring 1870; victory at ...", with the season in
+    the reader's language as the game page says it (the page used to put the English name in
+    a translated sentence: "1870 年Springに開始"); a game played by year names the year only."""
+    if season_name(variant_id, season) == "Year":
+        return gettext("Starts in %(year)s; %(victory)s.") % {"year": year, "victory": victory}
+    return gettext("Starts %(season)s %(year)s; %(victory)s.") % {
+        "season": season_word(variant_id, season),
+        "year": year,
+        "victory": victory,
     }
 
 

@@ -1445,8 +1445,12 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
     context = {
         "variant": facts,
         "rules_variant": variant_id,
-        "start_season": variant_words.season_name(variant_id, facts["start"]["season"]),
-        "victory": variant_words.victory(variant_id),
+        "starts": variant_words.starts(
+            variant_id,
+            facts["start"]["season"],
+            facts["start"]["year"],
+            variant_words.victory(variant_id),
+        ),
         "examples": [
             (capfirst(variant_words.PHASE_WORDS[kind]), variant_words.examples(variant_id, kind))
             for kind in ("movement", "retreats", "adjustments")

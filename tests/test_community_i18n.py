@@ -229,3 +229,25 @@ def test_the_mail_language_follows_the_site_language_until_chosen_apart(client, 
     prefs.save()
     client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
     assert NotificationSettings.of(user).language == "en"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", LOCALES)
+@pytest.mark.parametrize(
+    ("variant", "season", "year"),
+    [("colonial", "Spring", 1870), ("far-east", "Spring", 1991), ("chinese", None, 1900)],
+)
+def test_the_rules_page_says_the_starting_season_in_the_readers_language(
+    client, language, variant, season, year
+) -> None:
+    """The rules page said "1870 年Springに開始" and "1900 年Year": the season's English name in
+    a translated sentence. It says the season as the game page does, and a game played by year
+    names the year alone."""
+    from django.utils import translation
+
+    html = client.get(f"/variants/{variant}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    first = re.search(rf"<p>([^<]*{year}[^<]*)</p>", html).group(1)
+    assert not re.search(r"Starts|Spring|Autumn|Fall|Winter|Year", first), first
+    if season:
+        with translation.override(language):
+            assert translation.pgettext("season", season) in first

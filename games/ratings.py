@@ -317,28 +317,44 @@ def rating_of(user: AbstractBaseUser, variant: str = OVERALL) -> Rating:
 def leaderboard(variant: str = OVERALL, limit: int = 100) -> list[dict]:
     """The best ratings first (by mu - 3 sigma), with each player's reliability: players with
     a rated game in the variant (overall: in any), no one else."""
+    return with_reliability(ranking(variant, limit))
+
+
+def ranking(variant: str = OVERALL, limit: int = 100) -> list[dict]:
+    """The best ratings first, each row with its place, without reliability (which costs
+    queries a player: ``with_reliability`` adds it to the rows shown). Equal ratings, as shown
+    (two decimals), share a place and the next place skips: 1, 2, 2, 4."""
     ranked = (
         Rating.objects.filter(variant=variant, games__gt=0)
         .select_related("user")
         .annotate(score=F("mu") - 3 * F("sigma"))
         .order_by("-score", "user__username")[:limit]
     )
-    out = []
-    for place, rating in enumerate(ranked, start=1):
-        kept = reliability(rating.user)
+    out: list[dict] = []
+    for position, rating in enumerate(ranked, start=1):
+        shown = round(rating.ordinal, 2)
+        tied = out and out[-1]["rating"] == shown  # rounding keeps equal ratings together
         out.append(
             {
-                "place": place,
+                "place": out[-1]["place"] if tied else position,
                 "username": rating.user.username,
-                "rating": round(rating.ordinal, 2),
+                "rating": shown,
                 "mu": round(rating.mu, 3),
                 "sigma": round(rating.sigma, 3),
                 "games": rating.games,
-                "reliability": kept.percent,
-                "civil_disorders": kept.civil_disorders,
+                "user": rating.user,
             }
         )
     return out
+
+
+def with_reliability(rows: list[dict]) -> list[dict]:
+    """``ranking``'s rows with each player's reliability and civil disorders."""
+    for row in rows:
+        kept = reliability(row.pop("user"))
+        row["reliability"] = kept.percent
+        row["civil_disorders"] = kept.civil_disorders
+    return rows
 
 
 def player_summary(user: AbstractBaseUser, viewer: AbstractBaseUser) -> dict:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -107,7 +108,12 @@ class PlayerView(APIView):
         return Response(PlayerSerializer(ratings.player_summary(user, request.user)).data)
 
 
-class LeaderboardView(APIView):
+class LeaderboardView(GenericAPIView):
+    """A list like the API's others, in pages (``games.pagination.Pages``); the places are
+    the whole board's, so a tie across a page's edge keeps its place."""
+
+    serializer_class = LeaderboardRowSerializer
+
     @extend_schema(
         parameters=[
             OpenApiParameter(
@@ -117,11 +123,14 @@ class LeaderboardView(APIView):
             )
         ],
         responses={200: LeaderboardRowSerializer(many=True), 400: OpenApiTypes.OBJECT},
-        summary="The best 100 ratings",
+        summary="The best 100 ratings, in pages; equal ratings share a place",
+        description="The best 100 ratings (μ − 3σ), best first, 20 a page. Ratings equal as "
+        "shown (two decimals) share a place and the next place skips one for each: 1, 2, 2, 4.",
     )
     def get(self, request: Request) -> Response:
         variant = _variant_param(request.query_params.get("variant"))
-        return Response(LeaderboardRowSerializer(ratings.leaderboard(variant), many=True).data)
+        page = ratings.with_reliability(self.paginate_queryset(ratings.ranking(variant)))
+        return self.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
 
 
 class RequirementView(APIView):

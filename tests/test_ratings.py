@@ -4,6 +4,8 @@ player page, the leaderboard, and the join requirements."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import deadline_passes
 from openskill.models import PlackettLuce
@@ -259,11 +261,11 @@ def test_a_rolled_back_game_leaves_nobody_on_the_leaderboards(make_game, moderat
     game = _moved(make_game("colonial"), moderator)
     services.end_game(game, moderator, winner="Britain")
     client = api(moderator)
-    assert len(client.get("/api/leaderboard/?variant=colonial").json()) == 7
-    assert len(client.get("/api/leaderboard/").json()) == 7
+    assert client.get("/api/leaderboard/?variant=colonial").json()["count"] == 7
+    assert client.get("/api/leaderboard/").json()["count"] == 7
     services.rollback(game, moderator, 0)
-    assert client.get("/api/leaderboard/?variant=colonial").json() == []
-    assert client.get("/api/leaderboard/").json() == []
+    assert client.get("/api/leaderboard/?variant=colonial").json()["results"] == []
+    assert client.get("/api/leaderboard/").json()["results"] == []
     player = game.memberships.first().user
     summary = client.get(f"/api/players/{player.username}/").json()
     assert summary["variants"] == {} and summary["rated_games"] == 0
@@ -276,8 +278,8 @@ def test_a_rating_left_with_no_game_is_not_listed(make_user, api) -> None:
     for variant in ("", "colonial"):
         Rating.objects.create(user=user, variant=variant, mu=fresh.mu, sigma=fresh.sigma, games=0)
     client = api(user)
-    assert client.get("/api/leaderboard/?variant=colonial").json() == []
-    assert client.get("/api/leaderboard/").json() == []
+    assert client.get("/api/leaderboard/?variant=colonial").json()["results"] == []
+    assert client.get("/api/leaderboard/").json()["results"] == []
     assert client.get("/api/players/ghost/").json()["variants"] == {}
 
 
@@ -420,7 +422,7 @@ def test_player_and_leaderboard_in_the_api(make_game, moderator, api) -> None:
     assert player["variants"]["standard"]["games"] == 1
     assert player["games"][0] | {"rank": 1, "result": "victory"} == player["games"][0]
     assert [h["game"] for h in player["history"]] == [game.pk]
-    board = api(moderator).get("/api/leaderboard/?variant=standard").json()
+    board = api(moderator).get("/api/leaderboard/?variant=standard").json()["results"]
     assert board[0]["username"] == winner.username
     assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
     assert len(board) == len(engine.powers(game))
@@ -446,7 +448,31 @@ def test_a_player_is_found_in_any_case(make_game, moderator, api, client) -> Non
 def test_an_empty_variant_is_the_overall_leaderboard(make_game, moderator, api) -> None:
     _finished(make_game, moderator)
     overall = api(moderator).get("/api/leaderboard/").json()
-    assert overall and api(moderator).get("/api/leaderboard/?variant=").json() == overall
+    assert overall["results"] and api(moderator).get("/api/leaderboard/?variant=").json() == overall
+
+
+def test_equal_ratings_share_a_place_on_every_page(make_user, api, client) -> None:
+    """Two players with the same rating were 2nd and 3rd; they share 2nd and the next is 4th
+    (standard competition ranking), in the API, whose list comes in pages as every list of
+    it does, and on the page. A tie across a page's edge keeps its place."""
+    for name, mu in (("ann", 30.0), ("bob", 28.0), ("cy", 28.0), ("dee", 25.0)):
+        Rating.objects.create(user=make_user(name), variant="", mu=mu, sigma=5.0, games=1)
+    reader = api(make_user("reader"))
+    board = reader.get("/api/leaderboard/").json()
+    assert board["count"] == 4 and board["next"] is None and board["previous"] is None
+    rows = board["results"]
+    assert [(r["username"], r["place"]) for r in rows] == [
+        ("ann", 1), ("bob", 2), ("cy", 2), ("dee", 4)
+    ]  # fmt: skip
+    assert rows[1]["rating"] == rows[2]["rating"] == 13.0
+    second = reader.get("/api/leaderboard/?page=2&page_size=2").json()
+    assert [(r["username"], r["place"]) for r in second["results"]] == [("cy", 2), ("dee", 4)]
+    assert second["previous"] and second["next"] is None
+    assert reader.get("/api/leaderboard/?page=3&page_size=2").status_code == 404
+    client.force_login(make_user("viewer"))
+    html = client.get("/leaderboard/").content.decode()
+    places = re.findall(r"<tr><td>(\d+)</td><td><a [^>]*>(\w+)</a>", html)
+    assert places == [("1", "ann"), ("2", "bob"), ("2", "cy"), ("4", "dee")]
 
 
 def test_player_page_and_leaderboard_page(make_game, moderator, client) -> None:

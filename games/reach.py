@@ -9,9 +9,10 @@
 
 Everything is sent by Celery tasks after the request's transaction commits, with a short timeout
 and retries with backoff: a slow or dead receiver never slows a request. Addresses are checked
-for server-side request forgery: only public (global) addresses unless
-``settings.WEBHOOK_ALLOW_PRIVATE`` (tests, local development) — when the hook is saved and again
-before every delivery (a name may resolve elsewhere later), and redirects are never followed.
+for server-side request forgery: only public (global) addresses, IPv6 ones embedding no IPv4
+address that is not (NAT64, 6to4, Teredo), unless ``settings.WEBHOOK_ALLOW_PRIVATE`` (tests,
+local development) — when the hook is saved and again before every delivery (a name may
+resolve elsewhere later), and redirects are never followed.
 """
 
 from __future__ import annotations
@@ -74,6 +75,41 @@ def _valid_host(host: str) -> bool:
     return len(host) <= 253
 
 
+# IPv6 ranges that carry an IPv4 address a host may reach (NAT64 translates it, a 6to4 or
+# Teredo relay tunnels to it, a host may read the old forms as IPv4): the address is as public
+# as that IPv4 is. Python calls them global whatever they embed.
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: the last 32 bits
+_EMBEDDING_LAST_32 = (
+    _NAT64,
+    ipaddress.ip_network("::/96"),  # IPv4-compatible (deprecated), ::127.0.0.1
+    ipaddress.ip_network("::ffff:0:0:0/96"),  # IPv4-translated (RFC 2765)
+)
+# Local-use NAT64 (RFC 8215): the operator's own network, never public, wherever its IPv4 sits.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+
+
+def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether the server may call ``ip``: a global address, and for IPv6 one that embeds no
+    IPv4 address that is not (``[64:ff9b::7f00:1]`` is 127.0.0.1 through NAT64, and
+    ``[2002:7f00:1::]`` a 6to4 tunnel to it)."""
+    if not ip.is_global:
+        return False
+    if ip.version == 4:
+        return True
+    if ip in _LOCAL_NAT64:
+        return False
+    embedded: list[ipaddress.IPv4Address] = []
+    if ip.ipv4_mapped is not None:
+        embedded.append(ip.ipv4_mapped)
+    if ip.sixtofour is not None:
+        embedded.append(ip.sixtofour)
+    if ip.teredo is not None:
+        embedded.extend(ip.teredo)  # the server and the client
+    if any(ip in network for network in _EMBEDDING_LAST_32):
+        embedded.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return all(v4.is_global for v4 in embedded)
+
+
 def check_url(url: str, *, resolve: bool = True) -> None:
     """Refuse URLs that would make the server call itself or its private network. Without
     ``resolve`` (when an address is saved) a name is not looked up, only literal addresses and
@@ -106,7 +142,7 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         literal = ipaddress.ip_address(host)
     except ValueError:
         literal = None
-    if literal is not None and not literal.is_global:
+    if literal is not None and not is_public(literal):
         raise UnsafeAddress(_("the address is private, loopback or reserved"))
     if not resolve:
         return
@@ -117,7 +153,7 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         raise UnsafeAddress(_("the host name does not resolve")) from error
     for *_rest, address in found:
         ip = ipaddress.ip_address(address[0].split("%", 1)[0])
-        if not ip.is_global:
+        if not is_public(ip):
             raise UnsafeAddress(_("the address is private, loopback or reserved"))
 
 

@@ -155,6 +155,69 @@ def test_private_addresses_are_refused(api, game, moderator, url) -> None:
     assert not Webhook.objects.exists()
 
 
+# IPv6 addresses that carry a private or loopback IPv4 address: NAT64 (the well-known and the
+# local-use prefix), 6to4, Teredo, and the old IPv4-compatible and IPv4-translated forms.
+EMBEDDED_PRIVATE = [
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    "64:ff9b:1::a00:1",  # local-use NAT64
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:a00:1::1",  # 6to4 of 10.0.0.1
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo, client 127.0.0.1
+    "::127.0.0.1",
+    "::ffff:0:7f00:1",
+    "::ffff:127.0.0.1",  # IPv4-mapped: refused before too
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDED_PRIVATE)
+def test_ipv6_addresses_embedding_a_private_ipv4_are_refused(
+    api, game, moderator, make_user, vapid, address
+) -> None:
+    """``https://[64:ff9b::7f00:1]/`` (NAT64) and ``https://[2002:7f00:1::]/`` (6to4 of
+    127.0.0.1) were saved with a 201 while ``[::ffff:127.0.0.1]`` was refused: Python calls
+    them global. As webhooks and as push endpoints they are refused."""
+    url = f"https://[{address}]/hook"
+    answer = api(moderator).post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+    assert answer.status_code == 400 and "url" in answer.json(), address
+    point = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    keys = {"p256dh": _b64(point), "auth": _b64(os.urandom(16))}  # good: only the address fails
+    pushed = api(make_user("ada")).post(
+        "/api/push/subscriptions/", {"endpoint": url, "keys": keys}, format="json"
+    )
+    assert pushed.status_code == 400 and "endpoint" in pushed.json(), address
+    assert not Webhook.objects.exists() and not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1", "2606:4700::1111"])
+def test_ipv6_addresses_embedding_a_public_ipv4_are_welcome(api, game, moderator, address):
+    url = f"https://[{address}]/hook"
+    answer = api(moderator).post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+    assert answer.status_code == 201, answer.json()
+
+
+@pytest.mark.parametrize("address", EMBEDDED_PRIVATE[:6])
+def test_a_name_that_resolves_to_an_embedded_private_ipv4_is_refused_at_delivery(
+    api, game, moderator, monkeypatch, address
+) -> None:
+    """The check before each delivery reads the embedded IPv4 address too."""
+    url = "https://hooks.example.com/in"
+    made = api(moderator).post(f"/api/games/{game.pk}/webhooks/", {"url": url}, format="json")
+    assert made.status_code == 201
+    inside = [(10, 1, 6, "", (address, 443, 0, 0))]
+    monkeypatch.setattr(reach.socket, "getaddrinfo", lambda *args, **kwargs: inside)
+    opened = []
+    monkeypatch.setattr(reach._opener, "open", lambda *args, **kwargs: opened.append(args))
+    hook = Webhook.objects.get()
+    assert tasks.deliver_webhook(hook.pk, "processed", {"content": "x"}) is None
+    hook.refresh_from_db()
+    assert hook.failures == 1 and "private" in hook.last_status and opened == []
+
+
 def test_delivery_checks_the_address_again(game, listener) -> None:
     """A hook stored with a private address (say its name resolved elsewhere when it was
     saved) is not called: the check runs before every delivery."""

@@ -378,8 +378,16 @@ class ModerationForm(forms.Form):
 
 
 class SettingsForm(forms.ModelForm):
-    """The account's settings: mail preferences, and how the pages show deadlines and colours."""
+    """The account's settings: the mail address and preferences, and how the pages show
+    deadlines and colours."""
 
+    # The account's own field (the user's), shown here as the only place to change it.
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        max_length=254,
+        help_text=_("Where mails are sent; empty: no mail."),
+    )
     time_zone = forms.ChoiceField(
         label=_("Time zone"), choices=[], help_text=_("Deadlines are shown in this time zone.")
     )
@@ -387,6 +395,7 @@ class SettingsForm(forms.ModelForm):
     class Meta:
         model = NotificationSettings
         fields = [
+            "email",
             "phase_processed",
             "deadline_reminders",
             "press_digest",
@@ -408,6 +417,16 @@ class SettingsForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].choices = [(z, z) for z in time_zones()]
         self.fields["language"].required = False  # left out: the language stays as it was
+        self.fields["email"].initial = self.instance.user.email
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or self.instance.language
+
+    def save(self, commit: bool = True) -> NotificationSettings:
+        """The settings, and the address on the account (left out of the form: kept as it
+        was, as the language is; sent empty: cleared)."""
+        prefs = super().save(commit=commit)
+        if commit and "email" in self.data:
+            prefs.user.email = User.objects.normalize_email(self.cleaned_data["email"])
+            prefs.user.save(update_fields=["email"])
+        return prefs

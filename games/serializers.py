@@ -105,10 +105,19 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
         help_text="The language of mails and push notifications (pages follow the browser); "
         "any case.",
     )
+    # Kept on the account (the user), not on these settings: the address every mail goes to.
+    email = serializers.EmailField(
+        source="user.email",
+        required=False,
+        allow_blank=True,
+        max_length=254,
+        help_text="Where mails go; empty: no mail at all.",
+    )
 
     class Meta:
         model = NotificationSettings
         fields = [
+            "email",
             "phase_processed",
             "deadline_reminders",
             "press_digest",
@@ -116,6 +125,14 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
             "time_zone",
             "palette",
         ]
+
+    def update(self, instance: NotificationSettings, validated_data: dict) -> NotificationSettings:
+        """The address goes to the account (DRF writes no dotted source by itself)."""
+        account = validated_data.pop("user", None)
+        if account is not None:
+            instance.user.email = User.objects.normalize_email(account["email"])
+            instance.user.save(update_fields=["email"])
+        return super().update(instance, validated_data)
 
 
 # hh:mm[:ss[.uuuuuu]], in ASCII digits; Django alone would also read "1:30" and "12:3".

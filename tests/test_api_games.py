@@ -235,6 +235,34 @@ def test_notification_settings(api, make_user) -> None:
     assert bad.status_code == 400 and "time_zone" in bad.data
 
 
+def test_the_email_address_is_set_changed_and_cleared_through_the_settings(api, make_user):
+    """No way to add or change one's address after sign-up: ``{"email": ...}`` was a 400. It is
+    read and written as the account's address, checked as an e-mail address, may be cleared,
+    and an unknown field is still refused."""
+    user = make_user("u")
+    client = api(user)
+    url = "/api/auth/notifications/"
+    assert client.get(url).data["email"] == user.email
+    changed = client.patch(url, {"email": "new@Example.COM"}, format="json")
+    assert changed.status_code == 200 and changed.data["email"] == "new@example.com"
+    user.refresh_from_db()
+    assert user.email == "new@example.com"  # the domain in lower case, as at sign-up
+    assert client.put(url, {"press_digest": False}, format="json").data["email"] == user.email
+    for bad in ("not an address", "a@", 5, None, "x" * 250 + "@e.co"):
+        refused = client.put(url, {"email": bad}, format="json")
+        assert refused.status_code == 400 and "email" in refused.json(), bad
+    user.refresh_from_db()
+    assert user.email == "new@example.com"
+    cleared = client.put(url, {"email": ""}, format="json")
+    assert cleared.status_code == 200 and cleared.data["email"] == ""
+    user.refresh_from_db()
+    assert user.email == ""
+    unknown = client.put(url, {"emial": "a@example.com"}, format="json")
+    assert unknown.status_code == 400 and "emial" in unknown.json()
+    body = client.get("/api/schema/?format=json").json()["components"]["schemas"]
+    assert "email" in body["PatchedNotificationSettingsRequest"]["properties"]
+
+
 def test_game_list_filters_by_status(api, game, moderator) -> None:
     client = api(moderator)
     assert [g["id"] for g in client.get("/api/games/?status=active").data["results"]] == [game.pk]

@@ -402,6 +402,32 @@ def test_settings_palette_and_time_zone(colonial, russia):
     assert '<option value="colour-blind" selected>' in form
 
 
+def test_settings_page_sets_changes_and_clears_the_email_address(russia):
+    """The settings page had mail toggles but no address: a player who signed up without one
+    could never be mailed. The address is in the form, checked, and may be cleared."""
+    user = russia.user
+    c = client_for(user)
+    form = {"time_zone": "UTC", "palette": "default", "phase_processed": "on"}
+    html = assert_html(c.get(reverse("account-settings")))
+    assert 'name="email"' in html and 'type="email"' in html
+    assert (
+        c.post(reverse("account-settings"), {**form, "email": "me@Example.org"}).status_code == 302
+    )
+    user.refresh_from_db()
+    assert user.email == "me@example.org"
+    assert 'value="me@example.org"' in assert_html(c.get(reverse("account-settings")))
+    refused = c.post(reverse("account-settings"), {**form, "email": "not an address"})
+    assert refused.status_code == 200 and 'name="email"' in refused.content.decode()
+    user.refresh_from_db()
+    assert user.email == "me@example.org"
+    assert c.post(reverse("account-settings"), form).status_code == 302  # left out: kept
+    user.refresh_from_db()
+    assert user.email == "me@example.org"
+    assert c.post(reverse("account-settings"), {**form, "email": ""}).status_code == 302
+    user.refresh_from_db()
+    assert user.email == ""
+
+
 def test_settings_reject_an_unknown_time_zone(russia):
     c = client_for(russia.user)
     response = c.post(

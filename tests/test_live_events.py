@@ -121,7 +121,7 @@ def test_a_player_hears_the_version_of_their_own_saved_orders(colonial, seat, mo
     services.submit_orders(russia, ["A Moscow - Perm"])  # another tab or device
     second = reader.until("orders")["data"]
     assert second["version"] == client.get(orders)["ETag"].strip('"') != first["version"]
-    hang_up(reader.response)
+    reader.rest()  # to its end: a stream hung up here closed the test's database connection
     # China hears its own version alone; a moderator who plays no power, none.
     theirs = [e for e in Reader(signed_in(china.user).get(url(colonial))).rest()]
     said = [e["data"] for e in theirs if e["event"] == "orders"]

@@ -364,18 +364,21 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     # A closed page's stream is found closed only when a write to it fails, the second after
     # the page went: with a heartbeat every 5 s its place is free within about 10 s, so a
     # player who reloads twice is not refused a stream (15 s held a reloaded page's for 30).
+    # A heartbeat reads nothing from the database (below), so it costs a write alone.
     heartbeat = _setting("LIVE_HEARTBEAT_SECONDS", 5)
     poll = heartbeat if listener.pubsub is not None else _setting("LIVE_POLL_SECONDS", 2)
     end = time.monotonic() + _setting("LIVE_MAX_SECONDS", 300)
-    quiet_since = time.monotonic()
+    quiet_since = read_at = time.monotonic()
+    fresh = True
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
-            out = _news(viewer, game, phase, power, everything, cursor, sent)
-            for kind, data in out:
-                yield _event(kind, data, cursor)
-            if out:
-                quiet_since = time.monotonic()
+            if fresh:
+                out = _news(viewer, game, phase, power, everything, cursor, sent)
+                for kind, data in out:
+                    yield _event(kind, data, cursor)
+                if out:
+                    quiet_since = time.monotonic()
             left = end - time.monotonic()
             if left <= 0:
                 yield _event("reconnect", {"after_ms": RETRY_MS}, cursor)
@@ -384,10 +387,16 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
             if not woke and time.monotonic() - quiet_since >= heartbeat:
                 yield ": still here\n\n"
                 quiet_since = time.monotonic()
-            try:
-                game, phase, power, everything = viewer.read()
-            except Game.DoesNotExist:  # deleted meanwhile: nothing more to tell
-                return
+            # With Redis every change is announced: a wait that ended unannounced (a
+            # heartbeat) reads nothing, but for a read every three heartbeats in case an
+            # announcement was lost. Without Redis the game is read at every poll.
+            fresh = woke or listener.pubsub is None or time.monotonic() - read_at >= 3 * heartbeat
+            if fresh:
+                try:
+                    game, phase, power, everything = viewer.read()
+                except Game.DoesNotExist:  # deleted meanwhile: nothing more to tell
+                    return
+                read_at = time.monotonic()
     finally:
         listener.close()
 

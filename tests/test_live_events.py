@@ -83,6 +83,13 @@ class Reader:
                 return event
         raise AssertionError(f"no {kind} event")
 
+    def chunks_until_ping(self) -> None:
+        """Read on until the next heartbeat."""
+        for chunk in self.chunks:
+            if chunk.decode().startswith(":"):
+                self.pings += 1
+                return
+
     def rest(self) -> list[dict]:
         out = []
         while (event := self.next()) is not None:
@@ -524,3 +531,30 @@ def test_a_poll_other_than_1_is_refused(colonial, seat, poll):
     assert "poll must be 1" in answer.json()["detail"]
     assert events._slots.open == 0
     assert client.get(url(colonial) + "?poll=1&poll=2").status_code == 400
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
+def test_with_redis_a_heartbeat_reads_nothing_and_a_change_is_heard(
+    colonial, seat, settings, require_redis
+):
+    """Heartbeats come every few seconds so that a closed page's stream is given back soon;
+    with Redis, where every change is announced, one reads nothing from the database (an
+    idle stream read the whole game at each), but for a read every three heartbeats in case
+    an announcement was lost. A change is still heard at once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.REDIS_URL = REDIS_URL
+    settings.LIVE_HEARTBEAT_SECONDS = 0.4
+    events._redis_client = None
+    russia = seat(colonial, "Russia")
+    reader = Reader(signed_in(russia.user).get(url(colonial)))
+    reader.until("orders")  # the first state, whole
+    with CaptureQueriesContext(connection) as read:
+        before = reader.pings
+        while reader.pings < before + 2:  # two heartbeats
+            reader.chunks_until_ping()
+    assert not read.captured_queries, [q["sql"] for q in read.captured_queries]
+    services.submit_orders(russia, ["A Moscow - Perm"])  # announced after its commit
+    assert reader.until("orders")["data"]["version"] != f"{colonial.current_phase_id}.0.0"
+    reader.rest()

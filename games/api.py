@@ -199,7 +199,16 @@ EVENT_SCHEMA = {
     "properties": {
         "event": {
             "type": "string",
-            "enum": ["phase", "clock", "powers", "orders", "press", "processed", "reconnect"],
+            "enum": [
+                "phase",
+                "clock",
+                "powers",
+                "orders",
+                "press",
+                "processed",
+                "reset",
+                "reconnect",
+            ],
         },
         "id": {"type": "string", "pattern": CURSOR_PATTERN},
         "data": {"type": "string", "description": "The event's JSON, as text."},

@@ -18,6 +18,7 @@ from django.urls import reverse
 from test_play_press import client_for as signed_in
 
 from games import events, services
+from games.api import EVENT_SCHEMA
 
 
 @pytest.fixture(autouse=True)
@@ -288,6 +289,7 @@ def test_a_cursor_ahead_of_the_game_after_a_rollback_gets_a_reset(colonial, seat
         got = Reader(ask()).rest()
         kinds = [e["event"] for e in got]
         assert kinds[0] == "reset" and "processed" not in kinds, kinds
+        assert set(kinds) <= set(EVENT_SCHEMA["properties"]["event"]["enum"])  # documented
         assert got[0]["data"] == {"from": furthest, "to": 0}
         assert got[0]["id"].startswith("0-")
         assert [e["data"]["index"] for e in got if e["event"] == "phase"] == [0]

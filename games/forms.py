@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from . import engine, moderation, usernames, variant_words
+from . import engine, moderation, notifications, usernames, variant_words
 from .limits import (
     MAX_DEADLINE_SHIFT_MINUTES,
     MAX_INTEGER,
@@ -427,6 +427,5 @@ class SettingsForm(forms.ModelForm):
         was, as the language is; sent empty: cleared)."""
         prefs = super().save(commit=commit)
         if commit and "email" in self.data:
-            prefs.user.email = User.objects.normalize_email(self.cleaned_data["email"])
-            prefs.user.save(update_fields=["email"])
+            notifications.set_address(prefs.user, self.cleaned_data["email"])
         return prefs

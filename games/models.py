@@ -256,6 +256,12 @@ class Membership(models.Model):
         """The seat is still held: ``MembershipQuerySet.in_play``'s test, for a seat in hand."""
         return self.status != self.Status.REPLACED and not self.removed
 
+    @property
+    def bot_plays(self) -> bool:
+        """A bot plays the seat: one taken off by the moderator keeps it (to be put back on)
+        but plays nothing, its power in civil disorder."""
+        return self.bot and self.status == self.Status.ACTIVE
+
 
 class Phase(models.Model):
     class Type(models.TextChoices):

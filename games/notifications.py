@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import send_mass_mail
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -25,6 +26,13 @@ from .models import Game, Membership, NotificationSettings, Phase
 logger = logging.getLogger(__name__)
 
 REMINDER_HOURS = (24, 1)
+
+
+def set_address(user: AbstractBaseUser, address: str) -> None:
+    """The address every mail to the player goes to (the settings page and the API's
+    notification settings both change it); empty: no mail."""
+    user.email = get_user_model().objects.normalize_email(address)
+    user.save(update_fields=["email"])
 
 
 def _recipients(memberships, preference: str) -> list[tuple]:

@@ -107,12 +107,10 @@ def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> Non
     """Back to the phase before the current one, as it was before it was processed.
     ``phase``: the index of the phase meant; a repeated request is refused (``PhaseChanged``)."""
     with transaction.atomic():
-        if phase is not None:
-            # Under the game's lock: a repeat, or a Process sent at the same moment, finds
-            # another phase current by then and is refused, rather than undoing a phase
-            # nobody meant (the processing just made would be silently lost).
-            services.check_current_phase(game, phase)
-        game.refresh_from_db()
+        # Under the game's lock: a repeat, or a Process sent at the same moment, finds another
+        # phase current by then and is refused, rather than undoing a phase nobody meant (the
+        # processing just made would be silently lost).
+        game = services.check_current_phase(game, phase)
         current = game.current_phase
         # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase
         # current, processed: undoing it is going back to it, as it was before it was

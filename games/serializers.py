@@ -16,7 +16,7 @@ from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from . import engine, moderation, usernames, visibility
+from . import engine, moderation, notifications, usernames, visibility
 from .input_types import LanguageField, PhaseIndexField, StrictInput
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
@@ -130,8 +130,7 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
         """The address goes to the account (DRF writes no dotted source by itself)."""
         account = validated_data.pop("user", None)
         if account is not None:
-            instance.user.email = User.objects.normalize_email(account["email"])
-            instance.user.save(update_fields=["email"])
+            notifications.set_address(instance.user, account["email"])
         return super().update(instance, validated_data)
 
 

@@ -84,13 +84,16 @@ def check_phase(phase: Phase, index: int | None) -> None:
         )
 
 
-def check_current_phase(game: Game, index: int) -> None:
-    """``check_phase`` against the game's current phase, the game's row locked until the
-    caller's transaction ends (a moderator's action sent from the phase on their screen)."""
+def check_current_phase(game: Game, index: int | None) -> Game:
+    """``check_phase`` (when ``index`` is given) against the game's current phase, the game's
+    row locked until the caller's transaction ends (a moderator's action sent from the phase
+    on their screen). Returns the game as read under the lock."""
     locked = _locked(game)
-    if locked.current_phase_id is None:
-        raise GameError("the game has no current phase")
-    check_phase(_current(locked), index)
+    if index is not None:
+        if locked.current_phase_id is None:
+            raise GameError("the game has no current phase")
+        check_phase(_current(locked), index)
+    return locked
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -1244,7 +1247,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     seat = _seat(game, power)
     phase = _current(game)
     if not bot:
-        if seat is None or not seat.bot or seat.status != Seat.ACTIVE:
+        if seat is None or not seat.bot_plays:
             raise GameError(f"no bot plays {power}")
         seat.status, seat.ready = Seat.CIVIL_DISORDER, False  # nobody plays it: not ready
         seat.save(update_fields=["status", "ready"])
@@ -1253,7 +1256,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
         return seat
     if power not in engine.survivors(phase):
         raise GameError(f"{power} is no longer in the game")
-    if seat is not None and seat.bot and seat.status == Seat.ACTIVE:
+    if seat is not None and seat.bot_plays:
         raise GameError(f"a bot already plays {power}")
     if seat is not None and seat.bot:  # a bot taken off before: back on
         seat.status, seat.missed_phases = Seat.ACTIVE, 0

@@ -144,7 +144,7 @@ def player_name(
     everyone's, ``bots`` (``shows_bots``) for a bot's (its name says it is one), the
     viewer's own always. A bot taken off its seat plays nothing: no name, the seat is in
     civil disorder (it keeps the seat only to be put back on)."""
-    if membership.bot and membership.status != Membership.Status.ACTIVE:
+    if membership.bot and not membership.bot_plays:
         return None
     if show or membership.user_id == user.pk or (bots and membership.bot):
         return membership.user.username
@@ -158,7 +158,7 @@ def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) ->
     if membership is None:
         return False
     if bots or membership.user_id == user.pk:
-        return membership.bot and membership.status == Membership.Status.ACTIVE
+        return membership.bot_plays
     return None
 
 

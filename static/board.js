@@ -541,9 +541,7 @@
       if (method === "PUT" && response.ok) {
         setVersion(etag(response));
         synced = stored = sent;
-        elsewhere = "";
-        var told = document.getElementById("orders-elsewhere");
-        if (told) told.remove();  // this box, saved over them, holds both now
+        forgetElsewhere();  // this box, saved over them, holds both now
       }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {
@@ -601,11 +599,9 @@
             textarea.value = stored.join("\n");
             synced = stored;
             setVersion(fresh);
-            elsewhere = "";
+            forgetElsewhere();
             answers++;  // a check of the box as it was answers too late
             form.dataset.checking = "";
-            var told = document.getElementById("orders-elsewhere");
-            if (told) told.remove();
             showStatus(saved, true);
             if (!step) idle(CHANGED);
           } else {
@@ -623,6 +619,13 @@
     heard = e.detail.version;
     heardOf(heard);
   }, { signal: signal });
+
+  // The box holds the saved orders again (saved here, or read afresh): no note of them.
+  function forgetElsewhere() {
+    elsewhere = "";
+    var note = document.getElementById("orders-elsewhere");
+    if (note) note.remove();
+  }
 
   // Text typed here and not saved, the saved orders changed elsewhere: the box keeps it.
   function typedOver() {

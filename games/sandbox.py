@@ -103,14 +103,22 @@ def _deposed(game: Game, power: str) -> str | None:
     ) % {"power": power, "when": when}
 
 
-def undo(game: Game, user: AbstractBaseUser, *, phase: int | None = None) -> None:
+def undo(
+    game: Game, user: AbstractBaseUser, *, phase: int | None = None, over: bool | None = None
+) -> None:
     """Back to the phase before the current one, as it was before it was processed.
-    ``phase``: the index of the phase meant; a repeated request is refused (``PhaseChanged``)."""
+    ``phase``: the index of the phase meant; a repeated request is refused (``PhaseChanged``).
+    ``over``: whether the game was over when the request was sent; undoing an ended game
+    reopens its last phase at the same index, so only this tells a repeat from a new undo."""
     with transaction.atomic():
         # Under the game's lock: a repeat, or a Process sent at the same moment, finds another
         # phase current by then and is refused, rather than undoing a phase nobody meant (the
         # processing just made would be silently lost).
         game = services.check_current_phase(game, phase)
+        if over is not None and over != game.is_over:
+            raise services.PhaseChanged(
+                gettext("The game has changed since this was sent; reload and look first.")
+            )
         current = game.current_phase
         # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase
         # current, processed: undoing it is going back to it, as it was before it was
@@ -159,6 +167,12 @@ class SandboxStepSerializer(StrictInput, serializers.Serializer):
         max_value=MAX_INTEGER,
         help_text="The index of the phase meant (the game's current_phase.index): a repeated "
         "request then finds another phase current and is refused with 409.",
+    )
+    over = serializers.BooleanField(
+        required=False,
+        help_text="Whether the game was over when this was sent. An ended game's undo reopens "
+        "its last phase at the same index, so with phase this tells a repeated undo from a "
+        "new one: refused with 409 when the game is no longer (or not yet) over.",
     )
 
 
@@ -237,7 +251,7 @@ class SandboxStepView(APIView):
         if step == "process":
             services.process_now(game, request.user, phase=meant)
         else:
-            undo(game, request.user, phase=meant)
+            undo(game, request.user, phase=meant, over=data.validated_data.get("over"))
         game = _own(pk, request.user)
         return Response(GameSerializer(game, context={"request": request}).data)
 
@@ -392,7 +406,8 @@ def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
         if step == "process":
             services.process_now(game, request.user, phase=index)  # each checks the phase
         else:
-            undo(game, request.user, phase=index)
+            over = {"1": True, "0": False}.get(request.POST.get("over", ""))
+            undo(game, request.user, phase=index, over=over)
     except (services.GameError, PermissionError) as error:
         messages.error(request, str(error))
     return redirect("sandbox", pk=pk)

@@ -469,8 +469,40 @@ def test_a_chinese_sandbox_ended_with_1950_undoes_its_last_year(api, make_user) 
     me_on_pages.force_login(ada)
     page = me_on_pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
     assert 'id="undo"' in page  # the last year's own undo, though it is phase 0 here
-    undone = me.post(step + "undo/", {"phase": 0}, format="json")
+    undone = me.post(step + "undo/", {"phase": 0, "over": True}, format="json")
     assert undone.status_code == 200, undone.content
     sandbox.refresh_from_db()
     assert sandbox.status == Game.Status.ACTIVE
     assert sandbox.current_phase.index == 0 and sandbox.current_phase.processed_at is None
+    # The same undo sent again finds the phase at the same index, but the game no longer over.
+    again = me.post(step + "undo/", {"phase": 0, "over": True}, format="json")
+    assert again.status_code == 409, again.content
+    sandbox.refresh_from_db()
+    assert sandbox.status == Game.Status.ACTIVE and sandbox.current_phase.index == 0
+
+
+def test_an_ended_sandboxs_undo_button_pressed_twice_goes_back_once(api, make_user) -> None:
+    """The page's Undo says whether the game was over. Undoing a game that ended with its
+    last phase processed reopens that phase at the same index, so without it a second press
+    of the same button (a double click, an old tab) undid one more phase."""
+    ada = make_user("ada")
+    game = api(ada).post("/api/sandbox/", {"variant": "chinese"}, format="json").json()
+    me = api(ada)
+    step = f"/api/sandbox/{game['id']}/"
+    assert me.post(step + "process/", {"phase": 0}, format="json").status_code == 200
+    sandbox = Game.objects.get(pk=game["id"])
+    sandbox.phases.update(year=1950)
+    ended = me.post(step + "process/", {"phase": 1}, format="json").json()
+    assert ended["status"] == "finished" and ended["current_phase"]["index"] == 1
+    pages = Client()
+    pages.force_login(ada)
+    page = pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert 'name="over" value="1"' in page
+    undo = reverse("sandbox-step", args=[game["id"], "undo"])
+    for _ in range(2):
+        assert pages.post(undo, {"phase": 1, "over": "1"}).status_code == 302
+    sandbox.refresh_from_db()
+    assert sandbox.status == Game.Status.ACTIVE
+    assert sandbox.current_phase.index == 1 and sandbox.current_phase.processed_at is None
+    page = pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert 'name="over" value="0"' in page

@@ -64,7 +64,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     units = list(board.units)
     occupied = {u.province for u in units}
     built: set[str] = set()  # provinces given a unit by an earlier build of this phase
-    removed: set[str] = set()
+    removed: set[int] = set()  # where in ``units`` the units removed by an order of this phase are
     for index, (power, text) in enumerate(entries):
         order = None
         try:
@@ -84,9 +84,10 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                 units.append(unit)
                 answer(index, "succeeds", canonical=f"Build {unit.kind} {unit.location}")
             elif order.kind == REMOVE:
-                unit = _removal(units, power, order, delta[power], owed[power], removed)
+                at = _removal(units, power, order, delta[power], owed[power], removed)
+                unit = units[at]
                 delta[power] += 1
-                removed.add(unit.province)
+                removed.add(at)
                 answer(index, "succeeds", canonical=f"Remove {unit.kind} {unit.location}")
             else:
                 raise OrderError(
@@ -95,15 +96,19 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
         except OrderError as e:
             # An order that was read but refused echoes how it was read (``Build A Munich``).
             answer(index, "invalid", e.reason, canonical=order.text() if order else None)
-    units = [u for u in units if u.province not in removed]
+    # By unit, not by province: an ocean holds several fleets, of several powers. By place in
+    # the list, not by identity: two equal units may be one object.
+    units = [u for at, u in enumerate(units) if at not in removed]
     disorder: list[Unit] = []
     for power, missing in delta.items():
         if missing < 0:
             disorder += civil_disorder(
                 board, power, [u for u in units if u.power == power], -missing
             )
-    gone = {id(u) for u in disorder}
-    return [u for u in units if id(u) not in gone], disorder
+    left = list(units)
+    for unit in disorder:  # one at a time: equal units (fleets in one ocean) each count
+        left.remove(unit)
+    return left, disorder
 
 
 def _build(board: Board, power: str, order, remaining: int, owed: int, occupied: set[str]) -> Unit:
@@ -144,21 +149,25 @@ def _build(board: Board, power: str, order, remaining: int, owed: int, occupied:
 
 
 def _removal(
-    units: list[Unit], power: str, order, remaining: int, owed: int, removed: set[str]
-) -> Unit:
+    units: list[Unit], power: str, order, remaining: int, owed: int, removed: set[int]
+) -> int:
+    """Where in ``units`` the power's unit the order names is; in an ocean holding several of
+    its fleets, the first not yet removed (Far East rule 6.7: such fleets are interchangeable)."""
     province = province_of(order.location)
-    unit = next((u for u in units if u.province == province and u.power == power), None)
-    if unit is None:
+    mine = [at for at, u in enumerate(units) if u.province == province and u.power == power]
+    if not mine:
         raise OrderError("{power} has no unit in {province}", power=power, province=province)
+    unit = units[mine[0]]
     if order.unit and order.unit != unit.kind:
         raise OrderError(UNIT_IS[unit.kind], province=province)
-    if province in removed:
+    at = next((at for at in mine if at not in removed), None)
+    if at is None:
         raise OrderError("{unit} is already being removed", unit=unit.label())
     if remaining >= 0:
         if owed >= 0:  # it may build, or owes nothing: it had no removal to make
             raise OrderError("{power} has no removals to make this phase", power=power)
         raise OrderError("{power} has no removals left this phase", power=power)
-    return unit
+    return at
 
 
 def civil_disorder(board: Board, power: str, units: list[Unit], count: int) -> list[Unit]:

@@ -352,3 +352,48 @@ def test_numbered_fleets_keep_their_numbers_in_the_canonical_text():
     again = judge(units, [(o["power"], o["canonical"]) for o in reversed(r["orders"])])
     assert [o["result"] for o in reversed(again["orders"])] == [o["result"] for o in r["orders"]]
     assert where(again, "Australia") == where(r, "Australia") == ["Guam", "Mid-Pacific Ocean"]
+
+
+def _winter(units, orders, centres):
+    return judge(
+        units,
+        orders,
+        phase={"season": "winter", "year": 1991, "type": "adjustments"},
+        supply_centers=centres,
+    )
+
+
+def test_a_removal_in_an_ocean_takes_one_fleet_not_every_fleet_there():
+    """Rule 6.1: an ocean holds several fleets, of several powers. A removal (or civil
+    disorder) takes one of the power's fleets there; it took every fleet in the ocean,
+    Indonesia's too, which owed nothing."""
+    npo = "North Pacific Ocean"
+    units = [("Japan", "F", npo), ("Japan", "F", npo), ("Japan", "A", "Tokyo")]
+    units += [("Indonesia", "F", npo)]
+    centres = {"Japan": ["Tokyo", "Sapporo"], "Indonesia": ["Sumatra", "Java"]}
+    r = _winter(units, [("Japan", "Remove F North Pacific")], centres)
+    assert [o["result"] for o in r["orders"]] == ["succeeds"]
+    in_ocean = sorted(u["power"] for u in r["units"] if u["location"] == npo)
+    assert in_ocean == ["Indonesia", "Japan"]
+    assert where(r, "Japan") == [npo, "Tokyo"]
+
+    centres["Japan"] = ["Tokyo"]  # two removals owed: both fleets, one order each
+    orders = [("Japan", "Remove F North Pacific")] * 3
+    r = _winter(units, orders, centres)
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds", "invalid"]
+    assert where(r, "Japan") == ["Tokyo"] and where(r, "Indonesia") == [npo]
+
+    r = _winter(units, [], centres)  # civil disorder: the two farthest, nobody else's
+    assert len(r["civil_disorder"]) == 2
+    assert where(r, "Indonesia") == [npo]
+    assert len(where(r, "Japan")) == 1
+
+
+def test_civil_disorder_in_an_ocean_takes_as_many_fleets_as_owed():
+    npo = "North Pacific Ocean"
+    units = [("Japan", "F", npo), ("Japan", "F", npo), ("Japan", "A", "Tokyo")]
+    units += [("Indonesia", "F", npo)]
+    centres = {"Japan": ["Tokyo", "Sapporo"], "Indonesia": ["Sumatra", "Java"]}
+    r = _winter(units, [], centres)  # one removal owed
+    assert [u["location"] for u in r["civil_disorder"]] == [npo]
+    assert where(r, "Japan") == [npo, "Tokyo"] and where(r, "Indonesia") == [npo]

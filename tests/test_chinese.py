@@ -90,6 +90,32 @@ def test_leaving_costs_exit_and_the_years_maintenance():
     assert ledger(r, "Japan") == {"maintenance": -10, "exit": -5}
 
 
+def test_each_leave_takes_one_army_off_and_is_charged_once():
+    """Seed 003 (3): armies move off the board from an entry space at 5 k oz each. An entry
+    space holds several of a power's armies: one Leave took every one of them off (those
+    moving out, supporting or bounced back too) and charged one exit for all."""
+    ocean = "Pacific Ocean"
+    armies = [("England", ocean)] * 3
+    orders = [
+        ("England", f"A {ocean} - Shamtung"),
+        ("England", f"A {ocean} S England A {ocean} - Shamtung"),
+        ("England", f"A {ocean} Leave"),
+    ]
+    r = adjudicate(request(armies, orders))
+    assert [o["result"] for o in r["orders"]] == ["succeeds"] * 3
+    assert sorted(u["location"] for u in r["units"] if u["power"] == "England") == [
+        ocean,
+        "Shamtung",
+    ]
+    assert ledger(r, "England") == {"maintenance": -30, "exit": -5}
+    r = adjudicate(request(armies, [("England", f"A {ocean} Leave")] * 3))
+    assert not [u for u in r["units"] if u["power"] == "England"]
+    assert ledger(r, "England") == {"maintenance": -30, "exit": -15}
+    assert r["economy"]["balances"]["England"] == -45
+    r = adjudicate(request(armies[:2], [("England", f"A {ocean} Leave")]))
+    assert [u["location"] for u in r["units"] if u["power"] == "England"] == [ocean]
+
+
 def test_centre_pays_in_the_year_of_exit_not_of_entrance():
     units = [("France", "Yunan"), ("France", "Indo-China")]
     orders = [("France", "A Yunan - Szechan"), ("France", "A Indo-China - Kwangsi")]

@@ -13,6 +13,7 @@ draw is reported, so any year can be replayed and audited.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
 from adjudication.orders import HOLD, SPECIAL, Order, OrderError
@@ -393,7 +394,7 @@ def finish_response(board: Board, response: dict) -> None:
     ledger: list[dict] = []
     units = [_unit(u) for u in response["units"]]
     entered, left = _arrivals_and_departures(response)
-    units = [u for u in units if (u.power, u.province) not in left] + entered
+    units = _without(units, left) + entered
     annihilated = _random_retreats(variant, response, units, rng)
     _account(board, entered, left, annihilated, ledger)
     year = board.year + 1
@@ -451,8 +452,11 @@ def _unit(data: dict) -> Unit:
     return Unit(data["power"], data["unit"], data["location"], province_of(data["location"]))
 
 
-def _arrivals_and_departures(response: dict) -> tuple[list[Unit], set[tuple[str, str]]]:
-    entered, left = [], set()
+def _arrivals_and_departures(response: dict) -> tuple[list[Unit], Counter[tuple[str, str]]]:
+    """The armies brought on, and how many of each power leave each entry space: one army
+    for each Leave (an entry space holds several of a power's armies; they are alike)."""
+    entered: list[Unit] = []
+    left: Counter[tuple[str, str]] = Counter()
     for item in response["orders"]:
         data = item.get("data") or {}
         if item.get("result") != "succeeds" or data.get("rule") != "chinese":
@@ -461,8 +465,20 @@ def _arrivals_and_departures(response: dict) -> tuple[list[Unit], set[tuple[str,
         if data.get("form") == "enter":
             entered.append(Unit(item["power"], "A", where, where))
         elif data.get("form") == "leave":
-            left.add((item["power"], where))
+            left[item["power"], where] += 1
     return entered, left
+
+
+def _without(units: list[Unit], left: Counter[tuple[str, str]]) -> list[Unit]:
+    """The units less one army of its power in its space for each departure."""
+    going = Counter(left)
+    kept = []
+    for u in units:
+        if going[u.power, u.province] > 0:
+            going[u.power, u.province] -= 1
+        else:
+            kept.append(u)
+    return kept
 
 
 def _random_retreats(variant: Variant, response: dict, units: list[Unit], rng: Year) -> list[dict]:
@@ -540,7 +556,7 @@ def _account(board: Board, entered, left, annihilated, ledger: list[dict]) -> No
         )
         n_in = sum(1 for u in entered if u.power == p)
         entry(p, "entry", -ENTRY_COST * n_in, why("{count} army(ies) brought on", count=n_in))
-        n_out = sum(1 for power, _ in left if power == p)
+        n_out = sum(count for (power, _), count in left.items() if power == p)
         entry(p, "exit", -EXIT_COST * n_out, why("{count} army(ies) taken off", count=n_out))
         lost = sum(1 for d in annihilated if d["power"] == p)
         entry(

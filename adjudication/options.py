@@ -109,12 +109,22 @@ def _candidates(board: Board, power: str) -> list[list[str]]:
         lists = _adjustments(board, power)
     else:
         fleets = fleets_at_sea(variant, board.units)
-        lists = [_movement(board, u, fleets) for u in board.units if u.power == power]
+        # Units alike (a power's armies in an entry space, its fleets in an ocean) have the
+        # same orders: listed once, not once per unit (100 armies made it 10^6 checks).
+        lists = [_movement(board, u, fleets) for u in _distinct(board.units) if u.power == power]
     for rule in variant.plugins:
         extra = rule.option_orders(board, power)
         if extra:
             lists.append(list(extra))
     return [c for c in lists if c]
+
+
+def _distinct(units) -> list:
+    """One of each set of equal units (same power, kind and location), in board order."""
+    first: dict[tuple[str, str, str], object] = {}
+    for u in units:
+        first.setdefault((u.power, u.kind, u.location), u)
+    return list(first.values())
 
 
 def _movement(board: Board, unit, fleets: frozenset[str]) -> list[str]:
@@ -132,8 +142,8 @@ def _movement(board: Board, unit, fleets: frozenset[str]) -> list[str]:
     carriers = fleets - {unit.province} if at_sea and _alone(board, unit) else fleets
     # Units that share a stacking space (an ocean, an entry space) may support each other.
     twins = sum(1 for other in board.units if other == unit) > 1
-    for other in board.units:
-        if other is unit and not twins:
+    for other in _distinct(board.units):
+        if other == unit and not twins:
             continue
         there = f"{other.kind} {other.location}"
         if other.province in variant.stacking:  # a shared space: say whose unit it is

@@ -75,3 +75,38 @@ def test_a_game_stored_with_one_still_plays(make_game) -> None:
     assert services.process_phase(game.pk, game.current_phase_id, force=True)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.current_phase.index == 1
+
+
+def test_alike_armies_in_an_entry_space_are_listed_once_not_once_each(monkeypatch) -> None:
+    """A power may stack 100 armies in an entry space; their orders are the same, so the
+    options check them once (each army's list checked the others': 100 armies took 10 s)."""
+    import importlib
+
+    module = importlib.import_module("adjudication.options")
+
+    checked = []
+    check = module._check
+    monkeypatch.setattr(
+        module,
+        "_check",
+        lambda board, power, texts: checked.append(len(texts)) or check(board, power, texts),
+    )
+
+    def listed(n: int) -> tuple[set, int]:
+        checked.clear()
+        units = [("England", "Pacific Ocean")] * n + [("England", "Shamtung")]
+        body = {
+            "variant": "chinese",
+            "phase": {"season": "year", "year": 1901, "type": "movement"},
+            "units": [{"power": p, "unit": "A", "location": loc} for p, loc in units],
+            "orders": [],
+            "random_seed": 1,
+            "faction_orders": [],
+        }
+        answer = module.options(body, "England")
+        return {o["order"] for o in answer["orders"]}, sum(checked)
+
+    two, checks_for_two = listed(2)
+    hundred, checks_for_hundred = listed(100)
+    assert hundred == two and "A Pacific Ocean Leave" in two
+    assert checks_for_hundred == checks_for_two

@@ -678,7 +678,7 @@ def option_orders(board: Board, power: str) -> list[str]:
         for u in board.units
         if u.power == power and allows_stacking(board.variant, u.province)
     ]
-    return out
+    return list(dict.fromkeys(out))  # several armies in one space leave by one order form
 
 
 def carry(request: dict, response: dict) -> dict:

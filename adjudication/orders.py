@@ -774,7 +774,9 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
         _end(r)
         return Order(DISBAND, unit, location)
     if word is None or word in HOLD_WORDS:
-        raise OrderError("a dislodged unit must retreat (R) or disband (D); it cannot hold")
+        raise OrderError(
+            "only dislodged units are ordered in a retreat phase: they retreat (R) or disband (D), they cannot hold"
+        )
     if word in SUPPORT_WORDS or word in CONVOY_WORDS:
         raise OrderError("there are no supports or convoys in a retreat phase")
     raise OrderError("I don't understand '{typed}' here; expected R or D", typed=r.typed(r.pos - 1))

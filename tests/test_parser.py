@@ -364,7 +364,7 @@ def test_a_convoy_in_brackets(standard):
 
 
 def test_retreat_phase_hold_is_an_error(colonial):
-    with pytest.raises(OrderError, match="must retreat .R. or disband .D."):
+    with pytest.raises(OrderError, match="they retreat .R. or disband .D., they cannot hold"):
         parse(colonial, "A Irkutsk H", "retreats")
 
 

@@ -154,6 +154,22 @@ def test_retreat_succeeds():
     assert "Warsaw" not in r["supply_centers"]["Germany"]
 
 
+def test_a_hold_in_a_retreat_phase_says_only_dislodged_units_are_ordered():
+    """Sent for a unit that was not dislodged (another power's was, in the same province),
+    the reason must not call it dislodged."""
+    m = after_attack()
+    r = judge(
+        "standard",
+        [(u["power"], u["unit"], u["location"]) for u in m["units"]],
+        [("Germany", "A Warsaw H")],
+        m["next_phase"],
+        dislodged=m["dislodged"],
+        contested=m["contested"],
+    )
+    assert r["orders"][0]["result"] == "invalid"
+    assert r["orders"][0]["reason"].startswith("only dislodged units are ordered")
+
+
 def test_retreat_into_a_contested_province_is_refused():
     m = after_attack()
     r = judge(

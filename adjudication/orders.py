@@ -775,7 +775,8 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
         return Order(DISBAND, unit, location)
     if word is None or word in HOLD_WORDS:
         raise OrderError(
-            "only dislodged units are ordered in a retreat phase: they retreat (R) or disband (D), they cannot hold"
+            "only dislodged units are ordered in a retreat phase: "
+            "they retreat (R) or disband (D), they cannot hold"
         )
     if word in SUPPORT_WORDS or word in CONVOY_WORDS:
         raise OrderError("there are no supports or convoys in a retreat phase")

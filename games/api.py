@@ -106,7 +106,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,
     OpenApiParameter.HEADER,
-    pattern=r"^[ -~]{0,64}$",
+    pattern=r"^[!-~]([ -~]{0,62}[!-~])?$",  # 1 to 64 printable ASCII, no blank ends
     description="Your name for this payment: a repeat with the same key (a retry, "
     "a double click) pays nothing more and answers the first payment with 200; the same key "
     "with another payee or amount is refused with 422.",
@@ -740,7 +740,10 @@ def pay(request: Request, membership: Membership) -> Response:
     200 with the first payment when its ``Idempotency-Key`` was used already."""
     serializer = PaymentSerializer(data=request.data)
     serializer.is_valid(raise_exception=True)
-    key = request.headers.get("Idempotency-Key", "")
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not key.strip():  # sent, but empty: not the same as none at all
+        raise exceptions.ValidationError({"Idempotency-Key": ["must not be empty"]})
+    key = key or ""
     if len(key) > 64 or not key.isascii() or not key.isprintable():
         raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
     data = serializer.validated_data

@@ -355,6 +355,9 @@ def test_a_repeated_payment_pays_once(chinese, seat) -> None:
     assert Payment.objects.filter(game=chinese).count() == 2
     bad = _pay(client, chinese, key="x" * 65)
     assert "Idempotency-Key" in json_4xx(bad, 400)
+    for blank in ("", "   "):  # sent but empty is a mistake, not "no key": two would pay twice
+        assert "Idempotency-Key" in json_4xx(_pay(client, chinese, key=blank), 400)
+    assert Payment.objects.filter(game=chinese).count() == 2
 
 
 def test_a_double_clicked_payment_form_pays_once(chinese, seat) -> None:

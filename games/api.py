@@ -525,6 +525,7 @@ class GameViewSet(
         game = self.get_object()
         membership = game.membership_of(request.user)
         wanted = request.query_params.get("power")
+        wanted = None if wanted is None else engine.power_named(game, wanted)
         if membership is not None and membership.power:
             if wanted not in (None, membership.power):
                 raise exceptions.PermissionDenied("you may list only your own power's orders")

@@ -227,6 +227,13 @@ def powers(game: Game) -> list[str]:
     return adjudication.load(game.variant).playable_powers
 
 
+def power_named(game: Game, text: str) -> str:
+    """The power players play that ``text`` names as an order would (any case, ``RUS``,
+    ``Russian``); otherwise ``text`` itself, for the caller to refuse by name."""
+    named = adjudication.load(game.variant).power(text) if isinstance(text, str) else None
+    return named if named in powers(game) else text
+
+
 def survivors(phase: Phase) -> set[str]:
     """Powers still in the game: a unit or a supply centre, or an account of gold.
 

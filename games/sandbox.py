@@ -71,6 +71,7 @@ def seat(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """The seat of ``power`` in the user's own sandbox; PermissionError for anyone else."""
     if not game.sandbox or game.creator_id != user.pk:
         raise PermissionError("only the sandbox's creator plays its powers")
+    power = engine.power_named(game, power)
     found = game.memberships.exclude(status=Membership.Status.REPLACED).filter(power=power).first()
     if found is None:
         deposed = _deposed(game, power)

@@ -231,7 +231,7 @@ def create_game(
 
 
 def _check_preferences(game: Game, preferences: Iterable[str]) -> list[str]:
-    preferences = list(preferences)
+    preferences = [engine.power_named(game, p) for p in preferences]
     powers = engine.powers(game)
     unknown = [p for p in preferences if p not in powers]
     if unknown:
@@ -328,6 +328,7 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that
     a bot plays: a human always has the first claim on a seat."""
     game = _locked(game)
+    power = engine.power_named(game, power)
     _not_sandbox(game)
     if game.status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("powers can only be taken over in a running game")
@@ -674,6 +675,7 @@ def send_message(
                 raise GameError("this is a no-press game")
             if game.press == Game.Press.PUBLIC and recipients and not game.is_over:
                 raise GameError("this game allows public press only")
+        recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
             raise GameError(f"unknown powers: {', '.join(unknown)}")
@@ -1194,6 +1196,7 @@ def replace_player(
     """Hand a power to another user; the old player's seat is kept as replaced."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
+    power = engine.power_named(game, power)
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     if is_bot_account(user):
@@ -1220,6 +1223,7 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     """Put a power into civil disorder, open for another player to take over."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
+    power = engine.power_named(game, power)
     seat = _seat(game, power)
     if seat is None or seat.status != Seat.ACTIVE:
         raise GameError(f"nobody is actively playing {power}")
@@ -1242,6 +1246,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     falls into civil disorder, open to a human, as a removed player's does)."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
+    power = engine.power_named(game, power)
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     seat = _seat(game, power)
@@ -1292,6 +1297,7 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
         game.status = Status.CANCELLED
         game.finished_at = timezone.now()
     else:
+        winner = engine.power_named(game, winner) if winner else winner
         if winner and winner not in engine.powers(game):
             raise GameError(f"unknown power {winner!r}")
         _finish(game, "victory" if winner else "ended", [winner] if winner else [])
@@ -1364,6 +1370,7 @@ def pay(
     if "economy" not in current.carried:
         raise GameError("there is no gold in this variant")
     powers = engine.powers(game)
+    payee = engine.power_named(game, payee)
     if membership.power not in powers or membership.bot:
         raise GameError("only a great power's player pays gold")
     if key:

@@ -310,6 +310,9 @@ def test_a_year_advances_to_the_next_and_publishes_faction_orders():
     powers = {u["power"] for u in r["units"]}
     assert "Imperials" not in powers
     assert sum(1 for u in r["units"] if u["power"] == "Kuomintang") == 1
+    # Gone, they hold no centre either (they kept all 16 left, for ever).
+    assert not r["supply_centers"]["Imperials"]
+    assert r["supply_centers"]["Kuomintang"]
     published = {o["power"]: o["published"] for o in r["factions"]["next_orders"]}
     assert set(published) == {"Kuomintang"}
 

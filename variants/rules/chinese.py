@@ -403,6 +403,8 @@ def finish_response(board: Board, response: dict) -> None:
     if year <= LAST_YEAR:
         units = _faction_adjustments(variant, units, held, year, rng, faction_events, ledger)
         held = _possession(variant, units, held)
+    if imperial_armies(year, 1) == 0:  # 1911: the Imperials are gone, and hold nothing more
+        held = {c: owner for c, owner in held.items() if owner != IMPERIALS}
     _settle(board, response, ledger)
     response["units"] = [u.as_json() for u in units]
     response["supply_centers"] = {

@@ -484,6 +484,9 @@ def test_player_page_and_leaderboard_page(make_game, moderator, client) -> None:
     html = page.content.decode()
     assert '<svg class="rating-chart"' in html and "<script" not in html.split("<main")[-1]
     assert f'href="/games/{game.pk}/"' in html
+    # The rating as the leaderboard and the API give it: two decimals (it showed one).
+    rating = winner.ratings.get(variant="")  # overall
+    assert f"Rating {rating.ordinal:.2f} (" in html, html
     board = client.get("/leaderboard/?variant=standard").content.decode()
     assert board.index(winner.username) < board.index(
         game.memberships.get(power="France").user.username

@@ -160,7 +160,22 @@ def _removal(
     unit = units[mine[0]]
     if order.unit and order.unit != unit.kind:
         raise OrderError(UNIT_IS[unit.kind], province=province)
-    at = next((at for at in mine if at not in removed), None)
+    if order.number is not None and order.number > len(mine):  # F3 of two: never "any"
+        raise OrderError(
+            "{power} has {count} unit(s) in the {province}, so there is no number {number}",
+            power=power,
+            count=len(mine),
+            province=province,
+            number=order.number,
+        )
+    if order.number is not None:  # F2: the power's second unit there, as in a movement phase
+        at: int | None = mine[order.number - 1]
+        if at in removed:
+            raise OrderError(
+                "{unit} is already being removed", unit=f"{unit.kind}{order.number} {province}"
+            )
+    else:
+        at = next((at for at in mine if at not in removed), None)
     if at is None:
         raise OrderError("{unit} is already being removed", unit=unit.label())
     if remaining >= 0:

@@ -257,6 +257,8 @@ class Movement:
         tprov = province_of(order.target)
         t = self.unit_at.get(tprov)
         army = None if t is None else self.units[t].kind
+        if army is not None and order.target_unit and order.target_unit != army:
+            raise OrderError(UNIT_IS[army], province=tprov)  # "C F Brest": never read as A
         named = order.target_power  # "C France A Brest - London": read as written, or refused
         if named and t is not None and named != self.units[t].power:
             raise OrderError(

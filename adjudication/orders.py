@@ -798,7 +798,7 @@ def _adjustment(r: _Reader) -> Order:
         location = r.location(REMOVE_PLACE)
         _numbered(r, number, location)
         _end(r)
-        return Order(REMOVE, unit, location)
+        return Order(REMOVE, unit, location, number=number)
     unit, number = r.unit()
     location = r.location(PROVINCE)
     _numbered(r, number, location)
@@ -808,7 +808,7 @@ def _adjustment(r: _Reader) -> Order:
         return Order(BUILD, unit, location)
     if word in REMOVE_WORDS or word in DISBAND_WORDS:
         _end(r)
-        return Order(REMOVE, unit, location)
+        return Order(REMOVE, unit, location, number=number)
     # No province names here: this message is shown on every variant's map.
     raise OrderError(
         "an adjustment order is 'Build A <home centre>', 'Build F <home centre>', "

@@ -397,3 +397,31 @@ def test_civil_disorder_in_an_ocean_takes_as_many_fleets_as_owed():
     r = _winter(units, [], centres)  # one removal owed
     assert [u["location"] for u in r["civil_disorder"]] == [npo]
     assert where(r, "Japan") == [npo, "Tokyo"] and where(r, "Indonesia") == [npo]
+
+
+def test_an_army_named_for_fleets_in_an_ocean_is_refused_not_read_as_a_fleet():
+    """Only fleets stand in an ocean: "A Mid-Pacific - Guam" was judged as the fleet's move,
+    and a support naming an army there as a support of a fleet."""
+    mpo = "Mid-Pacific Ocean"
+    units = [("Japan", "F", mpo), ("Japan", "F", mpo), ("Australia", "F", mpo)]
+    for text in (
+        "A Mid-Pacific - Guam",
+        "A2 Mid-Pacific H",
+        "F Mid-Pacific S A2 Mid-Pacific - Guam",
+        "F2 Mid-Pacific S Australia A Mid-Pacific - Guam",
+    ):
+        r = judge(units, [("Japan", text)])
+        assert r["orders"][0]["result"] == "invalid", text
+        assert r["orders"][0]["reason"] == "the unit in Mid-Pacific Ocean is a fleet", text
+    assert judge(units, [("Japan", "F2 Mid-Pacific - Guam")])["orders"][0]["result"] == "succeeds"
+
+
+def test_a_numbered_removal_names_a_fleet_there_is():
+    mpo = "Mid-Pacific Ocean"
+    units = [("Japan", "F", mpo), ("Japan", "F", mpo), ("Japan", "F", mpo)]
+    orders = [("Japan", f"Remove {f} Mid-Pacific") for f in ("F2", "F2", "F9", "F")]
+    r = _winter(units, orders, {"Japan": ["Tokyo"]})
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid", "invalid", "succeeds"]
+    assert r["orders"][1]["reason"] == "F2 Mid-Pacific Ocean is already being removed"
+    assert "no number 9" in r["orders"][2]["reason"]
+    assert where(r, "Japan") == [mpo]

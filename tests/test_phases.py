@@ -670,3 +670,12 @@ def test_victory_after_fall_retreats():
     )
     assert "Berlin" in r["supply_centers"]["Russia"]
     assert r["winner"] == "Russia"
+
+
+def test_a_convoy_of_a_fleet_is_refused_not_read_as_the_army_there():
+    """ "F Eng C F Bre - Lon" with an army in Brest was read as a convoy of the army; a
+    support naming the wrong kind of unit was already refused."""
+    units = [("England", "F", "English Channel"), ("France", "A", "Brest")]
+    r = judge("standard", units, [("England", "F Eng C F Bre - Lon")], SPRING)
+    assert r["orders"][0]["result"] == "invalid"
+    assert r["orders"][0]["reason"] == "the unit in Brest is an army"

@@ -15,6 +15,7 @@ from dataclasses import replace
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
+from adjudication.reasons import UNIT_IS
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
@@ -47,6 +48,8 @@ class Movement(_Core):
         mine = [i for i in self.units_in(province) if self.power[i] == power]
         if not mine:
             return super().unit_for(power, order)  # says whose units are there
+        if order.unit and order.unit != self.units[mine[0]].kind:  # all alike: fleets at sea
+            raise OrderError(UNIT_IS[self.units[mine[0]].kind], province=province)
         if order.number is not None:
             i = self.numbered(power, province, order.number)
             if self.order[i] is not None:
@@ -133,6 +136,8 @@ class Movement(_Core):
             return replace(legal, canonical=None, data=None, **whose)
         if len(self.units_in(target)) < 2:
             raise OrderError("there is no other unit in the {province} to support", province=target)
+        if order.target_unit and order.target_unit != unit.kind:  # units of one kind there
+            raise OrderError(UNIT_IS[unit.kind], province=target)
         if order.destination is None:
             raise OrderError("a unit in an ocean cannot be dislodged: it needs no hold support")
         dest = province_of(order.destination)

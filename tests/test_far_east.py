@@ -425,3 +425,26 @@ def test_a_numbered_removal_names_a_fleet_there_is():
     assert r["orders"][1]["reason"] == "F2 Mid-Pacific Ocean is already being removed"
     assert "no number 9" in r["orders"][2]["reason"]
     assert where(r, "Japan") == [mpo]
+
+
+def test_an_unnumbered_fleet_supporting_a_numbered_one_is_another_of_them():
+    """ "F Mid-Pacific S F1 Mid-Pacific - Guam" from a power with two fleets there: the support
+    comes from its other fleet (it was given to F1 itself, refused as supporting itself)."""
+    mpo = "Mid-Pacific Ocean"
+    units = [("Japan", "F", mpo), ("Japan", "F", mpo), ("China", "F", "Guam")]
+    units += [("China", "F", "Philippine Sea")]
+    orders = [
+        ("Japan", "F Mid-Pacific S F1 Mid-Pacific - Guam"),
+        ("Japan", "F1 Mid-Pacific - Guam"),
+        ("China", "F Philippine Sea S F Guam"),
+    ]
+    r = judge(units, orders)
+    assert [o["result"] for o in r["orders"]][:2] == ["succeeds", "fails"]
+    r = judge(units, orders[:2])
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds"]
+    assert where(r, "Japan") == ["Guam", mpo]
+    alone = judge(units, orders[:1])["orders"][0]  # F1 unordered: still the other one supports
+    assert (alone["result"], alone["reason"]) == (
+        "succeeds",
+        "no effect: F Mid-Pacific Ocean was not ordered to Guam",
+    )

@@ -59,6 +59,15 @@ class Movement(_Core):
                 )
             return i
         free = [i for i in mine if self.order[i] is None]
+        if (
+            order.kind == SUPPORT
+            and order.target_number is not None
+            and order.target_power in (None, power)
+            and order.target is not None
+            and province_of(order.target) == province
+        ):  # "F Mid-Pacific S F1 Mid-Pacific - Guam": another of the power's fleets supports
+            supported = self.numbered(power, province, order.target_number)
+            free = [i for i in free if i != supported] or free
         if not free:
             if self.units[mine[0]].kind == "F":
                 raise OrderError(

@@ -32,9 +32,16 @@ class Unit:
     province: str
     # Its answer form, made once: a unit is shared between phases and never changes.
     shared_json: ReplyData | None = field(default=None, compare=False, repr=False)
+    # Its label, made on first use: reasons name the same units phase after phase, and one
+    # text (its hash kept) is cheaper to look a reason up by than a new one each time.
+    named: str | None = field(default=None, compare=False, repr=False)
 
     def label(self) -> str:
-        return f"{self.kind} {self.location}"
+        """``A Paris``: the unit as reasons name it."""
+        named = self.named
+        if named is None:
+            named = self.named = f"{self.kind} {self.location}"
+        return named
 
     def as_json(self) -> dict:
         return {"power": self.power, "unit": self.kind, "location": self.location}

@@ -20,7 +20,7 @@ from functools import lru_cache
 from ._mypyc import mypyc_attr
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
-from .reasons import UNIT_IS, WHICH_COAST, reason_template, why
+from .reasons import UNIT_IS, WHICH_COAST, keep, kept, reason_template, why
 from .variant import Variant, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
@@ -35,6 +35,16 @@ GUESSING: Final = 1
 RESOLVED: Final = 2
 # The method that checks each kind of order a movement phase allows.
 CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
+
+
+# The reasons given most, each kept by its call site under (template, names' values...)
+# (``reasons.kept``): a ``why`` call builds a dict of its names each time.
+_OWN_UNIT = reason_template("cannot dislodge a unit of its own power in {dest}")
+_HEAD_ON = reason_template("lost a head-to-head battle with {label} ({attack} against {against})")
+_HELD = reason_template("{label} stays in {dest} (strength {attack} against {against})")
+_BOUNCED = reason_template("bounced with {label} in {destination} ({attack} against {against})")
+_DISLODGED = reason_template("dislodged by {unit}")
+_CUT_BY = reason_template("support cut by {unit}")
 
 
 @lru_cache(maxsize=64)
@@ -730,7 +740,8 @@ class Movement:
         if how == "no-attack":
             if not self.path_ok(i):
                 return self.no_route_reason(i)
-            return why("cannot dislodge a unit of its own power in {dest}", dest=dest)
+            key: tuple = (_OWN_UNIT, dest)
+            return kept.get(key) or keep(key, why(_OWN_UNIT, dest=dest))
         if (
             how in ("held", "head-on")
             and self.dislodged_by
@@ -744,30 +755,27 @@ class Movement:
                 how, cause = "bounced", ("bounced", found[1], cause[2], found[0])
         elif how == "bounced":
             cause = self.named_rival(i, cause)
-        _, other, attack, against = cause
-        label = self.units[other].label()
         if how == "head-on":
-            return why(
-                "lost a head-to-head battle with {label} ({attack} against {against})",
-                label=label,
-                attack=attack,
-                against=against,
+            _, other, attack, against = cause
+            label = self.units[other].label()
+            key = (_HEAD_ON, label, attack, against)
+            return kept.get(key) or keep(
+                key, why(_HEAD_ON, label=label, attack=attack, against=against)
             )
         if how == "held":
-            return why(
-                "{label} stays in {dest} (strength {attack} against {against})",
-                label=label,
-                dest=dest,
-                attack=attack,
-                against=against,
+            _, other, attack, against = cause
+            label = self.units[other].label()
+            key = (_HELD, label, dest, attack, against)
+            return kept.get(key) or keep(
+                key, why(_HELD, label=label, dest=dest, attack=attack, against=against)
             )
         return self.bounce_reason(i, cause)
 
     def named_rival(self, i: int, cause: tuple) -> tuple:
         """Of the rivals that each bounced move i, the one its reason names: the strongest,
         then by province, so the reason never depends on the order the units are listed."""
-        if len(self.rivals(i)) < 2:
-            return cause  # the one rival is the one its decision recorded
+        if len(self.movers_into[self.dest[i]]) < 3:  # type: ignore[index]
+            return cause  # the one rival (besides i) is the one its decision recorded
         found = self.strongest_rival(i, cause[2], at_least=2)
         return cause if found is None else ("bounced", found[1], cause[2], found[0])
 
@@ -784,12 +792,10 @@ class Movement:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""
         _, other, attack, against = cause
         label = self.units[other].label()
-        return why(
-            "bounced with {label} in {destination} ({attack} against {against})",
-            label=label,
-            destination=self.dest[i],
-            attack=attack,
-            against=against,
+        dest = self.dest[i]
+        key = (_BOUNCED, label, dest, attack, against)
+        return kept.get(key) or keep(
+            key, why(_BOUNCED, label=label, destination=dest, attack=attack, against=against)
         )
 
     def no_route_reason(self, i: int) -> str:
@@ -836,25 +842,34 @@ class Movement:
         k = self.dislodged_by[i]
         if k is None:
             return "succeeds", None
-        return "fails", why("dislodged by {unit}", unit=self.units[k].label())
+        return "fails", self.dislodged_reason(k)
+
+    def dislodged_reason(self, k: int) -> str:
+        """``dislodged by`` unit k."""
+        label = self.units[k].label()
+        key = (_DISLODGED, label)
+        return kept.get(key) or keep(key, why(_DISLODGED, unit=label))
 
     def support_reason(self, s: int) -> str:
         """Why support s was not given, from the cause its decision recorded."""
         cause = self.cause(s, self.adjudicate_support)
         k = cause[1] if cause else None
         if cause and cause[0] == "cut":  # of several cutters, name one whatever the unit order
-            cutters = [c for c in self.movers_into.get(self.prov[s], ()) if self.cuts_support(c, s)]
-            k = min(cutters, key=self.prov.__getitem__, default=k)
+            movers = self.movers_into.get(self.prov[s], ())
+            if len(movers) > 1:  # else the one that cut it is the one its decision recorded
+                cutters = [c for c in movers if self.cuts_support(c, s)]
+                k = min(cutters, key=self.prov.__getitem__, default=k)
         by = self.dislodged_by[s]
         if by is not None and k in (None, by):
-            return why("dislodged by {unit}", unit=self.units[by].label())
+            return self.dislodged_reason(by)
         if k is None:
             if by is None:
                 return why("support cut")
             return why("support cut; dislodged by {unit}", unit=self.units[by].label())
         cutter = self.units[k].label()
         if by is None:
-            return why("support cut by {unit}", unit=cutter)
+            key = (_CUT_BY, cutter)
+            return kept.get(key) or keep(key, why(_CUT_BY, unit=cutter))
         return why(
             "support cut by {unit}; dislodged by {by}", unit=cutter, by=self.units[by].label()
         )

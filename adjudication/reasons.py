@@ -108,6 +108,22 @@ _shared_count = 0
 _SHARED_SIZE = 16384
 
 
+# Reasons the resolver's busiest call sites keep themselves, under a key each site makes: the
+# template, then the values of its names in the order the site always passes them (str and int
+# only, so 1 and True never meet). ``why`` takes its names as keywords, and a call with
+# keywords builds a dict every time, which cost more than the rest of the reason; a tuple and
+# one lookup cost a fifth of it. Started afresh when full.
+kept: dict[tuple, Reason] = {}
+
+
+def keep(key: tuple, reason: Reason) -> Reason:
+    """Keep a reason under the key its call site made (``kept``), and return it."""
+    if len(kept) >= _SHARED_SIZE:
+        kept.clear()  # cleared, not replaced: the call sites hold this dict
+    kept[key] = reason
+    return reason
+
+
 def words_of(value: object) -> object:
     """A name as JSON: a quoted reason as its words, anything else as its text."""
     return value.words() if isinstance(value, Reason) else str(value)

@@ -11,7 +11,7 @@ from functools import cache
 from . import adjustments, retreats
 from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
 from .movement import Movement, overrides
-from .orders import SPECIAL, Order, OrderError, order_data, parse, tokenize
+from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
 from .readonly import ReplyData
 from .registry import Rule
 from .variant import Variant, load
@@ -370,18 +370,31 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
     table = _data_table(variant, phase_type)
     outcome, canonical_of = m.outcome, m.canonical
     # A unit's order's canonical text read here, not through a call a reply, unless a rule's
-    # resolver writes its own.
+    # resolver writes its own; and so is the answer of a move or support that worked or a
+    # hold that stayed (``Movement.outcome``'s first answers, most replies), unless a rule's
+    # resolver gives its own outcomes.
     cls: type = type(m)
     own_canonical = not overrides(cls, "canonical")
+    own_outcome = not checking and not overrides(cls, "outcome")
+    kinds, results, matches, dislodged_by = m.kind, m.result, m.matches, m.dislodged_by
     orders, count = m.order, len(m.order)
+    key = "needs" if checking else "reason"
     for index, i in enumerate(unit_of):
         if i is None:  # refused by _add_orders, which made its reply
             _give_data(items[index], table, variant, phase_type)
             continue
         if checking:
-            result, key, note = "valid", "needs", m.needs(i)
+            result, note = "valid", m.needs(i)
+        elif (
+            own_outcome
+            and i < count
+            and (
+                (results[i] and (kinds[i] == MOVE or (kinds[i] == SUPPORT and matches[i])))
+                or (kinds[i] == HOLD and dislodged_by[i] is None)
+            )
+        ):
+            result, note = "succeeds", None
         else:
-            key = "reason"
             result, note = outcome(i)
         power, text = entries[index]
         order = orders[i] if i < count else None  # None: a rule's own order

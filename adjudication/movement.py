@@ -21,7 +21,7 @@ from ._mypyc import mypyc_attr
 from .board import Board, Unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .reasons import UNIT_IS, WHICH_COAST, keep, kept, reason_template, why
-from .variant import Variant, province_of
+from .variant import PROVINCE_OF, Variant, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -127,7 +127,7 @@ class Movement:
     def unit_for(self, power: str, order: Order) -> int:
         """The index of the unit an order is for, or OrderError saying why there is none."""
         loc = order.location
-        province = province_of(loc)
+        province = PROVINCE_OF[loc]  # type: ignore[index]
         i = self.unit_at.get(province)
         if i is None:
             raise OrderError("there is no unit in {province}", province=province)
@@ -145,7 +145,7 @@ class Movement:
 
     def kind_at(self, location: str | None) -> str | None:
         """The kind of unit standing in a location's province, if any."""
-        i = self.unit_at.get(province_of(location)) if location else None
+        i = self.unit_at.get(PROVINCE_OF[location]) if location else None
         return None if i is None else self.units[i].kind
 
     def add_order(self, power: str, order: Order) -> int:
@@ -225,7 +225,7 @@ class Movement:
 
     def check_support(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
-        tprov = province_of(order.target)
+        tprov = PROVINCE_OF[order.target]  # type: ignore[index]
         t = self.unit_at.get(tprov)
         target = None if t is None else self.units[t]
         legal = legal_support(
@@ -250,7 +250,7 @@ class Movement:
                 power=named,
             )
         if legal.destination is not None:
-            dprov = province_of(legal.destination)
+            dprov = PROVINCE_OF[legal.destination]
             if not self.target_could_move(t, dprov):
                 raise OrderError(
                     "{unit} could not move to {dprov}", unit=target.label(), dprov=dprov
@@ -264,7 +264,7 @@ class Movement:
 
     def check_convoy(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
-        tprov = province_of(order.target)
+        tprov = PROVINCE_OF[order.target]  # type: ignore[index]
         t = self.unit_at.get(tprov)
         army = None if t is None else self.units[t].kind
         if army is not None and order.target_unit and order.target_unit != army:
@@ -277,7 +277,7 @@ class Movement:
                 owner=self.units[t].power,
                 power=named,
             )
-        dprov = province_of(order.destination)
+        dprov = PROVINCE_OF[order.destination]  # type: ignore[index]
         legal = legal_convoy(self.variant, unit.kind, unit.location, tprov, dprov, army)
         if isinstance(legal, str):
             raise OrderError(legal)
@@ -332,7 +332,7 @@ class Movement:
                 continue
             k = kind[i] = order.kind
             if k == MOVE:
-                d = dest[i] = province_of(order.destination)
+                d = dest[i] = PROVINCE_OF[order.destination]  # type: ignore[index]
                 convoyed[i] = order.via == "convoy"
                 if d in movers:
                     movers[d].append(i)
@@ -404,7 +404,7 @@ class Movement:
 
     def support_target(self, s: int, order: Order) -> int:
         """The unit a support order is for (a plug-in may choose among several in a space)."""
-        return self.unit_at[province_of(order.target)]
+        return self.unit_at[PROVINCE_OF[order.target]]  # type: ignore[index]
 
     def is_head_to_head(self, i: int, j: int) -> bool:
         """Two units ordered into each other's province meet head to head (plug-ins may veto)."""
@@ -637,7 +637,7 @@ class Movement:
         if self.power[k] == self.power[s]:
             return False
         aim = self.order[s].destination  # type: ignore[union-attr]
-        if aim is not None and self.prov[k] == province_of(aim):
+        if aim is not None and self.prov[k] == PROVINCE_OF[aim]:
             return False  # not cut from the province it is directed at, whatever the coast
         return self.path_ok(k)
 

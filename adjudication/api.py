@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from . import adjustments, retreats
-from .board import Board, Dislodged, RequestError, Unit, moved_unit, read, units_json
+from .board import Board, RequestError, Unit, read, units_json
 from .movement import Movement, overrides
 from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
 from .readonly import ReplyData
@@ -426,13 +426,7 @@ def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], 
     items, unit_of = _add_orders(m, entries)
     m.run()
     response["orders"] = _answers(m, entries, items, unit_of, checking=False)
-    units: list[Unit] = []
-    dislodged: list[Dislodged] = []
-    for unit, loc, k in zip(m.units, m.final_locations(), m.dislodged_by, strict=True):
-        if k is None:
-            units.append(unit if loc == unit.location else moved_unit(unit, loc))  # type: ignore[arg-type]
-        else:
-            dislodged.append(Dislodged(unit, m.prov[k], m.convoyed[k]))
+    units, dislodged = m.final_units()
     occupied = {u.province for u in units}
     contested = m.contested(occupied)
     out = []

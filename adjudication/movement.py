@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ._mypyc import mypyc_attr
-from .board import Board, Unit
+from .board import Board, Dislodged, Unit, moved_unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
 from .reasons import UNIT_IS, WHICH_COAST, keep, kept, reason_template, why
 from .variant import PROVINCE_OF, Variant, province_of
@@ -626,10 +626,11 @@ class Movement:
             if attack <= hold:
                 held = self.occupant(self.dest[i])  # type: ignore[arg-type]
                 return self.fails(i, ("held", held, attack, hold))
-        for k in self.rivals(i):
-            prevent = self.prevent_strength(k)
-            if attack <= prevent:
-                return self.fails(i, ("bounced", k, attack, prevent))
+        for k in self.movers_into[self.dest[i]]:  # type: ignore[index]
+            if k != i:  # a rival (``rivals``, without making its list)
+                prevent = self.prevent_strength(k)
+                if attack <= prevent:
+                    return self.fails(i, ("bounced", k, attack, prevent))
         return True
 
     def cuts_support(self, k: int, s: int) -> bool:
@@ -678,23 +679,28 @@ class Movement:
             return self.order[i].destination  # type: ignore[union-attr,return-value]
         return self.units[i].location
 
-    def final_locations(self) -> list[str | None]:
-        """Where each unit stands after the phase; None for a dislodged unit."""
-        by = self.dislodged_by
+    def final_units(self) -> tuple[list[Unit], list[Dislodged]]:
+        """The units that were not dislodged, where they stand after the phase, and the
+        dislodged ones with where their attacker came from; in one pass over the units."""
+        by, kind, result, order = self.dislodged_by, self.kind, self.result, self.order
         cls: type = type(self)
-        if overrides(cls, "final_location", "moved"):
-            return [None if k is not None else self.final_location(i) for i, k in enumerate(by)]
-        # Movement's own final_location for every unit, without two calls a unit.
-        kind, result, order, units = self.kind, self.result, self.order, self.units
-        out: list[str | None] = []
-        for i, k in enumerate(by):
+        # Movement's own final_location read here, without two calls a unit, unless a rule's
+        # resolver moves units its own way (the railroad).
+        own = not overrides(cls, "final_location", "moved")
+        units: list[Unit] = []
+        dislodged: list[Dislodged] = []
+        for i, unit in enumerate(self.units):
+            k = by[i]
             if k is not None:
-                out.append(None)
-            elif kind[i] == MOVE and result[i]:
-                out.append(order[i].destination)  # type: ignore[union-attr]
+                dislodged.append(Dislodged(unit, self.prov[k], self.convoyed[k]))
+                continue
+            if own:
+                moved = kind[i] == MOVE and result[i]
+                loc = order[i].destination if moved else unit.location  # type: ignore[union-attr]
             else:
-                out.append(units[i].location)
-        return out
+                loc = self.final_location(i)
+            units.append(unit if loc == unit.location else moved_unit(unit, loc))  # type: ignore[arg-type]
+        return units, dislodged
 
     def find_dislodgers(self) -> list[int | None]:
         """Who dislodged each unit, worked out once when all is resolved: it is read often."""

@@ -327,11 +327,17 @@ class Movement:
         moving: list[int] = []
         convoys: list[int] = []
         supports: list[int] = []
+        # Each unit's decision: its move's, its support's, or staying where it is (a hold, a
+        # convoy, a unit without an order).
+        adjudicators = self.adjudicators
+        adjudicators[: len(kind)] = [self.adjudicate_stays] * len(kind)
+        move, support = self.adjudicate_move, self.adjudicate_support
         for i, order in enumerate(orders):
             if order is None:
                 continue
             k = kind[i] = order.kind
             if k == MOVE:
+                adjudicators[i] = move
                 d = dest[i] = PROVINCE_OF[order.destination]  # type: ignore[index]
                 convoyed[i] = order.via == "convoy"
                 if d in movers:
@@ -340,6 +346,7 @@ class Movement:
                     movers[d] = [i]
                 moving.append(i)
             elif k == SUPPORT:
+                adjudicators[i] = support
                 supports.append(i)
             elif k == CONVOY:
                 convoys.append(i)
@@ -382,13 +389,6 @@ class Movement:
             j = self.unit_at.get(dest[i])  # type: ignore[arg-type]
             if j is not None and self.meets_head_on(i, j):
                 self.h2h[i] = j
-        adjudicate = {
-            MOVE: self.adjudicate_move,
-            SUPPORT: self.adjudicate_support,
-            CONVOY: self.adjudicate_stays,
-            HOLD: self.adjudicate_stays,
-        }
-        self.adjudicators[: len(kind)] = [adjudicate[k] for k in kind]
 
     def meets_head_on(self, i: int, j: int) -> bool:
         """Two units moving into each other's province, neither by convoy."""

@@ -68,45 +68,71 @@ def answer_json(response: dict) -> str:
 
 
 def _replies_json(replies: list) -> str:
-    """The replies as a JSON list, each written from its values (``_reply_json``). (Keeping
-    each reply's text by what it says, as the data's is kept, cost more than it saved: the
-    table of them outgrew the processor's caches.)"""
-    out = []
+    """The replies as a JSON list, written from parts made once: each power's opening, each
+    order text quoted, and the rest of a reply (``_tails``). (Keeping each whole reply's text by
+    what it says cost more than it saved: the table of them outgrew the processor's caches.)"""
+    out: list[str] = []
     for item in replies:
         if type(item) is dict:
             keys = tuple(item)
-            if keys == _WITH_REASON:
-                power, order, canonical, result, reason, data = item.values()
-            elif keys == _WITHOUT_REASON:
+            if keys == _WITHOUT_REASON:
                 power, order, canonical, result, data = item.values()
                 reason = None
+            elif keys == _WITH_REASON:
+                power, order, canonical, result, reason, data = item.values()
             else:  # a check's reply (``needs``), one without data: written whole
-                out.append(encode(item))
+                out += (encode(item), ", ")
                 continue
-            text = _reply_json(power, order, canonical, result, reason, data)
-            out.append(encode(item) if text is None else text)
-            continue
-        out.append(encode(item))
-    return "[" + ", ".join(out) + "]"
+            # Each part looked up as it is; made (and its values checked) only when new.
+            try:
+                head = _heads.get(power)
+                if head is None:
+                    head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
+                quoted = _quoted.get(order)
+                if quoted is None:
+                    if len(_quoted) >= _SIZE:
+                        _quoted.clear()
+                    quoted = _quoted[order] = quote(order)
+                entry = _tails.get((canonical, result, reason, id(data)))
+                tail = entry[1] if entry is not None and entry[0] is data else None
+                if tail is None:
+                    tail = _tail(canonical, result, reason, data)
+            except TypeError:  # not text (or not even hashable): written whole
+                out += (encode(item), ", ")
+                continue
+            if tail is not None:
+                out += (head, quoted, tail, ", ")
+                continue
+        out += (encode(item), ", ")
+    if not out:
+        return "[]"
+    out[0] = "[" + out[0]
+    out[-1] = "]"
+    return "".join(out)
 
 
-def _reply_json(
-    power: str, order: str, canonical: str, result: str, reason: str | None, data: object
-) -> str | None:
-    """A reply's JSON written from its values, its data's from the JSON made once; None
-    unless each is what the engine gives (text, and a shared data)."""
+# The parts of replies made once (``_replies_json``): each power's opening up to its order's
+# text, each order text quoted, and the rest of a reply by what it says (its canonical text,
+# result, reason and data), which comes back phase after phase. Started afresh past _SIZE.
+_heads: dict[object, str] = {}
+_quoted: dict[object, str] = {}
+_tails: dict[tuple, tuple[ReplyData, str]] = {}
+
+
+def _tail(canonical: str, result: str, reason: str | None, data: object) -> str | None:
+    """A reply's JSON from its canonical text on, kept in ``_tails``; its data's from the JSON
+    made once (``_shared_json``). None unless each is what the engine gives: text (a refused
+    order's canonical text may be null) and a shared data. Raises TypeError for other values."""
     if type(data) is not ReplyData:
         return None
-    try:
-        head = (
-            '{"power": ' + quote(power) + ', "order": ' + quote(order)
-            + ', "canonical": ' + quote(canonical) + ', "result": ' + quote(result)
-        )  # fmt: skip
-        if reason is not None:
-            head += ', "reason": ' + quote(reason)
-    except TypeError:  # not text
-        return None
-    return head + ', "data": ' + _shared_json(data) + "}"
+    tail = ', "canonical": ' + quote(canonical) + ', "result": ' + quote(result)
+    if reason is not None:
+        tail += ', "reason": ' + quote(reason)
+    tail += ', "data": ' + _shared_json(data) + "}"
+    if len(_tails) >= _SIZE:
+        _tails.clear()
+    _tails[(canonical, result, reason, id(data))] = (data, tail)
+    return tail
 
 
 def _shared_json(part: ReplyData) -> str:
@@ -123,7 +149,7 @@ def _jsons(shared: list) -> list[str] | None:
     """The JSON of each of these shared parts; None unless every one is a ``ReplyData``."""
     entries = list(map(_made.get, map(id, shared)))
     if None not in entries:
-        return list(map(_second, entries))
+        return list(map(_second, entries))  # type: ignore[arg-type]
     if any(type(part) is not ReplyData for part in shared):  # first sight of some
         return None
     return list(map(_shared_json, shared))

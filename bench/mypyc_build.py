@@ -36,6 +36,7 @@ PACKAGE = "adjudication"
 # dict's methods over), _mypyc, following, game_options, bench, __main__ (not hot).
 MODULES = (
     "adjustments",
+    "answer_json",  # the batch's writer: interpreted, its loop over the replies was half of it
     "api",
     "board",
     "movement",

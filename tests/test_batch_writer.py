@@ -63,3 +63,13 @@ def test_checks_errors_and_odd_answers_are_written_exactly():
     _same_text(adjudicate({"variant": "nowhere"}))
     for odd in ({}, {"orders": None}, {"orders": [1, "x"]}, {"units": [], "orders": []}):
         _same_text(odd)
+
+
+def test_shared_parts_are_written_as_the_encoder_writes_them():
+    from adjudication.answer_json import _flat_json
+    from adjudication.readonly import ReplyData
+
+    for flat in ({}, {"a": "b"}, {"a": 'é"\\\n\u2028\x00', "n": -12, "z": None}, {"k": 0}):
+        assert _flat_json(ReplyData(flat)) == _plain(flat)
+    for odd in ({"a": True}, {"a": 1.5}, {"a": ["x"]}, {1: "x"}, {"a": {"b": "c"}}):
+        assert _flat_json(ReplyData(odd)) is None  # left to the encoder

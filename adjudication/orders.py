@@ -285,7 +285,21 @@ _ONLY = (0, 1)  # a place with one candidate name, taken
 
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens, with a hyphen kept as its own token; stray dots are dropped."""
-    return _TOKEN.findall(_lowered(text))
+    return _tokens(_lowered(text))
+
+
+def _tokens(lowered: str) -> list[str]:
+    """``_TOKEN``'s tokens of lowered text."""
+    if _plain(lowered):
+        return lowered.replace("-", " - ").split()
+    return _TOKEN.findall(lowered)
+
+
+def _plain(lowered: str) -> bool:
+    """Whether lowered text is only ASCII letters, digits, spaces and hyphens, as most orders
+    are: every character readable, and the tokens the words once each hyphen stands apart
+    (split so, a third of what the patterns cost)."""
+    return lowered.isascii() and lowered.replace(" ", "").replace("-", "").isalnum()
 
 
 def _described(char: str) -> str:
@@ -573,15 +587,18 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
     lowered = _lowered(text)
-    unreadable = _UNREADABLE.search(lowered)
-    if unreadable:
-        raise OrderError(
-            "the order has a character that is not read in orders: {char}",
-            char=_described(_as_typed_char(text, unreadable.group())),
-        )
-    tokens = _TOKEN.findall(lowered)
-    if "." in lowered or "'" in lowered:
-        tokens = _parted(variant, tokens)
+    if _plain(lowered):
+        tokens = lowered.replace("-", " - ").split()
+    else:
+        unreadable = _UNREADABLE.search(lowered)
+        if unreadable:
+            raise OrderError(
+                "the order has a character that is not read in orders: {char}",
+                char=_described(_as_typed_char(text, unreadable.group())),
+            )
+        tokens = _TOKEN.findall(lowered)
+        if "." in lowered or "'" in lowered:
+            tokens = _parted(variant, tokens)
     for rule in variant.plugins:
         try:
             order = rule.parse_order(variant, tokens, phase_type)

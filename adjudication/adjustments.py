@@ -7,7 +7,7 @@ from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
-from .reasons import UNIT_IS
+from .reasons import NO_NUMBER, UNIT_IS
 from .variant import Variant, province_of
 
 
@@ -105,10 +105,9 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
             disorder += civil_disorder(
                 board, power, [u for u in units if u.power == power], -missing
             )
-    left = list(units)
     for unit in disorder:  # one at a time: equal units (fleets in one ocean) each count
-        left.remove(unit)
-    return left, disorder
+        units.remove(unit)
+    return units, disorder
 
 
 def _build(board: Board, power: str, order, remaining: int, owed: int, occupied: set[str]) -> Unit:
@@ -160,24 +159,20 @@ def _removal(
     unit = units[mine[0]]
     if order.unit and order.unit != unit.kind:
         raise OrderError(UNIT_IS[unit.kind], province=province)
-    if order.number is not None and order.number > len(mine):  # F3 of two: never "any"
-        raise OrderError(
-            "{power} has {count} unit(s) in the {province}, so there is no number {number}",
-            power=power,
-            count=len(mine),
-            province=province,
-            number=order.number,
-        )
-    if order.number is not None:  # F2: the power's second unit there, as in a movement phase
-        at: int | None = mine[order.number - 1]
-        if at in removed:
-            raise OrderError(
-                "{unit} is already being removed", unit=f"{unit.kind}{order.number} {province}"
-            )
-    else:
+    if order.number is None:
         at = next((at for at in mine if at not in removed), None)
-    if at is None:
-        raise OrderError("{unit} is already being removed", unit=unit.label())
+        if at is None:
+            raise OrderError("{unit} is already being removed", unit=unit.label())
+    else:  # F2: the power's second unit there, as in a movement phase (F3 of two: refused)
+        number = order.number
+        if number > len(mine):
+            raise OrderError(
+                NO_NUMBER, power=power, count=len(mine), province=province, number=number
+            )
+        at = mine[number - 1]
+        if at in removed:
+            label = f"{unit.kind}{number} {province}"
+            raise OrderError("{unit} is already being removed", unit=label)
     if remaining >= 0:
         if owed >= 0:  # it may build, or owes nothing: it had no removal to make
             raise OrderError("{power} has no removals to make this phase", power=power)

@@ -159,6 +159,10 @@ def reason_template(text: str) -> str:
 
 
 # Templates several phases share.
+# A unit number (F2) beyond the power's units in a shared space, in any phase.
+NO_NUMBER = reason_template(
+    "{power} has {count} unit(s) in the {province}, so there is no number {number}"
+)
 UNIT_IS = {
     "A": reason_template("the unit in {province} is an army"),
     "F": reason_template("the unit in {province} is a fleet"),

@@ -15,7 +15,7 @@ from dataclasses import replace
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
-from adjudication.reasons import UNIT_IS
+from adjudication.reasons import NO_NUMBER, UNIT_IS
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
@@ -87,13 +87,8 @@ class Movement(_Core):
         the order the position lists them."""
         theirs = [i for i in self.units_in(province) if self.power[i] == power]
         if not 1 <= number <= len(theirs):
-            have = len(theirs)
             raise OrderError(
-                "{power} has {count} unit(s) in the {province}, so there is no number {number}",
-                power=power,
-                count=have,
-                province=province,
-                number=number,
+                NO_NUMBER, power=power, count=len(theirs), province=province, number=number
             )
         return theirs[number - 1]
 

@@ -305,8 +305,11 @@ def _add_orders(
                 raise refused[index]
             unit_of[index] = m.add_order(entries[index][0], order)  # type: ignore[arg-type]
         except OrderError as e:
-            canonical = order.text(m.kind_at(order.location))  # type: ignore[union-attr]
-            items[index] = _invalid(*entries[index], canonical, e)
+            # Echoed as read: the kind the player wrote (``F Brest - Picardy`` for an army is
+            # refused, and so is its echo sent again), the unit's own only where none was
+            # written. An echo with the real kind would be a legal order the server stores.
+            kind = None if order.unit else m.kind_at(order.location)  # type: ignore[union-attr]
+            items[index] = _invalid(*entries[index], order.text(kind), e)  # type: ignore[union-attr]
     return items, unit_of
 
 

@@ -181,8 +181,11 @@ class Order:
                 return f"{u} {self.location} S {self.target_text()}"
             return f"{u} {self.location} S {self.target_text()} - {self.destination}"
         if kind == CONVOY:
+            # A power named stays (``C France A Brest``): a refused order's echo, sent again,
+            # is refused again; a legal convoy's canonical order names none.
+            power = f"{self.target_power} " if self.target_power else ""
             t = self.target_unit or "A"
-            return f"{u} {self.location} C {t} {self.target} - {self.destination}"
+            return f"{u} {self.location} C {power}{t} {self.target} - {self.destination}"
         if kind == RETREAT:
             return f"{u} {self.location} R {self.destination}"
         if kind == DISBAND:

@@ -88,7 +88,9 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
             answer(index, "pending", canonical=canonical.text())
         except OrderError as e:
             # An order that was read but refused echoes how it was read (``F Brest R Paris``).
-            kind = d.unit.kind if d else None
+            # The kind as written (``F Munich R Burgundy`` for an army is refused, and so is
+            # its echo sent again); the unit's own only where none was written.
+            kind = d.unit.kind if d and order and not order.unit else None
             answer(index, "invalid", e.reason, canonical=order.text(kind) if order else None)
     arrivals: dict[str, list[str]] = {}
     for province, (_, dest) in chosen.items():

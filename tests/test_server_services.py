@@ -138,6 +138,22 @@ def test_a_second_order_for_a_unit_is_invalid(game: Game, seat) -> None:
     assert [o.valid for o in orders] == [True, False]
 
 
+def test_an_order_refused_for_its_unit_kind_stays_refused_at_the_deadline(
+    game: Game, seat, moderator
+) -> None:
+    """ "F Paris - Picardy" for France's army was stored with the engine's echo "A Paris -
+    Picardy", and the deadline sends the stored echo: the army moved. The echo keeps the
+    kind the player wrote, so the order is refused again."""
+    orders = services.submit_orders(seat(game, "France"), ["F Paris - Picardy"])
+    assert [(o.canonical, o.valid) for o in orders] == [("F Paris - Picardy", False)]
+    phase = current(game)
+    services.process_now(game, moderator)
+    phase.refresh_from_db()
+    assert phase.orders.get(power="France").result == "invalid"
+    assert unit_at(current(game), "Paris") is not None
+    assert unit_at(current(game), "Picardy") is None
+
+
 def test_orders_for_a_finished_phase_are_refused(game: Game, seat, moderator) -> None:
     # Read as the API reads it (the seat with its game and current phase), and then the phase
     # is processed before the submission takes its lock.

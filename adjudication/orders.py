@@ -282,6 +282,12 @@ _COAST_C = {"c"}
 
 
 _PUNCTUATION = frozenset("-/(),:")
+# The words of the grammar (no name's words: ``tests/test_parser.py``), for reasons: one of them
+# where a name belongs is named as what it is, never as a province that does not exist.
+_ORDER_WORDS = frozenset().union(
+    UNIT_WORDS, HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS, CONVOY_WORDS, RETREAT_WORDS,
+    DISBAND_WORDS, BUILD_WORDS, REMOVE_WORDS, WAIVE_WORDS, _VIA_WORDS, _PUNCTUATION,
+)  # fmt: skip
 _ARROW_TAIL = frozenset(("-", "to"))
 _ONLY = (0, 1)  # a place with one candidate name, taken
 
@@ -454,6 +460,11 @@ class _Reader:
             if not found:
                 if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
+                if _not_a_name(variant, first):  # an order's word, a dash, a number: said so
+                    raise OrderError(
+                        "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
+                    )
+                self._power_here(start, what)
                 raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
             self.pos = start + len(words)
@@ -468,6 +479,29 @@ class _Reader:
                 raise OrderError(NO_SUCH_COAST[coast], province=name)
             return f"{name}/{coast}"
         return name
+
+    def _power_here(self, start: int, what: str) -> None:
+        """Where a name belongs and none was found: a power's name there (``S Australia
+        Mid-Pacific``, ``France A Paris``) is refused as the power it is. Only on the way to
+        an error; returns when the words name no power."""
+        keys = self.keys
+        for size in (1, 2, 3):
+            power = self.variant.power_names.get("".join(keys[start : start + size]))
+            if power is not None:
+                break
+        else:
+            return
+        if what is SUPPORTED_PROVINCE or what is CONVOYED_PROVINCE:
+            raise OrderError(
+                "{power} is a power: name its unit after it, e.g. '{power} A <province>'",
+                power=power,
+            )
+        if what is UNIT_PROVINCE and start == 0:
+            raise OrderError(
+                "an order begins with its unit: leave out the power's name ({power})",
+                power=power,
+            )
+        raise OrderError("{power} is a power, not a province", power=power)
 
     def _dotted(self, start: int, count: int) -> bool:
         """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""
@@ -676,7 +710,11 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
     if word in SUPPORT_WORDS:
         t_power = r.power()
         t_unit, t_number = r.unit()
-        target = _place(r, SUPPORTED_PROVINCE)
+        try:
+            target = _place(r, SUPPORTED_PROVINCE)
+        except OrderError:
+            _names_no_unit(r, unit, number, location, t_unit, SUPPORT)
+            raise
         _numbered(r, t_number, target)
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
@@ -700,7 +738,11 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
     if word in CONVOY_WORDS:
         t_power = r.power()  # "C France A Brest - London", as a support may name it
         t_unit, t_number = r.unit()
-        target = r.location(CONVOYED_PROVINCE)
+        try:
+            target = r.location(CONVOYED_PROVINCE)
+        except OrderError:
+            _names_no_unit(r, unit, number, location, t_unit, CONVOY)
+            raise
         _numbered(r, t_number, target)
         if not r.accept(MOVE_WORDS):
             raise OrderError(
@@ -820,6 +862,60 @@ def _route_in_arrow(r: _Reader) -> str | None:
 def _routes(variant: Variant) -> set[str]:
     """Route words the variant's rule plug-ins add to ``via`` (``TSR``)."""
     return {word for plugin in variant.plugins for word in plugin.ROUTES}
+
+
+def _not_a_name(variant: Variant, key: str) -> bool:
+    """Whether a word that starts no name is one of the order's own (``S``, ``-``, ``via``),
+    a number or a route of the map (``TSR``): read where a name belongs (only once no name
+    was found there), it is named as itself, not as a province that does not exist."""
+    return (
+        key in _ORDER_WORDS
+        or key.isdigit()
+        or _UNIT_NUMBER.match(key) is not None
+        or any(words[0] == key for words, _ in _route_words(variant))
+    )
+
+
+def _names_no_unit(
+    r: _Reader, unit: str | None, number: int | None, location: str, kind: str | None, order: str
+) -> None:
+    """A support or convoy whose unit is left out (``F Bul S - Aeg``, ``A Par S H``): the
+    word after S or C is the move or the hold, so the order is refused for leaving the unit
+    out, with an example of its own. Only on the way to an error; returns when the words
+    are something else (the error already raised then says what)."""
+    word = r.peek()
+    supporter = f"{unit}{number or ''} {location}" if unit else location
+    kind = kind or "A"
+    if order == SUPPORT and word in HOLD_WORDS:
+        raise OrderError(
+            "the support does not say which unit it supports: name it after S, "
+            "e.g. '{unit} S {kind} <province>'",
+            unit=supporter,
+            kind=kind,
+        )
+    if word not in MOVE_WORDS:
+        return
+    probe = _Reader(r.variant, r.text, r.tokens, r.keys)  # this reading's choices stay as made
+    probe.pos = r.pos + 1
+    probe.skip_arrow()
+    try:
+        destination = probe.location(DESTINATION)
+    except OrderError:
+        return
+    if order == SUPPORT:
+        raise OrderError(
+            "the support does not say which unit it supports: name it after S, "
+            "e.g. '{unit} S {kind} <province> - {destination}'",
+            unit=supporter,
+            kind=kind,
+            destination=destination,
+        )
+    raise OrderError(
+        "the convoy does not say which army it convoys: name it after C, "
+        "e.g. '{unit} C A <province> - {destination}'",
+        unit=supporter,
+        destination=destination,
+    )
 
 
 def _retreat(r: _Reader, unit: str | None, location: str) -> Order:

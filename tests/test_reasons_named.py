@@ -109,3 +109,112 @@ def test_a_refused_order_without_its_unit_kind_is_echoed_with_the_unit_there():
     reply = answer("standard", [("France", "A", "Brest")], "France", "Bre - Mun")
     assert reply["result"] == "invalid"
     assert reply["canonical"] == "A Brest - Munich"
+
+
+# -- order words and powers where a name belongs ------------------------------------------------
+
+STANDARD = [("Turkey", "F", "Bulgaria/sc"), ("Turkey", "A", "Greece"), ("France", "A", "Paris")]
+STANDARD += [("France", "F", "Brest"), ("France", "A", "Marseilles")]
+NAMED = [
+    # variant, power, text, reason
+    (
+        "standard",
+        "Turkey",
+        "F Bul S - Aeg",
+        "the support does not say which unit it supports: name it after S, "
+        "e.g. 'F Bulgaria S A <province> - Aegean Sea'",
+    ),
+    (
+        "standard",
+        "France",
+        "A Par S F - Bur",
+        "the support does not say which unit it supports: name it after S, "
+        "e.g. 'A Paris S F <province> - Burgundy'",
+    ),
+    (
+        "standard",
+        "France",
+        "A Par S H",
+        "the support does not say which unit it supports: name it after S, "
+        "e.g. 'A Paris S A <province>'",
+    ),
+    (
+        "standard",
+        "France",
+        "F Bre C - Lon",
+        "the convoy does not say which army it convoys: name it after C, "
+        "e.g. 'F Brest C A <province> - London'",
+    ),
+    ("standard", "France", "A - Bur", "expected the unit's province, not '-'"),
+    ("standard", "France", "F Bre - (Eng)", "expected a destination, not '('"),
+    (
+        "standard",
+        "France",
+        "A Par S Bur - via",
+        "expected the supported move's destination, not 'via'",
+    ),
+    ("standard", "France", "A Par S Mar - Bur", None),  # the order itself is read as before
+    ("colonial", "Russia", "A Mos - via TSR", "expected a destination, not 'via'"),
+    ("colonial", "Russia", "A Mos - TSR", "expected a destination, not 'TSR'"),
+    (
+        "far-east",
+        "Japan",
+        "F Phi S 2 Mid-Pacific - Guam",
+        "expected the supported unit's province, not '2'",
+    ),
+    (
+        "far-east",
+        "Japan",
+        "F Phi S Australia Mid-Pacific - Guam",
+        "Australia is a power: name its unit after it, e.g. 'Australia A <province>'",
+    ),
+    (
+        "standard",
+        "France",
+        "France A Par - Bur",
+        "an order begins with its unit: leave out the power's name (France)",
+    ),
+    ("standard", "France", "A Par - Germany", "Germany is a power, not a province"),
+    # A word that is no order's word is still a province that does not exist.
+    ("standard", "France", "A Par - Narnia", "there is no province called 'Narnia'"),
+    ("standard", "France", "A Par S Narnia - Bur", "there is no province called 'Narnia'"),
+]
+UNITS = {
+    "standard": STANDARD,
+    "colonial": [("Russia", "A", "Moscow")],
+    "far-east": [("Australia", "F", MID), ("Japan", "F", "Philippine Sea")],
+}
+
+
+@pytest.mark.parametrize(("variant", "power", "text", "reason"), NAMED)
+def test_a_word_where_a_name_belongs_is_named_as_what_it_is(variant, power, text, reason):
+    """``F Bul S - Aeg`` was refused as "there is no province called '-'"."""
+    reply = answer(variant, UNITS[variant], power, text)
+    assert reply.get("reason") == reason, reply
+    assert (reply["result"] == "invalid") is (reason is not None)
+
+
+# -- in the players' languages ------------------------------------------------------------------
+
+
+def _reason_cases():
+    """Every refusal this module checks, as (variant, units, power, text, extra)."""
+    for variant, power, text, reason in NAMED:
+        if reason is not None:
+            yield variant, UNITS[variant], power, text, {}
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+def test_the_new_reasons_are_said_in_the_players_language(language):
+    from django.utils import translation
+
+    import adjudication
+    from games.reason_words import say
+
+    for variant, units, power, text, extra in _reason_cases():
+        reason = answer(variant, units, power, text, **extra)["reason"]
+        words = adjudication.reason_words(reason)
+        with translation.override(language):
+            assert translation.gettext(words["template"]) != words["template"], words
+            said = say(words, reason)
+        assert said != reason, (language, reason)

@@ -284,7 +284,7 @@ _COAST_C = {"c"}
 _PUNCTUATION = frozenset("-/(),:")
 # The words of the grammar (no name's words: ``tests/test_parser.py``), for reasons: one of them
 # where a name belongs is named as what it is, never as a province that does not exist.
-_ORDER_WORDS = frozenset().union(
+ORDER_WORDS = frozenset().union(
     UNIT_WORDS, HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS, CONVOY_WORDS, RETREAT_WORDS,
     DISBAND_WORDS, BUILD_WORDS, REMOVE_WORDS, WAIVE_WORDS, _VIA_WORDS, _PUNCTUATION,
 )  # fmt: skip
@@ -869,7 +869,7 @@ def _not_a_name(variant: Variant, key: str) -> bool:
     a number or a route of the map (``TSR``): read where a name belongs (only once no name
     was found there), it is named as itself, not as a province that does not exist."""
     return (
-        key in _ORDER_WORDS
+        key in ORDER_WORDS
         or key.isdigit()
         or _UNIT_NUMBER.match(key) is not None
         or any(words[0] == key for words, _ in _route_words(variant))

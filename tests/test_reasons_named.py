@@ -194,6 +194,82 @@ def test_a_word_where_a_name_belongs_is_named_as_what_it_is(variant, power, text
     assert (reply["result"] == "invalid") is (reason is not None)
 
 
+# -- Chinese Diplomacy: entering and leaving the board ---------------------------------------------
+
+CHINESE = [
+    ("Russia", "A", "Siberia"),
+    ("Japan", "A", "Pacific Ocean"),
+    ("France", "A", "Indo-China"),
+]
+CHINESE += [("Russia", "A", "Gungkiang")]
+ENTER_LEAVE = [
+    # power, text, reason
+    (
+        "Russia",
+        "A Siberia - Leave",
+        "a Leave order names only the army that leaves: write 'A Siberia Leave'",
+    ),
+    (
+        "Russia",
+        "A Siberia to Leave",
+        "a Leave order names only the army that leaves: write 'A Siberia Leave'",
+    ),
+    (
+        "Japan",
+        "A Pacific -> Leave",
+        "a Leave order names only the army that leaves: write 'A Pacific Ocean Leave'",
+    ),
+    (
+        "France",
+        "A Indo-China - Leave",
+        "a Leave order names only the army that leaves: write 'A Indo-China Leave'",
+    ),
+    (
+        "Russia",
+        "A Gungkiang - Leave",
+        "armies leave the board only from an entry space, not Gungkiang",
+    ),
+    (
+        "Russia",
+        "Enter A - Siberia",
+        "an Enter order names only the army that enters: write 'Enter A Siberia'",
+    ),
+    (
+        "Russia",
+        "Enter - A Siberia",
+        "an Enter order names only the army that enters: write 'Enter A Siberia'",
+    ),
+    (
+        "Russia",
+        "Enter A Siberia H",
+        "an Enter order names only the army that enters: write 'Enter A Siberia'",
+    ),
+    (
+        "Russia",
+        "Enter A Siberia - Gungkiang",
+        "an Enter order names only the army that enters: write 'Enter A Siberia'",
+    ),
+    (
+        "Russia",
+        "Enter A Gungkiang - Kirin",
+        "armies enter the board only at Siberia, Indo-China, Pacific Ocean",
+    ),
+    # As before: a name that is no space's is said so; the right forms are read.
+    ("Japan", "Enter A Pacific Oceans", "there is no province called 'Pacific Oceans'"),
+    ("Russia", "A Siberia Leave", None),
+    ("France", "A Indo-China Leave", None),
+    ("Russia", "Enter A Siberia", None),
+]
+
+
+@pytest.mark.parametrize(("power", "text", "reason"), ENTER_LEAVE)
+def test_a_chinese_enter_or_leave_written_as_a_move_shows_its_form(power, text, reason):
+    """``A Siberia - Leave`` was refused as "there is no province called 'Siberia -'"."""
+    reply = answer("chinese", CHINESE, power, text)
+    assert reply.get("reason") == reason, reply
+    assert (reply["result"] == "invalid") is (reason is not None)
+
+
 # -- in the players' languages ------------------------------------------------------------------
 
 
@@ -202,6 +278,9 @@ def _reason_cases():
     for variant, power, text, reason in NAMED:
         if reason is not None:
             yield variant, UNITS[variant], power, text, {}
+    for power, text, reason in ENTER_LEAVE:
+        if reason is not None:
+            yield "chinese", CHINESE, power, text, {}
 
 
 @pytest.mark.parametrize("language", ["ja", "zh-hans"])

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
-from adjudication.orders import HOLD, SPECIAL, Order, OrderError
+from adjudication.orders import HOLD, ORDER_WORDS, SPECIAL, Order, OrderError
 from adjudication.reasons import why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, normalise, province_of
@@ -107,20 +107,20 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     if not keys:
         return None
     if keys[0] in _ENTER:
-        where = _where(variant, tokens[1:], keys[1:])
+        where = _where(variant, tokens[1:], keys[1:], ENTER_WORDS)
         if where is None:
             raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
         return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
     if keys[-1] in _LEAVE or (keys[0] in _LEAVE and len(keys) > 1):
         rest = (tokens[:-1], keys[:-1]) if keys[-1] in _LEAVE else (tokens[1:], keys[1:])
-        where = _where(variant, *rest)
+        where = _where(variant, *rest, LEAVE_WORD)
         if where is None:
             raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
         return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
     return None
 
 
-def _where(variant: Variant, tokens: list[str], keys: list[str]) -> str | None:
+def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> str | None:
     """The space these words name, after an army word (``A``, ``army``, ``A2``); None when
     they name none at all. A fleet, or a name that is no space's, is refused for that."""
     if keys and _FLEET.fullmatch(keys[0]):
@@ -131,8 +131,44 @@ def _where(variant: Variant, tokens: list[str], keys: list[str]) -> str | None:
         return None
     where = variant.lookup(" ".join(tokens))
     if where is None:  # the parser gives ``typed`` back as the player typed the words
+        _more_than_a_space(variant, tokens, form)
         raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
     return where
+
+
+def _more_than_a_space(variant: Variant, tokens: list[str], form: str) -> None:
+    """An Enter or Leave written with more than its space, a move (``A Siberia - Leave``,
+    ``Enter A - Siberia``) or an order's word (``Enter A Siberia H``): refused with the form
+    it takes, where the words on one side of the order's word name a space. Only on the way
+    to an error; returns when they name none."""
+    marks = [k for k, token in enumerate(tokens) if (normalise(token) or token) in ORDER_WORDS]
+    # The longest words before an order's word first, then the longest after one.
+    parts = [tokens[:k] for k in reversed(marks)] + [tokens[k + 1 :] for k in marks]
+    for part in parts:
+        if part and _ARMY.fullmatch(normalise(part[0]) or part[0]):
+            part = part[1:]
+        where = variant.lookup(" ".join(part)) if part else None
+        if where is not None:
+            break
+    else:
+        return
+    entry = allows_stacking(variant, where)
+    if form == LEAVE_WORD:
+        if not entry:
+            raise OrderError(
+                "armies leave the board only from an entry space, not {space}", space=where
+            )
+        raise OrderError(
+            "a Leave order names only the army that leaves: write '{order}'",
+            order=f"A {where} {LEAVE_WORD}",
+        )
+    if not entry:
+        spaces = ", ".join(_entries(variant))
+        raise OrderError("armies enter the board only at {spaces}", spaces=spaces)
+    raise OrderError(
+        "an Enter order names only the army that enters: write '{order}'",
+        order=f"{ENTER_WORDS} {where}",
+    )
 
 
 def order_form(order: Order) -> str:

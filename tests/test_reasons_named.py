@@ -270,6 +270,49 @@ def test_a_chinese_enter_or_leave_written_as_a_move_shows_its_form(power, text, 
     assert (reply["result"] == "invalid") is (reason is not None)
 
 
+# -- Colonial: the Suez permit -------------------------------------------------------------------
+
+EGYPT = [
+    ("Britain", "A", "Egypt"),
+    ("Turkey", "F", "Mediterranean Sea"),
+    ("Britain", "F", "Red Sea"),
+]
+PERMITS = [
+    # text, reason
+    (
+        "Suez permit F Med H",
+        "a Suez permit names only the fleet it lets through, not 'H': "
+        "write 'Suez permit F Mediterranean Sea'",
+    ),
+    (
+        "Suez permit F Med - Red Sea",
+        "a Suez permit names only the fleet it lets through, not '- Red Sea': "
+        "write 'Suez permit F Mediterranean Sea'",
+    ),
+    ("Suez permit A Red", "only a fleet passes the Suez Canal: write 'Suez permit F Red Sea'"),
+    (
+        "Suez permit F Egy",
+        "Egypt is at neither end of the Suez Canal: "
+        "a permit names the fleet in Mediterranean Sea or Red Sea",
+    ),
+    # As before: words that name no space get the form; the right forms are read.
+    ("Suez permit", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),
+    ("Suez permit F Xyz", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),
+    ("Suez permit F Med Red", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),
+    ("Suez permit F Med", None),
+    ("Suez permits fleet Red Sea", None),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), PERMITS)
+def test_a_misworded_suez_permit_is_refused_for_what_is_wrong(text, reason):
+    """``Suez permit F Med H`` was refused as "a Suez permit names the fleet in Mediterranean
+    Sea or Red Sea", as if the player had not named the Mediterranean."""
+    reply = answer("colonial", EGYPT, "Britain", text)
+    assert reply.get("reason") == reason, reply
+    assert (reply["result"] == "invalid") is (reason is not None)
+
+
 # -- in the players' languages ------------------------------------------------------------------
 
 
@@ -278,6 +321,9 @@ def _reason_cases():
     for variant, power, text, reason in NAMED:
         if reason is not None:
             yield variant, UNITS[variant], power, text, {}
+    for text, reason in PERMITS:
+        if reason is not None:
+            yield "colonial", EGYPT, "Britain", text, {}
     for power, text, reason in ENTER_LEAVE:
         if reason is not None:
             yield "chinese", CHINESE, power, text, {}

@@ -10,10 +10,10 @@ move: nobody supports or convoys through it.
 from __future__ import annotations
 
 from adjudication.movement import Movement as _Core
-from adjudication.orders import MOVE, SPECIAL, Order, OrderError
+from adjudication.orders import MOVE, ORDER_WORDS, SPECIAL, Order, OrderError
 from adjudication.reasons import why
 from adjudication.registry import Rule
-from adjudication.variant import Variant, province_of
+from adjudication.variant import Variant, normalise, province_of
 
 from .words import gettext_noop
 
@@ -37,10 +37,48 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     sea = variant.lookup(" ".join(words)) if words else None
     ends, _ = _canal(variant)
     if sea not in ends:
+        _misworded(variant, words, ends)
         raise OrderError(
             "a Suez permit names the fleet in {one} or {other}", one=ends[0], other=ends[1]
         )
     return Order(SPECIAL, "F", sea, extra=("Suez permit F", sea))
+
+
+def _misworded(variant: Variant, words: list[str], ends: tuple[str, ...]) -> None:
+    """A permit whose words after ``Suez permit`` are not a fleet's sea at the canal: refused
+    for what they are (an army, another order's words after the sea, a space away from the
+    canal), so that the reason never names the sea the player did write as missing. Only on
+    the way to an error; returns when the words name no space at all."""
+    army = bool(words) and words[0] in ("a", "army")
+    if army:
+        words = words[1:]
+    # The longest words from the start that name a space, and what follows them.
+    place, rest = None, []
+    for k in range(len(words), 0, -1):
+        place = variant.lookup(" ".join(words[:k]))
+        if place is not None:
+            rest = words[k:]
+            break
+    if place is None:
+        return
+    if place not in ends:
+        raise OrderError(
+            "{province} is at neither end of the Suez Canal: a permit names the fleet in "
+            "{one} or {other}",
+            province=place,
+            one=ends[0],
+            other=ends[1],
+        )
+    order = f"Suez permit F {place}"
+    if army:
+        raise OrderError("only a fleet passes the Suez Canal: write '{order}'", order=order)
+    if rest and (normalise(rest[0]) or rest[0]) not in ORDER_WORDS:
+        return  # more words of a name (``MED ITERRANEAN``): no space is named, as written
+    raise OrderError(
+        "a Suez permit names only the fleet it lets through, not '{typed}': write '{order}'",
+        typed=" ".join(rest),
+        order=order,
+    )
 
 
 def order_form(order: Order) -> str:

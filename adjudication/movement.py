@@ -880,14 +880,29 @@ class Movement:
             "support cut by {unit}; dislodged by {by}", unit=cutter, by=self.units[by].label()
         )
 
+    def target_label(self, i: int, power: bool = True) -> str:
+        """The unit support i names, as reasons name it: in a space several units share, as
+        the order named it, with its number (``F2 Mid-Pacific Ocean``) and, with ``power``,
+        its power where the canonical order names one (``Australia F2 Mid-Pacific Ocean``):
+        among alike units the number is the one that tells which."""
+        t = self.units[self.target[i]]  # type: ignore[index]
+        order = self.order[i]
+        number = order.target_number  # type: ignore[union-attr]
+        if number is None:
+            return t.label()
+        whose = order.target_power if power else None  # type: ignore[union-attr]
+        return (
+            f"{whose} {t.kind}{number} {t.location}" if whose else f"{t.kind}{number} {t.location}"
+        )
+
     def void_reason(self, i: int) -> str:
         """Why a support that was not cut still had no effect."""
-        t = self.units[self.target[i]]  # type: ignore[index]
+        label = self.target_label(i)
         if self.order[i].destination is None:  # type: ignore[union-attr]
-            return why("no effect: {unit} was ordered to move, not to hold", unit=t.label())
+            return why("no effect: {unit} was ordered to move, not to hold", unit=label)
         return why(
             "no effect: {unit} was not ordered to {destination}",
-            unit=t.label(),
+            unit=label,
             destination=self.order[i].destination,  # type: ignore[union-attr]
         )
 
@@ -905,7 +920,7 @@ class Movement:
         if t is None or self.power[t] == self.power[i]:
             return None
         order = self.order[i]
-        label = self.units[t].label()
+        label = self.target_label(i, power=False) if kind == SUPPORT else self.units[t].label()
         if order.destination is None:  # type: ignore[union-attr]
             return why("{power} to keep {unit} where it is", power=self.power[t], unit=label)
         template = reason_template("{power} to order {unit} - {destination}")

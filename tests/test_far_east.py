@@ -446,5 +446,5 @@ def test_an_unnumbered_fleet_supporting_a_numbered_one_is_another_of_them():
     alone = judge(units, orders[:1])["orders"][0]  # F1 unordered: still the other one supports
     assert (alone["result"], alone["reason"]) == (
         "succeeds",
-        "no effect: F Mid-Pacific Ocean was not ordered to Guam",
+        "no effect: F1 Mid-Pacific Ocean was not ordered to Guam",  # the fleet it named
     )

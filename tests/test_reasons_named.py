@@ -313,6 +313,45 @@ def test_a_misworded_suez_permit_is_refused_for_what_is_wrong(text, reason):
     assert (reply["result"] == "invalid") is (reason is not None)
 
 
+# -- Far East: a support of one of several fleets in an ocean -----------------------------------
+
+OCEAN = [("Australia", "F", MID), ("Australia", "F", MID), ("Japan", "F", "Philippine Sea")]
+OCEAN += [("Japan", "F", MID)]
+
+
+def test_a_support_that_matched_no_order_names_the_fleet_by_its_number():
+    """The support of F2 found F2 holding: its reason said "F Mid-Pacific Ocean was not
+    ordered to Guam", which of Australia's two fleets it did not say."""
+    orders = [
+        ("Australia", "F1 Mid-Pacific S F2 Mid-Pacific - Guam"),
+        ("Australia", "F2 Mid-Pacific H"),
+        ("Japan", "F Philippine Sea S Australia F2 Mid-Pacific - Guam"),
+        ("Japan", "F Mid-Pacific S Australia F1 Mid-Pacific"),
+    ]
+    orders_of = {
+        text: reply
+        for (_, text), reply in zip(
+            orders, adjudicate(request("far-east", OCEAN, orders))["orders"], strict=True
+        )
+    }
+    for text in orders[0][1], orders[2][1]:
+        assert orders_of[text]["result"] == "succeeds"
+        assert orders_of[text]["reason"] == f"no effect: Australia F2 {MID} was not ordered to Guam"
+    # Checked alone, Japan's support waits for Australia's F2, and says so.
+    alone = check(request("far-east", OCEAN, [orders[2]]))["orders"][0]
+    assert alone["needs"] == f"Australia to order F2 {MID} - Guam"
+
+
+def test_a_support_naming_no_number_names_the_fleet_as_before():
+    orders = [
+        ("Australia", "F1 Mid-Pacific H"),
+        ("Australia", "F2 Mid-Pacific H"),
+        ("Japan", "F Philippine Sea S Australia F Mid-Pacific - Guam"),
+    ]
+    reply = adjudicate(request("far-east", OCEAN, orders))["orders"][2]
+    assert reply["reason"] == f"no effect: F {MID} was not ordered to Guam"
+
+
 # -- in the players' languages ------------------------------------------------------------------
 
 

@@ -777,6 +777,11 @@ def _via(r: _Reader) -> str | None:
         return None
     word = r.peek()
     if word is None:
+        routes = _routes(r.variant)
+        if routes:  # on a map with a route, that too (``via TSR``)
+            raise OrderError(
+                "'via' must be followed by Convoy or {routes}", routes=", ".join(sorted(routes))
+            )
         raise OrderError("'via' must be followed by Convoy")
     via: str | None = "convoy" if word in CONVOY_WORDS else _route_phrase(r)
     if via == "convoy":

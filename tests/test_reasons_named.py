@@ -155,6 +155,8 @@ NAMED = [
     ),
     ("standard", "France", "A Par S Mar - Bur", None),  # the order itself is read as before
     ("colonial", "Russia", "A Mos - via TSR", "expected a destination, not 'via'"),
+    ("colonial", "Russia", "A Mos - Vla via", "'via' must be followed by Convoy or TSR"),
+    ("standard", "France", "A Par - Bur via", "'via' must be followed by Convoy"),
     ("colonial", "Russia", "A Mos - TSR", "expected a destination, not 'TSR'"),
     (
         "far-east",

@@ -162,7 +162,9 @@ class Order:
         """The supported or convoyed unit as written in the canonical order."""
         power = f"{self.target_power} " if self.target_power else ""
         number = self.target_number or ""
-        return f"{power}{self.target_unit or '?'}{number} {self.target}"
+        if self.target_unit is None:  # refused for want of a unit there: echoed as typed
+            return f"{power}{self.target}"
+        return f"{power}{self.target_unit}{number} {self.target}"
 
     def text(self, unit: str | None = None) -> str:
         """The canonical notation of the contract; a unit's number (``F2``, in a space several
@@ -190,10 +192,13 @@ class Order:
             return f"{u} {self.location} R {self.destination}"
         if kind == DISBAND:
             return f"{u} {self.location} D"
+        # A build or removal that names no unit kind is refused; its echo leaves the kind out
+        # too (``Build Paris``), as typed, rather than showing a placeholder.
+        at = f"{u} {self.location}" if u != "?" else self.location
         if kind == BUILD:
-            return f"Build {u} {self.location}"
+            return f"Build {at}"
         if kind == REMOVE:
-            return f"Remove {u} {self.location}"
+            return f"Remove {at}"
         if kind == WAIVE:
             return "Waive"
         return " ".join(str(x) for x in self.extra)
@@ -978,5 +983,5 @@ def _adjustment(r: _Reader) -> Order:
 
 def _end(r: _Reader) -> None:
     if not r.at_end():
-        rest = " ".join(r.tokens[r.pos :])
+        rest = " ".join(r.typed(index) for index in range(r.pos, len(r.tokens)))
         raise OrderError("unexpected '{rest}' at the end of the order", rest=rest)

@@ -384,3 +384,48 @@ def test_the_new_reasons_are_said_in_the_players_language(language):
             assert translation.gettext(words["template"]) != words["template"], words
             said = say(words, reason)
         assert said != reason, (language, reason)
+
+
+# -- refused orders echo only what was typed -----------------------------------------------------
+
+WINTER = {"France": ["Paris", "Brest", "Marseilles", "Belgium"]}
+
+
+@pytest.mark.parametrize(
+    ("units", "text", "canonical", "phase", "centres"),
+    [
+        ([("France", "A", "Brest")], "build  paris", "Build Paris", "adjustments", WINTER),
+        ([("France", "A", "Paris")], "Build Paris", "Build Paris", "adjustments", WINTER),
+        ([("France", "A", "Paris")], "remove paris", "Remove Paris", "adjustments", {"France": []}),
+        ([("France", "A", "Paris")], "A Paris S Burgundy", "A Paris S Burgundy", "movement", None),
+        (
+            [("France", "A", "Paris")],
+            "A PAR S BUR - PIC",
+            "A Paris S Burgundy - Picardy",
+            "movement",
+            None,
+        ),
+    ],
+)
+def test_a_refused_order_with_no_unit_kind_is_echoed_without_a_placeholder(
+    units, text, canonical, phase, centres
+):
+    extra = {"centres": centres} if centres else {}
+    season = "winter" if phase == "adjustments" else None
+    for judge in (check, adjudicate):
+        body = request("standard", units, [("France", text)], phase=phase, season=season, **extra)
+        reply = judge(body)["orders"][0]
+        assert reply["result"] == "invalid"
+        assert reply["canonical"] == canonical
+        body["orders"] = [{"power": "France", "order": canonical}]
+        again = judge(body)["orders"][0]
+        assert (again["result"], again["canonical"]) == ("invalid", canonical)
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [("A Paris H Hold", "Hold"), ("A PAR H Extra Words", "Extra Words")],
+)
+def test_words_left_over_are_quoted_as_typed(text, rest):
+    reply = answer("standard", [("France", "A", "Paris")], "France", text)
+    assert reply["reason"] == f"unexpected '{rest}' at the end of the order"

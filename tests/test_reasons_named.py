@@ -297,6 +297,16 @@ PERMITS = [
         "Egypt is at neither end of the Suez Canal: "
         "a permit names the fleet in Mediterranean Sea or Red Sea",
     ),
+    (
+        "suez permit TURKEY fleet Med",
+        "a Suez permit names only the fleet's sea, not its power (Turkey): "
+        "write 'Suez permit F Mediterranean Sea'",
+    ),
+    (
+        "Suez permit Turkey Mediterranean Sea",
+        "a Suez permit names only the fleet's sea, not its power (Turkey): "
+        "write 'Suez permit F Mediterranean Sea'",
+    ),
     # As before: words that name no space get the form; the right forms are read.
     ("Suez permit", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),
     ("Suez permit F Xyz", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),

@@ -49,8 +49,14 @@ def _misworded(variant: Variant, words: list[str], ends: tuple[str, ...]) -> Non
     for what they are (an army, another order's words after the sea, a space away from the
     canal), so that the reason never names the sea the player did write as missing. Only on
     the way to an error; returns when the words name no space at all."""
+    power = None
+    for size in (1, 2):  # a power's name before the fleet (``Suez permit Turkey F Med``)
+        power = variant.power_names.get("".join(words[:size])) if len(words) > size else None
+        if power is not None:
+            words = words[size:]
+            break
     army = bool(words) and words[0] in ("a", "army")
-    if army:
+    if army or (power is not None and words and words[0] in ("f", "fleet")):
         words = words[1:]
     # The longest words from the start that name a space, and what follows them.
     place, rest = None, []
@@ -70,6 +76,12 @@ def _misworded(variant: Variant, words: list[str], ends: tuple[str, ...]) -> Non
             other=ends[1],
         )
     order = f"Suez permit F {place}"
+    if power is not None:
+        raise OrderError(
+            "a Suez permit names only the fleet's sea, not its power ({power}): write '{order}'",
+            power=power,
+            order=order,
+        )
     if army:
         raise OrderError("only a fleet passes the Suez Canal: write '{order}'", order=order)
     if rest and (normalise(rest[0]) or rest[0]) not in ORDER_WORDS:

@@ -130,6 +130,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "timeout": 20,
         }
     )
+    # Tests on a file, as the server runs, not in memory: an in-memory database shared between
+    # the browser tests' live server and the test refuses a table another connection holds
+    # ("database table is locked") at once, where a file's writer waits its turn.
+    DATABASES["default"].setdefault("TEST", {"NAME": str(VAR_DIR / "test.sqlite3")})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

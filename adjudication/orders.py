@@ -185,9 +185,7 @@ class Order:
         if kind == CONVOY:
             # A power named stays (``C France A Brest``): a refused order's echo, sent again,
             # is refused again; a legal convoy's canonical order names none.
-            power = f"{self.target_power} " if self.target_power else ""
-            t = self.target_unit or "A"
-            return f"{u} {self.location} C {power}{t} {self.target} - {self.destination}"
+            return f"{u} {self.location} C {self.target_text()} - {self.destination}"
         if kind == RETREAT:
             return f"{u} {self.location} R {self.destination}"
         if kind == DISBAND:
@@ -252,10 +250,15 @@ def _via_word(via: str) -> str:
     return "Convoy" if via == "convoy" else via
 
 
+# Longer than any order of any map written out in full (the server takes at most 200).
+MAX_ORDER_LENGTH: Final = 400
+
+
 # -- tokenising -------------------------------------------------------------------------------
 
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
 _ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
+_ARROWHEAD = re.compile("(?<![-=])>")
 _TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 # Besides the tokens' characters only spaces and punctuation that ends or quotes a phrase may
 # be dropped; any other character (``Par$``, ``Par\ufffd``, ``Mün``) would silently leave a
@@ -346,6 +349,8 @@ def _lowered(text: str) -> str:
         text = text.lower()
         if "=>" in text:
             text = text.replace("=>", " - ")
+    if ">" in text:  # ``A Par > Bur``: a lone arrowhead is a move's dash too (``->`` is one)
+        text = _ARROWHEAD.sub(" - ", text)
     return text
 
 
@@ -628,6 +633,12 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     """
     if not isinstance(text, str) or not text.strip():
         raise OrderError("the order is empty")
+    if len(text) > MAX_ORDER_LENGTH:  # reading tries names at every word: no essay is read
+        raise OrderError(
+            "the order is too long: {length} characters, at most {limit}",
+            length=len(text),
+            limit=MAX_ORDER_LENGTH,
+        )
     lowered = _lowered(text)
     if _plain(lowered):
         tokens = lowered.replace("-", " - ").split()
@@ -983,5 +994,22 @@ def _adjustment(r: _Reader) -> Order:
 
 def _end(r: _Reader) -> None:
     if not r.at_end():
-        rest = " ".join(r.typed(index) for index in range(r.pos, len(r.tokens)))
+        rest = _typed_tail(r.text, r.tokens[r.pos :])
+        if len(rest) > 60:
+            rest = rest[:60] + "…"
         raise OrderError("unexpected '{rest}' at the end of the order", rest=rest)
+
+
+def _typed_tail(text: str, tokens: list[str]) -> str:
+    """The end of ``text`` that these last tokens were read from, as the player typed it
+    (``(north-coast)``, not the tokens' ``( north - coast )``)."""
+    lowered = text.lower()
+    start = len(lowered)
+    if text.isascii():
+        for token in reversed(tokens):
+            start = lowered.rfind(token, 0, start)
+            if start < 0:
+                break
+        else:
+            return text[start:].strip()
+    return " ".join(_original(text, token) for token in tokens)

@@ -351,7 +351,7 @@ def test_the_railroad_by_its_name_and_in_brackets(colonial, text):
     [
         ("A Moscow - Vladivostok (TSR", "bracket after TSR is not closed"),
         ("A Moscow - Vladivostok via Trans-Siberian Road", "unexpected 'Road'"),
-        ("A Moscow - Vladivostok (Omsk)", "unexpected '\\( Omsk \\)'"),
+        ("A Moscow - Vladivostok (Omsk)", "unexpected '\\(Omsk\\)'"),
     ],
 )
 def test_a_route_half_named_is_refused(colonial, text, reason):

@@ -439,3 +439,44 @@ def test_a_refused_order_with_no_unit_kind_is_echoed_without_a_placeholder(
 def test_words_left_over_are_quoted_as_typed(text, rest):
     reply = answer("standard", [("France", "A", "Paris")], "France", text)
     assert reply["reason"] == f"unexpected '{rest}' at the end of the order"
+
+
+def test_a_convoy_of_a_unit_of_unknown_kind_is_echoed_without_one():
+    """``F Nth C Eng - Bel`` was echoed ``F North Sea C A English Channel - Belgium``: an army
+    the board does not have, refused again for another reason."""
+    units = [("England", "F", "North Sea"), ("England", "F", "English Channel")]
+    for judge in (check, adjudicate):
+        body = request("standard", units, [("England", "F Nth C Eng - Bel")])
+        reply = judge(body)["orders"][0]
+        assert reply["canonical"] == "F North Sea C English Channel - Belgium"
+        body["orders"] = [{"power": "England", "order": reply["canonical"]}]
+        again = judge(body)["orders"][0]
+        assert (again["canonical"], again["reason"]) == (reply["canonical"], reply["reason"])
+
+
+@pytest.mark.parametrize("text", ["A Par > Bur", "A Par>Bur", "A Par -> Bur", "A Par => Bur"])
+def test_an_arrowhead_is_a_move(text):
+    """A lone ``>`` was dropped, and the reason blamed the next word."""
+    reply = answer("standard", [("France", "A", "Paris")], "France", text)
+    assert (reply["result"], reply["canonical"]) == ("valid", "A Paris - Burgundy")
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("F Mao - Spa (north-coast)", "(north-coast)"),
+        ("F Mao - Spa (?)", "(?)"),
+        ("F Mao - Spa (France)", "(France)"),
+        ("F Mao - Spa/sc/nc", "/nc"),
+    ],
+)
+def test_the_words_left_over_are_the_end_of_the_text_as_typed(text, rest):
+    reply = answer("standard", [("France", "F", "Mid-Atlantic Ocean")], "France", text)
+    assert reply["reason"] == f"unexpected '{rest}' at the end of the order"
+
+
+def test_an_order_longer_than_any_order_is_refused_unread():
+    """A 26,000-character order took seconds to read, and its reason quoted all of it."""
+    text = "F " + "Mid-Atlantic-" * 2000
+    reply = answer("standard", [("France", "F", "Mid-Atlantic Ocean")], "France", text)
+    assert reply["reason"] == f"the order is too long: {len(text)} characters, at most 400"

@@ -112,6 +112,8 @@ def _order_entries(board: Board, entries: list) -> list[tuple[str, str]]:
             power = named if named in variant.powers else variant.power(named)
         else:
             power = None
+        if named is None:
+            raise RequestError(f'order {n + 1} must name its power in "power"', [entry])
         if power is None:
             raise RequestError(f"order {n + 1} names unknown power {named!r}", [entry])
         if not isinstance(text, str):
@@ -346,7 +348,9 @@ def _one_a_turn(m: Movement, entries, orders: list[Order | None]) -> dict[int, O
                 refused[index] = e
             else:
                 legal.append(index)
-        if len(legal) > 1:
+        # The same order twice (a line pasted twice) is one order given twice, as for any
+        # unit: the first is taken, the second refused as a second order.
+        if len(legal) > 1 and len({orders[index].text() for index in legal}) > 1:  # type: ignore[union-attr]
             given = "; ".join(entries[index][1] for index in legal)
             for index in legal:
                 refused[index] = OrderError(

@@ -480,3 +480,19 @@ def test_an_order_longer_than_any_order_is_refused_unread():
     text = "F " + "Mid-Atlantic-" * 2000
     reply = answer("standard", [("France", "F", "Mid-Atlantic Ocean")], "France", text)
     assert reply["reason"] == f"the order is too long: {len(text)} characters, at most 400"
+
+
+def test_the_same_suez_permit_twice_is_one_permit():
+    """A permit line pasted twice shut the canal: two permits, both refused."""
+    units = [("Turkey", "F", "Mediterranean Sea"), ("Britain", "A", "Egypt")]
+    orders = [("Britain", "Suez permit F Med"), ("Britain", "suez permit F Mediterranean Sea")]
+    orders.append(("Turkey", "F Med - Red Sea"))
+    reply = adjudicate(request("colonial", units, orders))["orders"]
+    assert [r["result"] for r in reply] == ["succeeds", "invalid", "succeeds"]
+    assert reply[1]["reason"] == "the same permit was given before: the first is taken"
+
+
+def test_an_order_without_a_power_says_so():
+    body = request("standard", [("France", "A", "Paris")], [])
+    body["orders"] = [{"order": "A Par H"}]
+    assert check(body)["error"] == 'order 1 must name its power in "power"'

@@ -126,10 +126,12 @@ class Movement(_Core):
             raise OrderError(
                 "only the power with a unit in {gate} may open the Suez Canal", gate=gate
             )
-        if self.suez_permit is not None:
-            raise OrderError("the Suez Canal is already open to a fleet this turn")
         sea = order.location
         fleet = self.unit_at.get(sea)
+        if self.suez_permit is not None and self.suez_permit == fleet:
+            raise OrderError("the same permit was given before: the first is taken")
+        if self.suez_permit is not None:
+            raise OrderError("the Suez Canal is already open to a fleet this turn")
         if fleet is None or self.units[fleet].kind != "F":
             raise OrderError("there is no fleet in the {sea} to let through", sea=sea)
         self.suez_permit = fleet

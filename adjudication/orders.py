@@ -258,6 +258,7 @@ MAX_ORDER_LENGTH: Final = 400
 
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
 _ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
 _ARROWHEAD = re.compile("(?<![-=])>")
 _TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 # Besides the tokens' characters only spaces and punctuation that ends or quotes a phrase may
@@ -344,7 +345,8 @@ def _lowered(text: str) -> str:
 
         # Full-width letters and digits (ＭＯＳ, as Chinese and Japanese keyboards type
         # them) read as the letters they are.
-        text = _ARROWS.sub(" - ", normalize("NFKC", text).lower())
+        # A byte-order mark or a zero-width space that pasting brings is no character at all.
+        text = _ARROWS.sub(" - ", normalize("NFKC", text.translate(_INVISIBLE)).lower())
     else:
         text = text.lower()
         if "=>" in text:

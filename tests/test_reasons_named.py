@@ -496,3 +496,12 @@ def test_an_order_without_a_power_says_so():
     body = request("standard", [("France", "A", "Paris")], [])
     body["orders"] = [{"order": "A Par H"}]
     assert check(body)["error"] == 'order 1 must name its power in "power"'
+
+
+PASTED = ["\ufeffA Par - Bur", "A Par\u200b - Bur", "A\u2060 Par - Bur\u200d"]
+
+
+@pytest.mark.parametrize("text", PASTED)
+def test_invisible_characters_that_pasting_brings_are_ignored(text):
+    reply = answer("standard", [("France", "A", "Paris")], "France", text)
+    assert (reply["result"], reply["canonical"]) == ("valid", "A Paris - Burgundy")

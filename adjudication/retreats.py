@@ -83,6 +83,13 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
                 destination = order.destination
                 assert destination is not None  # every retreat names one (the parser's RETREAT)
                 dest = _destination(variant, d, destination, options[d.unit.province])
+                if dest is None:  # a space the board closes: which way it is closed
+                    province = province_of(destination)
+                    if province in board.contested:
+                        raise OrderError(
+                            "{province} was left empty by a standoff", province=province
+                        )
+                    raise OrderError("{province} is occupied", province=province)
                 canonical = Order(RETREAT, d.unit.kind, d.unit.location, destination=dest)
                 chosen[d.unit.province] = (index, dest)
             answer(index, "pending", canonical=canonical.text())
@@ -123,7 +130,9 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
     return survivors
 
 
-def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) -> str:
+def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) -> str | None:
+    """Where the retreat goes, the coast worked out; None for a space the board closes to it
+    (occupied or left empty by a standoff); raises OrderError for one the map forbids."""
     province = province_of(dest)
     if d.unit.kind == "A":
         dest = province  # an army goes to the province, whatever coast is named (DATC 6.B.12)
@@ -158,4 +167,4 @@ def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) 
             unit=d.unit.label(),
             province=province,
         )
-    raise OrderError("{province} is occupied or was left empty by a standoff", province=province)
+    return None

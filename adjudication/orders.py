@@ -190,13 +190,11 @@ class Order:
             return f"{u} {self.location} R {self.destination}"
         if kind == DISBAND:
             return f"{u} {self.location} D"
-        # A build or removal that names no unit kind is refused; its echo leaves the kind out
-        # too (``Build Paris``), as typed, rather than showing a placeholder.
-        at = f"{u} {self.location}" if u != "?" else self.location
-        if kind == BUILD:
-            return f"Build {at}"
-        if kind == REMOVE:
-            return f"Remove {at}"
+        if kind in (BUILD, REMOVE):
+            verb = "Build" if kind == BUILD else "Remove"
+            # One that names no unit kind is refused; its echo leaves the kind out too
+            # (``Build Paris``), as typed, rather than showing a placeholder.
+            return f"{verb} {u} {self.location}" if unit or self.unit else f"{verb} {self.location}"
         if kind == WAIVE:
             return "Waive"
         return " ".join(str(x) for x in self.extra)
@@ -1005,9 +1003,9 @@ def _end(r: _Reader) -> None:
 def _typed_tail(text: str, tokens: list[str]) -> str:
     """The end of ``text`` that these last tokens were read from, as the player typed it
     (``(north-coast)``, not the tokens' ``( north - coast )``)."""
-    lowered = text.lower()
-    start = len(lowered)
     if text.isascii():
+        lowered = text.lower()
+        start = len(lowered)
         for token in reversed(tokens):
             start = lowered.rfind(token, 0, start)
             if start < 0:

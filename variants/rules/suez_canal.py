@@ -128,9 +128,9 @@ class Movement(_Core):
             )
         sea = order.location
         fleet = self.unit_at.get(sea)
-        if self.suez_permit is not None and self.suez_permit == fleet:
-            raise OrderError("the same permit was given before: the first is taken")
         if self.suez_permit is not None:
+            if self.suez_permit == fleet:
+                raise OrderError("the same permit was given before: the first is taken")
             raise OrderError("the Suez Canal is already open to a fleet this turn")
         if fleet is None or self.units[fleet].kind != "F":
             raise OrderError("there is no fleet in the {sea} to let through", sea=sea)

@@ -99,3 +99,33 @@ def test_a_compiled_engine_older_than_its_sources_is_refused(
     assert not list((stale / "adjudication").glob("*.so"))
     python = _run(stale, "-c", "import adjudication; print(adjudication.compiled())")
     assert python.stdout.split() == ["False"], python.stderr
+
+
+_ORDERS_FROZEN = """
+import dataclasses
+from adjudication import compiled, load
+from adjudication.orders import _NATIVE, Order, parse, shared_order
+
+order = parse(load("standard"), "A Paris S A Burgundy - Marseilles", "movement")
+shared = shared_order("hold", "A", "Paris")
+for o in (order, shared, Order("move", "A", "Paris", destination="Burgundy")):
+    try:
+        o.location = "Rome"
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise SystemExit("an order could be changed")
+assert order == Order("support", "A", "Paris", "A", "Burgundy", "Marseilles"), order
+assert (shared.canonical, shared.data["kind"]) == ("A Paris H", "hold"), shared
+print(compiled(), _NATIVE)
+"""
+
+
+def test_orders_stay_frozen_and_alike_in_both_engines(trees: tuple[Path, Path]) -> None:
+    """Compiled, an order's fields are stored past its frozen ``__setattr__``
+    (``orders._NATIVE``); from outside it must stay unchangeable, in both engines."""
+    python, compiled = trees
+    for tree, expected in ((python, "False False"), (compiled, "True True")):
+        done = _run(tree, "-c", _ORDERS_FROZEN)
+        assert done.returncode == 0, done.stderr[-3000:] + done.stdout
+        assert done.stdout.split() == expected.split()

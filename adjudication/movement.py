@@ -1050,7 +1050,14 @@ def legal_move(
             location=location,
         )
     if via and via != "convoy":
-        return why("there is no route called '{via}' on this map", via=via)
+        # ``via Suez``: a canal or a land bridge is an ordinary move, named by no route.
+        routes = ["Convoy", *(word for plugin in variant.plugins for word in plugin.ROUTES)]
+        return why(
+            "there is no route called '{via}' on this map; after 'via' write {routes}, or "
+            "leave 'via' out",
+            via=via,
+            routes=" or ".join(routes),
+        )
     if kind == "F":
         if via:
             return why("only armies can be convoyed")

@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
 
 from .readonly import ReplyData
 from .reasons import Reason, reason_template, why
@@ -668,6 +667,10 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
             length=len(text),
             limit=MAX_ORDER_LENGTH,
         )
+    if len(text.strip().splitlines()) > 1:
+        # Two orders pasted as one item would be read as one order with words left over, and
+        # a page showing the item would show it as two lines: each order is its own item.
+        raise OrderError("an order is one line: send each order on its own")
     lowered = _lowered(text)
     if _plain(lowered):
         tokens = lowered.replace("-", " - ").split()

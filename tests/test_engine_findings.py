@@ -550,7 +550,17 @@ def test_a_permit_naming_no_fleet_does_not_cancel_the_real_permit(reverse):
 @pytest.mark.parametrize(
     ("route", "words"),
     [
-        ("Banana", "there is no route called 'BANANA' on this map"),
+        (
+            "Banana",
+            "there is no route called 'BANANA' on this map; after 'via' write Convoy or TSR, or "
+            "leave 'via' out",
+        ),
+        # The canal is no route: the reason says to leave 'via' out, as the plain move is.
+        (
+            "Suez",
+            "there is no route called 'SUEZ' on this map; after 'via' write Convoy or TSR, or "
+            "leave 'via' out",
+        ),
         ("Convoy", "only armies can be convoyed"),
         ("TSR", "only armies may use the Trans-Siberian Railroad"),
     ],
@@ -680,3 +690,27 @@ def test_a_support_in_a_shared_ocean_that_could_be_for_two_powers_fleets_says_wh
     support = reply(r, "F1 MPO S F MPO - Guam")
     assert support["result"] == "invalid"
     assert "say whose" in support["reason"]
+
+
+# -- round 4: an order is one line -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r\n", "\r", "\u2028", "\u2029", "\x0b", "\x85"])
+def test_two_orders_in_one_item_are_refused_not_read_as_one(brk):
+    """A page shows such an item as two lines, and saving it from there stores two orders:
+    the API must not have read it as one order with words left over."""
+    text = f"A Paris - Burgundy{brk}A Marseilles - Spain"
+    answer = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "movement"},
+            "units": [{"power": "France", "unit": "A", "location": "Paris"}],
+            "orders": [
+                {"power": "France", "order": text},
+                {"power": "France", "order": "A Paris H\n"},
+            ],
+        }
+    )
+    assert answer["orders"][0]["result"] == "invalid"
+    assert answer["orders"][0]["reason"] == "an order is one line: send each order on its own"
+    assert answer["orders"][1]["result"] != "invalid"  # a line's own end is no second line

@@ -291,14 +291,17 @@ def _add_orders(
                 continue
         orders[index] = order
         (specials if order.kind == SPECIAL else ordinary).append(index)
-        if order.number is not None:
+        if order.number is not None or order.target_number is not None:
             numbered = True
     refused = _one_a_turn(m, entries, orders)
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
     # a unit its order, and the answer must not depend on where the player listed it. So do
-    # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space.
+    # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space,
+    # and of those first the ones that name a numbered unit they must not be (``F Indian Ocean
+    # S F2 Indian Ocean - Java`` leaves fleet 2 to ``F Indian Ocean - Java``, listed before it
+    # or not).
     if numbered:
-        ordinary.sort(key=lambda index: orders[index].number is None)  # type: ignore[union-attr]
+        ordinary.sort(key=lambda index: _choice_rank(orders[index]))  # type: ignore[arg-type]
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]
@@ -313,6 +316,14 @@ def _add_orders(
             kind = None if order.unit else m.kind_at(order.location)  # type: ignore[union-attr]
             items[index] = _invalid(*entries[index], order.text(kind), e)  # type: ignore[union-attr]
     return items, unit_of
+
+
+def _choice_rank(order: Order) -> int:
+    """When an order is given its unit (``_add_orders``): its own number first, then a number
+    it names of another unit, then none."""
+    if order.number is not None:
+        return 0
+    return 1 if order.target_number is not None else 2
 
 
 def _one_a_turn(m: Movement, entries, orders: list[Order | None]) -> dict[int, OrderError]:

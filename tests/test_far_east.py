@@ -229,6 +229,23 @@ def test_6_5_support_to_another_fleet_in_the_same_ocean():
     assert r["dislodged"][0]["location"] == "Tokyo"
 
 
+def test_6_5_an_unnumbered_supporter_of_fleet_2_leaves_it_to_the_move_in_either_order():
+    """The numbers are labels only (6.7): ``S F2 ... - Java`` with ``F Indian Ocean - Java``
+    means fleet 2 moves and the other supports, whichever line comes first."""
+    fleets = [
+        ("Indonesia", "F", "Indian Ocean"),
+        ("Indonesia", "F", "Indian Ocean"),
+        ("China", "F", "Java"),
+    ]
+    move, support = "F Indian Ocean - Java", "F Indian Ocean S F2 Indian Ocean - Java"
+    for orders in ([move, support], [support, move]):
+        r = judge(fleets, [("Indonesia", o) for o in orders])
+        assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds"], r["orders"]
+        assert [(d["location"], d["attacker_from"]) for d in r["dislodged"]] == [
+            ("Java", "Indian Ocean")
+        ]
+
+
 def test_6_6_retreat_into_an_ocean_is_always_open():
     phase = {"season": "spring", "year": 1991, "type": "retreats"}
     r = judge(

@@ -586,7 +586,12 @@ class JoinSerializer(StrictInput, serializers.Serializer):
 
 
 class ReadySerializer(StrictInput, serializers.Serializer):
-    ready = serializers.BooleanField(default=True)
+    # Required, as the phase is: a body that forgot it (or misspelt it, refused as unknown)
+    # was taken as a ready, which may process the phase at once, past undoing.
+    ready = serializers.BooleanField(
+        help_text="True: ready for the phase; false: not ready.",
+        error_messages={"required": "Say whether you are ready: true or false."},
+    )
     phase = serializers.IntegerField(
         min_value=0,
         max_value=MAX_INTEGER,

@@ -81,7 +81,9 @@ def test_a_game_through_the_api() -> None:
     phase0 = players["Russia"].get(f"/api/games/{game_id}/phases/0/").data
     assert phase0["orders"] == [] and phase0["results"] is None
 
-    ready = players["Japan"].post(f"/api/games/{game_id}/ready/", {"phase": 0}, format="json")
+    ready = players["Japan"].post(
+        f"/api/games/{game_id}/ready/", {"ready": True, "phase": 0}, format="json"
+    )
     assert ready.data == {"ready": True, "phase": 0}
 
     response = moderator.post(

@@ -49,7 +49,7 @@ ENDPOINTS = [
     ),
     ("get", "/api/games/{game}/orders/", None, WATCH_PLAYERS),
     ("put", "/api/games/{game}/orders/", {"orders": ["F London H"]}, PLAYING),
-    ("post", "/api/games/{game}/ready/", {"phase": 0}, PLAYING),
+    ("post", "/api/games/{game}/ready/", {"ready": True, "phase": 0}, PLAYING),
     ("get", "/api/games/{game}/phases/", None, WATCH_OPEN),
     ("get", "/api/games/{game}/phases/0/", None, WATCH_OPEN),
     ("get", "/api/games/{game}/messages/", None, WATCH_PLAYERS),

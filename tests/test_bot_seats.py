@@ -90,7 +90,7 @@ def test_one_human_and_six_bots_play_three_years_at_the_humans_pace(api, make_us
             assert sent.status_code == 200, sent.data
             ready = run_tasks(
                 lambda index=phase.index: client.post(
-                    f"/api/games/{game_id}/ready/", {"phase": index}, format="json"
+                    f"/api/games/{game_id}/ready/", {"ready": True, "phase": index}, format="json"
                 )
             )
             assert ready.status_code == 200, ready.data
@@ -378,7 +378,9 @@ def test_a_real_worker_plays_the_bots_a_whole_year_at_the_humans_pace(worker) ->
             mine = HeuristicBot(phase.index).decide(engine.request(game, phase, []), "Japan")
             sent = client.put(f"/api/games/{game_id}/orders/", {"orders": mine}, format="json")
             assert sent.status_code == 200, sent.data
-            ready = client.post(f"/api/games/{game_id}/ready/", {"phase": phase.index})
+            ready = client.post(
+                f"/api/games/{game_id}/ready/", {"ready": True, "phase": phase.index}
+            )
             assert ready.status_code == 200, ready.data
 
         def moved_on(phase=phase):

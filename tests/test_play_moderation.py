@@ -158,7 +158,7 @@ def test_a_removed_player_is_out_for_good(api, make_game, make_user, seat, moder
     url = f"/api/games/{game.pk}/"
     assert api(moderator).post(f"{url}moderation/remove/", {"power": "France"}).status_code == 200
     assert gone.put(f"{url}orders/", {"orders": ["A Paris H"]}, format="json").status_code == 403
-    assert gone.post(f"{url}ready/", {"phase": 0}, format="json").status_code == 403
+    assert gone.post(f"{url}ready/", {"ready": True, "phase": 0}, format="json").status_code == 403
     assert gone.get(f"{url}messages/").status_code == 403
     france.refresh_from_db()
     assert france.status == "civil_disorder" and france.removed

@@ -495,6 +495,19 @@ def test_ready_from_a_player_in_disorder_brings_them_back(make_game, seat, api) 
     assert england.status == Membership.Status.ACTIVE and england.missed_phases == 0
 
 
+def test_ready_without_saying_ready_is_a_400(make_game, seat, api) -> None:
+    """{"phase": n} alone was taken as a ready, which may process the phase at once: a
+    missing ready is refused as a missing phase is, and nothing changes."""
+    game = make_game()
+    client = api(seat(game, "England").user)
+    url = f"/api/games/{game.pk}/ready/"
+    index = game.current_phase.index
+    refused = client.post(url, {"phase": index}, format="json")
+    assert refused.status_code == 400 and "ready" in refused.data, refused.data
+    assert not seat(game, "England").ready
+    assert client.post(url, {"ready": True}, format="json").status_code == 400
+
+
 def test_empty_seats_are_open_for_take_over(moderator, make_user) -> None:
     game = services.create_game(moderator, name="g", variant="standard")
     services.join_game(game, make_user("a"), ["France"])

@@ -190,13 +190,21 @@ class Cursor:
     def __str__(self) -> str:
         return f"{self.phase}-{self.message}"
 
-    def could_be_sent(self, game: Game) -> bool:
-        """Whether a stream of ``game`` could have sent this cursor: its message no later than
-        the game's newest, its phase no later than the furthest the game has reached. A
-        moderator's rollback deletes the phases after the one it goes back to, so a cursor
+    def could_be_sent(self, game: Game, newest: int) -> bool:
+        """Whether a stream of ``game`` could have sent this cursor to this viewer: its message
+        no later than ``newest``, the newest message the viewer may read
+        (:meth:`Viewer.newest`), its phase no later than the furthest the game has reached.
+
+        The message is judged against the viewer's own press, never the game's: judged
+        against the game's newest message, a cursor between the two was accepted and one
+        past it refused, so a player reading none of it could count others' private press,
+        and see when it was sent, by asking with one number after another. A stream only
+        ever sends the viewer's newest readable message, so nothing a client was sent is
+        refused.
+
+        A moderator's rollback deletes the phases after the one it goes back to, so a cursor
         of a client that saw them is ahead of the game, legitimately (the stream then resets
         the client); the rollbacks' log entries say how far the game had gone."""
-        newest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
         if self.message > newest:
             return False
         furthest = game.phases.order_by("-index").values_list("index", flat=True).first() or 0
@@ -303,6 +311,15 @@ class Viewer:
             }
             for m in readable[-MAX_CATCH_UP:]
         ]
+
+
+def newest_readable(request: HttpRequest, game: Game) -> int:
+    """The newest message of ``game`` the requester may read (0: none): where a page's live
+    updates start, and the furthest message a cursor of theirs may name. Never the game's
+    newest message, which would tell them how much private press others have sent, and when."""
+    viewer = Viewer(request, game)
+    game, _, power, everything = viewer.read()
+    return viewer.newest(game, power, everything)
 
 
 def _event(kind: str, data: dict, cursor: Cursor) -> str:
@@ -512,9 +529,10 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
     if any(Cursor.parse(text) is None for text in given):
         return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)
     cursor = Cursor.parse(given[0]) if given else None
-    if cursor is not None and not cursor.could_be_sent(game):
+    if cursor is not None and not cursor.could_be_sent(game, newest_readable(request, game)):
         # Ahead of anything this game has had (a phase it never reached, a message it never
-        # had): no stream sent it, and resuming from it would leave the client silent.
+        # had, or none the viewer may read: the same answer, see Cursor.could_be_sent): no
+        # stream sent it, and resuming from it would leave the client silent.
         return JsonResponse(
             {"detail": "Last-Event-ID and since name a phase or message this game never had."},
             status=400,

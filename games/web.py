@@ -609,8 +609,11 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "games/game.html", context)
     context.update(_phase_context(request, game, phase, power))
     context.update(_press_context(request, game, power))
-    # Where live updates start: this phase, and press after the latest message now.
-    latest = game.messages.order_by("-pk").values_list("pk", flat=True).first() or 0
+    # Where live updates start: this phase, and press after the latest message the viewer
+    # may read now. The game's latest message would put in the page how much private press
+    # others have sent (and the events endpoint refuses a cursor past the viewer's own).
+    everything = visibility.sees_everything(game, user)
+    latest = events.Viewer(request, game).newest(game, power, everything)
     context["live_cursor"] = events.Cursor(phase.index, latest)
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request), seats)

@@ -329,6 +329,30 @@ def test_a_cursor_no_stream_of_this_game_could_have_sent_is_a_400(colonial, seat
     assert client.get(url(colonial), {"since": "2-0"}).status_code == 400
 
 
+def test_a_cursor_is_judged_against_the_press_the_viewer_may_read(colonial, seat):
+    """A cursor past the viewer's newest readable message but within the game's messages was
+    accepted, one past the game's refused: a player reading none of others' private press
+    could count it, and time it, by asking with one number after another. Both are the same
+    400 now, and the page's own starting point names no message the viewer cannot read."""
+    russia, china, japan = (seat(colonial, p) for p in ("Russia", "China", "Japan"))
+    mine = services.send_message(colonial, russia.user, "to Japan", ["Japan"])
+    hidden = services.send_message(colonial, russia.user, "to China only", ["China"])
+    client = signed_in(japan.user)
+    assert client.get(url(colonial), {"poll": "1", "since": f"0-{mine.pk}"}).status_code == 200
+    answers = [
+        client.get(url(colonial), {"poll": "1", "since": f"0-{number}"})
+        for number in (hidden.pk, hidden.pk + 1)
+    ]
+    answers += [client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{hidden.pk}")]
+    assert [a.status_code for a in answers] == [400, 400, 400]
+    assert len({a.content for a in answers}) == 1
+    # China reads it: its cursor there is one a stream sent it.
+    china_reads = signed_in(china.user).get(url(colonial), {"poll": "1", "since": f"0-{hidden.pk}"})
+    assert china_reads.status_code == 200
+    page = client.get(reverse("game", args=[colonial.pk])).content.decode()
+    assert re.findall(r"\?since=([0-9-]+)", page) == [f"0-{mine.pk}"]
+
+
 def test_a_forming_game_takes_no_cursor_past_phase_0(make_user, moderator):
     forming = services.create_game(moderator, name="Forming", variant="standard")
     client = signed_in(moderator)

@@ -977,16 +977,22 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
         services.submit_orders(membership, form.lines(), version=version, phase=current)
     except services.PhaseChanged:
         # Typed for a phase processed since (or a page without the phase): never stored in
-        # the next phase; the text comes back to be looked at against the new board.
-        _not_saved(
-            request,
-            pk,
-            form,
-            gettext(
+        # the next phase; the text comes back to be looked at against the new board. A phase
+        # after the current one was never processed: the game does not have it (made up, or
+        # undone by a rollback), and saying it was processed would send the player looking
+        # for a phase that is not there.
+        asked = form.cleaned_data["phase"]
+        if current is not None and asked is not None and asked > current.index:
+            why = gettext(
+                "This page names a phase this game does not have, so nothing was saved. Your "
+                "text is still in the box; look at the board again first."
+            )
+        else:
+            why = gettext(
                 "This page was loaded for a phase that has been processed since, so nothing was "
                 "saved. Your text is still in the box; look at the board again first.",
-            ),
-        )
+            )
+        _not_saved(request, pk, form, why)
     except services.OrdersChanged:
         # Saved from another tab meanwhile: keep both. This box comes back as typed, next to
         # the orders now saved, to be saved again.

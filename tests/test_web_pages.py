@@ -262,6 +262,22 @@ def test_no_js_order_form_never_saves_into_a_phase_processed_since(
     assert box.strip() == "A Moscow - Perm"
 
 
+def test_no_js_order_form_for_a_phase_the_game_never_had_says_so(colonial, russia):
+    """phase=99 (never reached) said the page's phase "has been processed since": the box
+    names a phase this game does not have, and nothing is saved."""
+    c = client_for(russia.user)
+    page = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    version = re.search(r'name="version" value="([^"]+)"', page).group(1)
+    post = {"orders": "A Moscow - Perm", "version": version, "phase": 99}
+    c.post(reverse("submit-orders", args=[colonial.pk]), post)
+    assert not Order.objects.filter(phase=colonial.current_phase, power="Russia").exists()
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "a phase this game does not have, so nothing was saved" in html
+    assert "processed since" not in html
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", html, re.S).group(1)
+    assert box.strip() == "A Moscow - Perm"
+
+
 def test_other_players_cannot_see_your_orders(colonial, russia, seat):
     services.submit_orders(russia, ["A Moscow - Perm"])
     china = seat(colonial, "China")

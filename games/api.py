@@ -28,7 +28,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import engine, moderation, parsers, reason_words, services, visibility
+from . import engine, moderation, parsers, preconditions, reason_words, services, visibility
 from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
@@ -471,6 +471,8 @@ class GameViewSet(
 
         A player's answers carry an ``ETag``; a PUT with ``If-Match: <that ETag>`` is refused
         with 412 if the orders were changed since (in another tab), instead of overwriting them.
+        ``If-Match`` is read as RFC 9110 says (``games.preconditions``): ``*`` for any version,
+        or a list of tags; a value that is neither is a 400.
         """
         if request.method == "PUT":
             return self._submit(request, pk)
@@ -578,11 +580,10 @@ class GameViewSet(
         game = membership.game
         serializer = OrdersInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        match = request.headers.get("If-Match", "").removeprefix("W/").strip('" ')
         orders = services.submit_orders(
             membership,
             serializer.validated_data["orders"],
-            version=match.strip("*") or None,
+            version=preconditions.if_match(request.headers.get("If-Match")),
             phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
         )
         return self._versioned(Response(order_answers(orders)), game, orders, membership)

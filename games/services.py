@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings as django_settings
@@ -490,7 +490,7 @@ def submit_orders(
     membership: Membership,
     texts: list[str],
     *,
-    version: str | None = None,
+    version: str | Collection[str] | None = None,
     phase: Phase | None = None,
 ) -> list[Order]:
     """Replace the power's orders for the current phase; each is checked by the engine.
@@ -498,7 +498,8 @@ def submit_orders(
     Invalid orders are stored too, with the engine's reason, so the player sees what was
     wrong; only valid ones are adjudicated. A player in civil disorder who sends orders is
     back in play. With ``version`` (from ``orders_version``), nothing is replaced unless the
-    stored orders are still that version: two tabs of one player cannot silently overwrite
+    stored orders are still that version (or one of them, when several are given: an
+    ``If-Match`` may list more than one): two tabs of one player cannot silently overwrite
     each other's orders. ``phase``: the current phase as the caller read it, with
     ``membership.game`` (the API reads all three in one query); if it has been processed
     since, the orders are refused rather than stored in the next phase.
@@ -511,7 +512,8 @@ def submit_orders(
             # The phase read with the seat was processed meanwhile: a conflict (409), as for
             # orders that name a processed phase.
             raise PhaseChanged("the phase has just been processed; send your orders again")
-        if version is not None and version != orders_version(phase.pk, membership.power):
+        versions = {version} if isinstance(version, str) else version
+        if versions is not None and orders_version(phase.pk, membership.power) not in versions:
             raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
         DELETE_ORDERS.delete(phase.pk, membership.power)
         orders = INSERT_ORDERS.create(list(_order_rows(membership, phase, checked)))

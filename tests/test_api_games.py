@@ -433,3 +433,107 @@ def test_a_moderator_who_plays_an_anonymous_game_reads_no_names_in_its_log(
     # A moderator who does not play sees them, and everyone does once the game is over.
     services.declare_draw(game, creator)
     assert "newcomer_anon" in str(api(creator).get(f"/api/games/{game.pk}/log/").json())
+
+
+# -- If-Match on PUT .../orders/ (RFC 9110 §13.1.1) ------------------------------------------
+
+CHANGED = "your orders were changed elsewhere; reload them and try again"
+
+
+def _austria(game: Game, seat, api) -> tuple[APIClient, str]:
+    """Austria's player, signed in, after an order saved: the orders' URL."""
+    player = api(seat(game, "Austria").user)
+    url = f"/api/games/{game.pk}/orders/"
+    assert player.put(url, {"orders": ["A Vienna - Galicia"]}).status_code == 200
+    return player, url
+
+
+def _saved(game: Game, seat) -> list[str]:
+    rows = seat(game, "Austria").orders.filter(phase_id=game.current_phase_id)
+    return list(rows.order_by("position").values_list("text", flat=True))
+
+
+def test_if_match_star_is_any_version(api, game, seat) -> None:
+    player, url = _austria(game, seat, api)
+    for star in ("*", " * "):
+        sent = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_MATCH=star)
+        assert sent.status_code == 200, sent.data
+    assert _saved(game, seat) == ["A Vienna - Tyrolia"]
+
+
+@pytest.mark.parametrize(
+    "tags",
+    [
+        '""',  # an empty tag: no version is empty
+        'W/""',
+        '"*"',  # quoted, an ordinary tag whose value is *, not the wildcard
+        '"0.0.0"',
+        '"0.0.0", W/"1.2.3",, "a,b"',
+    ],
+)
+def test_if_match_naming_no_current_version_is_412(api, game, seat, tags: str) -> None:
+    player, url = _austria(game, seat, api)
+    refused = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_MATCH=tags)
+    assert refused.status_code == 412
+    assert refused.json() == {"detail": CHANGED}
+    assert _saved(game, seat) == ["A Vienna - Galicia"]
+
+
+def test_if_match_passes_when_any_tag_of_a_list_is_current(api, game, seat) -> None:
+    player, url = _austria(game, seat, api)
+    current = player.get(url)["ETag"].removeprefix("W/")  # "<version>"
+    for template in (
+        '"0.0.0", {current}',
+        ' ,W/"0.0.0" ,  W/{current} ,',
+        "{current},{current}",
+        'W/{current}\t,\t"*"',
+    ):
+        header = template.format(current=current)
+        sent = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_MATCH=header)
+        assert sent.status_code == 200, (header, sent.data)
+        current = sent["ETag"].removeprefix("W/")  # each PUT makes a new version
+    assert _saved(game, seat) == ["A Vienna - Tyrolia"]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "",
+        " , ",
+        "abc",
+        "W/abc",
+        '"abc',
+        'w/"abc"',  # W/ is case-sensitive
+        'W/ "abc"',
+        '"a" "b"',
+        '*, "abc"',
+        "**",
+        '"a"b"',
+        '"tab\there"',
+    ],
+)
+def test_an_if_match_that_is_no_entity_tag_list_is_400(api, game, seat, header: str) -> None:
+    player, url = _austria(game, seat, api)
+    refused = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_MATCH=header)
+    assert refused.status_code == 400
+    assert "entity-tags" in refused.json()["If-Match"][0]
+    assert _saved(game, seat) == ["A Vienna - Galicia"]
+
+
+def test_another_players_if_match_is_read_against_their_own_orders(api, game, seat) -> None:
+    """Two players, each with the other's ETag: neither passes; each with their own does."""
+    austria, url = _austria(game, seat, api)
+    italy = api(seat(game, "Italy").user)
+    assert italy.put(url, {"orders": ["A Rome - Apulia"]}).status_code == 200
+    austrias, italys = austria.get(url)["ETag"], italy.get(url)["ETag"]
+    assert austrias != italys
+    assert austria.put(url, {"orders": []}, HTTP_IF_MATCH=italys).status_code == 412
+    assert italy.put(url, {"orders": []}, HTTP_IF_MATCH=austrias).status_code == 412
+    assert austria.put(url, {"orders": []}, HTTP_IF_MATCH=austrias).status_code == 200
+    assert italy.put(url, {"orders": []}, HTTP_IF_MATCH=italys).status_code == 200
+
+
+def test_the_if_match_refusal_is_said_in_the_language_asked(api, game, seat) -> None:
+    player, url = _austria(game, seat, api)
+    refused = player.put(url, {"orders": []}, HTTP_IF_MATCH="abc", HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.status_code == 400 and "エンティティタグ" in refused.json()["If-Match"][0]

@@ -82,7 +82,8 @@ def test_two_tabs_editing_different_units_keep_both_orders(game, seat, api) -> N
     assert texts(game, seat, "Austria") == ["A Vienna - Galicia", "A Budapest - Serbia"]
 
     # Now tab A is the stale one.
-    late = tab_a.put(url, {"orders": ["F Trieste - Albania"]}, HTTP_IF_MATCH=sent["ETag"] + "x")
+    stale = sent["ETag"].removesuffix('"') + 'x"'  # another version's tag
+    late = tab_a.put(url, {"orders": ["F Trieste - Albania"]}, HTTP_IF_MATCH=stale)
     assert late.status_code == 412
     assert tab_a.get(url)["ETag"] == sent["ETag"]
 

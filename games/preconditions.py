@@ -1,0 +1,44 @@
+"""``If-Match`` read as RFC 9110 §13.1.1 writes it, for the orders' versions (their ETag).
+
+``*`` means any current version: no check. Otherwise the header is a comma-separated list of
+entity-tags (``"abc"`` or ``W/"abc"``; empty list elements are ignored, as §5.6.1 asks), and
+it passes if any of them is the current version. A quoted ``"*"`` is an ordinary tag whose
+value is ``*``, which no version is.
+
+The RFC compares If-Match tags strongly, so that a weak tag never matches. Here the tags are
+compared by their opaque part, ``W/`` or not: gzip makes the orders' ETag a weak one
+(``W/"…"``), while the version it names is the same, and a client echoes either form.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext
+from rest_framework import exceptions
+
+# entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE; etagc = %x21 / %x23-7E / obs-text. A header is
+# read as Latin-1, so obs-text (%x80-FF) is \x80-\xff here. Commas may stand inside a tag.
+_TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
+_LIST = re.compile(rf"[ \t,]*{_TAG}(?:[ \t]*,[ \t,]*{_TAG})*[ \t,]*")
+_OPAQUE = re.compile(r'"([^"]*)"')
+
+
+def if_match(value: str | None) -> frozenset[str] | None:
+    """The versions an ``If-Match`` value accepts; None when it sets no condition (absent or
+    ``*``). A value that is not ``*`` or a list of entity-tags (a blank one included: it names
+    nothing to compare with) is the client's mistake, a 400, never read as no header at all."""
+    if value is None or value.strip(" \t") == "*":
+        return None
+    if not _LIST.fullmatch(value):
+        raise exceptions.ValidationError(
+            {
+                "If-Match": [
+                    gettext(
+                        "Must be * or entity-tags separated by commas, each in double quotes "
+                        'and written as the ETag was sent, such as W/"12.3.45".'
+                    )
+                ]
+            }
+        )
+    return frozenset(_OPAQUE.findall(value))

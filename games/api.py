@@ -469,10 +469,11 @@ class GameViewSet(
     def orders(self, request: Request, pk: str) -> Response:
         """Your orders for the current phase; PUT replaces them all and answers each one.
 
-        A player's answers carry an ``ETag``; a PUT with ``If-Match: <that ETag>`` is refused
-        with 412 if the orders were changed since (in another tab), instead of overwriting them.
-        ``If-Match`` is read as RFC 9110 says (``games.preconditions``): ``*`` for any version,
-        or a list of tags; a value that is neither is a 400.
+        A player's answers carry a weak ``ETag`` (``W/"…"``, gzipped or not); a PUT with
+        ``If-Match: <that ETag>`` is refused with 412 if the orders were changed since (in
+        another tab), instead of overwriting them. ``If-Match`` is read as RFC 9110 says
+        (``games.preconditions``): ``*`` for any version, or a list of tags; a value that is
+        neither is a 400.
         """
         if request.method == "PUT":
             return self._submit(request, pk)
@@ -596,7 +597,7 @@ class GameViewSet(
         if membership is not None and membership.power and game.current_phase_id:
             own = [o for o in orders if o.power == membership.power]
             version = services.orders_version(game.current_phase_id, membership.power, own)
-            response["ETag"] = f'"{version}"'
+            response["ETag"] = preconditions.weak_etag(version)
         return response
 
     @extend_schema(request=ReadySerializer, responses=ReadySerializer)

@@ -5,9 +5,10 @@ entity-tags (``"abc"`` or ``W/"abc"``; empty list elements are ignored, as §5.6
 it passes if any of them is the current version. A quoted ``"*"`` is an ordinary tag whose
 value is ``*``, which no version is.
 
-The RFC compares If-Match tags strongly, so that a weak tag never matches. Here the tags are
-compared by their opaque part, ``W/`` or not: gzip makes the orders' ETag a weak one
-(``W/"…"``), while the version it names is the same, and a client echoes either form.
+The RFC compares If-Match tags strongly, so that a weak tag never matches. The orders' ETag
+is weak (``weak_etag``): the answer's bytes vary (gzip, the reasons' language) while the
+version they show does not. So here the tags are compared by their opaque part, ``W/`` or
+not: a client may echo the ETag as received, or without its ``W/`` as the board's script does.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from rest_framework import exceptions
 _TAG = r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"'
 _LIST = re.compile(rf"[ \t,]*{_TAG}(?:[ \t]*,[ \t,]*{_TAG})*[ \t,]*")
 _OPAQUE = re.compile(r'"([^"]*)"')
+
+
+def weak_etag(version: str) -> str:
+    """The ETag of a version of the orders: weak from the start, since gzip would weaken a
+    strong one, and only in answers long enough to be gzipped; the ETag then changed with the
+    encoding and the answer's length."""
+    return f'W/"{version}"'
 
 
 def if_match(value: str | None) -> frozenset[str] | None:

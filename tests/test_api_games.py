@@ -537,3 +537,41 @@ def test_the_if_match_refusal_is_said_in_the_language_asked(api, game, seat) -> 
     player, url = _austria(game, seat, api)
     refused = player.put(url, {"orders": []}, HTTP_IF_MATCH="abc", HTTP_ACCEPT_LANGUAGE="ja")
     assert refused.status_code == 400 and "エンティティタグ" in refused.json()["If-Match"][0]
+
+
+# -- the orders' ETag, gzipped or not --------------------------------------------------------
+
+ORDERS = ["A Vienna - Galicia", "A Budapest - Serbia", "F Trieste - Albania", "A Vienna - Moon"]
+
+
+def test_the_orders_etag_is_the_same_weak_one_gzipped_or_not(api, game, seat) -> None:
+    """Gzip weakens a strong ETag, and only answers long enough to be worth it are gzipped:
+    the orders' ETag is weak from the start, so that it never changes with the encoding."""
+    player = api(seat(game, "Austria").user)
+    url = f"/api/games/{game.pk}/orders/"
+    for orders in ([], ORDERS):  # the empty list is too short to be gzipped
+        sent = player.put(url, {"orders": orders}, HTTP_ACCEPT_ENCODING="gzip")
+        plain, zipped = player.get(url), player.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert zipped.get("Content-Encoding") == ("gzip" if orders else None)
+        assert sent["ETag"] == plain["ETag"] == zipped["ETag"]
+        assert plain["ETag"].startswith('W/"')
+
+
+@pytest.mark.parametrize("encoding", ["", "gzip"])
+def test_an_etag_echoed_as_received_passes_and_a_stale_one_does_not(
+    api, game, seat, encoding: str
+) -> None:
+    player = api(seat(game, "Austria").user)
+    url = f"/api/games/{game.pk}/orders/"
+    headers = {"HTTP_ACCEPT_ENCODING": encoding}
+    # Not [] first: no orders at all are one version, whatever was saved and cleared before.
+    for orders in (ORDERS, ORDERS[:1], []):
+        read = player.get(url, **headers)
+        sent = player.put(url, {"orders": orders}, HTTP_IF_MATCH=read["ETag"], **headers)
+        assert sent.status_code == 200, sent.content
+        # The answer's ETag is the new version: sent back, it passes in turn.
+        again = player.put(url, {"orders": orders}, HTTP_IF_MATCH=sent["ETag"], **headers)
+        assert again.status_code == 200, again.content
+        stale = player.put(url, {"orders": ORDERS}, HTTP_IF_MATCH=read["ETag"], **headers)
+        assert stale.status_code == 412
+    assert _saved(game, seat) == []

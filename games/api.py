@@ -347,8 +347,8 @@ class GameViewSet(
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Games: anyone signed in may list, create, look at and join them; anyone at all may
-    watch a public one."""
+    """Games: anyone signed in may list, create, look at, join and (before they start) leave
+    them; anyone at all may watch a public one."""
 
     queryset = Game.objects.select_related("creator", "current_phase")
     lookup_value_regex = "[0-9]+"  # ASCII digits only: "²".isdigit() is true too
@@ -457,6 +457,18 @@ class GameViewSet(
         else:
             prefs = serializer.validated_data.get("preferences", [])
             services.join_game(game, request.user, prefs)
+        return Response(self._game(game))
+
+    @extend_schema(request=None, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def leave(self, request: Request, pk: str) -> Response:
+        """Leave a game that has not started, as the game page's Leave button does: a started
+        game, or one you are not in (or have just left), is refused with 400."""
+        game = self.get_object()
+        membership = game.membership_of(request.user)
+        if membership is None:
+            raise exceptions.ValidationError({"detail": services.NOT_IN_GAME})
+        services.leave_game(membership)
         return Response(self._game(game))
 
     @extend_schema(

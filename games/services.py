@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from . import engine, events, ratings, visibility
 from .limits import (
@@ -256,11 +256,19 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
     return membership
 
 
+# Translated when said (lazily): the refusal of a leave by someone without a seat.
+NOT_IN_GAME = gettext_lazy("You are not in this game.")
+
+
 @transaction.atomic
 def leave_game(membership: Membership) -> None:
+    """Give up a seat in a forming game. The seat is looked for again under the game's lock:
+    of two leaves sent at once (a double click), the second finds it gone and is refused."""
     game = _locked(membership.game)
     if game.status != Status.FORMING:
         raise GameError("only a forming game can be left")
+    if not game.memberships.in_play().filter(pk=membership.pk).exists():
+        raise GameError(str(NOT_IN_GAME))
     membership.delete()
 
 

@@ -575,3 +575,52 @@ def test_an_etag_echoed_as_received_passes_and_a_stale_one_does_not(
         stale = player.put(url, {"orders": ORDERS}, HTTP_IF_MATCH=read["ETag"], **headers)
         assert stale.status_code == 412
     assert _saved(game, seat) == []
+
+
+# -- leaving a game before it starts ----------------------------------------------------------
+
+
+def test_two_players_leave_a_forming_game_through_the_api(api, moderator, make_user) -> None:
+    from games import services
+
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    url = f"/api/games/{forming.pk}/"
+    ada, bob, eve = (api(make_user(name)) for name in ("ada", "bob", "eve"))
+    for player in (ada, bob):
+        assert player.post(url + "join/").status_code == 200
+    assert forming.memberships.count() == 2
+
+    left = ada.post(url + "leave/")
+    assert left.status_code == 200, left.data
+    assert left.data["id"] == forming.pk and left.data["status"] == "forming"
+    assert list(forming.memberships.values_list("user__username", flat=True)) == ["bob"]
+
+    # Leaving again, or a game one never joined: a 400 that says why, nothing changed.
+    for stranger in (ada, eve):
+        refused = stranger.post(url + "leave/")
+        assert refused.status_code == 400
+        assert refused.json() == {"detail": "You are not in this game."}
+    refused = eve.post(url + "leave/", HTTP_ACCEPT_LANGUAGE="ja")
+    assert refused.json() == {"detail": "あなたはこのゲームに参加していません。"}
+    assert api().post(url + "leave/").status_code in (401, 403)
+    assert forming.memberships.count() == 1
+
+    assert bob.post(url + "leave/").status_code == 200
+    assert not forming.memberships.exists()
+    assert ada.post(url + "join/").status_code == 200  # left, a player may join again
+
+
+def test_a_started_game_cannot_be_left_through_the_api(api, game, seat) -> None:
+    austria = seat(game, "Austria")
+    refused = api(austria.user).post(f"/api/games/{game.pk}/leave/")
+    assert refused.status_code == 400
+    assert refused.json() == {"detail": "only a forming game can be left"}
+    assert game.membership_of(austria.user) == austria
+    assert api(austria.user).post("/api/games/999999/leave/").status_code == 404
+
+
+def test_leave_is_in_the_schema(api, make_user) -> None:
+    schema = api(make_user("ada")).get("/api/schema/?format=json").json()
+    leave = schema["paths"]["/api/games/{id}/leave/"]["post"]
+    assert "requestBody" not in leave
+    assert {"200", "400", "401", "403", "404"} <= set(leave["responses"])

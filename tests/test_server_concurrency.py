@@ -119,3 +119,20 @@ def test_a_sandboxs_process_and_undo_sent_at_once_never_both_happen(make_user) -
         assert game.current_phase.index == (index - 1 if done_by == "undo" else index + 1)
         if done_by == "undo":
             services.process_now(game, user, phase=index - 1)
+
+
+def test_leaves_sent_at_once_through_the_api(moderator, make_user, api) -> None:
+    """Two players leaving a forming game at once both leave; one player's leave sent twice
+    at once (a double click) leaves once, and the other is refused with 400, never a 500."""
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    url = f"/api/games/{forming.pk}/leave/"
+    ada, bob, eve = (make_user(name) for name in ("ada", "bob", "eve"))
+    for user in (ada, bob, eve):
+        services.join_game(forming, user)
+
+    def leave(user) -> Callable[[], int]:
+        return lambda: api(user).post(url).status_code
+
+    assert run_together([leave(ada), leave(bob)]) == [200, 200]
+    assert sorted(run_together([leave(eve), leave(eve)])) == [200, 400]
+    assert not forming.memberships.exists()

@@ -165,7 +165,7 @@ def document_errors(result: dict, generator, request, public: bool) -> dict:
     return result
 
 
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+def not_found(request: HttpRequest, exception: Exception | None) -> HttpResponse:
     """The 404 for a URL no route matches: JSON under /api/ as the API's own 404s are, so that
     API clients never get an HTML page; Django's page elsewhere."""
     if request.path.startswith("/api/"):

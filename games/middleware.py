@@ -15,6 +15,7 @@
   anything hands it to the database.
 - ``PrivateCacheMiddleware``: what a signed-in user is shown (their orders, their press) is
   never kept by a shared or a browser cache.
+- ``ApiNotFoundMiddleware``: a 404 under /api/ is JSON, with ``DEBUG`` on too.
 - ``CompressionMiddleware``: gzip, except for live event streams (each event must leave at
   once; gzip would hold it back).
 - ``ContentSecurityPolicyMiddleware``: django-csp's, with the headers of a response that
@@ -335,6 +336,29 @@ def _csp_excludes_prefixes() -> bool:
     return any(
         (getattr(settings, n, None) or {}).get("EXCLUDE_URL_PREFIXES") for n in settings_names
     )
+
+
+class ApiNotFoundMiddleware:
+    """A 404 under /api/ is JSON, whatever ``DEBUG`` says. ``handler404``
+    (``games.api.not_found``) answers an unknown address so, but only with ``DEBUG`` off: with
+    it on (as ``make run`` runs) Django answers its HTML debug page and asks no handler. An API
+    client must read the same answer from a development server as from production."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and request.path.startswith("/api/")
+            and not getattr(response, "streaming", False)
+            and not response.get("Content-Type", "").startswith("application/json")
+        ):
+            from games.api import not_found
+
+            return not_found(request, None)
+        return response
 
 
 class ErrorPageMiddleware:

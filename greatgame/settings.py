@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.middleware.PrivateCacheMiddleware",
     "games.middleware.ErrorPageMiddleware",  # bare 400/403/405 text: the site's error page
+    "games.middleware.ApiNotFoundMiddleware",  # JSON 404s under /api/, with DEBUG on too
     "greatgame.ratelimit.FormRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

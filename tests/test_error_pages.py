@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from rest_framework.authtoken.models import Token
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +94,22 @@ def test_a_500_page_that_cannot_be_drawn_is_still_a_page(rf, monkeypatch) -> Non
     monkeypatch.setattr(errors, "render_to_string", broken)
     response = views.server_error(rf.get("/games/1/"))
     assert response.status_code == 500 and "<h1>Server error</h1>" in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/api/no/such/thing/", "/api/no", "/api/games/1/nope/", "/api/x"])
+def test_an_unknown_api_address_is_json_with_debug_on_too(api, make_user, path: str) -> None:
+    """``make run`` serves with DEBUG on, and Django then answered its HTML debug page."""
+    from django.test import override_settings
+
+    signed_in = api(make_user("reader"))
+    token = Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=make_user('bot')).key}")
+    with override_settings(DEBUG=True):
+        for client in (Client(), signed_in, token):
+            for method in (client.get, client.post, client.put, client.delete):
+                response = method(path)
+                assert response.status_code == 404, (path, method)
+                assert response["Content-Type"] == "application/json", (path, method)
+                assert response.json() == {"detail": "Not found."}
+        # Outside the API the debug page stays, as a developer wants it.
+        page = Client().get("/no/such/page/")
+        assert page.status_code == 404 and b"Page not found" in page.content

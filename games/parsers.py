@@ -5,15 +5,19 @@ DRF reads JSON and form bodies straight from the request stream, so Django's
 body nested a thousand deep with ``RecursionError``, which DRF does not catch. Here a body
 over the size cap is a 413, and one nested too deep, or with a NUL character in any string
 (which PostgreSQL cannot store) or a lone surrogate escape such as ``"\\ud800"`` in any string
-or key (no UTF-8 text holds one, so an answer echoing it could not be written), is a 400,
-before any view sees it.
+or key (no UTF-8 text holds one, so an answer echoing it could not be written), or an object
+naming a key twice (one of the values would be dropped unseen), is a 400, before any view
+sees it.
 """
 
 from __future__ import annotations
 
+import codecs
+import json
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework import exceptions, parsers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 
@@ -75,15 +79,51 @@ def check_shape(data: object) -> None:
             pending.append((item, depth + 1))
 
 
+def unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """One JSON object of a body, refused if it names a key twice: Python's decoder would keep
+    the last value and drop the other unseen (``{"orders": [...], "orders": [...]}``), and
+    another reader of the same text may keep the first."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                shown = key if len(key) <= 50 else key[:50] + "…"
+                raise exceptions.ParseError(
+                    gettext("The key %(key)s is given twice in one JSON object.")
+                    % {"key": json.dumps(shown, ensure_ascii=False)}
+                )
+            seen.add(key)
+    return data
+
+
+def _no_constant(name: str) -> object:
+    """NaN and the infinities are no JSON, though Python's decoder reads them."""
+    raise ValueError(f"{name} is not valid JSON")
+
+
 class JSONParser(parsers.JSONParser):
+    """DRF's JSON parser, bounded as the module says, and refusing a key given twice in one
+    object (``unique_keys``) at any depth."""
+
     def parse(self, stream, media_type=None, parser_context=None):
         check_size(parser_context)
+        # DRF's check of the charset: a text encoding only, never a decompressing codec (bz2)
+        # that would grow a small body past the size cap.
+        encoding = parsers.get_encoding(parser_context or {})
         try:
-            data = super().parse(stream, media_type, parser_context)
+            text = codecs.getreader(encoding)(stream).read()
+            data = json.loads(
+                text,
+                object_pairs_hook=unique_keys,
+                parse_constant=_no_constant if self.strict else None,
+            )
         except RecursionError:
             raise exceptions.ParseError(
                 f"JSON nested deeper than {MAX_JSON_DEPTH} levels."
             ) from None
+        except ValueError as exc:  # as DRF words it
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
         check_shape(data)
         return data
 

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from rest_framework import serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import limits, services
@@ -1332,3 +1333,71 @@ def test_a_username_of_dots_alone_is_refused(name) -> None:
         "/api/auth/signup/", {"username": "j.r.r", "password": "a-Long-pass-77"}, format="json"
     )
     assert made.status_code == 201  # dots among other characters are fine
+
+
+# -- a key given twice in one JSON object ------------------------------------------------------
+
+
+def test_a_key_given_twice_is_refused_not_half_read(game, france, make_user) -> None:
+    """``{"orders": [...], "orders": [...]}`` kept the last list and dropped the first unseen."""
+    url = f"/api/games/{game.pk}/orders/"
+    body = '{"orders": ["A Paris - Burgundy"], "orders": ["A Paris - Picardy"]}'
+    token = Token.objects.create(user=france.user).key
+    by_token = APIClient(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {token}")
+    session = Client(raise_request_exception=False, enforce_csrf_checks=False)
+    session.force_login(france.user)
+    for client in (by_token, session, token_client(france.user)):
+        answer = assert_json_4xx(client.put(url, body, content_type="application/json"), 400)
+        assert answer == {"detail": 'The key "orders" is given twice in one JSON object.'}
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    # The same key however it is written (escaped), and at any depth.
+    escaped = '{"orders": [], "\\u006frders": []}'
+    assert (
+        "orders"
+        in assert_json_4xx(by_token.put(url, escaped, content_type="application/json"))["detail"]
+    )
+    deep = '{"name": "x", "variant": "standard", "options": {"a": [{"b": {"c": 1, "c": 2}}]}}'
+    answer = assert_json_4xx(
+        by_token.post("/api/games/", deep, content_type="application/json"), 400
+    )
+    assert answer == {"detail": 'The key "c" is given twice in one JSON object.'}
+    # Signed out too, before anything else is read; a long key is cut in the answer.
+    key = "k" * 300
+    answer = assert_json_4xx(
+        token_client().post(
+            "/api/auth/token/", f'{{"{key}": 1, "{key}": 2}}', content_type="application/json"
+        )
+    )
+    assert answer["detail"] == f'The key "{"k" * 50}…" is given twice in one JSON object.'
+    answer = assert_json_4xx(
+        by_token.put(url, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="ja"), 400
+    )
+    assert '"orders"' in answer["detail"] and "twice" not in answer["detail"]
+
+
+def test_the_same_key_in_different_objects_or_cases_is_no_repeat(game, france) -> None:
+    client = token_client(france.user)
+    body = '{"name": "x", "variant": "standard", "options": {"a": {"k": 1}, "b": {"k": 1}}}'
+    answer = client.post("/api/games/", body, content_type="application/json")
+    assert "twice" not in str(answer.content)
+    sent = client.put(
+        f"/api/games/{game.pk}/orders/",
+        '{"orders": ["A Paris H"]}',
+        content_type="application/json",
+    )
+    assert sent.status_code == 200, sent.content
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"a": ' * 100_000 + "1" + "}" * 100_000,  # objects, read through the key check
+        '{"a": ' * 100 + '{"b": 1, "b": 2}' + "}" * 100,  # deep, and a key repeated inside
+        '{"orders": [' + '"A Paris H", ' * 30_000 + '"A Paris H"], "orders": []}',
+    ],
+)
+def test_deep_or_huge_objects_are_still_a_clean_4xx(game, france, body: str) -> None:
+    response = token_client(france.user).put(
+        f"/api/games/{game.pk}/orders/", body, content_type="application/json"
+    )
+    assert_json_4xx(response, 400, 413)

@@ -7,7 +7,7 @@ from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
-from .reasons import NO_NUMBER, UNIT_IS
+from .reasons import UNIT_IS, no_number
 from .variant import Variant, province_of
 
 
@@ -166,9 +166,7 @@ def _removal(
     else:  # F2: the power's second unit there, as in a movement phase (F3 of two: refused)
         number = order.number
         if number > len(mine):
-            raise OrderError(
-                NO_NUMBER, power=power, count=len(mine), province=province, number=number
-            )
+            raise OrderError(no_number(power, len(mine), province, number))
         at = mine[number - 1]
         if at in removed:
             label = f"{unit.kind}{number} {province}"

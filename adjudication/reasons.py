@@ -159,10 +159,23 @@ def reason_template(text: str) -> str:
 
 
 # Templates several phases share.
-# A unit number (F2) beyond the power's units in a shared space, in any phase.
-NO_NUMBER = reason_template(
-    "{power} has {count} unit(s) in the {province}, so there is no number {number}"
+# A unit number (F2) beyond the power's units in a shared space, in any phase: worded for
+# none, one and several (``no_number``).
+_NO_NUMBER = {
+    0: reason_template("{power} has no unit in the {province}, so there is no number {number}"),
+    1: reason_template("{power} has one unit in the {province}, so there is no number {number}"),
+}
+_NO_NUMBERS = reason_template(
+    "{power} has {count} units in the {province}, so there is no number {number}"
 )
+
+
+def no_number(power: str, count: int, province: str, number: int) -> Reason:
+    """Why a power's unit ``number`` in a shared space does not exist: it has ``count``."""
+    template = _NO_NUMBER.get(count, _NO_NUMBERS)
+    return why(template, power=power, count=count, province=province, number=number)
+
+
 UNIT_IS = {
     "A": reason_template("the unit in {province} is an army"),
     "F": reason_template("the unit in {province} is a fleet"),

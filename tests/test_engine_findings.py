@@ -714,3 +714,23 @@ def test_two_orders_in_one_item_are_refused_not_read_as_one(brk):
     assert answer["orders"][0]["result"] == "invalid"
     assert answer["orders"][0]["reason"] == "an order is one line: send each order on its own"
     assert answer["orders"][1]["result"] != "invalid"  # a line's own end is no second line
+
+
+# -- round 5: order reading ------------------------------------------------------------------
+
+
+def test_a_unit_number_beyond_the_powers_units_is_worded_for_one_and_for_several():
+    """The reason said "Indonesia has 1 unit(s) in ..."."""
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S China F2 Mid-Pacific - Guam")])
+    assert r["orders"][0]["reason"] == (
+        "China has one unit in the Mid-Pacific Ocean, so there is no number 2"
+    )
+    units = [("Japan", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
+    r = far_east(units, [("Japan", "F Philippine Sea S Japan F3 Mid-Pacific - Guam")])
+    assert r["orders"][0]["reason"] == (
+        "Japan has 2 units in the Mid-Pacific Ocean, so there is no number 3"
+    )
+    r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Australia F2 Mid-Pacific - Guam")])
+    assert r["orders"][0]["reason"] == (
+        "Australia has no unit in the Mid-Pacific Ocean, so there is no number 2"
+    )

@@ -15,7 +15,7 @@ from dataclasses import replace
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
-from adjudication.reasons import NO_NUMBER, UNIT_IS
+from adjudication.reasons import UNIT_IS, no_number
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
@@ -87,9 +87,7 @@ class Movement(_Core):
         the order the position lists them."""
         theirs = [i for i in self.units_in(province) if self.power[i] == power]
         if not 1 <= number <= len(theirs):
-            raise OrderError(
-                NO_NUMBER, power=power, count=len(theirs), province=province, number=number
-            )
+            raise OrderError(no_number(power, len(theirs), province, number))
         return theirs[number - 1]
 
     def whose(self, s: int, order: Order, province: str) -> tuple[str, bool]:

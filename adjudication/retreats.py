@@ -150,6 +150,12 @@ def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) 
         return matches[0]
     if len(matches) > 1:
         raise OrderError(WHICH_COAST, province=province, coasts=" / ".join(matches))
+    if province == d.unit.province:
+        raise OrderError(
+            "{unit} cannot retreat to {province}, the province it was dislodged from",
+            unit=d.unit.label(),
+            province=province,
+        )
     terrain = variant.provinces[province].type
     if d.unit.kind == "A" and terrain == "sea":
         raise OrderError("an army cannot retreat to {province}: it is a sea", province=province)

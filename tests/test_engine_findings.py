@@ -734,3 +734,31 @@ def test_a_unit_number_beyond_the_powers_units_is_worded_for_one_and_for_several
     assert r["orders"][0]["reason"] == (
         "Australia has no unit in the Mid-Pacific Ocean, so there is no number 2"
     )
+
+
+@pytest.mark.parametrize(
+    ("variant", "unit", "text"),
+    [
+        ("far-east", ("Viet Nam", "F", "South China Sea", "Luzon Strait"), "F scs R scs"),
+        ("standard", ("Germany", "A", "Munich", "Berlin"), "A Mun R Munich"),
+    ],
+)
+def test_a_retreat_to_the_space_it_was_dislodged_from_says_so(variant, unit, text):
+    """It was refused as "South China Sea is not adjacent to South China Sea"."""
+    power, kind, location, attacker = unit
+    answer = adjudicate(
+        {
+            "variant": variant,
+            "phase": {"season": "spring", "year": 1991, "type": "retreats"},
+            "units": [],
+            "dislodged": [
+                {"power": power, "unit": kind, "location": location, "attacker_from": attacker}
+            ],
+            "orders": [{"power": power, "order": text}],
+        }
+    )
+    reply = answer["orders"][0]
+    assert reply["result"] == "invalid"
+    assert reply["reason"] == (
+        f"{kind} {location} cannot retreat to {location}, the province it was dislodged from"
+    )

@@ -604,7 +604,8 @@ _INITIALISM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 def _parted(variant: Variant, tokens: list[str]) -> list[str]:
     """A word with a dot or an apostrophe inside is the words they part (``St.Petersburg`` is
     ``St. Petersburg``), unless it is a spelling of the map's with that dot (``AND.S``) or
-    the initials of a coast or a route (``E.C.``, ``T.S.R.``: ``EC`` and ``TSR``). They never
+    the initials of a coast, a route or a name (``E.C.``, ``T.S.R.``, ``N.P.O.``: ``EC``,
+    ``TSR`` and ``NPO``). They never
     glue two names into a third (``YUN.NAN`` is not Yunnan, ``SWE'DEN`` not Sweden), nor an
     order's letters into a word (``S.A Bur`` is a support of an army)."""
     out: list[str] = []
@@ -624,9 +625,13 @@ def _parted(variant: Variant, tokens: list[str]) -> list[str]:
 
 @lru_cache(maxsize=64)
 def _initialisms(variant: Variant) -> frozenset[str]:
-    """What initials with dots may spell: a coast (``e.c.``) or a one-word route (``T.S.R``)."""
+    """What initials with dots may spell: a coast (``e.c.``), a one-word route (``T.S.R``) or
+    a one-word spelling of a name (``N.P.O.``, ``N.S.W.``: the abbreviation with its dots, as
+    the contract accepts it; none where a variant takes full names only)."""
     coasts = ("nc", "sc", "ec", "wc")
-    return frozenset((*coasts, *(w[0] for w, _ in _route_words(variant) if len(w) == 1)))
+    routes = (w[0] for w, _ in _route_words(variant) if len(w) == 1)
+    names = (w[0] for w in variant.phrases if len(w) == 1 and w[0].isalpha())
+    return frozenset((*coasts, *routes, *names))
 
 
 def _original(text: str, token: str) -> str:

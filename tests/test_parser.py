@@ -1030,18 +1030,28 @@ def test_a_dot_inside_a_names_own_words_still_reads(variant_id, text, canonical)
         ("colonial", "A mos - irk (t.s.r.)", "A Moscow - Irkutsk via TSR"),
         ("standard", "A Par S.A Bur", "A Paris S A Burgundy"),  # letters of an order part
         ("standard", "A Par S A.Bur H", "A Paris S A Burgundy"),
+        # An abbreviation with dots, as CONTRACT.md accepts names "with or without dots".
+        ("far-east", "F tok - n.p.o.", "F Tokyo - North Pacific Ocean"),
+        ("far-east", "F Tok - N.P.O", "F Tokyo - North Pacific Ocean"),
+        ("far-east", "F N.S.W. - Tasman Sea", "F New South Wales - Tasman Sea"),
+        ("far-east", "F Tok S F n.p.o. - Guam", "F Tokyo S F North Pacific Ocean - Guam"),
+        ("far-east", "F Per - I.O.", "F Perth - Indian Ocean"),  # an alias (IO)
+        ("standard", "A A.R.M. - Sev", "A Armenia - Sevastopol"),
+        ("colonial", "F Egy - R.S.", "F Egypt - Red Sea"),
     ],
 )
 def test_initials_with_dots_of_a_coast_or_a_route_read(variant_id, text, canonical):
     """``(e.c.)`` and ``via T.S.R.`` are how many players write a coast and the railroad: the
-    initials read as ``ec`` and ``TSR``, while other dotted letters still part."""
+    initials read as ``ec`` and ``TSR``, and a name's abbreviation with dots (``N.P.O.``) as
+    the abbreviation; other dotted letters still part."""
     assert parse(load(variant_id), text, "movement").text() == canonical
 
 
 @pytest.mark.parametrize(
     ("variant_id", "text", "typed"),
     [
-        ("standard", "A.R.M. - Sev", "R"),  # no name is read from initials
+        ("standard", "A.X.Y. - Sev", "X"),  # initials of no name
+        ("chinese", "A P.A.C. - Kwangtung", "P"),  # full names only: no abbreviation
         ("standard", "F Bul (e.x.) H", "("),
     ],
 )

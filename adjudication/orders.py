@@ -503,6 +503,7 @@ class _Reader:
                         "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
                     )
                 self._power_here(start, what)
+                self._partial(start)
                 raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
             self.pos = start + len(words)
@@ -540,6 +541,38 @@ class _Reader:
                 power=power,
             )
         raise OrderError("{power} is a power, not a province", power=power)
+
+    def _partial(self, start: int) -> None:
+        """Where a name belongs and none was found: words that start a name but stop short of
+        it (``north atlantic``) are refused as a name not written in full, naming the names
+        they start. Only on the way to an error; returns when the words start no name."""
+        keys = self.keys
+        longest, names = 0, []
+        for words, name in self.variant.name_starts.get(keys[start], ()):
+            size = 1
+            while (
+                size < len(words)
+                and keys[start + size : start + size + 1] == words[size : size + 1]
+            ):
+                size += 1
+            if size > longest:
+                longest, names = size, [name]
+            elif size == longest and name not in names:
+                names.append(name)
+        if not names:
+            return
+        typed = " ".join(self.typed(i) for i in range(start, start + longest))
+        if len(names) == 1:
+            raise OrderError(
+                "'{typed}' is not a full name: did you mean {province}?",
+                typed=typed,
+                province=names[0],
+            )
+        raise OrderError(
+            "'{typed}' is not a full name: did you mean one of {provinces}?",
+            typed=typed,
+            provinces=", ".join(sorted(names)),
+        )
 
     def _dotted(self, start: int, count: int) -> bool:
         """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""

@@ -1079,7 +1079,7 @@ def test_hyphen_inside_a_hyphenated_name(variant_id, text, canonical):
 
 
 def test_hyphen_is_no_part_of_a_name_without_one(standard):
-    with pytest.raises(OrderError, match="no province called 'St'"):
+    with pytest.raises(OrderError, match="'St' is not a full name: did you mean St Petersburg"):
         parse(standard, "A St-Petersburg - Moscow", "movement")
 
 

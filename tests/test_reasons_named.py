@@ -180,6 +180,26 @@ NAMED = [
     # A word that is no order's word is still a province that does not exist.
     ("standard", "France", "A Par - Narnia", "there is no province called 'Narnia'"),
     ("standard", "France", "A Par S Narnia - Bur", "there is no province called 'Narnia'"),
+    # Words that start a name but stop short of it say which names they start.
+    (
+        "standard",
+        "France",
+        "F bre - north atlantic",
+        "'north atlantic' is not a full name: did you mean North Atlantic Ocean?",
+    ),
+    (
+        "standard",
+        "France",
+        "F Bre S F North - English Channel",
+        "'North' is not a full name: did you mean one of North Africa, North Atlantic Ocean, "
+        "North Sea?",
+    ),
+    (
+        "far-east",
+        "Japan",
+        "F Phi - South",
+        "'South' is not a full name: did you mean one of South China Sea, South Pacific Ocean?",
+    ),
 ]
 UNITS = {
     "standard": STANDARD,

@@ -503,6 +503,7 @@ class _Reader:
                         "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
                     )
                 self._power_here(start, what)
+                refuse_abbreviation(variant, first, self.typed(start))
                 self._partial(start)
                 raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
@@ -965,6 +966,39 @@ def _not_a_name(variant: Variant, key: str) -> bool:
         or _UNIT_NUMBER.match(key) is not None
         or any(words[0] == key for words, _ in _route_words(variant))
     )
+
+
+def refuse_abbreviation(variant: Variant, key: str, typed: str) -> None:
+    """A word (``key``: its matching key) that is an abbreviation the variant does not take
+    (Chinese Diplomacy takes full names only): refused as such, naming the name to write. Only
+    on the way to an error; returns for any other word."""
+    powers, provinces = _abbreviations(variant)
+    power = powers.get(key)
+    if power is not None:
+        raise OrderError(
+            "power names are written in full here: write {power}, not '{typed}'",
+            power=power,
+            typed=typed,
+        )
+    province = provinces.get(key)
+    if province is not None:
+        raise OrderError(
+            "province names are written in full here: write {province}, not '{typed}'",
+            province=province,
+            typed=typed,
+        )
+
+
+@lru_cache(maxsize=64)
+def _abbreviations(variant: Variant) -> tuple[dict[str, str], dict[str, str]]:
+    """The powers and provinces by the abbreviations a variant without them does not read."""
+    if variant.raw.get("abbreviations_allowed", True):
+        return {}, {}
+    powers = {normalise(p.abbreviation): p.name for p in variant.powers.values() if p.abbreviation}
+    provinces = {
+        normalise(p.abbreviation): p.name for p in variant.provinces.values() if p.abbreviation
+    }
+    return powers, provinces
 
 
 def _names_no_unit(

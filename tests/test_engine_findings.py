@@ -636,10 +636,12 @@ def _chinese(order: str) -> dict:
         ("Enter F Pacific Ocean", "Chinese Diplomacy has no fleets"),
         ("Enter Fleet Pacific Ocean", "Chinese Diplomacy has no fleets"),
         ("F Pacific Ocean Leave", "Chinese Diplomacy has no fleets"),
-        ("Enter A PAC", "there is no province called 'PAC'"),
-        ("A PAC Leave", "there is no province called 'PAC'"),
+        # Full names only: an abbreviation is refused as one (round 5; it was "there is no
+        # province called 'PAC'").
+        ("Enter A PAC", "province names are written in full here: write Pacific Ocean, not 'PAC'"),
+        ("A PAC Leave", "province names are written in full here: write Pacific Ocean, not 'PAC'"),
         ("Enter A Pacific Oceans", "there is no province called 'Pacific Oceans'"),
-        ("A Kiangsu - PAC", "there is no province called 'PAC'"),  # the core's words
+        ("A Kiangsu - PAC", "province names are written in full here"),  # the core's words
         ("Enter A", "say where the army enters"),
         ("Leave", "say which army leaves"),
     ],

@@ -368,5 +368,5 @@ def test_chinese_refuses_abbreviations(data):
     dest = data.draw(st.sampled_from(neighbours(variant, "A", loc)))
     abbreviation = variant.provinces[dest].abbreviation
     text = data.draw(any_case(f"A {loc}{data.draw(st.sampled_from(DASHES))}{abbreviation}"))
-    with pytest.raises(OrderError, match="no province called"):
+    with pytest.raises(OrderError, match=f"province names are written in full here: write {dest},"):
         parse(variant, text, "movement")

@@ -281,6 +281,32 @@ ENTER_LEAVE = [
     ("Russia", "A Siberia Leave", None),
     ("France", "A Indo-China Leave", None),
     ("Russia", "Enter A Siberia", None),
+    # Chinese Diplomacy takes full names only (CONTRACT.md): an abbreviation is refused as one,
+    # the power's or province's name to write said, not as "no province called 'ENG'".
+    (
+        "Japan",
+        "A Pacific Ocean S ENG A Pacific Ocean - Kwangtung",
+        "power names are written in full here: write England, not 'ENG'",
+    ),
+    (
+        "Japan",
+        "USA A Pacific Ocean - Kwangtung",
+        "power names are written in full here: write United States, not 'USA'",
+    ),
+    (
+        "Japan",
+        "A Pacific Ocean - KWT",
+        "province names are written in full here: write Kwangtung, not 'KWT'",
+    ),
+    (
+        "Japan",
+        "Enter A pac",
+        "province names are written in full here: write Pacific Ocean, not 'pac'",
+    ),
+    # An alias is a full name of the variant's (Pacific for Pacific Ocean), and a hyphen inside
+    # a name may be left out (Indochina): both read.
+    ("Japan", "Enter A Pacific", None),
+    ("France", "A Indochina - Yunan", None),
 ]
 
 

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
-from adjudication.orders import HOLD, ORDER_WORDS, SPECIAL, Order, OrderError
+from adjudication.orders import HOLD, ORDER_WORDS, SPECIAL, Order, OrderError, refuse_abbreviation
 from adjudication.reasons import why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, normalise, province_of
@@ -132,6 +132,8 @@ def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> s
     where = variant.lookup(" ".join(tokens))
     if where is None:  # the parser gives ``typed`` back as the player typed the words
         _more_than_a_space(variant, tokens, form)
+        if len(tokens) == 1:  # ``Enter A PAC``: full names only
+            refuse_abbreviation(variant, normalise(tokens[0]), tokens[0])
         raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
     return where
 

@@ -67,7 +67,10 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
             return f"Ensure this field has no more than {field.max_length} elements."
         child = field.child
         for number, item in enumerate(value, 1):
-            problem = type_problem(child, item, form)
+            if item is None and not child.allow_null:  # DRF's words, said of item N as the rest
+                problem: str | None = str(child.error_messages["null"])
+            else:
+                problem = type_problem(child, item, form)
             if problem:  # which one: a list of orders refused whole must say which line
                 return _("Item %(number)s: %(problem)s") % {"number": number, "problem": problem}
     return None

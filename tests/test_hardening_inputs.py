@@ -243,6 +243,20 @@ def test_api_limits_are_the_shared_limits() -> None:
 
 
 @pytest.mark.parametrize("path", ["orders/", "orders/check/"])
+def test_a_null_order_is_refused_as_item_n_like_any_other(game, france, path) -> None:
+    """A null in the list was refused as DRF keys it, ``{"orders": {"0": [...]}}`` counted
+    from 0, where every other item's refusal says "Item 1: ..."."""
+    client = token_client(france.user)
+    url = f"/api/games/{game.pk}/{path}"
+    send = client.put if path == "orders/" else client.post
+    said = assert_json_4xx(send(url, {"orders": [None]}, format="json"), 400)
+    assert said == {"orders": ["Item 1: This field may not be null."]}
+    said = assert_json_4xx(send(url, {"orders": ["A Paris H", None]}, format="json"), 400)
+    assert said == {"orders": ["Item 2: This field may not be null."]}
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+
+
+@pytest.mark.parametrize("path", ["orders/", "orders/check/"])
 def test_too_many_orders_are_refused_in_the_products_words(game, france, path) -> None:
     """The order box shows the API's words as they are: the order form's own, translated,
     not DRF's "Ensure this field has no more than 100 elements."."""

@@ -198,32 +198,36 @@ class Order:
     def text(self, unit: str | None = None) -> str:
         """The canonical notation of the contract; a unit's number (``F2``, in a space several
         units share) is kept, so the text names the same unit when it is sent again."""
-        u = unit or self.unit or "?"
+        u = unit or self.unit or ""
         if self.number is not None:
             u = f"{u}{self.number}"
+        # A unit of no known kind (a refused order that named none, for a space where none
+        # stands) is left out of the echo, as typed (``Armenia - Sevastopol``), rather than
+        # shown as a placeholder the player never wrote.
+        here = f"{u} {self.location}" if u else f"{self.location}"
         kind = self.kind
         if kind == HOLD:
-            return f"{u} {self.location} H"
+            return f"{here} H"
         if kind == MOVE:
             via = f" via {_via_word(self.via)}" if self.via else ""
-            return f"{u} {self.location} - {self.destination}{via}"
+            return f"{here} - {self.destination}{via}"
         if kind == SUPPORT:
             if self.destination is None:
-                return f"{u} {self.location} S {self.target_text()}"
-            return f"{u} {self.location} S {self.target_text()} - {self.destination}"
+                return f"{here} S {self.target_text()}"
+            return f"{here} S {self.target_text()} - {self.destination}"
         if kind == CONVOY:
             # A power named stays (``C France A Brest``): a refused order's echo, sent again,
             # is refused again; a legal convoy's canonical order names none.
-            return f"{u} {self.location} C {self.target_text()} - {self.destination}"
+            return f"{here} C {self.target_text()} - {self.destination}"
         if kind == RETREAT:
-            return f"{u} {self.location} R {self.destination}"
+            return f"{here} R {self.destination}"
         if kind == DISBAND:
-            return f"{u} {self.location} D"
+            return f"{here} D"
         if kind in (BUILD, REMOVE):
             verb = "Build" if kind == BUILD else "Remove"
             # One that names no unit kind is refused; its echo leaves the kind out too
             # (``Build Paris``), as typed, rather than showing a placeholder.
-            return f"{verb} {u} {self.location}" if unit or self.unit else f"{verb} {self.location}"
+            return f"{verb} {here}"
         if kind == WAIVE:
             return "Waive"
         return " ".join(str(x) for x in self.extra)

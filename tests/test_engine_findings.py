@@ -764,3 +764,28 @@ def test_a_retreat_to_the_space_it_was_dislodged_from_says_so(variant, unit, tex
     assert reply["reason"] == (
         f"{kind} {location} cannot retreat to {location}, the province it was dislodged from"
     )
+
+
+@pytest.mark.parametrize(
+    ("typed", "echo"),
+    [
+        ("A.R.M. - Sev", "Armenia - Sevastopol"),
+        ("Arm - Sev", "Armenia - Sevastopol"),
+        ("Arm H", "Armenia H"),
+        ("F Arm - Sev", "F Armenia - Sevastopol"),
+    ],
+)
+def test_a_move_for_an_empty_space_is_echoed_without_a_placeholder(typed, echo):
+    """No unit stands in Armenia and none was named: the echo leaves the unit out, as typed,
+    not '? Armenia - Sevastopol', which no player wrote and which reads as nothing."""
+    answer = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "movement"},
+            "units": [{"power": "Russia", "unit": "A", "location": "Moscow"}],
+            "orders": [{"power": "Russia", "order": typed}],
+        }
+    )
+    (reply,) = answer["orders"]
+    assert (reply["canonical"], reply["result"]) == (echo, "invalid")
+    assert reply["reason"] == "there is no unit in Armenia"

@@ -26,6 +26,8 @@
   // would then run into others, are hidden until the zoom makes room (render.py lays them
   // out). The wheel zooms only over the board; elsewhere the page scrolls as usual.
 
+  // The line breaks of Python's str.splitlines, which the server and the no-script form use.
+  var LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
   var PHONE_SCALE = 0.9;  // a phone's first view: CSS px per board unit
 
   function panZoom(viewport) {
@@ -380,7 +382,9 @@
   }
 
   function lines() {
-    return textarea.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
+    // Split where the server splits a pasted list (Python's splitlines): an order holding
+    // any of these breaks is refused there as two orders in one.
+    return textarea.value.split(LINE_BREAK).map(function (l) { return l.trim(); }).filter(Boolean);
   }
 
   // order line -> whether the last answer found it valid, for each time it was in the list

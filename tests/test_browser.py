@@ -346,6 +346,30 @@ def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_serv
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_box_splits_lines_where_the_server_does(browser, live_server):
+    """A pasted list broken by a line separator (U+2028) or a lone carriage return shows as
+    several lines; the page had sent it as one item, which the server refuses as two orders
+    in one ("an order is one line"). It sends each line, as the no-script form reads them."""
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    game, phase = ada_plays_russia("Pasted lines")
+    page.goto(f"{base}/games/{game.pk}/")
+    page.locator("#id_orders").fill("A Moscow - Perm\u2028A Omsk H\rF Odessa H")
+    page.wait_for_timeout(1000)
+    settle(page)
+    page.click("#save-orders")
+    settle(page)
+    stored = sorted(Order.objects.filter(phase=phase).values_list("text", "valid"))
+    assert stored == [
+        ("A Moscow - Perm", True),
+        ("A Omsk H", True),
+        ("F Odessa H", True),
+    ], stored
+
+
+@pytest.mark.django_db(transaction=True)
 def test_two_tabs_of_one_player_keep_each_others_orders(browser, live_server):
     """Both tabs loaded before either saves; each then orders a different unit by typing.
     Neither hears the other's saves live (a tab that does follows them while its box holds

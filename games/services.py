@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from . import engine, events, ratings, visibility
@@ -491,7 +492,12 @@ def orders_version(phase_id: int, power: str, orders: list[Order] | None = None)
         count, last = stored["count"], stored["last"] or 0
     else:
         count, last = len(orders), max((o.pk for o in orders), default=0)
-    return f"{phase_id}.{count}.{last}"
+    if not last:
+        return f"{phase_id}.{count}.0"
+    # The newest row's id, signed rather than shown: ids count every order saved on the site,
+    # so the bare number told a player how busy everyone else had been since their last save.
+    tag = salted_hmac("orders-version", f"{phase_id}.{power}.{count}.{last}").hexdigest()[:16]
+    return f"{phase_id}.{count}.{tag}"
 
 
 def submit_orders(

@@ -109,3 +109,18 @@ def test_a_stale_version_changes_nothing(game, seat) -> None:
     # The same orders sent again are a new version too: the version is of the rows, not text.
     services.submit_orders(austria, ["A Vienna - Galicia"], version=after)
     assert services.orders_version(game.current_phase_id, "Austria") != after
+
+
+def test_a_version_tells_nothing_of_other_players_saves(game, seat) -> None:
+    """The version ended in the newest order's id, a count of every order saved on the site:
+    read before and after, it told a player how busy everyone else had been. It is signed now;
+    the same rows still give the same version, and new rows a new one."""
+    austria, england = seat(game, "Austria"), seat(game, "England")
+    saved = services.submit_orders(austria, ["A Vienna - Galicia"])
+    version = services.orders_version(game.current_phase_id, "Austria")
+    assert version == services.orders_version(game.current_phase_id, "Austria", saved)
+    assert str(saved[0].pk) not in version.split(".")[2:]
+    for _ in range(3):  # others save; this power's version does not move
+        services.submit_orders(england, ["F London - North Sea"])
+    assert services.orders_version(game.current_phase_id, "Austria") == version
+    assert services.orders_version(game.current_phase_id, "England") != version

@@ -425,6 +425,24 @@ class _Reader:
             self.pos += 1
         return tok
 
+    def _dotted_abbreviation(self, start: int) -> None:
+        """Initials with dots from ``start`` (``K.S.U.``, read as the letters ``k. s. u.``)
+        that spell an abbreviation the variant does not take: refused as such, as typed
+        (``refuse_abbreviation``), not as a province named by their first letter."""
+        end = start
+        while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
+            end += 1
+        ends = [end]
+        if end < len(self.tokens) and end > start and _LETTER.fullmatch(self.tokens[end]):
+            ends.insert(0, end + 1)  # ``K.S.U``: the last letter without its dot, if it fits
+        for end in ends:
+            if end - start < 2:
+                continue
+            letters = [self.keys[i] for i in range(start, end)]
+            typed = re.search(r"\.?\s*".join(letters) + r"\.?", self.text, re.IGNORECASE)
+            shown = typed.group() if typed else ".".join(letters).upper() + "."
+            refuse_abbreviation(self.variant, "".join(letters), shown)
+
     def typed(self, index: int) -> str:
         """The token at ``index`` as the player typed it, for messages."""
         return _original(self.text, self.tokens[index])
@@ -508,6 +526,7 @@ class _Reader:
                     )
                 self._power_here(start, what)
                 refuse_abbreviation(variant, first, self.typed(start))
+                self._dotted_abbreviation(start)
                 self._partial(start)
                 raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
             words, name = found[choice]
@@ -636,6 +655,8 @@ def _token_key(token: str) -> str:
 _DOTTED_PART = re.compile(r"[.']*[a-z0-9]+[.']*")
 # Single letters each with its dot (``E.C.``, ``T.S.R``): read as the letters when they spell
 # a coast or a route (``_initialisms``).
+_DOTTED_LETTER = re.compile(r"[a-z]\.")
+_LETTER = re.compile(r"[a-z]")
 _INITIALISM = re.compile(r"(?:[a-z]\.)+[a-z]\.?")
 
 

@@ -640,6 +640,18 @@ def _chinese(order: str) -> dict:
         # province called 'PAC'").
         ("Enter A PAC", "province names are written in full here: write Pacific Ocean, not 'PAC'"),
         ("A PAC Leave", "province names are written in full here: write Pacific Ocean, not 'PAC'"),
+        # With dots too: it was "no province called 'P A C.'" (round 6).
+        (
+            "Enter A P.A.C.",
+            "province names are written in full here: write Pacific Ocean, not 'P.A.C.'",
+        ),
+        ("A P.A.C Leave", "province names are written in full here: write Pacific Ocean, not"),
+        ("A Kiangsu - K.S.U.", "province names are written in full here: write Kiangsu, not"),
+        (
+            "A Kiangsu S E.N.G. A Kiangsu - Kwangtung",
+            "power names are written in full here: write England, not 'E.N.G.'",
+        ),
+        ("A Kiangsu - X.Y.Z.", "there is no province called 'X'"),  # no abbreviation's letters
         ("Enter A Pacific Oceans", "there is no province called 'Pacific Oceans'"),
         ("A Kiangsu - PAC", "province names are written in full here"),  # the core's words
         ("Enter A", "say where the army enters"),

@@ -1051,7 +1051,8 @@ def test_initials_with_dots_of_a_coast_or_a_route_read(variant_id, text, canonic
     ("variant_id", "text", "typed"),
     [
         ("standard", "A.X.Y. - Sev", "X"),  # initials of no name
-        ("chinese", "A P.A.C. - Kwangtung", "P"),  # full names only: no abbreviation
+        # Full names only: not read, and refused as the abbreviation it spells.
+        ("chinese", "A P.A.C. - Kwangtung", "P.A.C."),
         ("standard", "F Bul (e.x.) H", "("),
     ],
 )

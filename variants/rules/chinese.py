@@ -98,6 +98,7 @@ _ENTER = ("enter", "enters")
 _LEAVE = ("leave", "leaves", "exit", "exits")
 _ARMY = re.compile(r"a(rmy)?\d{0,2}")  # A, army, or A2: armies in an entry space are alike
 _FLEET = re.compile(r"f(leet)?\d{0,2}")
+_INITIAL = re.compile(r"[a-z]\.?")  # one letter of initials (``p.`` of ``P.A.C.``)
 
 
 def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
@@ -134,6 +135,8 @@ def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> s
         _more_than_a_space(variant, tokens, form)
         if len(tokens) == 1:  # ``Enter A PAC``: full names only
             refuse_abbreviation(variant, normalise(tokens[0]), tokens[0])
+        if all(_INITIAL.fullmatch(t) for t in tokens):  # ``Enter A P.A.C.``: the same
+            refuse_abbreviation(variant, "".join(t.strip(".") for t in tokens), "".join(tokens))
         raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
     return where
 

@@ -619,6 +619,23 @@ def test_a_started_game_cannot_be_left_through_the_api(api, game, seat) -> None:
     assert api(austria.user).post("/api/games/999999/leave/").status_code == 404
 
 
+def test_a_malformed_body_to_leave_is_a_400_and_the_seat_stays(api, moderator, make_user) -> None:
+    """Leave takes no body, but one sent is read: ``{bad`` or a key given twice had given the
+    seat up with a 200, where every other endpoint answers such a body with 400."""
+    from games import services
+
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    url = f"/api/games/{forming.pk}/"
+    ada = api(make_user("ada"))
+    assert ada.post(url + "join/").status_code == 200
+    for body in ("{bad", '{"a": 1, "a": 2}'):
+        refused = ada.post(url + "leave/", body, content_type="application/json")
+        assert refused.status_code == 400, (body, refused.data)
+    assert forming.memberships.count() == 1
+    assert ada.post(url + "leave/", "", content_type="application/json").status_code == 200
+    assert not forming.memberships.exists()
+
+
 def test_leave_is_in_the_schema(api, make_user) -> None:
     schema = api(make_user("ada")).get("/api/schema/?format=json").json()
     leave = schema["paths"]["/api/games/{id}/leave/"]["post"]

@@ -133,10 +133,10 @@ def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> s
     where = variant.lookup(" ".join(tokens))
     if where is None:  # the parser gives ``typed`` back as the player typed the words
         _more_than_a_space(variant, tokens, form)
-        if len(tokens) == 1:  # ``Enter A PAC``: full names only
-            refuse_abbreviation(variant, normalise(tokens[0]), tokens[0])
-        if all(_INITIAL.fullmatch(t) for t in tokens):  # ``Enter A P.A.C.``: the same
-            refuse_abbreviation(variant, "".join(t.strip(".") for t in tokens), "".join(tokens))
+        # ``Enter A PAC`` or ``Enter A P.A.C.``: full names only, refused as the abbreviation.
+        if len(tokens) == 1 or all(_INITIAL.fullmatch(t) for t in tokens):
+            word = "".join(tokens)
+            refuse_abbreviation(variant, normalise(word), word)
         raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
     return where
 

@@ -119,6 +119,14 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's backend, its health check skipped for a connection busy a moment ago.
     DATABASES["default"]["ENGINE"] = "greatgame.postgresql"
+    if env.bool("DATABASE_PREPARED_STATEMENTS", default=True):
+        # Parameters bound by the server and a statement prepared once it has run twice on a
+        # connection: planning the seat's five-table read cost PostgreSQL five times running
+        # it, and a request's statements repeat on every request. Off behind a pooler that
+        # shares connections between transactions (PgBouncer's transaction mode).
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=2
+        )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves a few players at once: readers go on while one writes
     # (WAL), a writer waits its turn for up to 20 s instead of failing "database is locked",

@@ -153,24 +153,36 @@ class Movement(_Core):
         return Order(SUPPORT, unit.kind, unit.location, unit.kind, target, dest, **whose)
 
     def support_target(self, s: int, order: Order) -> int:
-        """The unit support s names: by its number, else the one of the named power doing
-        what the support says (its units there are alike but for their orders)."""
+        """The unit support s names: the one of the named power doing what the support says
+        (its units there are alike but for their orders), the numbered one first.
+
+        A number is a label, not a particular fleet (rule 6.7: "These numbers do not designate
+        specific Fleets"): another power cannot know which of a power's fleets that power's
+        own orders call F2, nor whether they number them at all. So ``S Australia F2
+        Mid-Pacific - Guam`` supports whichever Australian fleet there moves to Guam; only when
+        none does is it the numbered fleet, whose orders the reason then names."""
         province = province_of(order.target)
         if not self.ocean(province):
             return super().support_target(s, order)
         power = order.target_power or self.whose(s, order, province)[0]
-        if order.target_number is not None:
-            return self.numbered(power, province, order.target_number)
         candidates = [i for i in self.units_in(province) if i != s and self.power[i] == power]
+        if order.target_number is not None:
+            named = self.numbered(power, province, order.target_number)
+            candidates = [named, *(i for i in candidates if i != named)]
         for t in candidates:
-            if order.destination is None and self.kind[t] != MOVE:
-                return t
-            if self.kind[t] == MOVE and order.destination in (
-                self.dest[t],
-                self.order[t].destination,
-            ):
+            if self.does_as_supported(t, order):
                 return t
         return candidates[0]
+
+    def does_as_supported(self, t: int, order: Order) -> bool:
+        """Whether unit t does what support ``order`` says: holds for a hold support, moves
+        to the support's destination for a support of a move."""
+        if order.destination is None:
+            return self.kind[t] != MOVE
+        return self.kind[t] == MOVE and order.destination in (
+            self.dest[t],
+            self.order[t].destination,
+        )
 
     def occupant(self, province: str) -> int | None:
         return None if self.ocean(province) else super().occupant(province)

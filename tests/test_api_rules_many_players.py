@@ -1,0 +1,82 @@
+"""Colonial Diplomacy and Far East I-R played through the API by several players of one game.
+
+Each power's player sends their own orders with their own token; the moderator processes the
+phase; the results, reasons and the next board are read back as a player reads them. The
+positions are set on the current phase's board (``place``), as test_api_rules_in_context.py
+does, so that each rule is met at once.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_api_rules_in_context import judged, place, units_of
+from test_api_variants_play import new_game, order, process
+
+pytestmark = pytest.mark.django_db
+
+MPO = "Mid-Pacific Ocean"
+
+
+def sent(client, game_id: int, orders: list[str]) -> list[dict]:
+    """The orders saved, each as the server answered it (valid or not)."""
+    response = client.put(f"/api/games/{game_id}/orders/", {"orders": orders}, format="json")
+    assert response.status_code == 200, response.data
+    return response.data
+
+
+# -- Far East I-R, rule 6.7: a fleet's number is a label, not a particular fleet ---------------
+
+
+@pytest.mark.parametrize(
+    "australia",
+    [
+        ["F Mid-Pacific - Guam", "F Mid-Pacific H"],  # unnumbered: the move takes fleet 1
+        ["F1 Mid-Pacific - Guam", "F2 Mid-Pacific H"],  # numbered otherwise than Japan guessed
+        ["F2 Mid-Pacific - Guam", "F1 Mid-Pacific H"],  # numbered as Japan guessed
+    ],
+)
+def test_a_foreign_support_naming_f2_supports_the_fleet_that_makes_the_move(australia):
+    """Seed 002, 6.7: "These numbers do not designate specific Fleets". Japan cannot know which
+    Australian fleet Australia's own orders call F2, or whether they number them at all: its
+    support of "Australia F2 Mid-Pacific - Guam" is for the Australian fleet there that moves
+    to Guam, and dislodges China's fleet, 2 to 1, however Australia wrote its orders."""
+    game_id, moderator, players = new_game("far-east")
+    place(
+        game_id,
+        [
+            ("Australia", "F", MPO),
+            ("Australia", "F", MPO),
+            ("Japan", "F", "Philippine Sea"),
+            ("China", "F", "Guam"),
+        ],
+    )
+    order(players["Australia"], game_id, australia)
+    order(players["Japan"], game_id, ["F Philippine Sea S Australia F2 Mid-Pacific - Guam"])
+    phase = process(moderator, game_id)
+    results = judged(moderator, game_id, 0)
+    assert results["F Philippine Sea S Australia F2 Mid-Pacific Ocean - Guam"] == ("succeeds", "")
+    assert ("Australia", "F", "Guam") in units_of(phase)
+    assert [(d["power"], d["location"]) for d in phase["dislodged"]] == [("China", "Guam")]
+
+
+def test_a_support_naming_f2_when_no_fleet_makes_the_move_names_f2():
+    game_id, moderator, players = new_game("far-east")
+    place(
+        game_id,
+        [
+            ("Australia", "F", MPO),
+            ("Australia", "F", MPO),
+            ("Japan", "F", "Philippine Sea"),
+            ("China", "F", "Guam"),
+        ],
+    )
+    order(players["Australia"], game_id, ["F Mid-Pacific - New Guinea", "F Mid-Pacific H"])
+    order(players["Japan"], game_id, ["F Philippine Sea S Australia F2 Mid-Pacific - Guam"])
+    process(moderator, game_id)
+    result, reason = judged(moderator, game_id, 0)[
+        "F Philippine Sea S Australia F2 Mid-Pacific Ocean - Guam"
+    ]
+    assert (result, reason) == (
+        "succeeds",
+        "no effect: Australia F2 Mid-Pacific Ocean was not ordered to Guam",
+    )

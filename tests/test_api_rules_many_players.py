@@ -80,3 +80,25 @@ def test_a_support_naming_f2_when_no_fleet_makes_the_move_names_f2():
         "succeeds",
         "no effect: Australia F2 Mid-Pacific Ocean was not ordered to Guam",
     )
+
+
+def test_a_far_east_support_may_name_whose_fleet_by_the_powers_adjective():
+    """As in Colonial (errata 9.35, "S British F RS-MED"), a Far East support may say whose fleet
+    in a shared ocean it means by the power's adjective: "S Australian F2 Mid-Pacific"."""
+    game_id, moderator, players = new_game("far-east")
+    others = [("Japan", "F", MPO), ("Viet Nam", "F", MPO), ("Indonesia", "F", MPO)]
+    place(
+        game_id,
+        [("Australia", "F", MPO), ("Australia", "F", MPO), *others, ("China", "F", "Guam")],
+    )
+    for adjective, power in [("Japanese", "Japan"), ("Vietnamese", "Viet Nam")]:
+        answer = sent(players["Indonesia"], game_id, [f"F Mid-Pacific S {adjective} F Mid-Pacific"])
+        assert answer[0]["data"]["target_power"] == power, answer
+    answer = sent(players["Japan"], game_id, ["F Mid-Pacific S Indonesian F Mid-Pacific - Guam"])
+    assert answer[0]["data"]["target_power"] == "Indonesia", answer
+    answer = order(players["Japan"], game_id, ["F Mid-Pacific S Australian F2 Mid-Pacific - Guam"])
+    assert answer[0]["canonical"] == "F Mid-Pacific Ocean S Australia F2 Mid-Pacific Ocean - Guam"
+    order(players["Australia"], game_id, ["F2 Mid-Pacific - Guam", "F1 Mid-Pacific H"])
+    phase = process(moderator, game_id)
+    assert ("Australia", "F", "Guam") in units_of(phase)
+    assert [(d["power"], d["location"]) for d in phase["dislodged"]] == [("China", "Guam")]

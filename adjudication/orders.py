@@ -830,11 +830,16 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
         _numbered(r, t_number, target)
         if r.accept(MOVE_WORDS):
             r.skip_arrow()
+            route = _route_in_arrow(r)  # the move as the errata write it, A MOS-TSR-VLA
             destination = r.location(SUPPORTED_DESTINATION)
             via = _via(r)  # a supporter may repeat the move's route; it changes nothing
             if via is not None and via != "convoy" and via not in _routes(r.variant):
                 raise OrderError(
                     "there is no route called '{typed}' on this map", typed=r.typed(r.pos - 1)
+                )
+            if route is not None and via not in (None, route):
+                raise OrderError(
+                    "the move names two routes, {route} and {via}", route=route, via=via
                 )
             _end(r)
             return Order(

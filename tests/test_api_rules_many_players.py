@@ -102,3 +102,24 @@ def test_a_far_east_support_may_name_whose_fleet_by_the_powers_adjective():
     phase = process(moderator, game_id)
     assert ("Australia", "F", "Guam") in units_of(phase)
     assert [(d["power"], d["location"]) for d in phase["dislodged"]] == [("China", "Guam")]
+
+
+# -- Colonial: the Trans-Siberian Railroad ------------------------------------------------------
+
+
+@pytest.mark.parametrize("support", ["A Orenburg S A MOS-TSR-OMS", "A Ore S A Mos - TSR - Oms"])
+def test_a_support_may_write_the_railroad_move_as_the_errata_write_it(support):
+    """Errata 9.23 writes a railroad move "A MOS-TSR-VLA", and the server reads a move so; a
+    support of that move, written the same way, is read too and counts, 2 to 1 in Omsk."""
+    game_id, moderator, players = new_game("colonial")
+    place(
+        game_id,
+        [("Russia", "A", "Moscow"), ("Britain", "A", "Orenburg"), ("China", "A", "Akmolinsk")],
+    )
+    answer = order(players["Britain"], game_id, [support])
+    assert answer[0]["canonical"] == "A Orenburg S A Moscow - Omsk"
+    order(players["Russia"], game_id, ["A MOS-TSR-OMS"])
+    order(players["China"], game_id, ["A Akmolinsk - Omsk"])
+    phase = process(moderator, game_id)
+    assert ("Russia", "A", "Omsk") in units_of(phase)
+    assert judged(moderator, game_id, 0)["A Moscow - Omsk via TSR"] == ("succeeds", "")

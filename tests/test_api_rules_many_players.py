@@ -123,3 +123,19 @@ def test_a_support_may_write_the_railroad_move_as_the_errata_write_it(support):
     phase = process(moderator, game_id)
     assert ("Russia", "A", "Omsk") in units_of(phase)
     assert judged(moderator, game_id, 0)["A Moscow - Omsk via TSR"] == ("succeeds", "")
+
+
+# -- Colonial: the Suez Canal -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("permit", ["Suez Canal permit F Med", "Suez: permit F Med"])
+def test_a_permit_may_name_the_canal_in_full(permit):
+    """Rule 7 names it "the Suez Canal": "Suez Canal permit F Med" is the permit, not "a Suez
+    permit names the fleet in Mediterranean Sea or Red Sea" (it does name it)."""
+    game_id, moderator, players = new_game("colonial")
+    place(game_id, [("Britain", "A", "Egypt"), ("Turkey", "F", "Mediterranean Sea")])
+    answer = order(players["Britain"], game_id, [permit])
+    assert answer[0]["canonical"] == "Suez permit F Mediterranean Sea"
+    order(players["Turkey"], game_id, ["F Med - Red Sea"])
+    phase = process(moderator, game_id)
+    assert ("Turkey", "F", "Red Sea") in units_of(phase)

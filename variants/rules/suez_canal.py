@@ -30,6 +30,10 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     if phase_type != "movement":
         raise OrderError("a Suez permit is given in a movement phase")
     words = tokens[1:]
+    if words and words[0] == "canal":  # the rule's own name: "Suez Canal permit F Med"
+        words = words[1:]
+    if words and words[0] == ":":  # "Suez: permit F Med", "Suez Canal: F Med"
+        words = words[1:]
     if words and words[0] in ("permit", "permits", "permission", "allow", "allows"):
         words = words[1:]
     if words and words[0] in ("f", "fleet"):

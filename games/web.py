@@ -10,7 +10,7 @@ import re
 import time
 import uuid
 import zoneinfo
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import datetime
 from functools import lru_cache, wraps
 from pathlib import Path
@@ -712,7 +712,6 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         "results": phase.results if phase.processed_at else None,
     }
     if phase.pk == game.current_phase_id and not phase.processed_at and power:
-        ordered = {o.location for o in mine if o.valid}
         own = [u for u in phase.units if u["power"] == power]
         if phase.type == Phase.Type.RETREATS:
             own = [u for u in phase.dislodged if u["power"] == power]
@@ -722,9 +721,8 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             own = []
             context["adjustment"] = phase_guide.adjustments(game, phase, power)
         context["examples"] = variant_words.examples(game.variant, phase.type)
-        context["unordered"] = [
-            f"{u['unit']} {u['location']}" for u in own if u["location"] not in ordered
-        ]
+        missing = without_orders(own, mine)
+        context["unordered"] = [f"{u['unit']} {u['location']}" for u in missing]
         context["must_act"] = power in engine.powers_to_act(phase)
         context["has_units"] = bool(own)
         if phase.type == Phase.Type.MOVEMENT:
@@ -739,9 +737,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             }
         )
         context["board_data"] = board_data(game, phase, power)
-        context["board_data"]["unordered"] = [
-            u["location"] for u in own if u["location"] not in ordered
-        ]
+        context["board_data"]["unordered"] = [u["location"] for u in missing]
         if "adjustment" in context:
             guide = context["adjustment"]
             context["board_data"]["guide"] = guide["text"]
@@ -749,6 +745,20 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             context["board_data"]["removals"] = guide["removals"]
             guide["left"], guide["unused"] = _adjustments_left(guide, mine)
     return context
+
+
+def without_orders(units: list[dict], orders: list[Order]) -> list[dict]:
+    """The units that the valid orders leave without one. A space holding several of a
+    power's units (a Far East ocean) needs as many orders there: one order for two fleets in
+    the Mid-Pacific leaves one of them without."""
+    given = Counter(o.location for o in orders if o.valid)
+    missing = []
+    for unit in units:
+        if given[unit["location"]] > 0:
+            given[unit["location"]] -= 1
+        else:
+            missing.append(unit)
+    return missing
 
 
 def _adjustments_left(guide: dict, mine: list[Order]) -> tuple[str, int]:
@@ -1120,7 +1130,6 @@ def _left_undone(game: Game, membership: Membership) -> list[str]:
         )
     if power not in engine.powers_to_act(phase):
         return said
-    ordered = {o.location for o in saved if o.valid}
     due = []
     if phase.type == Phase.Type.MOVEMENT:
         due = [u for u in phase.units if u["power"] == power]
@@ -1131,7 +1140,7 @@ def _left_undone(game: Game, membership: Membership) -> list[str]:
         words, unused = _adjustments_left(guide, saved)
         if unused:
             said.append(words)
-    missing = [f"{u['unit']} {u['location']}" for u in due if u["location"] not in ordered]
+    missing = [f"{u['unit']} {u['location']}" for u in without_orders(due, saved)]
     if missing:
         said.append(gettext("Without orders: %(units)s.") % {"units": ", ".join(missing)})
     return said

@@ -381,6 +381,27 @@
     return province(d.location);
   }
 
+  // How many of one's own units stand in a province: more than one only in a space that
+  // holds several (a Far East ocean), where each fleet needs an order of its own.
+  function ownAt(place) {
+    return mine().filter(function (u) { return province(u.location) === province(place); }).length;
+  }
+
+  // The units of ``list`` that the order lines ``given`` leave without an order: a space
+  // holding several of one's units needs as many orders there.
+  function withoutOrders(list, given) {
+    var count = {};
+    given.forEach(function (l) {
+      var p = lineLocation(l);
+      if (p) count[p] = (count[p] || 0) + 1;
+    });
+    return list.filter(function (u) {
+      var p = province(u.location);
+      if (count[p]) { count[p] -= 1; return false; }
+      return true;
+    });
+  }
+
   function lines() {
     // Split where the server splits a pasted list (Python's splitlines): an order holding
     // any of these breaks is refused there as two orders in one.
@@ -433,10 +454,23 @@
     // fleet built where an army was to be). Waives are alike and may be several.
     var where = option.kind === "special" || option.kind === "waive"
       ? null : province(option.location);
-    var kept = lines().filter(function (l) {
-      if (option.kind === "waive") return true;
-      return l !== option.order && (where === null || lineLocation(l) !== where);
-    });
+    var room = where === null ? 0 : ownAt(where);
+    var kept;
+    if (room > 1) {
+      // Several of one's units in one space (a Far East ocean): each has an order of its own,
+      // so an order there goes beside the others until every one has one, then takes the
+      // place of the oldest there (the same order twice is two fleets doing the same).
+      var drop = lines().filter(function (l) { return lineLocation(l) === where; }).length >= room;
+      kept = lines().filter(function (l) {
+        if (drop && lineLocation(l) === where) { drop = false; return false; }
+        return true;
+      });
+    } else {
+      kept = lines().filter(function (l) {
+        if (option.kind === "waive") return true;
+        return l !== option.order && (where === null || lineLocation(l) !== where);
+      });
+    }
     kept.push(option.order);
     textarea.value = kept.join("\n");
     save();
@@ -699,8 +733,7 @@
         : t("%(bad)s of your %(all)s saved orders are invalid and will not be carried out.",
           { bad: bad, all: stored.length }));
     }
-    var ordered = new Set(notInvalid(stored).map(lineLocation).filter(Boolean));
-    var missing = due().filter(function (u) { return !ordered.has(province(u.location)); });
+    var missing = withoutOrders(due(), notInvalid(stored));
     if (missing.length) {
       said.push(t("Without orders: %(units)s.", {
         units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", "),
@@ -722,7 +755,7 @@
 
   function showStatus(orders, saved) {
     statusList.innerHTML = "";
-    var ordered = new Set();
+    var ordered = [];
     orders.forEach(function (order) {
       var li = document.createElement("li");
       li.className = order.valid ? "valid" : "invalid";
@@ -737,10 +770,7 @@
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
       if (!saved && stored.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
       statusList.appendChild(li);
-      if (order.valid) {
-        var loc = lineLocation(order.text);
-        if (loc) ordered.add(loc);
-      }
+      if (order.valid) ordered.push(order.text);
     });
     if (!orders.length) {
       statusList.innerHTML = "";
@@ -749,11 +779,9 @@
       none.textContent = t("No orders.");
       statusList.appendChild(none);
     }
-    unordered = new Set(due().map(function (u) { return u.location; }).filter(function (loc) {
-      return !ordered.has(province(loc));
-    }));
+    var missing = withoutOrders(due(), ordered);
+    unordered = new Set(missing.map(function (u) { return u.location; }));
     if (unorderedNote) {
-      var missing = due().filter(function (u) { return unordered.has(u.location); });
       unorderedNote.className = missing.length ? "warn" : "ok";
       unorderedNote.textContent = missing.length
         ? t("Without orders: %(units)s.", { units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") })
@@ -952,7 +980,11 @@
       // centre or a unit). Once one is chosen the prompt counts what is left; the ones chosen
       // can be taken back, and only what is left is offered.
       var chosen = spent();
-      var taken = new Set(chosen.map(function (l) { return lineLocation(l); }).filter(Boolean));
+      var taken = {};  // province -> adjustments chosen there
+      chosen.forEach(function (l) {
+        var p = lineLocation(l);
+        if (p) taken[p] = (taken[p] || 0) + 1;
+      });
       var left = allowed - chosen.length;
       prompt.textContent = lead + (chosen.length || !data.guide
         ? (allowed ? adjustmentLeft() : "") + (left > 0 ? " " + t("Choose below.") : "")
@@ -963,7 +995,8 @@
       });
       options.forEach(function (o) {
         if (left <= 0 && o.kind !== "special") return;
-        if (o.location && taken.has(province(o.location))) return;  // there already
+        // There already (as many as one's units there: one removal a fleet in an ocean).
+        if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, ownAt(o.location))) return;
         button(o.order, function () { place(o); });
       });
       return;
@@ -1005,7 +1038,9 @@
     if (g) g.classList.add("selected");
     var own = optionsFor(unit.location);
     open(unit.location);
-    var now = lines().find(function (l) { return lineLocation(l) === province(unit.location); });
+    var now = lines().filter(function (l) {
+      return lineLocation(l) === province(unit.location);
+    }).join("; ");
     var question = now
       ? t("%(unit)s (now: %(order)s): what should it do?", { unit: base, order: now })
       : t("%(unit)s: what should it do?", { unit: base });
@@ -1102,10 +1137,14 @@
     if (ADJUSTING) {
       // A build or a removal there, as the engine lists them, offered beside the place: one
       // picked there replaces the one chosen before. Elsewhere, only while some are left.
+      // Where several of one's units stand (a Far East ocean) each may be removed.
+      var room = Math.max(1, ownAt(spot));
+      var at = spent().filter(function (l) { return lineLocation(l) === province(spot); }).length;
       var here = options.filter(function (o) {
-        return o.location && province(o.location) === province(spot) && lines().indexOf(o.order) < 0;
+        if (!o.location || province(o.location) !== province(spot)) return false;
+        return room > 1 ? at < room : lines().indexOf(o.order) < 0;
       });
-      var already = spent().some(function (l) { return lineLocation(l) === province(spot); });
+      var already = room > 1 ? false : at > 0;
       if (here.length && !already && spent().length >= allowed) {
         idle(data.builds ? t("No builds left: take one back to build here.")
           : t("No removals left: take one back to remove this unit."));

@@ -16,6 +16,7 @@ import re
 
 import pytest
 from conftest import LIVE_WORKER, wait_for
+from django.contrib.auth import get_user_model
 from test_browser import (
     CHROMIUM,
     browser,  # noqa: F401 - a fixture
@@ -31,7 +32,7 @@ from test_browser import (
 )
 
 from games import services
-from games.models import Game, Phase
+from games.models import Game, Membership, Order, Phase
 
 if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
@@ -178,3 +179,94 @@ def test_a_far_east_year_to_winter_builds(browser, live_server, worker_or_none, 
         assert "Build F Saigon — succeeds" in text
         assert "Build F Tokyo — succeeds" in text
         shot(page, f"far-east-06-{name}-winter-results")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_fleets_in_one_ocean_each_get_an_order_by_clicking(browser, live_server):  # noqa: F811
+    """Seed 002, rule 6.1: an ocean holds any number of fleets, each ordered on its own. The
+    board draws a power's fleets there as one icon with a count; clicking it and choosing an
+    order for the second fleet keeps the first one's order beside it (it replaced it, leaving
+    one fleet without an order while the page said every unit had one); a third choice takes
+    the place of the oldest. The page counts a fleet without an order there as one."""
+    from test_browser_board import choose, click_province, saved
+
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    ada = get_user_model().objects.get(username="ada")
+    game = services.create_game(ada, name="Two fleets", variant="far-east")
+    services.join_game(game, ada, ["Australia"])
+    phase = services.start_game(game, ada)
+    mpo = "Mid-Pacific Ocean"
+    phase.units = [{"power": "Australia", "unit": "F", "location": mpo}] * 2
+    phase.save(update_fields=["units"])
+    open_game(page, f"{base}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    assert "Without orders: F Mid-Pacific Ocean, F Mid-Pacific Ocean." in page.inner_text(
+        "#unordered"
+    )
+    click_unit(page, mpo)
+    choose(page, "Move…")
+    click_province(page, "Guam")
+    saved(page, "F Mid-Pacific Ocean - Guam")
+    assert page.inner_text("#unordered") == "Without orders: F Mid-Pacific Ocean."
+    click_unit(page, mpo)
+    choose(page, "Move…")
+    click_province(page, "New Guinea")
+    saved(page, "F Mid-Pacific Ocean - New Guinea")
+    box = page.locator("#id_orders")
+    assert box.input_value().splitlines() == [
+        "F Mid-Pacific Ocean - Guam",
+        "F Mid-Pacific Ocean - New Guinea",
+    ]
+    assert page.inner_text("#unordered") == "Every unit has an order."
+    click_unit(page, mpo)
+    choose(page, "Hold")
+    saved(page, "F Mid-Pacific Ocean H")
+    assert box.input_value().splitlines() == [
+        "F Mid-Pacific Ocean - New Guinea",
+        "F Mid-Pacific Ocean H",
+    ]
+    saved_orders = Order.objects.filter(phase=phase).order_by("position")
+    assert [o.text for o in saved_orders] == box.input_value().splitlines()
+    assert all(o.valid for o in saved_orders)
+    # The page itself, without JavaScript's count, also says one of two fleets lacks an order.
+    services.submit_orders(Membership.objects.get(game=game, user=ada), ["F Mid-Pacific H"])
+    open_game(page, f"{base}/games/{game.pk}/")
+    assert "Without orders: F Mid-Pacific Ocean." in page.inner_text("#unordered")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_fleets_in_one_ocean_may_both_be_removed_by_clicking(browser, live_server):  # noqa: F811
+    """Removals, one a fleet: with two fleets in the Mid-Pacific and two removals due, the
+    ocean's icon offers a removal again after the first (it was offered once only)."""
+    from test_browser_board import click_on_board
+
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    sign_up(page, base, "ada")
+    ada = get_user_model().objects.get(username="ada")
+    game = services.create_game(ada, name="Two removals", variant="far-east")
+    services.join_game(game, ada, ["Australia"])
+    phase = services.start_game(game, ada)
+    mpo = "Mid-Pacific Ocean"
+    phase.season, phase.type = "winter", Phase.Type.ADJUSTMENTS
+    phase.units = [{"power": "Australia", "unit": "F", "location": loc} for loc in (mpo, mpo)]
+    phase.units += [{"power": "Australia", "unit": "F", "location": "Perth"}]
+    phase.supply_centers = {"Australia": ["Perth"]}
+    phase.save(update_fields=["season", "type", "units", "supply_centers"])
+    open_game(page, f"{base}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    removal = page.locator("#order-choices button:not(.take-back)", has_text="Remove F Mid-Pacific")
+    click_on_board(page, page.locator(f'#board g.unit[data-location="{mpo}"]'))
+    removal.click()
+    page.wait_for_selector('#order-prompt:has-text("Removals left: 1 of 2.")')
+    settle(page)
+    removal.click()  # offered again in the list (the first removal's mark covers the icon)
+    page.wait_for_selector('#order-prompt:has-text("Removals left: 0 of 2.")')
+    settle(page)
+    box = page.locator("#id_orders")
+    assert box.input_value().splitlines() == ["Remove F Mid-Pacific Ocean"] * 2
+    assert [o.valid for o in Order.objects.filter(phase=phase)] == [True, True]

@@ -289,6 +289,9 @@ MAX_ORDER_LENGTH: Final = 400
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
 _ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
 _INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
+# Chinese and Japanese punctuation that NFKC leaves as it is: the ideographic full stop and
+# comma, and the corner-bracket quotes, read as the ASCII marks they are ("A Mos H。").
+_CJK_PUNCTUATION = str.maketrans("\u3002\u3001\u300c\u300d\u300e\u300f", '.,""""')
 _ARROWHEAD = re.compile("(?<![-=])>")
 _TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 # Besides the tokens' characters only spaces and punctuation that ends or quotes a phrase may
@@ -374,9 +377,10 @@ def _lowered(text: str) -> str:
         from unicodedata import normalize  # only for text outside ASCII
 
         # Full-width letters and digits (ＭＯＳ, as Chinese and Japanese keyboards type
-        # them) read as the letters they are.
+        # them) read as the letters they are, and their full stop (。) as a full stop.
         # A byte-order mark or a zero-width space that pasting brings is no character at all.
-        text = _ARROWS.sub(" - ", normalize("NFKC", text.translate(_INVISIBLE)).lower())
+        text = normalize("NFKC", text.translate(_INVISIBLE)).translate(_CJK_PUNCTUATION)
+        text = _ARROWS.sub(" - ", text.lower())
     else:
         text = text.lower()
         if "=>" in text:

@@ -139,3 +139,30 @@ def test_a_permit_may_name_the_canal_in_full(permit):
     order(players["Turkey"], game_id, ["F Med - Red Sea"])
     phase = process(moderator, game_id)
     assert ("Turkey", "F", "Red Sea") in units_of(phase)
+
+
+# -- sloppy input ---------------------------------------------------------------------------------
+
+
+def test_orders_ended_with_chinese_or_japanese_punctuation_are_read():
+    """The site speaks Chinese and Japanese, whose keyboards end a sentence with "。" and quote
+    with corner brackets: read as the full stop and quotes they are, as full-width letters are
+    (it was "a character that is not read in orders: '。'")."""
+    game_id, moderator, players = new_game("colonial")
+    answer = order(
+        players["Russia"],
+        game_id,
+        [
+            "A Moscow - Vladivostok via TSR。",
+            "「A Omsk H」",
+            "Ｆ Ｏｄｅｓｓａ － Ｂｌａｃｋ Ｓｅａ｡",
+        ],
+    )
+    assert [a["canonical"] for a in answer] == [
+        "A Moscow - Vladivostok via TSR",
+        "A Omsk H",
+        "F Odessa - Black Sea",
+    ]
+    process(moderator, game_id)
+    results = judged(moderator, game_id, 0)
+    assert results["F Odessa - Black Sea"] == ("succeeds", "")

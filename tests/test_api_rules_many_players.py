@@ -166,3 +166,19 @@ def test_orders_ended_with_chinese_or_japanese_punctuation_are_read():
     process(moderator, game_id)
     results = judged(moderator, game_id, 0)
     assert results["F Odessa - Black Sea"] == ("succeeds", "")
+
+
+def test_a_support_of_a_railroad_move_waits_on_the_railroad_move_by_name():
+    """Britain's menu offers A Orenburg S A Moscow - Omsk: Moscow and Omsk do not touch, so
+    what it waits on is Russia's "A Moscow - Omsk via TSR", which the menu names (it named
+    "A Moscow - Omsk", an order the server refuses); a land move stays a land move."""
+    game_id, moderator, players = new_game("colonial")
+    place(game_id, [("Russia", "A", "Moscow"), ("Britain", "A", "Orenburg")])
+    listed = players["Britain"].get(f"/api/games/{game_id}/options/").data["orders"]
+    needs = {o["order"]: o.get("needs") for o in listed}
+    assert needs["A Orenburg S A Moscow - Omsk"] == "Russia to order A Moscow - Omsk via TSR"
+    assert needs["A Orenburg S A Moscow - Perm"] == "Russia to order A Moscow - Perm"
+    # What it names is what Russia may send: valid, and the support counts with it.
+    assert order(players["Russia"], game_id, ["A Moscow - Omsk via TSR"])[0]["valid"]
+    refused = sent(players["Russia"], game_id, ["A Moscow - Omsk"])
+    assert not refused[0]["valid"]

@@ -424,7 +424,8 @@ def test_canal_move_with_nobody_in_egypt_is_refused_when_sent():
 def test_foreign_support_of_a_railroad_move_is_valid_when_sent_alone():
     (reply,) = _check(CANAL_UNITS, ["Britain: A Orenburg S A Moscow - Omsk"])
     assert reply["result"] == "valid", reply
-    assert reply["needs"] == "Russia to order A Moscow - Omsk"
+    # The railroad move by name: "A Moscow - Omsk" alone is refused (the two do not touch).
+    assert reply["needs"] == "Russia to order A Moscow - Omsk via TSR"
 
 
 @pytest.mark.parametrize(

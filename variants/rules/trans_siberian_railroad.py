@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
-from adjudication.orders import MOVE, Order, OrderError
+from adjudication.orders import MOVE, SUPPORT, Order, OrderError
 from adjudication.reasons import reason_template, why
 from adjudication.registry import Rule
 from adjudication.variant import province_of
@@ -109,6 +109,26 @@ class Movement(_Core):
 
     def is_head_to_head(self, i: int, j: int) -> bool:
         return i != self.tsr and j != self.tsr and super().is_head_to_head(i, j)
+
+    def needs(self, i: int) -> str | None:
+        """A support of a move only the railroad makes waits on that railroad move: "Russia
+        to order A Moscow - Omsk via TSR" (the same move without the route is refused, as
+        Moscow and Omsk do not touch)."""
+        said = super().needs(i)
+        if said is None or i >= len(self.units) or self.kind[i] != SUPPORT:
+            return said  # a rule's own order (a canal permit) has no unit's index
+        t, order = self.target[i], self.order[i]
+        if t is None or order is None or order.destination is None:
+            return said
+        dprov = province_of(order.destination)
+        if not self.rail_could_carry(t, dprov) or super().target_could_move(t, dprov):
+            return said
+        return why(
+            "{power} to order {unit} - {destination} via TSR",
+            power=self.power[t],
+            unit=self.target_label(i, power=False),
+            destination=order.destination,
+        )
 
     # -- decisions -------------------------------------------------------------------------
 

@@ -896,6 +896,8 @@ def _via(r: _Reader) -> str | None:
         r.pos += 1
     if not r.accept(_VIA_WORDS) and not bracket:
         return None
+    if r.peek() == "the" and r.peek(1) in _bracket_starts(r.variant) - _VIA_WORDS:
+        r.pos += 1  # "via the TSR", "by the railroad"
     word = r.peek()
     if word is None:
         routes = _routes(r.variant)

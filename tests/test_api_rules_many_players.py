@@ -182,3 +182,17 @@ def test_a_support_of_a_railroad_move_waits_on_the_railroad_move_by_name():
     assert order(players["Russia"], game_id, ["A Moscow - Omsk via TSR"])[0]["valid"]
     refused = sent(players["Russia"], game_id, ["A Moscow - Omsk"])
     assert not refused[0]["valid"]
+
+
+@pytest.mark.parametrize(
+    "ride",
+    ["A Moscow - Irkutsk via the TSR", "A Mos - Irk by the railroad", "A Mos - Irk (via the TSR)"],
+)
+def test_the_railroad_may_be_named_with_the(ride):
+    """ "via the TSR" is how a player says it; it was "unexpected 'TSR' at the end"."""
+    game_id, moderator, players = new_game("colonial")
+    place(game_id, [("Russia", "A", "Moscow")])
+    answer = order(players["Russia"], game_id, [ride])
+    assert answer[0]["canonical"] == "A Moscow - Irkutsk via TSR"
+    phase = process(moderator, game_id)
+    assert ("Russia", "A", "Irkutsk") in units_of(phase)

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import adjudication
+from adjudication.variant import normalise
 
 from .models import Game, Phase
 
@@ -232,6 +233,21 @@ def power_named(game: Game, text: str) -> str:
     ``Russian``); otherwise ``text`` itself, for the caller to refuse by name."""
     named = adjudication.load(game.variant).power(text) if isinstance(text, str) else None
     return named if named in powers(game) else text
+
+
+def power_written_short(game: Game, text: object) -> str | None:
+    """The power ``text`` abbreviates (``JAP``, ``J.A.P.``) in a variant whose names are
+    written in full (Chinese Diplomacy, seed 003 rule 8), which ``power_named`` does not read,
+    so that the refusal names the name to write; otherwise None."""
+    variant = adjudication.load(game.variant)
+    if variant.raw.get("abbreviations_allowed", True) or not isinstance(text, str):
+        return None
+    key = normalise(text)
+    for name in powers(game):
+        abbreviation = variant.powers[name].abbreviation
+        if key and abbreviation and normalise(abbreviation) == key:
+            return name
+    return None
 
 
 def survivors(phase: Phase) -> set[str]:

@@ -694,7 +694,7 @@ def send_message(
         recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
-            raise GameError(f"unknown powers: {', '.join(unknown)}")
+            raise _unknown_power(game, unknown[0], f"unknown powers: {', '.join(unknown)}")
         sender_power = membership.power if membership else ""
         if sender_power in recipients:
             recipients.remove(sender_power)
@@ -740,8 +740,9 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
     """
     with transaction.atomic():
         game, phase = _playing(membership)
+        concede_to = engine.power_named(game, concede_to) if concede_to else ""
         if concede_to and concede_to not in engine.survivors(phase) & set(engine.powers(game)):
-            raise GameError(f"{concede_to} is not a surviving power")
+            raise _unknown_power(game, concede_to, f"{concede_to} is not a surviving power")
         if concede_to == membership.power:
             raise GameError("you cannot concede to yourself")
         if draw and concede_to:
@@ -1370,6 +1371,16 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
     return game
 
 
+def _unknown_power(game: Game, text: str, problem: str) -> GameError:
+    """The refusal of a power named as no power of the game: an abbreviation the variant does
+    not take (Chinese Diplomacy: ``JAP``) is refused as one, naming the name to write, as an
+    order's is; anything else with ``problem``."""
+    full = engine.power_written_short(game, text)
+    if full is not None:
+        return GameError(f"power names are written in full here: write {full}, not {text!r}")
+    return GameError(problem)
+
+
 @transaction.atomic
 def pay(
     membership: Membership, payee: str, amount: int, *, key: str = "", phase: int | None = None
@@ -1402,7 +1413,7 @@ def pay(
             return made
     check_phase(current, phase)
     if payee == membership.power or payee not in powers:
-        raise GameError(f"{payee!r} is not another great power of this game")
+        raise _unknown_power(game, payee, f"{payee!r} is not another great power of this game")
     if not 0 < amount <= MAX_PAYMENT:
         raise GameError(f"a payment is a positive number of k oz, at most {MAX_PAYMENT:,}")
     if current.payments.filter(payer=membership.power).count() >= MAX_PAYMENTS_PER_PHASE:

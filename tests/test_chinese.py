@@ -426,6 +426,30 @@ def test_a_tie_in_1950_ends_the_game_shared_by_the_richest():
     assert next_request(body, r) is None
 
 
+def test_a_leader_deposed_in_1950_keeps_the_loss_and_does_not_win():
+    """Seed 003, rules 2 and 6: the largest profit wins; a leader more than 1,000 in the red
+    is deposed and a new player would start at zero. In the last year no new player comes:
+    the power ends with the loss it made, and never wins by it. Found through the server: a
+    power bankrupt in 1950 was put back at zero and won a game where every other power ran
+    at a loss."""
+    balances = {"England": -995, "France": -990, "Germany": -480, "Russia": -400}
+    balances |= {"Japan": -74, "United States": -759}
+    units = [("France", "Pacific Ocean"), ("France", "Indo-China")]
+    r = adjudicate(request(units, year=1950, economy={"balances": balances}))
+    assert r["economy"]["deposed"] == ["France"]
+    assert r["economy"]["balances"]["France"] == -1010  # 20 for two armies: not reset to 0
+    assert r["game_over"] is True and r["winner"] == "Japan"
+    assert "deposed" not in ledger(r, "France")
+    # Every ledger line is in the balance, the last year's too.
+    for power, gold in r["economy"]["balances"].items():
+        start = balances[power]
+        lines = sum(e["amount"] for e in r["economy"]["ledger"] if e["power"] == power)
+        assert gold == start + lines
+    # Before the last year the new leader starts at zero, as ever.
+    r = adjudicate(request(units, year=1920, economy={"balances": balances}))
+    assert r["economy"]["deposed"] == ["France"] and r["economy"]["balances"]["France"] == 0
+
+
 def test_no_year_follows_1950():
     """Seed 003, rule 7: the game ends in 1950. The engine names no next phase after it (no
     1951 to open), and a request for a later year is refused, never judged."""

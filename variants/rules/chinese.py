@@ -446,13 +446,14 @@ def finish_response(board: Board, response: dict) -> None:
         held = _possession(variant, units, held)
     if imperial_armies(year, 1) == 0:  # 1911: the Imperials are gone, and hold nothing more
         held = {c: owner for c, owner in held.items() if owner != IMPERIALS}
-    _settle(board, response, ledger)
+    last = _last_year(held, board.year, len(_chit_order(variant)))
+    _settle(board, response, ledger, last=last)
     response["units"] = [u.as_json() for u in units]
     response["supply_centers"] = {
         p: sorted(c for c, owner in held.items() if owner == p) for p in variant.powers
     }
     balances = response["economy"]["balances"]
-    richest = _richest_at_the_end(held, balances, board.year, len(_chit_order(variant)))
+    richest = _richest(balances) if last else None
     response["winner"] = richest[0] if richest and len(richest) == 1 else None
     if richest is not None:  # the game is over, won alone or shared by a tie
         response["game_over"] = True
@@ -613,13 +614,17 @@ def _account(board: Board, entered, left, annihilated, ledger: list[dict]) -> No
         entry(pay["to"], "payment", pay["amount"], why("from {power}", power=pay["from"]))
 
 
-def _settle(board: Board, response: dict, ledger: list[dict]) -> None:
-    """The balances are the carried ones plus every ledger line; then deposition (rule 6)."""
+def _settle(board: Board, response: dict, ledger: list[dict], *, last: bool = False) -> None:
+    """The balances are the carried ones plus every ledger line; then deposition (rule 6).
+
+    ``last``: the game ends with this year. A leader deposed then still loses the seat, but no
+    new player comes to start at zero: the power ends with the loss it made, which ranks it
+    (rule 2: the largest profit wins), rather than at zero above every power that lost less."""
     balances = dict(board.extra["balances"])
     for line in ledger:
         balances[line["power"]] += line["amount"]
     deposed = [p for p, gold in balances.items() if gold < DEPOSED_BELOW]
-    for p in deposed:
+    for p in deposed if not last else ():
         ledger.append(
             {"power": p, "item": "deposed", "amount": -balances[p], "detail": why("new leader")}
         )
@@ -696,14 +701,15 @@ def _draw_centre(chits: list[str], units: list[Unit], faction: str, rng: Year) -
             return where
 
 
-def _richest_at_the_end(
-    held: dict[str, str], balances: dict[str, int], year: int, centres: int
-) -> list[str] | None:
-    """None while the game goes on; when it ends (in 1950, or when the Communists hold every
-    centre) the richest great powers: one wins, several tied share the win (a draw)."""
+def _last_year(held: dict[str, str], year: int, centres: int) -> bool:
+    """Whether the game ends with this year: 1950, or the Communists hold every centre."""
     communists_all = sum(1 for owner in held.values() if owner == COMMUNISTS) == centres
-    if year < LAST_YEAR and not communists_all:
-        return None
+    return year >= LAST_YEAR or communists_all
+
+
+def _richest(balances: dict[str, int]) -> list[str]:
+    """The richest great powers when the game ends: one wins, several tied share the win (a
+    draw)."""
     best = max(balances.values())
     return sorted(p for p, gold in balances.items() if gold == best)
 

@@ -821,15 +821,24 @@ def _gold_context(
             lines.setdefault(entry["power"], []).append({**entry, **said})
         names = [p for p in powers if p in lines or p in deposed]
         names += sorted((set(lines) | deposed) - set(names))
-        gold["statement"] = [
-            {
+        closing = results.get("balances") or {}
+
+        def statement(name: str) -> dict:
+            # The year's profit or loss is its lines but the deposition's: that line only
+            # puts the power back at zero for its new leader, after the total (a leader who
+            # lost 215 k oz and was deposed from -990 did not make a profit of 990).
+            mine = lines.get(name, [])
+            year = [e for e in mine if e.get("item") != "deposed"]
+            return {
                 "power": name,
-                "lines": lines.get(name, []),
-                "total": sum(e["amount"] for e in lines.get(name, [])),
+                "lines": year,
+                "total": sum(e["amount"] for e in year),
+                "after_total": [e for e in mine if e.get("item") == "deposed"],
+                "balance": closing.get(name),
                 "deposed": name in deposed,
             }
-            for name in names
-        ]
+
+        gold["statement"] = [statement(name) for name in names]
         gold["statement_processed"] = True
     return {"gold": gold}
 

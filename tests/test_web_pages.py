@@ -564,6 +564,29 @@ def test_statement_after_processing(chinese, seat):
     assert "Balances, 1901" in html and "Statement for" not in html
 
 
+def test_a_deposed_powers_statement_totals_its_year_not_its_reset(chinese, seat):
+    """Seed 003, rule 6: the statement is the year's profit and loss. A leader deposed from
+    -990 after losing 215 k oz had "Total 990": the line putting the power back at zero for
+    its new leader was summed in as if it were a profit. The total is the year's own lines;
+    the deposition and the balance it leaves follow it."""
+    england = seat(chinese, "England")
+    phase = chinese.current_phase
+    phase.carried["economy"]["balances"]["England"] = -990
+    phase.save(update_fields=["carried"])
+    services.submit_orders(england, ["Enter A Pacific Ocean"])
+    services.pay(england, "Russia", 200)
+    assert services.process_phase(chinese.pk, phase.pk, force=True)
+    c = client_for(seat(chinese, "Russia").user)
+    html = assert_html(c.get(reverse("game", args=[chinese.pk]) + "?phase=0"))
+    table = html[html.index("England <small>(deposed)</small>") :]
+    table = table[: table.index("</table>")]
+    foot = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table[table.index("<tfoot>") :]))
+    assert foot.split() == ["Total", "-215", "deposed", "new", "leader", "1205", "Balance", "0"]
+    russia = html[html.index("<caption>Russia") :]
+    russia = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", russia[: russia.index("</table>")]))
+    assert "Total 200 Balance 200" in russia
+
+
 def test_a_game_without_gold_shows_none_of_it(colonial, russia):
     """Colonial stands in for a standard game: the standard map has no board drawing."""
     c = client_for(russia.user)

@@ -307,6 +307,16 @@ def account_holders(phase: Phase) -> set[str]:
     return set(economy.get("balances") or {})
 
 
+def powers_bound_to_act(phase: Phase) -> set[str]:
+    """Powers that miss the phase if they send nothing (civil disorder, reliability): those
+    with something to order, less a great power with nothing on the board in a movement phase
+    (Chinese Diplomacy), which may bring an army on but need not."""
+    due = powers_to_act(phase)
+    if phase.type == Phase.Type.MOVEMENT:
+        due &= {u["power"] for u in phase.units}
+    return due
+
+
 def powers_to_act(phase: Phase) -> set[str]:
     """Powers that have something to order in this phase (an account holder off the board
     may bring an army on in any movement phase)."""

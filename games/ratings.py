@@ -243,10 +243,10 @@ def _left_in_disorder(seat: Membership) -> bool:
 
 
 def reliability(user: AbstractBaseUser) -> Reliability:
-    """Count over every seat the user held: a replaced seat up to its replacement's arrival, a
-    removed one up to its removal. A running anonymous game counts once it is over: until
-    then the figures would tell who plays in it. Five queries whatever the number of games
-    (a leaderboard asks for a hundred players)."""
+    """Count over every seat the user held: a replaced seat up to its replacement's arrival
+    (a deposed leader's up to the deposition), a removed one up to its removal. A running
+    anonymous game counts once it is over: until then the figures would tell who plays in it.
+    Five queries whatever the number of games (a leaderboard asks for a hundred players)."""
     out = Reliability()
     seats = [
         seat
@@ -266,10 +266,16 @@ def reliability(user: AbstractBaseUser) -> Reliability:
     ):
         arrivals.setdefault((game_id, power), []).append(joined)
     removals: dict[tuple[int, str], list] = {}
-    for game_id, details, created in ModeratorAction.objects.filter(
-        game_id__in=games, action="remove"
-    ).values_list("game_id", "details", "created"):
-        removals.setdefault((game_id, details.get("power")), []).append(created)
+    # A deposed leader's seat (Chinese Diplomacy) ends at the deposition, whoever comes next.
+    depositions: dict[tuple[int, str, str], list] = {}
+    for game_id, action, details, created in ModeratorAction.objects.filter(
+        game_id__in=games, action__in=("remove", "deposed")
+    ).values_list("game_id", "action", "details", "created"):
+        if action == "remove":
+            removals.setdefault((game_id, details.get("power")), []).append(created)
+        else:
+            key = (game_id, details.get("power"), details.get("player"))
+            depositions.setdefault(key, []).append(created)
     phases: dict[int, list[Phase]] = {}
     for phase in Phase.objects.filter(game_id__in=games, processed_at__isnull=False):
         phases.setdefault(phase.game_id, []).append(phase)
@@ -284,17 +290,23 @@ def reliability(user: AbstractBaseUser) -> Reliability:
         ends = []  # when the seat stopped being this player's
         if seat.status == Membership.Status.REPLACED:
             ends += [t for t in arrivals.get(key, []) if t > seat.joined]
+            deposed = depositions.get((*key, user.get_username()), [])
+            ends += [t for t in deposed if t > seat.joined]
         if seat.removed:
             ends += [t for t in removals.get(key, []) if t > seat.joined]
         until = min(ends, default=None)
         for phase in phases.get(seat.game_id, []):
             if phase.processed_at < seat.joined or (until and phase.processed_at >= until):
                 continue
-            if seat.power not in engine.powers_to_act(phase):
-                continue
             acted = (phase.pk, seat.power) in ordered or seat.power in (phase.seats or {}).get(
                 "ready", ()
             )
+            # As for civil disorder: a Chinese great power with nothing on the board need not
+            # order (a year it brings an army on counts, as it acted).
+            if seat.power not in engine.powers_bound_to_act(phase) and not (
+                acted and seat.power in engine.powers_to_act(phase)
+            ):
+                continue
             if not acted and phase.processed_early:
                 continue  # the moderator took the time to act away: missed by nobody
             out.due += 1

@@ -1005,7 +1005,7 @@ def _count_missed(game: Game, phase: Phase, active: list[Membership], ordered: s
     if phase.type != Phase.Type.MOVEMENT or phase.processed_early or game.sandbox:
         return
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
-    to_act = engine.powers_to_act(phase) & {u["power"] for u in phase.units}
+    to_act = engine.powers_bound_to_act(phase)
     for m in active:
         if m.power not in to_act or m.power in ordered or m.ready:
             continue

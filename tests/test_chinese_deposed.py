@@ -83,3 +83,57 @@ def test_a_deposed_leader_cannot_take_the_power_back(make_game, seat, make_user)
         services.take_over(game, germany.user, "Germany")
     newcomer = services.take_over(game, make_user("newcomer"), "Germany")
     assert newcomer.status == Membership.Status.ACTIVE and newcomer.power == "Germany"
+
+
+def _at_deadline(game: Game) -> None:
+    """Process the current phase at its deadline (not early: a phase processed early is
+    missed by nobody)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    phase = game.current_phase
+    phase.deadline = timezone.now() - timedelta(minutes=1)
+    phase.save(update_fields=["deadline"])
+    _process(game)
+
+
+def test_a_deposed_leader_is_not_counted_for_the_years_after_the_seat_ended(
+    make_game, seat
+) -> None:
+    """Reliability counts a seat up to its end. A deposed leader's seat ends at the deposition
+    (seed 003, rule 6), but with nobody taking the power over it was counted on: each later
+    year the power had to order in was a year its old leader "missed"."""
+    from games import ratings
+
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _at_deadline(game)
+    germany.refresh_from_db()
+    assert germany.status == Membership.Status.REPLACED
+    _at_deadline(game)  # Germany's army stands on, its seat empty
+    _at_deadline(game)
+    counted = ratings.reliability(germany.user)
+    assert (counted.due, counted.ordered) == (1, 1)
+
+
+def test_a_year_off_the_board_is_not_a_year_missed(make_game, seat) -> None:
+    """A great power with nothing on the board need not order (it may bring armies on, or
+    stay off): it never falls into civil disorder for staying off, and its player's
+    reliability does not count such a year as one they had to order in."""
+    from games import ratings
+
+    game = make_game("chinese", bots_take_civil_disorder=False, civil_disorder_after=1)
+    germany = seat(game, "Germany")
+    _at_deadline(game)
+    germany.refresh_from_db()
+    assert germany.status == Membership.Status.ACTIVE and germany.missed_phases == 0
+    counted = ratings.reliability(germany.user)
+    assert (counted.due, counted.ordered) == (0, 0)
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _at_deadline(game)
+    _at_deadline(game)  # an army on the board now, and no orders for it: missed
+    counted = ratings.reliability(germany.user)
+    assert (counted.due, counted.ordered) == (2, 1)

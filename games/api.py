@@ -32,7 +32,7 @@ from . import engine, moderation, parsers, preconditions, reason_words, services
 from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
-from .models import Game, Membership, ModeratorAction, NotificationSettings
+from .models import Game, Membership, NotificationSettings
 from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter
@@ -705,7 +705,7 @@ class GameViewSet(
         game = self.get_object()
         if not game.is_moderator(request.user):
             raise exceptions.PermissionDenied("only the moderator may read the audit log")
-        entries = ModeratorAction.objects.filter(game=game).select_related("user")
+        entries = visibility.audit_log(game, request.user)
         page = visibility.hide_logged_names(self.paginate_queryset(entries), game, request.user)
         data = AuditEntrySerializer(page, many=True, context=self.get_serializer_context()).data
         return self.get_paginated_response(data)

@@ -163,6 +163,31 @@ def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) ->
 
 
 # The details of audit-log entries that hold a username, by action.
+def audit_log(game: Game, user: AbstractBaseUser) -> QuerySet:
+    """The game's audit log as its moderator may read it (newest first): every entry, except
+    that a moderator who also plays (a creator seated in their own game) reads no payment of
+    the year not yet played between two other powers. The statement publishes those when the
+    year is processed; until then only payer and payee see them (``visible_payments``)."""
+    entries = game.moderator_actions.select_related("user")
+    membership = game.membership_of(user) if user.is_authenticated else None
+    phase = game.current_phase
+    if sees_everything(game, user) or membership is None or not membership.power:
+        return entries
+    if phase is None or phase.processed_at is not None:
+        return entries
+    pending = Q(action="pay")
+    opened = (
+        game.phases.filter(index__lt=phase.index, processed_at__isnull=False)
+        .order_by("-index")
+        .values_list("processed_at", flat=True)
+        .first()
+    )
+    if opened is not None:
+        pending &= Q(created__gt=opened)
+    theirs = Q(user=user) | Q(details__payee=membership.power)
+    return entries.exclude(pending & ~theirs)
+
+
 LOGGED_NAMES = {
     "replace": ("old", "new"),
     "remove": ("player",),

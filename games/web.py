@@ -1387,7 +1387,7 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     phases = list(game.phases.all())
     names = {p.index: phase_name(game, p) for p in phases}
     zone = time_zone_of(request)
-    entries = ModeratorAction.objects.filter(game=game).select_related("user")
+    entries = visibility.audit_log(game, request.user)
     log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
     context = {
         "game": game,

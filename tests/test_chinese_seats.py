@@ -286,3 +286,36 @@ def test_a_moderators_draw_is_shared_by_great_powers_only(chinese):
     assert chinese.result["kind"] == "draw"
     assert set(chinese.result["powers"]) <= set(engine.powers(chinese))
     assert "Imperials" not in chinese.result["powers"]
+
+
+def test_a_moderator_who_plays_reads_no_private_payment_in_the_audit_log(make_user, seat, api):
+    """A creator seated in their own game moderates it and plays: the audit log showed them
+    every payment of the year not yet played ("France paid Germany 77"), which only payer
+    and payee may see until the statement publishes it. Theirs, and the years played, stay."""
+    playing = make_user("playing_moderator")
+    game = services.create_game(playing, name="Moderator plays", variant="chinese")
+    services.join_game(game, playing, ["England"])
+    for power in engine.powers(game)[1:]:
+        services.join_game(game, make_user(f"p_{power.lower().replace(' ', '_')}"), [power])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.is_moderator(playing)
+    france = seat(game, "France")
+    services.pay(france, "Germany", 77)
+    services.pay(france, "England", 5)
+    services.pay(seat(game, "England"), "Japan", 3)
+    url = f"/api/games/{game.pk}/log/"
+    console = reverse("moderate", args=[game.pk])
+
+    def paid() -> list[tuple[str, int]]:
+        log = api(playing).get(url).json()["results"]
+        return sorted(
+            (e["details"]["payee"], e["details"]["amount"]) for e in log if e["action"] == "pay"
+        )
+
+    assert paid() == [("England", 5), ("Japan", 3)]
+    shown = unescape(client_for(playing).get(console).content.decode())
+    assert "Paid Japan 3 k oz" in shown and "Paid Germany 77 k oz" not in shown
+    process(game)
+    assert paid() == [("England", 5), ("Germany", 77), ("Japan", 3)]
+    services.pay(france, "Germany", 11)  # the next year's: private again
+    assert ("Germany", 11) not in paid() and ("Germany", 77) in paid()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .board import Board, RequestError, read
 from .movement import convoy_chains, fleets_at_sea, reaches
-from .orders import SPECIAL, WAIVE
+from .orders import SPECIAL, WAIVE, parse
 from .variant import Variant
 
 
@@ -49,11 +49,18 @@ def options(request: dict, power: object) -> dict:
         return error(f"unknown power {power!r}")
     candidates = _candidates(board, named)
     texts = _checked(board, named, candidates)
+    once = _once_a_turn(variant)
     orders = []
     for _text, reply in texts:
         item = dict(reply["data"])  # the check's own reading of the order
         if reply.get("needs"):
             item["needs"] = reply["needs"]
+        if once:
+            order = parse(variant, item["order"], board.phase_type)
+            for rule, hook in once:
+                if hook(order):
+                    item["once"] = rule  # a second such order would refuse both
+                    break
         orders.append(item)
     return {
         "power": named,
@@ -61,6 +68,17 @@ def options(request: dict, power: object) -> dict:
         "orders": orders,
         "adjustment": _adjustment(board, named),
     }
+
+
+def _once_a_turn(variant: Variant) -> tuple:
+    """(rule name, hook) of each rule that allows a power one order of a kind a turn (a
+    railroad ride, a canal permit): the options mark such orders ``once`` with the rule's
+    name, so that a menu takes the earlier one out when another is chosen."""
+    from .registry import Rule
+
+    return tuple(
+        (p.name, p.one_a_turn) for p in variant.plugins if type(p).one_a_turn is not Rule.one_a_turn
+    )
 
 
 def _adjustment(board: Board, power: str) -> int:

@@ -404,6 +404,11 @@ ORDER_DATA_SCHEMA = {
         "rule": {**_TEXT, "description": "The rule a special order belongs to (suez_canal, ...)."},
         "form": {**_TEXT, "description": "Which of the rule's orders it is (permit, enter, ...)."},
         "needs": {**_TEXT, "description": "Options only: what it waits for from other powers."},
+        "once": {
+            **_TEXT,
+            "description": "Options only: the rule that allows one such order a turn "
+            "(trans_siberian_railroad, suez_canal); a second refuses both.",
+        },
     },
 }
 

@@ -471,10 +471,32 @@
         return l !== option.order && (where === null || lineLocation(l) !== where);
       });
     }
+    // An order of a rule's that a power gives once a turn (a railroad ride, a canal permit):
+    // a second would have both refused, so the one given before is taken out (its unit then
+    // shows as without an order), as the seed's own order form allows only one.
+    var replaced = [];
+    if (option.once) {
+      kept = kept.filter(function (l) {
+        if (onceOf(l) !== option.once) return true;
+        replaced.push(l);
+        return false;
+      });
+    }
     kept.push(option.order);
     textarea.value = kept.join("\n");
     save();
-    idle(t("%(order)s — saved.", { order: option.order }));
+    idle(replaced.length
+      ? t("%(order)s — saved, in place of %(earlier)s: one a turn.",
+        { order: option.order, earlier: replaced.join("; ") })
+      : t("%(order)s — saved.", { order: option.order }));
+  }
+
+  // The rule that allows the order of ``line`` once a turn (the engine's ``once``), or null.
+  function onceOf(line) {
+    var d = dataOf[line];
+    if (!d) return null;
+    var listed = d.once ? d : options.find(function (o) { return o.order === d.order; });
+    return (listed && listed.once) || null;
   }
 
   // An adjustment taken back: the line leaves the box, which is saved.

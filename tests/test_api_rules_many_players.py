@@ -196,3 +196,22 @@ def test_the_railroad_may_be_named_with_the(ride):
     assert answer[0]["canonical"] == "A Moscow - Irkutsk via TSR"
     phase = process(moderator, game_id)
     assert ("Russia", "A", "Irkutsk") in units_of(phase)
+
+
+def test_orders_given_once_a_turn_are_marked_so_in_the_options():
+    """The options say which orders a rule allows once a turn (``once``: the rule's name), so
+    that a menu can take the earlier one out rather than have both refused."""
+    game_id, moderator, players = new_game("colonial")
+    place(
+        game_id,
+        [
+            ("Russia", "A", "Moscow"),
+            ("Russia", "A", "Egypt"),
+            ("Turkey", "F", "Mediterranean Sea"),
+        ],
+    )
+    listed = players["Russia"].get(f"/api/games/{game_id}/options/").data["orders"]
+    once = {o["order"]: o.get("once") for o in listed}
+    assert once["A Moscow - Vladivostok via TSR"] == "trans_siberian_railroad"
+    assert once["Suez permit F Mediterranean Sea"] == "suez_canal"
+    assert once["A Moscow - Perm"] is None and once["A Egypt H"] is None

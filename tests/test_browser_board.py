@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games import services
-from games.models import Game, Phase
+from games.models import Game, Order, Phase
 
 chromium = test_browser.browser  # the same fixture: Chromium through Playwright
 shot = test_browser.shot
@@ -499,3 +499,49 @@ def test_a_unit_chosen_from_the_list_brings_the_board_into_view_on_a_phone(
     shot(page, "phone-unit-from-the-list")
     context.close()
     time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_ride_or_permit_chosen_takes_the_place_of_the_first(chromium, live_server):
+    """Seed 000: "If there is already one TSR order set, the Russian player will not be able
+    to set another move via TSR unless he unsets the first one"; a canal permit, too, is one a
+    turn. Both in the box would have both refused; the menu takes the earlier one out and
+    says so (it kept both, and neither was carried out)."""
+    base = live_server.url
+    page = chromium.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    test_browser.sign_up(page, base, "ada")
+    game, phase = test_browser.ada_plays_russia("Once a turn")
+    phase.units = [
+        {"power": "Russia", "unit": "A", "location": "Moscow"},
+        {"power": "Russia", "unit": "A", "location": "Vladivostok"},
+        {"power": "Russia", "unit": "A", "location": "Egypt"},
+        {"power": "Turkey", "unit": "F", "location": "Mediterranean Sea"},
+        {"power": "Turkey", "unit": "F", "location": "Red Sea"},
+    ]
+    phase.save(update_fields=["units"])
+    test_browser.open_game(page, f"{base}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    click_unit(page, "Moscow")
+    choose(page, "Move via TSR…")
+    click_province(page, "Krasnoyarsk")
+    saved(page, "A Moscow - Krasnoyarsk via TSR")
+    click_unit(page, "Vladivostok")
+    choose(page, "Move via TSR…")
+    click_province(page, "Irkutsk")
+    page.wait_for_selector(
+        '#order-prompt:has-text("A Vladivostok - Irkutsk via TSR — saved, in place of '
+        'A Moscow - Krasnoyarsk via TSR: one a turn.")'
+    )
+    test_browser.settle(page)
+    # The menu is back to its list, with the rule's own orders: the canal permits.
+    choose(page, "Suez permit F Mediterranean Sea")
+    saved(page, "Suez permit F Mediterranean Sea")
+    choose(page, "Suez permit F Red Sea")
+    page.wait_for_selector('#order-prompt:has-text("in place of Suez permit F Mediterranean Sea")')
+    test_browser.settle(page)
+    box = page.locator("#id_orders").input_value().splitlines()
+    assert box == ["A Vladivostok - Irkutsk via TSR", "Suez permit F Red Sea"]
+    stored = Order.objects.filter(phase=phase).order_by("position")
+    assert [(o.text, o.valid) for o in stored] == [(line, True) for line in box]
+    assert "Without orders: A Moscow" in page.inner_text("#unordered")

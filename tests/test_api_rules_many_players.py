@@ -215,3 +215,25 @@ def test_orders_given_once_a_turn_are_marked_so_in_the_options():
     assert once["A Moscow - Vladivostok via TSR"] == "trans_siberian_railroad"
     assert once["Suez permit F Mediterranean Sea"] == "suez_canal"
     assert once["A Moscow - Perm"] is None and once["A Egypt H"] is None
+
+
+def test_an_order_for_another_powers_fleet_in_a_shared_ocean_names_every_owner_there():
+    """China orders a fleet in the Mid-Pacific, where Australia and Japan have fleets and China
+    none: the reason names both owners (it said the unit there belongs to Australia, as if
+    the ocean held Australia's fleets alone)."""
+    game_id, moderator, players = new_game("far-east")
+    place(game_id, [("Australia", "F", MPO), ("Australia", "F", MPO), ("Japan", "F", MPO)])
+    (answer,) = sent(players["China"], game_id, ["F Mid-Pacific - Guam"])
+    assert not answer["valid"]
+    assert answer["reason"] == (
+        "the units in the Mid-Pacific Ocean belong to Australia, Japan, not China"
+    )
+    chinese = players["China"].post(
+        f"/api/games/{game_id}/orders/check/",
+        {"orders": ["F Mid-Pacific - Guam"]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    assert (
+        chinese.data[0]["reason"] == "Mid-Pacific Ocean 的单位属于 Australia, Japan，不属于 China"
+    )

@@ -45,7 +45,16 @@ class Movement(_Core):
         province = province_of(order.location)
         if not self.ocean(province):
             return super().unit_for(power, order)
-        mine = [i for i in self.units_in(province) if self.power[i] == power]
+        here = self.units_in(province)
+        mine = [i for i in here if self.power[i] == power]
+        owners = sorted({self.power[i] for i in here})
+        if not mine and len(owners) > 1:  # every power whose units are there, not the first
+            raise OrderError(
+                "the units in the {province} belong to {owners}, not {power}",
+                province=province,
+                owners=", ".join(owners),
+                power=power,
+            )
         if not mine:
             return super().unit_for(power, order)  # says whose units are there
         if order.unit and order.unit != self.units[mine[0]].kind:  # all alike: fleets at sea

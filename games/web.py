@@ -721,8 +721,8 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             own = []
             context["adjustment"] = phase_guide.adjustments(game, phase, power)
         context["examples"] = variant_words.examples(game.variant, phase.type)
-        missing = without_orders(own, mine)
-        context["unordered"] = [f"{u['unit']} {u['location']}" for u in missing]
+        unordered = without_orders(own, mine)
+        context["unordered"] = [f"{u['unit']} {u['location']}" for u in unordered]
         context["must_act"] = power in engine.powers_to_act(phase)
         context["has_units"] = bool(own)
         if phase.type == Phase.Type.MOVEMENT:
@@ -737,7 +737,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             }
         )
         context["board_data"] = board_data(game, phase, power)
-        context["board_data"]["unordered"] = [u["location"] for u in missing]
+        context["board_data"]["unordered"] = [u["location"] for u in unordered]
         if "adjustment" in context:
             guide = context["adjustment"]
             context["board_data"]["guide"] = guide["text"]
@@ -748,17 +748,24 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
 
 
 def without_orders(units: list[dict], orders: list[Order]) -> list[dict]:
-    """The units that the valid orders leave without one. A space holding several of a
-    power's units (a Far East ocean) needs as many orders there: one order for two fleets in
-    the Mid-Pacific leaves one of them without."""
-    given = Counter(o.location for o in orders if o.valid)
-    missing = []
+    """The units no valid saved order is for. Counted in each place: an entry space or an
+    ocean holds several of a power's alike units, and one order there is one unit's (three
+    armies in the Pacific and one order leave two without); a Chinese army's Leave is its
+    order, an Enter orders none of those standing."""
+    given: Counter[str] = Counter()
+    for order in orders:
+        data = order.data or {}
+        if order.valid and order.location:
+            given[order.location] += 1
+        elif order.valid and data.get("form") == "leave" and data.get("location"):
+            given[data["location"]] += 1
+    out = []
     for unit in units:
         if given[unit["location"]] > 0:
             given[unit["location"]] -= 1
         else:
-            missing.append(unit)
-    return missing
+            out.append(unit)
+    return out
 
 
 def _adjustments_left(guide: dict, mine: list[Order]) -> tuple[str, int]:

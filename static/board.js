@@ -339,6 +339,7 @@
   var inner = viewport.querySelector(".board-inner");
   var unorderedNote = document.getElementById("unordered");
   var unordered = new Set(data.unordered || []);
+  var missingUnits = null;  // the units without an order (a Set), once the page has counted
   var dock = document.getElementById("order-dock");
   var frame = viewport.parentNode;
   var board = boards[0];
@@ -367,6 +368,13 @@
   var unitAt = function (place, list) {
     return (list || data.units).find(function (u) { return province(u.location) === province(place); });
   };
+  // The power's units in a place, as the position lists them: an entry space or an ocean
+  // holds several, alike. The k-th of them is given the k-th order line about the place, so
+  // that each has its own order (one ordered does not stand for all).
+  var unitsIn = function (place) {
+    return mine().filter(function (u) { return province(u.location) === province(place); });
+  };
+  var slot = null;  // {place, index}: which of the units in a place the open menu is about
   // The engine's orders for the unit standing at ``location`` (a rule's own orders aside).
   var optionsFor = function (location) {
     return options.filter(function (o) {
@@ -380,26 +388,34 @@
     if (!d || !d.location || d.kind === "special" || d.kind === "waive") return null;
     return province(d.location);
   }
-
-  // How many of one's own units stand in a province: more than one only in a space that
-  // holds several (a Far East ocean), where each fleet needs an order of its own.
-  function ownAt(place) {
-    return mine().filter(function (u) { return province(u.location) === province(place); }).length;
+  // The place a Chinese army's Leave takes one army from; null for any other line.
+  function leaveLocation(line) {
+    var d = dataOf[line];
+    return d && d.kind === "special" && d.form === "leave" && d.location ? province(d.location) : null;
   }
-
-  // The units of ``list`` that the order lines ``given`` leave without an order: a space
-  // holding several of one's units needs as many orders there.
-  function withoutOrders(list, given) {
-    var count = {};
-    given.forEach(function (l) {
-      var p = lineLocation(l);
-      if (p) count[p] = (count[p] || 0) + 1;
+  // The units owing an order that the lines (those not invalid) leave without one: counted
+  // in each place, where an order (or a Leave) is one unit's, not the whole place's.
+  function withoutOrders(list) {
+    var given = {};
+    list.forEach(function (l) {
+      var p = lineLocation(l) || leaveLocation(l);
+      if (p) given[p] = (given[p] || 0) + 1;
     });
-    return list.filter(function (u) {
+    return due().filter(function (u) {
       var p = province(u.location);
-      if (count[p]) { count[p] -= 1; return false; }
+      if (given[p]) { given[p] -= 1; return false; }
       return true;
     });
+  }
+  // The units the server found without orders when it drew the page (a place once per unit).
+  function missingAtFirst() {
+    var left = {};
+    (data.unordered || []).forEach(function (loc) { left[loc] = (left[loc] || 0) + 1; });
+    var out = new Set();
+    due().slice().reverse().forEach(function (u) {
+      if (left[u.location]) { left[u.location] -= 1; out.add(u); }
+    });
+    return out;
   }
 
   function lines() {
@@ -454,22 +470,30 @@
     // fleet built where an army was to be). Waives are alike and may be several.
     var where = option.kind === "special" || option.kind === "waive"
       ? null : province(option.location);
-    var room = where === null ? 0 : ownAt(where);
     var kept;
-    if (room > 1) {
-      // Several of one's units in one space (a Far East ocean): each has an order of its own,
-      // so an order there goes beside the others until every one has one, then takes the
-      // place of the oldest there (the same order twice is two fleets doing the same).
-      var drop = lines().filter(function (l) { return lineLocation(l) === where; }).length >= room;
-      kept = lines().filter(function (l) {
-        if (drop && lineLocation(l) === where) { drop = false; return false; }
-        return true;
+    if (option.kind === "special" && (option.form === "enter" || option.form === "leave")) {
+      // A Chinese army brought on or taken off: each click one more, as the panel's buttons.
+      kept = lines();
+      kept.push(option.order);
+    } else if (where !== null && unitsIn(where).length > 1) {
+      // One of several units in the place: its own line is replaced, the others' kept.
+      var index = slot && slot.place === where ? slot.index : 0, at = 0, done = false;
+      kept = [];
+      lines().forEach(function (l) {
+        if (lineLocation(l) === where && at++ === index) {
+          kept.push(option.order);
+          done = true;
+        } else {
+          kept.push(l);
+        }
       });
+      if (!done) kept.push(option.order);
     } else {
       kept = lines().filter(function (l) {
         if (option.kind === "waive") return true;
         return l !== option.order && (where === null || lineLocation(l) !== where);
       });
+      kept.push(option.order);
     }
     // An order of a rule's that a power gives once a turn (a railroad ride, a canal permit):
     // a second would have both refused, so the one given before is taken out (its unit then
@@ -477,12 +501,11 @@
     var replaced = [];
     if (option.once) {
       kept = kept.filter(function (l) {
-        if (onceOf(l) !== option.once) return true;
+        if (l === option.order || onceOf(l) !== option.once) return true;
         replaced.push(l);
         return false;
       });
     }
-    kept.push(option.order);
     textarea.value = kept.join("\n");
     save();
     idle(replaced.length
@@ -755,7 +778,7 @@
         : t("%(bad)s of your %(all)s saved orders are invalid and will not be carried out.",
           { bad: bad, all: stored.length }));
     }
-    var missing = withoutOrders(due(), notInvalid(stored));
+    var missing = withoutOrders(notInvalid(stored));
     if (missing.length) {
       said.push(t("Without orders: %(units)s.", {
         units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", "),
@@ -777,7 +800,7 @@
 
   function showStatus(orders, saved) {
     statusList.innerHTML = "";
-    var ordered = [];
+    var valid = [];
     orders.forEach(function (order) {
       var li = document.createElement("li");
       li.className = order.valid ? "valid" : "invalid";
@@ -792,7 +815,7 @@
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
       if (!saved && stored.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
       statusList.appendChild(li);
-      if (order.valid) ordered.push(order.text);
+      if (order.valid) valid.push(order.text);
     });
     if (!orders.length) {
       statusList.innerHTML = "";
@@ -801,7 +824,8 @@
       none.textContent = t("No orders.");
       statusList.appendChild(none);
     }
-    var missing = withoutOrders(due(), ordered);
+    var missing = withoutOrders(valid);
+    missingUnits = new Set(missing);
     unordered = new Set(missing.map(function (u) { return u.location; }));
     if (unorderedNote) {
       unorderedNote.className = missing.length ? "warn" : "ok";
@@ -1018,7 +1042,7 @@
       options.forEach(function (o) {
         if (left <= 0 && o.kind !== "special") return;
         // There already (as many as one's units there: one removal a fleet in an ocean).
-        if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, ownAt(o.location))) return;
+        if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, unitsIn(o.location).length)) return;
         button(o.order, function () { place(o); });
       });
       return;
@@ -1026,7 +1050,7 @@
     prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
     mine().forEach(function (u) {
       var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
-      if (unordered.has(u.location)) b.classList.add("warn");
+      if ((missingUnits || (missingUnits = missingAtFirst())).has(u)) b.classList.add("warn");
     });
     // A rule's own orders (a canal permit, a Chinese army entering or leaving).
     options.filter(function (o) { return o.kind === "special"; }).forEach(function (o) {
@@ -1060,9 +1084,11 @@
     if (g) g.classList.add("selected");
     var own = optionsFor(unit.location);
     open(unit.location);
+    var here = unitsIn(unit.location);
+    slot = { place: province(unit.location), index: Math.max(0, here.indexOf(unit)) };
     var now = lines().filter(function (l) {
       return lineLocation(l) === province(unit.location);
-    }).join("; ");
+    })[slot.index];
     var question = now
       ? t("%(unit)s (now: %(order)s): what should it do?", { unit: base, order: now })
       : t("%(unit)s: what should it do?", { unit: base });
@@ -1160,7 +1186,7 @@
       // A build or a removal there, as the engine lists them, offered beside the place: one
       // picked there replaces the one chosen before. Elsewhere, only while some are left.
       // Where several of one's units stand (a Far East ocean) each may be removed.
-      var room = Math.max(1, ownAt(spot));
+      var room = Math.max(1, unitsIn(spot).length);
       var at = spent().filter(function (l) { return lineLocation(l) === province(spot); }).length;
       var here = options.filter(function (o) {
         if (!o.location || province(o.location) !== province(spot)) return false;
@@ -1175,7 +1201,9 @@
       offer(spot, here);
       return;
     }
-    var unit = unitAt(spot, mine());
+    var here = unitsIn(spot);
+    var missing = missingUnits || (missingUnits = missingAtFirst());
+    var unit = here.find(function (u) { return missing.has(u); }) || here[0];
     if (unit) { selectUnit(unit); return; }
     // No unit of one's own there: a rule's own order about the place (an army entering).
     offer(spot, options.filter(function (o) {

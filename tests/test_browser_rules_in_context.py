@@ -210,3 +210,50 @@ def test_a_chinese_power_that_did_not_enter_in_1900_enters_in_1901(play):
         army = page.locator('#board g.unit[data-location="Indo-China"]')
         assert army.get_attribute("data-power") == "France"
     shot(eng, "chinese-england-1902")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_chinese_army_in_an_entry_space_is_ordered_by_clicking(play):
+    """Three French armies in Indo-China, ordered from the board's menu: a click on the space
+    takes the first army still without an order, and each order the menu makes is that
+    army's own. The menu kept one order for the whole space (the second army's replaced the
+    first's), said every army had one once one had, and gave one Enter or Leave however often
+    it was clicked."""
+    units = [("France", "A", "Indo-China")] * 3 + [("France", "A", "Pacific Ocean")]
+    game, game_url, pages = play("chinese", {"fra": "France"}, units)
+    fra = pages["fra"]
+    open_game(fra, game_url)
+    note = fra.locator("#unordered")
+    choices = fra.locator("#order-choices")
+    box = fra.locator("#id_orders")
+    choices.locator("button", has_text="Enter A Indo-China").wait_for()  # the menu is loaded
+
+    def order(button: str, then: str | None = None) -> None:
+        click_unit(fra, "Indo-China")
+        choices.locator("button", has_text=button).first.click()
+        if then:
+            choices.locator("button", has_text=then).first.click()
+        settle(fra)
+
+    order("Hold")
+    assert note.inner_text() == "Without orders: A Indo-China, A Indo-China, A Pacific Ocean."
+    order("Move", "Kwangsi")
+    order("Move", "Yunan")
+    assert box.input_value().splitlines() == [
+        "A Indo-China H",
+        "A Indo-China - Kwangsi",
+        "A Indo-China - Yunan",
+    ]
+    assert note.inner_text() == "Without orders: A Pacific Ocean."
+    for _ in range(2):
+        choices.locator("button", has_text="Enter A Indo-China").click()
+        settle(fra)
+    choices.locator("button", has_text="A Pacific Ocean Leave").click()
+    settle(fra)
+    assert box.input_value().splitlines()[3:] == ["Enter A Indo-China"] * 2 + [
+        "A Pacific Ocean Leave"
+    ]
+    assert note.inner_text() == "Every unit has an order."
+    phase = type(game).objects.get(pk=game.pk).current_phase
+    saved = [o.text for o in phase.orders.order_by("position")]
+    assert saved == box.input_value().splitlines()

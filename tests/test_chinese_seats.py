@@ -319,3 +319,34 @@ def test_a_moderator_who_plays_reads_no_private_payment_in_the_audit_log(make_us
     assert paid() == [("England", 5), ("Germany", 77), ("Japan", 3)]
     services.pay(france, "Germany", 11)  # the next year's: private again
     assert ("Germany", 11) not in paid() and ("Germany", 77) in paid()
+
+
+def test_each_army_in_an_entry_space_owes_its_own_order(chinese, seat):
+    """Three English armies in the Pacific and one order: two are still without one. The page
+    and the Ready of a page without JavaScript counted the place, not the armies ("Every
+    unit has an order", and Ready taken without a word); a Leave is an army's order."""
+    england = seat(chinese, "England")
+    services.submit_orders(england, ["Enter A Pacific Ocean"] * 3)
+    process(chinese)
+    c = client_for(england.user)
+    page = reverse("game", args=[chinese.pk])
+    index = chinese.current_phase.index
+    services.submit_orders(england, ["A Pacific Ocean H"])
+    html = unescape(c.get(page).content.decode())
+    assert "Without orders: A Pacific Ocean, A Pacific Ocean." in html
+    answer = c.post(reverse("ready", args=[chinese.pk]), {"ready": "1", "phase": index})
+    assert "Without orders: A Pacific Ocean, A Pacific Ocean." in unescape(answer.content.decode())
+    england.refresh_from_db()
+    assert not england.ready  # asked first, not taken
+    services.submit_orders(
+        england, ["A Pacific Ocean H", "A Pacific Ocean Leave", "Enter A Pacific Ocean"]
+    )
+    html = unescape(c.get(page).content.decode())
+    assert "Without orders: A Pacific Ocean." in html  # an Enter orders no army standing
+    services.submit_orders(england, ["A Pacific Ocean H"] + ["A Pacific Ocean Leave"] * 2)
+    html = unescape(c.get(page).content.decode())
+    assert "Every unit has an order." in html
+    assert (
+        c.post(reverse("ready", args=[chinese.pk]), {"ready": "1", "phase": index}).status_code
+        == 302
+    )

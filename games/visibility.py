@@ -162,7 +162,6 @@ def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) ->
     return None
 
 
-# The details of audit-log entries that hold a username, by action.
 def audit_log(game: Game, user: AbstractBaseUser) -> QuerySet:
     """The game's audit log as its moderator may read it (newest first): every entry, except
     that a moderator who also plays (a creator seated in their own game) reads no payment of
@@ -188,6 +187,7 @@ def audit_log(game: Game, user: AbstractBaseUser) -> QuerySet:
     return entries.exclude(pending & ~theirs)
 
 
+# The details of audit-log entries that hold a username, by action.
 LOGGED_NAMES = {
     "replace": ("old", "new"),
     "remove": ("player",),

@@ -476,8 +476,13 @@
       kept = lines();
       kept.push(option.order);
     } else if (where !== null && unitsIn(where).length > 1) {
-      // One of several units in the place: its own line is replaced, the others' kept.
-      var index = slot && slot.place === where ? slot.index : 0, at = 0, done = false;
+      // One of several units in the place: its own line is replaced, the others' kept. Picked
+      // from a list rather than a unit's menu (a removal), it goes to the next unit still
+      // without one, or else to the first.
+      var there = lines().filter(function (l) { return lineLocation(l) === where; }).length;
+      var index = slot && slot.place === where ? slot.index
+        : (there < unitsIn(where).length ? there : 0);
+      var at = 0, done = false;
       kept = [];
       lines().forEach(function (l) {
         if (lineLocation(l) === where && at++ === index) {

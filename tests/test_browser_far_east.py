@@ -186,8 +186,9 @@ def test_two_fleets_in_one_ocean_each_get_an_order_by_clicking(browser, live_ser
     """Seed 002, rule 6.1: an ocean holds any number of fleets, each ordered on its own. The
     board draws a power's fleets there as one icon with a count; clicking it and choosing an
     order for the second fleet keeps the first one's order beside it (it replaced it, leaving
-    one fleet without an order while the page said every unit had one); a third choice takes
-    the place of the oldest. The page counts a fleet without an order there as one."""
+    one fleet without an order while the page said every unit had one); once both have one,
+    a click opens the first fleet's, whose order the next choice replaces. The page counts a
+    fleet without an order there as one."""
     from test_browser_board import choose, click_province, saved
 
     base = live_server.url
@@ -225,8 +226,8 @@ def test_two_fleets_in_one_ocean_each_get_an_order_by_clicking(browser, live_ser
     choose(page, "Hold")
     saved(page, "F Mid-Pacific Ocean H")
     assert box.input_value().splitlines() == [
-        "F Mid-Pacific Ocean - New Guinea",
         "F Mid-Pacific Ocean H",
+        "F Mid-Pacific Ocean - New Guinea",
     ]
     saved_orders = Order.objects.filter(phase=phase).order_by("position")
     assert [o.text for o in saved_orders] == box.input_value().splitlines()

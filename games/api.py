@@ -12,9 +12,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.views.defaults import page_not_found
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework import exceptions, mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -35,7 +35,7 @@ from .limits import ascii_index
 from .models import Game, Membership, NotificationSettings
 from .renderers import JSONRenderer
 from .schema import NO_NUL
-from .search import GameFilter
+from .search import GameFilter, StrictFilters
 from .seats import SEAT_OF_USER, seat_from_row
 from .serializers import (
     AuditEntrySerializer,
@@ -86,6 +86,8 @@ ERRORS = {
     "409": "Meant for another phase than the current one (a retry after it was processed).",
     "413": "The request body is too large.",
     "415": "The body is not JSON, form data or multipart.",
+    "412": "If-Match named a version of your orders other than the one saved now: they were "
+    "changed elsewhere (another tab or device) since; nothing was saved. GET them again.",
     "422": "The Idempotency-Key was used before for another payment (payee or amount).",
     "429": "Too many requests; the Retry-After header says when to try again.",
 }
@@ -102,6 +104,27 @@ THROTTLED |= {("/api/games/{id}/payments/", "post")}
 THROTTLED |= {("/api/games/{id}/orders/check/", "post"), ("/api/games/{id}/options/", "get")}
 THROTTLED |= {("/api/sandbox/", "post"), ("/api/sandbox/{id}/orders/{power}/", "put")}
 THROTTLED |= {("/api/sandbox/{id}/payments/{power}/", "post")}
+# If-Match as games.preconditions reads it: * (blanks around it allowed), or a list of
+# entity-tags (W/ or not), commas and blanks between and around them.
+_TAG = r'(W/)?"[\x21\x23-\x7e\x80-\xff]*"'
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    pattern=rf"^([ \t]*\*[ \t]*|[ \t,]*{_TAG}([ \t]*,[ \t,]*{_TAG})*[ \t,]*)$",
+    description="Save only if your saved orders are still this version: the ETag a GET or "
+    "PUT of them answered (W/ or not; several, comma-separated, pass if any is current; * "
+    "for any). Otherwise nothing is saved and the answer is 412. Without it, the PUT "
+    "replaces whatever is saved.",
+)
+ORDERS_ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200],
+    description='A player\'s own orders: their version, weak (W/"…"), to send back in '
+    "If-Match. Not sent to a moderator who does not play.",
+)
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,
@@ -147,8 +170,11 @@ def document_errors(result: dict, generator, request, public: bool) -> dict:
                 codes.append("404")
             if (path, method) in THROTTLED:
                 codes.append("429")
-            if any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+            named = {p.get("name") for p in operation.get("parameters", [])}
+            if "Idempotency-Key" in named:
                 codes.append("422")
+            if "If-Match" in named:
+                codes.append("412")
             for code in codes:
                 schema = "ValidationError" if code == "400" else "Error"
                 operation["responses"].setdefault(
@@ -210,7 +236,13 @@ EVENT_SCHEMA = {
                 "reconnect",
             ],
         },
-        "id": {"type": "string", "pattern": CURSOR_PATTERN},
+        "id": {
+            "type": "string",
+            "pattern": CURSOR_PATTERN,
+            "description": "phase-message: the current phase's index and the id of the last "
+            "message sent to this reader (a message's random id, as in the messages list; 0: "
+            "none), to send back in Last-Event-ID or since.",
+        },
         "data": {"type": "string", "description": "The event's JSON, as text."},
         "retry": {"type": "integer"},
     },
@@ -226,6 +258,26 @@ class EventStreamNegotiation(BaseContentNegotiation):
 
     def select_renderer(self, request, renderers, format_suffix=None):
         return JSONRenderer(), JSONRenderer.media_type
+
+
+class JSONErrors:
+    """A view whose own answers are not JSON (the schema in YAML, the docs' HTML) that refuses
+    in JSON, as every other view under /api/ does: the schema's 405 to a POST was its error
+    object written as OpenAPI YAML, ``string:`` and ``code:`` and all."""
+
+    def handle_exception(self, exc):
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = JSONRenderer()
+        self.request.accepted_media_type = JSONRenderer.media_type
+        return response
+
+
+class SchemaView(JSONErrors, SpectacularAPIView):
+    pass
+
+
+class DocsView(JSONErrors, SpectacularSwaggerSplitView):
+    pass
 
 
 class TokenSerializer(StrictInput, AuthTokenSerializer):
@@ -353,7 +405,7 @@ class GameViewSet(
     queryset = Game.objects.select_related("creator", "current_phase")
     lookup_value_regex = "[0-9]+"  # ASCII digits only: "²".isdigit() is true too
     permission_classes = [SignedInOrWatching]
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [StrictFilters]
     filterset_class = GameFilter
     throttle_classes = [ScopedThrottle]
 
@@ -475,10 +527,16 @@ class GameViewSet(
         return Response(self._game(game))
 
     @extend_schema(
-        methods=["GET"], responses=OrderSerializer(many=True), description="Orders this phase."
+        methods=["GET"],
+        responses=OrderSerializer(many=True),
+        parameters=[ORDERS_ETAG],
+        description="Orders this phase.",
     )
     @extend_schema(
-        methods=["PUT"], request=OrdersInputSerializer, responses=OrderSerializer(many=True)
+        methods=["PUT"],
+        request=OrdersInputSerializer,
+        responses=OrderSerializer(many=True),
+        parameters=[IF_MATCH, ORDERS_ETAG],
     )
     @action(detail=True, methods=["get", "put"], pagination_class=None, filter_backends=[])
     def orders(self, request: Request, pk: str) -> Response:

@@ -167,7 +167,8 @@ def thread_key(message: Message) -> str:
     return "|".join(sorted({message.sender_power or "Moderator", *message.recipients}))
 
 
-# An event id: the phase index and the last message's id, each a number as written by str().
+# An event id: the phase index and the last message's id (its public id, random: see
+# games.models.new_public_id), each a number as written by str().
 CURSOR = r"(0|[1-9][0-9]{0,8})-(0|[1-9][0-9]{0,17})"
 
 
@@ -175,38 +176,33 @@ CURSOR = r"(0|[1-9][0-9]{0,8})-(0|[1-9][0-9]{0,17})"
 class Cursor:
     """Where a viewer is: the phase index and the last message they were sent. It is the
     event id, "phase-message", so that a reconnecting browser says where it was. A forming
-    game, which has no phase yet, is at phase 0, the phase it starts in."""
+    game, which has no phase yet, is at phase 0, the phase it starts in.
+
+    ``message`` is the message's public id, random, which tells nothing of the press the
+    viewer may not read; ``after`` the row it names, which orders the press and is never
+    shown (row ids count every message on the site)."""
 
     phase: int = 0
     message: int = 0
+    after: int = 0
 
     @classmethod
     def parse(cls, text: str | None) -> Cursor | None:
         """The cursor an event id names; None for anything no stream sends (a negative
-        number, a leading zero), which would make the stream announce a phase never played."""
+        number, a leading zero), which would make the stream announce a phase never played.
+        Its ``after`` is unknown until :meth:`Viewer.resume` finds its message."""
         match = re.fullmatch(CURSOR, text or "")
         return cls(int(match[1]), int(match[2])) if match else None
 
     def __str__(self) -> str:
         return f"{self.phase}-{self.message}"
 
-    def could_be_sent(self, game: Game, newest: int) -> bool:
-        """Whether a stream of ``game`` could have sent this cursor to this viewer: its message
-        no later than ``newest``, the newest message the viewer may read
-        (:meth:`Viewer.newest`), its phase no later than the furthest the game has reached.
-
-        The message is judged against the viewer's own press, never the game's: judged
-        against the game's newest message, a cursor between the two was accepted and one
-        past it refused, so a player reading none of it could count others' private press,
-        and see when it was sent, by asking with one number after another. A stream only
-        ever sends the viewer's newest readable message, so nothing a client was sent is
-        refused.
+    def reached(self, game: Game) -> bool:
+        """Whether the game ever reached this cursor's phase.
 
         A moderator's rollback deletes the phases after the one it goes back to, so a cursor
         of a client that saw them is ahead of the game, legitimately (the stream then resets
         the client); the rollbacks' log entries say how far the game had gone."""
-        if self.message > newest:
-            return False
         furthest = game.phases.order_by("-index").values_list("index", flat=True).first() or 0
         if self.phase <= furthest:
             return True
@@ -283,25 +279,55 @@ class Viewer:
             }
         return state
 
-    def newest(self, game: Game, power: str | None, everything: bool) -> int:
-        """The newest message the viewer may read (0: none): the event id starts there, as it
-        would tell a spectator when private press was sent if it counted every message."""
-        if power is None and not everything and not game.public:
-            return 0
-        for message in game.messages.order_by("-pk").iterator(chunk_size=100):
-            if everything or visibility.can_read(message, power):
-                return message.pk
-        return 0
+    def _readable(self, game: Game, power: str | None, everything: bool):
+        """The messages of ``game`` the viewer may read, picked by the database
+        (:func:`visibility.readable_by`), or None for none at all."""
+        if everything:
+            return game.messages.all()
+        if power is None and not game.public:
+            return None  # only a public game's spectators read press: its public press
+        return game.messages.filter(visibility.readable_by(power))
+
+    def newest(self, game: Game, power: str | None, everything: bool) -> Cursor:
+        """Where a viewer starts who has everything up to now: the current phase and the
+        newest message they may read (0: none). Never the game's newest message, which would
+        tell them how much private press others have sent, and when."""
+        phase = game.current_phase
+        cursor = Cursor(phase.index if phase else 0)
+        messages = self._readable(game, power, everything)
+        last = None if messages is None else messages.order_by("-pk").first()
+        if last is not None:
+            cursor.message, cursor.after = last.public_id, last.pk
+        return cursor
+
+    def resume(self, game: Game, power: str | None, everything: bool, cursor: Cursor) -> bool:
+        """Find the message ``cursor`` names, setting its ``after``; False when it names no
+        message the viewer may read. One answer for a message of the game the viewer may not
+        read, another game's and none at all, so that a cursor tells nothing of others'
+        press."""
+        if cursor.message == 0:
+            cursor.after = 0
+            return True
+        messages = self._readable(game, power, everything)
+        message = None if messages is None else messages.filter(public_id=cursor.message).first()
+        if message is None:
+            return False
+        cursor.after = message.pk
+        return True
 
     def press(self, game: Game, power: str | None, everything: bool, after: int) -> list[dict]:
-        """Messages after ``after`` that the viewer may read, oldest first."""
-        if power is None and not everything and not game.public:
-            return []  # a spectator of a public game reads its public press (can_read)
-        new = game.messages.filter(pk__gt=after).select_related("sender").order_by("pk")
-        readable = [m for m in new if everything or visibility.can_read(m, power)]
+        """Messages after row ``after`` that the viewer may read, oldest first (the latest
+        ``MAX_CATCH_UP`` of them); each with its public id and, under ``"_row"``, its row
+        (taken off before it is sent)."""
+        messages = self._readable(game, power, everything)
+        if messages is None:
+            return []
+        new = messages.filter(pk__gt=after).select_related("sender").order_by("-pk")
+        readable = list(new[:MAX_CATCH_UP])[::-1]
         return [
             {
-                "id": m.pk,
+                "_row": m.pk,
+                "id": m.public_id,
                 "thread": thread_key(m),
                 "from": m.sender_power or "Moderator",
                 "recipients": m.recipients,
@@ -309,17 +335,8 @@ class Viewer:
                 "body": m.body,
                 "created": m.created.isoformat(),
             }
-            for m in readable[-MAX_CATCH_UP:]
+            for m in readable
         ]
-
-
-def newest_readable(request: HttpRequest, game: Game) -> int:
-    """The newest message of ``game`` the requester may read (0: none): where a page's live
-    updates start, and the furthest message a cursor of theirs may name. Never the game's
-    newest message, which would tell them how much private press others have sent, and when."""
-    viewer = Viewer(request, game)
-    game, _, power, everything = viewer.read()
-    return viewer.newest(game, power, everything)
 
 
 def _event(kind: str, data: dict, cursor: Cursor) -> str:
@@ -347,7 +364,8 @@ def _news(
         if sent.get(kind) != data:
             sent[kind] = data
             out.append((kind, data))
-    for message in viewer.press(game, power, everything, cursor.message):
+    for message in viewer.press(game, power, everything, cursor.after):
+        cursor.after = message.pop("_row")
         cursor.message = message["id"]
         out.append(("press", message))
     return out
@@ -358,7 +376,7 @@ def snapshot(viewer: Viewer, cursor: Cursor | None) -> str:
     happened since ``cursor``. Holds no stream open, so it takes no slot."""
     game, phase, power, everything = viewer.read()
     if cursor is None:
-        cursor = Cursor(phase.index if phase else 0, viewer.newest(game, power, everything))
+        cursor = viewer.newest(game, power, everything)
     news = _news(viewer, game, phase, power, everything, cursor, {})
     return "".join(_event(kind, data, cursor) for kind, data in news)
 
@@ -375,7 +393,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
     """
     game, phase, power, everything = viewer.read()
     if cursor is None:
-        cursor = Cursor(phase.index if phase else 0, viewer.newest(game, power, everything))
+        cursor = viewer.newest(game, power, everything)
     sent: dict[str, dict] = {}
     listener = _Listener(game.pk)
     # A closed page's stream is found closed only when a write to it fails, the second after
@@ -514,6 +532,14 @@ class _Bounded:
             _give_back_user_slot(self.user_id)
 
 
+def _resumable(request: HttpRequest, game: Game, cursor: Cursor) -> bool:
+    """Whether a stream of ``game`` could have sent ``cursor`` to this viewer; finds the
+    message it names (``cursor.after``)."""
+    viewer = Viewer(request, game)
+    game, _, power, everything = viewer.read()
+    return cursor.reached(game) and viewer.resume(game, power, everything, cursor)
+
+
 def too_many(detail: str) -> JsonResponse:
     response = JsonResponse({"detail": detail}, status=429)
     response["Retry-After"] = "30"
@@ -529,10 +555,11 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
     if any(Cursor.parse(text) is None for text in given):
         return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)
     cursor = Cursor.parse(given[0]) if given else None
-    if cursor is not None and not cursor.could_be_sent(game, newest_readable(request, game)):
-        # Ahead of anything this game has had (a phase it never reached, a message it never
-        # had, or none the viewer may read: the same answer, see Cursor.could_be_sent): no
-        # stream sent it, and resuming from it would leave the client silent.
+    if cursor is not None and not _resumable(request, game, cursor):
+        # A phase the game never reached, or a message the viewer may not read (one the game
+        # never had, another game's, a private one of others: the same answer, so that it
+        # tells nothing of their press): no stream sent it to this viewer, and resuming from
+        # it would leave the client silent.
         return JsonResponse(
             {"detail": "Last-Event-ID and since name a phase or message this game never had."},
             status=400,

@@ -13,6 +13,8 @@
   log and no traceback mailed.
 - ``NulCharacterMiddleware``: a NUL character in a URL is a 400 (JSON under /api/), before
   anything hands it to the database.
+- ``UndecodableFormMiddleware``: a form body (urlencoded or multipart) that is not text in its
+  charset is a 400, before Django reads it with stand-ins for what it cannot decode.
 - ``PrivateCacheMiddleware``: what a signed-in user is shown (their orders, their press) is
   never kept by a shared or a browser cache.
 - ``ApiNotFoundMiddleware``: a 404 under /api/ is JSON, with ``DEBUG`` on too.
@@ -24,6 +26,7 @@
 
 from __future__ import annotations
 
+import codecs
 import ipaddress
 import logging
 import re
@@ -31,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from urllib.parse import parse_qsl
 
 from csp.constants import HEADER, HEADER_REPORT_ONLY
 from csp.middleware import CheckableLazyObject, CSPMiddleware
@@ -43,6 +47,7 @@ from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext
 
 from greatgame.logs import request_id
@@ -255,6 +260,69 @@ class NulCharacterMiddleware:
             # A session or CSRF cookie holding one is no cookie: the visitor is signed out,
             # rather than the session store's query failing on every page.
             request.COOKIES = {k: v for k, v in cookies.items() if "\x00" not in k + v}
+        return self.get_response(request)
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def undecodable(request: HttpRequest) -> str | None:
+    """Why a form body is not text, or None when it is (or is no form body).
+
+    Django reads a form's fields with stand-ins for what it cannot decode: ``%FF`` or
+    ``%ED%A0%80`` (a surrogate written as UTF-8) became U+FFFD, stored as the press, the
+    order or the name sent, and raw bytes that are not UTF-8 were read as Latin-1 (C1
+    control characters and all), where the same bytes in JSON are a 400. Nothing on this
+    site takes a file, so a multipart body is text too. A body over the size cap is left to
+    the 413 that answers it."""
+    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+        return None
+    content_type, params = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
+    if content_type not in FORM_TYPES:
+        return None
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None  # Django's own reading answers it
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if length <= 0 or (limit is not None and length > limit):
+        return None
+    charset = params.get("charset") or settings.DEFAULT_CHARSET
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        return gettext("The body names a charset nobody knows: %(charset)s.") % {
+            "charset": charset[:40]
+        }
+    try:
+        text = request.body.decode(charset)
+        if content_type == FORM_TYPES[0]:
+            parse_qsl(text, keep_blank_values=True, encoding=charset, errors="strict")
+    except (UnicodeDecodeError, UnicodeEncodeError, ValueError):
+        return gettext(
+            "The body is not valid %(charset)s: a field holds bytes that spell no character."
+        ) % {"charset": charset[:40]}
+    return None
+
+
+class UndecodableFormMiddleware:
+    """A form body that is not text (``undecodable``) is a 400, JSON under /api/, the site's
+    error page elsewhere, before anyone reads its fields with stand-ins."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        api = request.path.startswith("/api/")
+        # The API's own refusals are English; a page's are in the reader's language
+        # (LocaleMiddleware has not run yet).
+        language = "en" if api else translation.get_language_from_request(request)
+        with translation.override(language):
+            why = undecodable(request)
+            if why is not None and api:
+                return JsonResponse({"detail": why}, status=400)
+            if why is not None:
+                return standalone_page(400, why)
         return self.get_response(request)
 
 

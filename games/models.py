@@ -6,6 +6,7 @@ Models hold data and answer questions about it; every change of game state goes 
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 import zoneinfo
 
@@ -383,7 +384,43 @@ class Order(models.Model):
         return reason_words.say(self.result_reason_words, self.result_reason)
 
 
+# Public ids of press and payments: random, so that the ids a player sees say nothing of the
+# messages (or payments) they may not see. Row ids count every message on the site, so the
+# gaps between one's own told how much private press others were sending, and when. Sixteen
+# digits each (10**15 to 2**53 - 1): no id is told from another by its length, and every one
+# is exact as a JavaScript number.
+PUBLIC_ID_MIN, PUBLIC_ID_MAX = 10**15, 2**53 - 1
+
+
+def new_public_id(model: type[models.Model]) -> int:
+    """A public id no row of ``model`` has (the unique index settles a race, which at one
+    in 8 * 10**15 never comes)."""
+    while True:
+        candidate = PUBLIC_ID_MIN + secrets.randbelow(PUBLIC_ID_MAX - PUBLIC_ID_MIN + 1)
+        if not model.objects.filter(public_id=candidate).exists():
+            return candidate
+
+
+def new_message_id() -> int:
+    return new_public_id(Message)
+
+
+def new_payment_id() -> int:
+    return new_public_id(Payment)
+
+
+def public_id_field(default) -> models.PositiveBigIntegerField:
+    return models.PositiveBigIntegerField(
+        default=default,
+        unique=True,
+        editable=False,
+        help_text="The id the API and the pages show: random, so that it tells nothing of "
+        "the rows a viewer may not see.",
+    )
+
+
 class Message(models.Model):
+    public_id = public_id_field(new_message_id)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
     phase = models.ForeignKey(
         Phase, null=True, blank=True, on_delete=models.SET_NULL, related_name="messages"
@@ -393,6 +430,13 @@ class Message(models.Model):
     )
     sender_power = models.CharField(max_length=50, blank=True, help_text="Blank: the moderator.")
     recipients = models.JSONField(default=list, blank=True, help_text="Powers; empty: everyone.")
+    readers = models.TextField(
+        blank=True,
+        editable=False,
+        help_text="The powers who may read it, each between bars (|China|Russia|), from its "
+        "sender and recipients; empty: everyone. Set when it is saved, so that the database "
+        "picks a reader's press (visibility.readable_by) and none other is read.",
+    )
     body = models.TextField(max_length=5000)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -401,6 +445,21 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sender_power or 'Moderator'}: {self.body[:40]}"
+
+    @staticmethod
+    def readers_of(sender_power: str, recipients: list[str]) -> str:
+        """``readers`` for press from ``sender_power`` (blank: the moderator) to
+        ``recipients`` (none: everyone)."""
+        if not recipients:
+            return ""
+        powers = sorted({*recipients, sender_power} - {""})
+        return "|" + "|".join(powers) + "|"
+
+    def save(self, *args, **kwargs) -> None:
+        self.readers = self.readers_of(self.sender_power, list(self.recipients or []))
+        if kwargs.get("update_fields") is not None:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "readers"}
+        super().save(*args, **kwargs)
 
     @property
     def is_public(self) -> bool:
@@ -547,6 +606,7 @@ class UsernameSkeleton(models.Model):
 class Payment(models.Model):
     """Gold paid from one great power to another (Chinese Diplomacy), kept in a ledger."""
 
+    public_id = public_id_field(new_payment_id)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="payments")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="payments")
     payer = models.CharField(max_length=50)

@@ -23,7 +23,9 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema_field
+from rest_framework.exceptions import ValidationError
 
 import adjudication
 
@@ -85,10 +87,30 @@ class MinutesFilter(django_filters.NumberFilter):
         super().__init__(*args, min_value=0, max_value=MAX_PHASE_MINUTES, **kwargs)
 
 
-@extend_schema_field({"type": "string", "maxLength": 100})
+@extend_schema_field({"type": "string", "minLength": 1, "maxLength": 100})
 class NameFilter(django_filters.CharFilter):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, lookup_expr="icontains", max_length=100, **kwargs)
+
+
+class StrictFilters(DjangoFilterBackend):
+    """django-filter's backend for the API, reading each filter as the schema states it: one
+    value of its type. A filter given empty (``?open_seats=``, ``?status=``) was read as no
+    filter, and one given twice as its last value, so that a client's slip silently widened
+    or changed the search. Both are a 400 naming the filter. (The "Find games" page sends its
+    unset fields empty and reads them as "any", as a form does.)"""
+
+    def get_filterset_kwargs(self, request, queryset, view):
+        errors = {}
+        for name in self.get_filterset_class(view, queryset).base_filters:
+            values = request.query_params.getlist(name)
+            if len(values) > 1:
+                errors[name] = [f"given {len(values)} times: give it once, or leave it out"]
+            elif values == [""]:
+                errors[name] = ["empty: give a value, or leave it out to search every game"]
+        if errors:
+            raise ValidationError(errors)
+        return super().get_filterset_kwargs(request, queryset, view)
 
 
 def yes(value: str | bool) -> bool:

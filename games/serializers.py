@@ -30,6 +30,8 @@ from .limits import (
     too_many_orders,
 )
 from .models import (
+    PUBLIC_ID_MAX,
+    PUBLIC_ID_MIN,
     Game,
     Message,
     ModeratorAction,
@@ -281,6 +283,14 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
         "paid and the answer is 409."
     )
     to = serializers.CharField(source="payee", max_length=50)
+    id = serializers.IntegerField(
+        source="public_id",
+        read_only=True,
+        min_value=PUBLIC_ID_MIN,
+        max_value=PUBLIC_ID_MAX,
+        help_text="Random: it names this payment and tells nothing of others, nor of when it "
+        "was paid (the ledger's order does).",
+    )
 
     class Meta:
         model = Payment
@@ -532,6 +542,16 @@ class PhaseSerializer(BoardSerializer):
 
 
 class MessageSerializer(StrictInput, serializers.ModelSerializer):
+    id = serializers.IntegerField(
+        source="public_id",
+        read_only=True,
+        min_value=PUBLIC_ID_MIN,
+        max_value=PUBLIC_ID_MAX,
+        help_text="Random: it names this message and tells nothing of the press the viewer "
+        "may not read, nor of the order messages were sent in (the list's order and "
+        "`created` do). Ids are 16 digits, exact as JavaScript numbers; the live events' "
+        "ids end with one.",
+    )
     sender = serializers.SerializerMethodField()
     sender_bot = serializers.SerializerMethodField(
         help_text="A bot's account sent it; null where the viewer may not know (an anonymous "

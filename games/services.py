@@ -258,7 +258,7 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
 
 
 # Translated when said (lazily): the refusal of a leave by someone without a seat.
-NOT_IN_GAME = gettext_lazy("You are not in this game.")
+NOT_IN_GAME = gettext_lazy("you are not in this game")
 
 
 @transaction.atomic

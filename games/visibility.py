@@ -98,18 +98,38 @@ def visible_orders(phase: Phase, user: AbstractBaseUser) -> QuerySet[Order]:
 
 
 def can_read(message: Message, power: str | None) -> bool:
-    return message.is_public or power in (message.sender_power, *message.recipients)
+    """Whether ``power`` (None or blank: none, a spectator) may read the message: public
+    press, or private press it sent or received. ``readable_by`` says the same to the
+    database."""
+    if message.is_public:
+        return True
+    return bool(power) and power in (message.sender_power, *message.recipients)
 
 
-def visible_messages(game: Game, user: AbstractBaseUser) -> list[Message]:
-    """Public press and the private press the viewer's power sent or received."""
-    messages = game.messages.select_related("sender")
+def readable_by(power: str | None) -> Q:
+    """The press ``power`` may read (``can_read``), picked by the database: a reader's answer
+    then reads no row of others' private press, so its time, as its ids, says nothing of how
+    much of it there is."""
+    public = Q(readers="")
+    return public | Q(readers__contains=f"|{power}|") if power else public
+
+
+def readable_messages(game: Game, user: AbstractBaseUser) -> QuerySet[Message]:
+    """Public press and the private press the viewer's power sent or received, oldest first;
+    everything to a moderator who does not play; to a spectator of a public game its public
+    press; to anyone else nothing."""
+    messages = game.messages.all()
     if sees_everything(game, user):
-        return list(messages)
-    membership = game.membership_of(user)
+        return messages
+    membership = game.membership_of(user) if user.is_authenticated else None
     if membership is None:  # a spectator of a public game reads its public press
-        return [m for m in messages if m.is_public] if game.public else []
-    return [m for m in messages if can_read(m, membership.power)]
+        return messages.filter(readable_by(None)) if game.public else messages.none()
+    return messages.filter(readable_by(membership.power))
+
+
+def visible_messages(game: Game, user: AbstractBaseUser) -> QuerySet[Message]:
+    """``readable_messages`` with their senders."""
+    return readable_messages(game, user).select_related("sender")
 
 
 def shows_names(game: Game, user: AbstractBaseUser) -> bool:

@@ -613,8 +613,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # may read now. The game's latest message would put in the page how much private press
     # others have sent (and the events endpoint refuses a cursor past the viewer's own).
     everything = visibility.sees_everything(game, user)
-    latest = events.Viewer(request, game).newest(game, power, everything)
-    context["live_cursor"] = events.Cursor(phase.index, latest)
+    start = events.Viewer(request, game).newest(game, power, everything)
+    start.phase = phase.index
+    context["live_cursor"] = start
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request), seats)
     # Not to whoever moderates the game without playing it: they have seen every power's
@@ -855,15 +856,18 @@ PRESS_PAGE = 50
 
 
 def _press_page(thread: dict, before: str) -> None:
-    """Cut the thread to its latest ``PRESS_PAGE`` messages (before message ``before``, when
-    given), so that a flood of press cannot make every reader's page megabytes long."""
+    """Cut the thread to its latest ``PRESS_PAGE`` messages (before message ``before``, its
+    public id, when given and in the thread), so that a flood of press cannot make every
+    reader's page megabytes long."""
     messages = thread["messages"]
-    thread["paged"] = bool(re.fullmatch(r"[0-9]{1,18}", before))
-    if thread["paged"]:
-        messages = [m for m in messages if m.pk < int(before)]
+    given = int(before) if re.fullmatch(r"[0-9]{1,18}", before) else None
+    at = next((i for i, m in enumerate(messages) if m.public_id == given), None)
+    thread["paged"] = at is not None
+    if at is not None:
+        messages = messages[:at]
     shown = messages[-PRESS_PAGE:]
     thread["messages"] = shown
-    thread["earlier"] = shown[0].pk if len(messages) > len(shown) else None
+    thread["earlier"] = shown[0].public_id if len(messages) > len(shown) else None
 
 
 def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
@@ -899,7 +903,7 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
         ticked = tuple(p for p in thread["key"].split("|") if p in others)
     fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
     unsent = request.session.pop(f"unsent-press-{game.pk}", None) if signed_in else None
-    if can_send and isinstance(unsent, dict):  # refused as written for an earlier phase
+    if can_send and isinstance(unsent, dict):  # refused (``_keep_press``): back in the box
         form = MessageForm(powers=others, initial=unsent)
         fields = render_to_string("form_fields.html", {"form": form})
     return {
@@ -1162,6 +1166,19 @@ def _left_undone(game: Game, membership: Membership) -> list[str]:
     return said
 
 
+def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
+    """Press refused (too long, a recipient who is no power, nobody but oneself to read it,
+    a game that takes public press only) comes back in the box, as the orders box does: the
+    words typed are never lost to a refusal. Only the recipients that are powers are ticked
+    again; a text past the size cap is not kept (no page sends one)."""
+    body = form.data.get("body", "").replace("\x00", "")  # a NUL, refused, is not kept
+    if not body.strip() or len(body) > 2 * form.fields["body"].max_length:
+        return
+    powers = {value for value, _label in form.fields["recipients"].choices}
+    recipients = [p for p in form.data.getlist("recipients") if p in powers]
+    request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
+
+
 @login_required
 @require_POST
 def send_press(request: HttpRequest, pk: int) -> HttpResponse:
@@ -1198,11 +1215,13 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except (services.GameError, PermissionError) as error:
             sent = None
+            _keep_press(request, pk, form)
             messages.error(request, str(error))
         if sent:
             me = membership.power if membership and membership.power else "Moderator"
             thread = "|".join(sorted({me, *recipients})) if recipients else "public"
     else:
+        _keep_press(request, pk, form)
         form_errors(request, form)
     url = reverse("game", args=[pk])
     return redirect(f"{url}?{urlencode({'thread': thread})}#press" if thread else f"{url}#press")

@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "games.middleware.ClientAddressMiddleware",  # before anything reads the address or scheme
     "games.middleware.DatabaseUnavailableMiddleware",  # PostgreSQL down: 503, not 500
     "games.middleware.NulCharacterMiddleware",  # a NUL in a URL: 400, never the database's 500
+    "games.middleware.UndecodableFormMiddleware",  # a form body that is not text: 400
     "django.middleware.security.SecurityMiddleware",
     "games.middleware.ContentSecurityPolicyMiddleware",  # django-csp's, its plain headers kept
     "whitenoise.middleware.WhiteNoiseMiddleware",

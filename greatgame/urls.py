@@ -2,13 +2,14 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import DefaultRouter
 
 from games import language_views
 from games.api import (
+    DocsView,
     GameViewSet,
     NotificationSettingsView,
+    SchemaView,
     SignupView,
     TokenView,
     VariantViewSet,
@@ -41,9 +42,9 @@ urlpatterns = [
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script for CSP.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", DocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/players/<str:username>/", PlayerView.as_view(), name="api-player"),
     path("api/leaderboard/", LeaderboardView.as_view(), name="api-leaderboard"),
     path("api/games/<int:pk>/requirements/", RequirementView.as_view(), name="api-requirements"),

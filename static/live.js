@@ -33,11 +33,7 @@
     var svg = inner && inner.querySelector("svg");
     if (!url || !svg) return Promise.resolve();
     return fetch(url, { credentials: "same-origin" })
-      .then(function (r) {
-        // A cursor the server refuses (a message since deleted): start from the game as it is.
-        if (r.status === 400) since = "";
-        return r.ok ? r.text() : "";
-      })
+      .then(function (r) { return r.ok ? r.text() : ""; })
       .then(function (text) {
         var marks = parseSvg('<svg xmlns="http://www.w3.org/2000/svg">' + text + "</svg>");
         if (!marks) return;
@@ -538,7 +534,8 @@
   function poll() {
     return fetch(address("poll=1"), { credentials: "same-origin", headers: { Accept: "text/event-stream" } })
       .then(function (r) {
-        // A cursor the server refuses (a message since deleted): start from the game as it is.
+        // A cursor the server refuses (a message this reader may no longer read, or an id
+        // from before message ids were random): start from the game as it is.
         if (r.status === 400) since = "";
         return r.ok ? r.text() : "";
       })

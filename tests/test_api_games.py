@@ -599,9 +599,9 @@ def test_two_players_leave_a_forming_game_through_the_api(api, moderator, make_u
     for stranger in (ada, eve):
         refused = stranger.post(url + "leave/")
         assert refused.status_code == 400
-        assert refused.json() == {"detail": "You are not in this game."}
+        assert refused.json() == {"detail": "you are not in this game"}
     refused = eve.post(url + "leave/", HTTP_ACCEPT_LANGUAGE="ja")
-    assert refused.json() == {"detail": "あなたはこのゲームに参加していません。"}
+    assert refused.json() == {"detail": "あなたはこのゲームに参加していません"}
     assert api().post(url + "leave/").status_code in (401, 403)
     assert forming.memberships.count() == 1
 

@@ -259,7 +259,7 @@ def test_an_anonymous_game_hides_its_bots_from_the_other_players_not_from_its_mo
     assert seen_by_moderator["China"]["bot"] is True
     assert seen_by_moderator["China"]["player"].startswith("Bot ")
     press = client.get(f"/api/games/{game_id}/messages/").json()["results"]
-    assert [m["sender_bot"] for m in press if m["id"] == from_bot.pk] == [True]
+    assert [m["sender_bot"] for m in press if m["id"] == from_bot.public_id] == [True]
     # Another player cannot tell a bot's power from a human's.
     other = api(newcomer)
     seen_by_player = powers_of(other, game_id)
@@ -269,7 +269,7 @@ def test_an_anonymous_game_hides_its_bots_from_the_other_players_not_from_its_mo
         else:
             assert seat["player"] is None and seat["bot"] is None, (power, seat)
     press = other.get(f"/api/games/{game_id}/messages/").json()["results"]
-    assert [(m["sender"], m["sender_bot"]) for m in press if m["id"] == from_bot.pk] == [
+    assert [(m["sender"], m["sender_bot"]) for m in press if m["id"] == from_bot.public_id] == [
         (None, None)
     ]
     page = Client()

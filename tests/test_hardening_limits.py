@@ -345,7 +345,7 @@ def test_the_game_page_shows_press_in_pages(game, seat) -> None:
     html = page.get(url).content.decode()
     assert html.count("note ") == 50
     assert "note 119" in html and "note 069" not in html
-    first_shown = Message.objects.get(body="note 070").pk
+    first_shown = Message.objects.get(body="note 070").public_id
     assert f"before={first_shown}" in html
     older = page.get(f"{url}&before={first_shown}").content.decode()
     assert older.count("note ") == 50 and "note 020" in older and "note 070" not in older

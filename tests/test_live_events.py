@@ -158,11 +158,11 @@ def test_press_arrives_live_and_private_press_only_to_its_readers(colonial, seat
     secret = services.send_message(colonial, russia.user, "Meet me in Peking", ["China"])
     public = services.send_message(colonial, britain.user, "Peace in our time")
     china_sees = readers["China"].until("press")["data"]
-    assert china_sees["id"] == secret.pk and china_sees["body"] == "Meet me in Peking"
+    assert china_sees["id"] == secret.public_id and china_sees["body"] == "Meet me in Peking"
     assert china_sees["thread"] == "China|Russia" and china_sees["from"] == "Russia"
-    assert readers["China"].until("press")["data"]["id"] == public.pk
+    assert readers["China"].until("press")["data"]["id"] == public.public_id
     britain_sees = [e["data"] for e in readers["Britain"].rest() if e["event"] == "press"]
-    assert [m["id"] for m in britain_sees] == [public.pk]
+    assert [m["id"] for m in britain_sees] == [public.public_id]
     assert "Peking" not in json.dumps(britain_sees)
 
 
@@ -207,14 +207,14 @@ def test_last_event_id_resumes_after_the_last_message_seen(colonial, seat, moder
     services.send_message(colonial, russia.user, "not for China", ["Japan"])
     services.process_now(colonial, moderator)
     client = signed_in(china.user)
-    reader = Reader(client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{first.pk}"))
+    reader = Reader(client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{first.public_id}"))
     got = reader.rest()
     press = [e["data"]["body"] for e in got if e["event"] == "press"]
     assert press == ["two", "three"]
     assert [e["data"] for e in got if e["event"] == "processed"] == [{"from": 0, "to": 1}]
-    assert got[-1]["id"] == f"1-{third.pk}"  # China's cursor: Japan's message is not counted
+    assert got[-1]["id"] == f"1-{third.public_id}"  # China's cursor: Japan's message is not counted
     # The page's own starting point works the same way, in the query.
-    again = Reader(client.get(url(colonial) + f"?since=1-{second.pk}")).rest()
+    again = Reader(client.get(url(colonial) + f"?since=1-{second.public_id}")).rest()
     assert [e["data"]["body"] for e in again if e["event"] == "press"] == ["three"]
     assert not [e for e in again if e["event"] == "processed"]
 
@@ -231,11 +231,11 @@ def test_the_event_id_counts_only_press_the_viewer_may_read(colonial, seat):
     would tell it when others wrote to each other."""
     russia, china, japan = (seat(colonial, p) for p in ("Russia", "China", "Japan"))
     mine = services.send_message(colonial, russia.user, "to Japan", ["Japan"])
-    services.send_message(colonial, russia.user, "to China only", ["China"])
+    hidden = services.send_message(colonial, russia.user, "to China only", ["China"])
     first = Reader(signed_in(japan.user).get(url(colonial))).rest()[0]
-    assert first["id"].endswith(f"-{mine.pk}")
-    assert (
-        Reader(signed_in(china.user).get(url(colonial))).rest()[0]["id"].endswith(f"-{mine.pk + 1}")
+    assert first["id"] == f"0-{mine.public_id}"
+    assert Reader(signed_in(china.user).get(url(colonial))).rest()[0]["id"] == (
+        f"0-{hidden.public_id}"
     )
 
 
@@ -243,7 +243,7 @@ def test_a_moderator_who_does_not_play_reads_all_press(colonial, seat, moderator
     russia = seat(colonial, "Russia")
     secret = services.send_message(colonial, russia.user, "private", ["China"])
     got = Reader(signed_in(moderator).get(url(colonial), HTTP_LAST_EVENT_ID="0-0")).rest()
-    assert [e["data"]["id"] for e in got if e["event"] == "press"] == [secret.pk]
+    assert [e["data"]["id"] for e in got if e["event"] == "press"] == [secret.public_id]
 
 
 def test_an_outsider_gets_the_public_state_and_no_press(colonial, seat, make_user):
@@ -294,8 +294,8 @@ def test_a_cursor_ahead_of_the_game_after_a_rollback_gets_a_reset(colonial, seat
     later = services.send_message(colonial, russia.user, "after the rollback")
     client = signed_in(china.user)
     for ask in (
-        lambda: client.get(url(colonial), {"since": f"{furthest}-{seen.pk}"}),
-        lambda: client.get(url(colonial), HTTP_LAST_EVENT_ID=f"{furthest}-{seen.pk}"),
+        lambda: client.get(url(colonial), {"since": f"{furthest}-{seen.public_id}"}),
+        lambda: client.get(url(colonial), HTTP_LAST_EVENT_ID=f"{furthest}-{seen.public_id}"),
     ):
         got = Reader(ask()).rest()
         kinds = [e["event"] for e in got]
@@ -304,7 +304,7 @@ def test_a_cursor_ahead_of_the_game_after_a_rollback_gets_a_reset(colonial, seat
         assert got[0]["data"] == {"from": furthest, "to": 0}
         assert got[0]["id"].startswith("0-")
         assert [e["data"]["index"] for e in got if e["event"] == "phase"] == [0]
-        assert [e["data"]["id"] for e in got if e["event"] == "press"] == [later.pk]
+        assert [e["data"]["id"] for e in got if e["event"] == "press"] == [later.public_id]
     # A stream open during the rollback hears it the same way.
     services.process_now(colonial, moderator)
     colonial.refresh_from_db()
@@ -321,7 +321,7 @@ def test_a_cursor_no_stream_of_this_game_could_have_sent_is_a_400(colonial, seat
     sent it, and resuming from it left the client without press until ids caught up."""
     china, russia = seat(colonial, "China"), seat(colonial, "Russia")
     message = services.send_message(colonial, russia.user, "hello")
-    phase, last = {"phase": (99, message.pk), "message": (0, message.pk + 1)}.get(
+    phase, last = {"phase": (99, message.public_id), "message": (0, message.public_id + 1)}.get(
         ahead, (99, 10**12)
     )
     client = signed_in(china.user)
@@ -331,7 +331,7 @@ def test_a_cursor_no_stream_of_this_game_could_have_sent_is_a_400(colonial, seat
     ):
         assert response.status_code == 400, response
         assert "never had" in response.json()["detail"]
-    assert Reader(client.get(url(colonial), {"since": f"0-{message.pk}"})).rest()
+    assert Reader(client.get(url(colonial), {"since": f"0-{message.public_id}"})).rest()
     # After a rollback: up to the furthest phase reached is a reset, past it a 400.
     services.process_now(colonial, moderator)
     colonial.refresh_from_db()
@@ -349,19 +349,23 @@ def test_a_cursor_is_judged_against_the_press_the_viewer_may_read(colonial, seat
     mine = services.send_message(colonial, russia.user, "to Japan", ["Japan"])
     hidden = services.send_message(colonial, russia.user, "to China only", ["China"])
     client = signed_in(japan.user)
-    assert client.get(url(colonial), {"poll": "1", "since": f"0-{mine.pk}"}).status_code == 200
+    assert (
+        client.get(url(colonial), {"poll": "1", "since": f"0-{mine.public_id}"}).status_code == 200
+    )
     answers = [
         client.get(url(colonial), {"poll": "1", "since": f"0-{number}"})
-        for number in (hidden.pk, hidden.pk + 1)
+        for number in (hidden.public_id, hidden.public_id + 1)
     ]
-    answers += [client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{hidden.pk}")]
+    answers += [client.get(url(colonial), HTTP_LAST_EVENT_ID=f"0-{hidden.public_id}")]
     assert [a.status_code for a in answers] == [400, 400, 400]
     assert len({a.content for a in answers}) == 1
     # China reads it: its cursor there is one a stream sent it.
-    china_reads = signed_in(china.user).get(url(colonial), {"poll": "1", "since": f"0-{hidden.pk}"})
+    china_reads = signed_in(china.user).get(
+        url(colonial), {"poll": "1", "since": f"0-{hidden.public_id}"}
+    )
     assert china_reads.status_code == 200
     page = client.get(reverse("game", args=[colonial.pk])).content.decode()
-    assert re.findall(r"\?since=([0-9-]+)", page) == [f"0-{mine.pk}"]
+    assert re.findall(r"\?since=([0-9-]+)", page) == [f"0-{mine.public_id}"]
 
 
 def test_a_forming_game_takes_no_cursor_past_phase_0(make_user, moderator):

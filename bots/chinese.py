@@ -223,7 +223,13 @@ class ChinesePlanner:
             if "error" in response:
                 raise ValueError(response["error"])
             ledger = (response.get("economy") or {}).get("ledger", [])
-            total += sum(line["amount"] for line in ledger if line["power"] == self.power)
+            # Not the deposition's line: it puts a bankrupt power back at zero for a new
+            # leader, and counted as gold it made ruin look like a profit of the whole debt.
+            total += sum(
+                line["amount"]
+                for line in ledger
+                if line["power"] == self.power and line["item"] != "deposed"
+            )
             for u in response["units"]:
                 if u["power"] == self.power:
                     total -= UPKEEP

@@ -100,6 +100,24 @@ def test_the_chinese_bot_reads_only_published_faction_orders():
     assert "A Pacific Ocean S A Shamtung" in warned, warned  # the published attack is met
 
 
+def test_the_chinese_bot_never_counts_a_deposition_as_a_profit():
+    """A plan leaving the power more than 1,000 k oz in the red ends with the engine's
+    "deposed" line, which puts it back at zero for a new leader. The bot summed that line
+    into the plan's gold, so going bankrupt scored as a profit of the whole debt, and a bot
+    near -1,000 preferred the plans that ruined it."""
+    import random
+
+    from bots.chinese import ChinesePlanner
+    from bots.heuristic import legal_options
+
+    request = _chinese_year([{"power": "Japan", "unit": "A", "location": "Pacific Ocean"}], [])
+    request["economy"] = {"balances": {"Japan": -995}}
+    reply = adjudication.adjudicate({**request, "orders": []})
+    assert reply["economy"]["deposed"] == ["Japan"]  # holding costs 10: deposed
+    planner = ChinesePlanner(request, "Japan", legal_options(request, "Japan"), random.Random(1))
+    assert planner.score(["A Pacific Ocean H"]) == -20  # this year's upkeep and the next's
+
+
 def test_chinese_bots_end_in_credit_where_random_players_lose():
     """Issue 18's bar on a small fixed arena: bots in credit after 10 years while random
     players are in debt (the planner of before the share of open centres ended at -27)."""

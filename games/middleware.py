@@ -266,6 +266,15 @@ class NulCharacterMiddleware:
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 
+def has_form_body(request: HttpRequest) -> bool:
+    """Whether the request may carry a form or multipart body (the only bodies Django decodes
+    with stand-ins); JSON and bodiless requests, the busiest, need no more looking at."""
+    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+        return False
+    content_type, _ = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
+    return content_type in FORM_TYPES
+
+
 def undecodable(request: HttpRequest) -> str | None:
     """Why a form body is not text, or None when it is (or is no form body).
 
@@ -275,11 +284,9 @@ def undecodable(request: HttpRequest) -> str | None:
     control characters and all), where the same bytes in JSON are a 400. Nothing on this
     site takes a file, so a multipart body is text too. A body over the size cap is left to
     the 413 that answers it."""
-    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+    if not has_form_body(request):
         return None
     content_type, params = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
-    if content_type not in FORM_TYPES:
-        return None
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -313,6 +320,8 @@ class UndecodableFormMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not has_form_body(request):  # no language negotiated for an order PUT's JSON
+            return self.get_response(request)
         api = request.path.startswith("/api/")
         # The API's own refusals are English; a page's are in the reader's language
         # (LocaleMiddleware has not run yet).

@@ -399,3 +399,41 @@ def test_batch_reads_lines_longer_than_one_read_crlf_and_no_last_newline():
     out = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(out) == 3
     assert out[0] == out[1] == out[2] == adjudicate(START)
+
+
+# Runs the batch with the collector's passes recorded from its first answer on.
+_COLLECTIONS = """
+import gc, json, sys
+import adjudication.__main__ as cli
+passes = None
+def settle():
+    global passes
+    passes = []
+    settle_memory()
+settle_memory, cli._settle_memory = cli._settle_memory, settle
+def record(phase, info):
+    if passes is not None and phase == "start":
+        passes.append(info["generation"])
+gc.callbacks.append(record)
+code = cli.main(["adjudicate", "--batch"])
+print(json.dumps({"passes": passes, "automatic": gc.isenabled()}), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_batch_collects_garbage_itself_every_1024_answers():
+    """The collector's automatic passes looked through every phase's objects, which hold no
+    cycles; the batch turns them off and collects now and then itself."""
+    lines = 2 * 1024 + 10
+    stdin = (json.dumps(START) + "\n") * 10 + "{}\n" * (lines - 10)
+    done = subprocess.run(
+        [sys.executable, "-c", _COLLECTIONS],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert len(done.stdout.splitlines()) == lines
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report == {"passes": [1, 1], "automatic": False}

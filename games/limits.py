@@ -59,6 +59,19 @@ MAX_PAYMENTS_PER_PHASE = 20
 ABANDONED_AFTER = 3
 
 
+# How much of a name the client sent an error repeats (a power named in a URL has no length
+# limit): this many characters, then an ellipsis.
+ECHO_LENGTH = 40
+
+
+def echoed(text: str) -> str:
+    """A name the client sent, quoted for an error message as ``repr`` quotes it, its first
+    ``ECHO_LENGTH`` characters only (``'Franceeee…'``): a refusal never repeats a whole essay."""
+    if len(text) <= ECHO_LENGTH:
+        return repr(text)
+    return repr(text[:ECHO_LENGTH])[:-1] + "…" + repr(text[:ECHO_LENGTH])[-1]
+
+
 def clip(text: str, length: int) -> str:
     """``text`` cut to fit a column of ``length`` characters, an ellipsis saying it was cut:
     the engine's words (a reason that quotes a long order) are not bounded by it."""

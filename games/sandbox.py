@@ -32,7 +32,7 @@ from . import engine, services, variant_words
 from .api import IDEMPOTENCY_KEY, pay
 from .forms import INCOMPLETE_ORDERS, PaymentForm
 from .input_types import StrictInput
-from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index
+from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index, echoed
 from .models import Game, Membership, Order
 from .serializers import (
     GameSerializer,
@@ -77,7 +77,7 @@ def seat(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         deposed = _deposed(game, power)
         if deposed:
             raise services.GameError(deposed)
-        raise services.GameError(f"no power {power!r} in this game")
+        raise services.GameError(f"no power {echoed(power)} in this game")
     return found
 
 

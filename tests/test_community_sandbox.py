@@ -52,6 +52,31 @@ def test_one_user_orders_every_power_processes_and_undoes(api, make_user) -> Non
     assert again.status_code == 400 and "nothing to undo" in again.json()["detail"]
 
 
+def test_an_unknown_power_is_echoed_cut_short(api, make_user) -> None:
+    """Found by an adversary: a power named in the URL was repeated whole in the refusal,
+    however long (the URL's segment has no limit). Only its first 40 characters are echoed."""
+    ada = make_user("ada")
+    game = _start(api, ada)
+    me = api(ada)
+    long = "Atlantis" * 200
+    for url in (
+        f"/api/sandbox/{game['id']}/orders/{long}/",
+        f"/api/sandbox/{game['id']}/payments/{long}/",
+    ):
+        body = {"orders": ["A Moscow H"]} if "orders" in url else {"to": "Russia", "amount": 1}
+        answer = (
+            me.put(url, body, format="json")
+            if "orders" in url
+            else me.post(url, body, format="json")
+        )
+        assert answer.status_code == 400, answer.content
+        detail = answer.json()["detail"]
+        assert detail == f"no power '{long[:40]}…' in this game", detail
+    # A short one is echoed whole, as it was.
+    short = me.put(f"/api/sandbox/{game['id']}/orders/Atlantis/", {"orders": []}, format="json")
+    assert short.json()["detail"] == "no power 'Atlantis' in this game"
+
+
 def test_a_sandbox_is_its_creators_alone(api, make_user) -> None:
     ada, bob = make_user("ada"), make_user("bob")
     game = _start(api, ada)

@@ -7,7 +7,7 @@ from operator import attrgetter
 
 from .board import Board, Unit
 from .orders import BUILD, REMOVE, WAIVE, OrderError, parse
-from .reasons import UNIT_IS, no_number
+from .reasons import UNIT_IS, either, no_number
 from .variant import Variant, province_of
 
 
@@ -136,7 +136,7 @@ def _build(board: Board, power: str, order, remaining: int, owed: int, occupied:
                 "a fleet cannot be built in {province}: it is inland", province=province
             )
         if p.coasts and "/" not in location:
-            coasts = " or ".join(variant.fleet_locations(province))
+            coasts = either(variant.fleet_locations(province))
             raise OrderError("say which coast to build the fleet on: {coasts}", coasts=coasts)
     else:
         location = province

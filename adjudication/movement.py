@@ -20,7 +20,7 @@ from functools import lru_cache
 from ._mypyc import mypyc_attr
 from .board import Board, Dislodged, Unit, moved_unit
 from .orders import CONVOY, HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, shared_order
-from .reasons import UNIT_IS, WHICH_COAST, keep, kept, reason_template, why
+from .reasons import UNIT_IS, WHICH_COAST, either, keep, kept, reason_template, why
 from .variant import PROVINCE_OF, Variant, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
@@ -1056,7 +1056,7 @@ def legal_move(
             "there is no route called '{via}' on this map; after 'via' write {routes}, or "
             "leave 'via' out",
             via=via,
-            routes=" or ".join(routes),
+            routes=either(routes),
         )
     if kind == "F":
         if via:

@@ -158,6 +158,17 @@ def reason_template(text: str) -> str:
     return text
 
 
+def either(names: list[str]) -> object:
+    """Names offered as alternatives (``Convoy or TSR``, ``A, B or C``), quoted in a reason as
+    words of their own, so that a server says the "or" in its reader's language too (the
+    names stay as the variant spells them). One name is itself."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    if len(names) == 2:
+        return why("{first} or {last}", first=names[0], last=names[1])
+    return why("{first}, {rest}", first=names[0], rest=either(names[1:]))
+
+
 # Templates several phases share.
 # A unit number (F2) beyond the power's units in a shared space, in any phase: worded for
 # none, one and several (``no_number``).

@@ -100,6 +100,54 @@ def test_players_read_reasons_in_their_language(api, client, bounced, seat) -> N
     assert phase.orders.filter(reason_words__isnull=False).exists()
 
 
+def test_a_reason_listing_routes_or_coasts_says_its_or_in_the_readers_language(
+    api, make_game, seat
+) -> None:
+    """Found by an adversary: a reason listing the routes after 'via' (``Convoy or TSR``) kept
+    its English "or" in Japanese and Chinese, the list being made as English text. The list
+    is words of its own now, and so is a build's list of coasts."""
+    game = make_game("colonial")
+    russia = api(seat(game, "Russia").user)
+    url = f"/api/games/{game.pk}/orders/check/"
+    body = {"orders": ["A Moscow - Omsk via Suez"]}
+    said = {
+        language: russia.post(url, body, format="json", HTTP_ACCEPT_LANGUAGE=language).data[0]
+        for language in ("en", "ja", "zh-hans")
+    }
+    assert said["en"]["reason"] == (
+        "there is no route called 'SUEZ' on this map; after 'via' write Convoy or TSR, or leave "
+        "'via' out"
+    )
+    assert said["ja"]["reason"] == (
+        "このマップに「SUEZ」という経路はありません。「via」の後には Convoy か TSR と書くか、"
+        "「via」を省いてください"
+    )
+    assert said["zh-hans"]["reason"] == (
+        "此地图上没有名为“SUEZ”的路线；“via”之后请写 Convoy 或 TSR，或省略“via”"
+    )
+    routes = said["ja"]["reason_words"]["args"]["routes"]
+    assert routes == {"template": "{first} or {last}", "args": {"first": "Convoy", "last": "TSR"}}
+    # Three or more: "A, B or C", each joint in the reader's words.
+    from adjudication.reasons import either
+
+    three = adjudication.reason_words(either(["Convoy", "TSR", "Suez"]))
+    assert str(either(["Convoy", "TSR", "Suez"])) == "Convoy, TSR or Suez"
+    with translation.override("ja"):
+        assert say(three) == "Convoy、TSR か Suez"
+    # A build on a split coast lists its coasts alike.
+    request = {
+        "variant": "standard",
+        "phase": {"season": "winter", "year": 1901, "type": "adjustments"},
+        "units": [],
+        "supply_centers": {"Russia": ["St Petersburg", "Moscow", "Warsaw", "Sevastopol", "Norway"]},
+        "orders": [{"power": "Russia", "order": "Build F St Petersburg"}],
+    }
+    reason = adjudication.check(request)["orders"][0]["reason"]
+    assert reason == "say which coast to build the fleet on: St Petersburg/nc or St Petersburg/sc"
+    with translation.override("ja"):
+        assert "St Petersburg/nc か St Petersburg/sc" in say(adjudication.reason_words(reason))
+
+
 def test_the_board_speaks_the_readers_language(client, bounced, seat) -> None:
     """The legend and the orders' tooltips of a processed phase, in Japanese and in English."""
     client.force_login(seat(bounced, "Russia").user)

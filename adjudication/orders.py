@@ -334,6 +334,14 @@ _ARROW_TAIL = frozenset(("-", "to"))
 _ONLY = (0, 1)  # a place with one candidate name, taken
 
 
+def blank(text: object) -> bool:
+    """Whether an order line is nothing at all: only spaces and the characters drawn as
+    nothing that pasting brings (a zero-width space or joiner, a byte-order mark, a word
+    joiner), which reading drops. A server drops such a line from a list of orders, as it
+    drops an empty one."""
+    return isinstance(text, str) and not text.translate(_INVISIBLE).strip()
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens, with a hyphen kept as its own token; stray dots are dropped."""
     return _tokens(_lowered(text))
@@ -727,7 +735,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     Tries the readings of the names in order (see the module docstring) and returns the first
     that makes a whole order; when none does, the error of the reading that got furthest.
     """
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or blank(text):
         raise OrderError("the order is empty")
     if len(text) > MAX_ORDER_LENGTH:  # reading tries names at every word: no essay is read
         raise OrderError(

@@ -9,9 +9,11 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import adjudication
+from adjudication.orders import blank
 from adjudication.variant import normalise
 
 from .models import Game, Phase
@@ -147,6 +149,13 @@ def adjudicate(payload: dict) -> dict:
     if "error" in response:
         raise EngineError(response["error"])
     return adjudication.add_words(response)
+
+
+def order_lines(texts: Iterable[str]) -> list[str]:
+    """The orders of a list sent, or of a box's lines: each trimmed, and those that are
+    nothing at all dropped: empty, spaces, or only characters drawn as nothing (``\\u200b``,
+    a byte-order mark), which the engine reads as no order (``adjudication.orders.blank``)."""
+    return [text.strip() for text in texts if not blank(text)]
 
 
 def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list[Checked]:

@@ -237,7 +237,7 @@ class OrdersForm(forms.Form):
     def clean_orders(self) -> str:
         """The API's limits: as many orders, as long, whichever way they come in."""
         text = self.cleaned_data["orders"]
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        lines = engine.order_lines(text.splitlines())
         if len(lines) > MAX_ORDERS:
             raise forms.ValidationError(too_many_orders(len(lines)))
         long = next((n for n, line in enumerate(lines, 1) if len(line) > MAX_ORDER_LENGTH), None)
@@ -260,7 +260,7 @@ class OrdersForm(forms.Form):
         return cleaned
 
     def lines(self) -> list[str]:
-        return [line.strip() for line in self.cleaned_data["orders"].splitlines() if line.strip()]
+        return engine.order_lines(self.cleaned_data["orders"].splitlines())
 
 
 class VoteForm(forms.Form):

@@ -333,7 +333,7 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"{INCOMPLETE_ORDERS} {gettext('Nothing was saved.')}")
         return redirect(reverse("sandbox", args=[pk]) + f"#power-{power}")
     text = request.POST.get("orders", "")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = engine.order_lines(text.splitlines())
     try:
         # The phase the form was shown in: orders typed for a phase since processed (in
         # another tab) are refused, never stored in the next one.

@@ -518,6 +518,7 @@ def submit_orders(
     ``membership.game`` (the API reads all three in one query); if it has been processed
     since, the orders are refused rather than stored in the next phase.
     """
+    texts = engine.order_lines(texts)
     game, phase = _ordering(membership, texts, phase)
     # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
@@ -551,6 +552,7 @@ def check_orders(
     """Answer orders exactly as ``submit_orders`` would, and store nothing: the order box
     checks with this while the player types, so typing spends no saves and makes no new
     versions of the saved orders. ``phase`` as in ``submit_orders``."""
+    texts = engine.order_lines(texts)
     game, phase = _ordering(membership, texts, phase)
     _still_playing(game.status, membership.status, membership.power, membership.removed)
     checked = engine.check_orders(game, phase, membership.power, texts)

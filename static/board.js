@@ -28,6 +28,8 @@
 
   // The line breaks of Python's str.splitlines, which the server and the no-script form use.
   var LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+  // The characters the engine reads as nothing at all (adjudication.orders._INVISIBLE).
+  var INVISIBLE = /[\ufeff\u200b\u200c\u200d\u2060]/g;
   var PHONE_SCALE = 0.9;  // a phone's first view: CSS px per board unit
 
   function panZoom(viewport) {
@@ -421,7 +423,10 @@
   function lines() {
     // Split where the server splits a pasted list (Python's splitlines): an order holding
     // any of these breaks is refused there as two orders in one.
-    return textarea.value.split(LINE_BREAK).map(function (l) { return l.trim(); }).filter(Boolean);
+    // A line of nothing but characters drawn as nothing (a zero-width space pasted alone) is
+    // an empty line, dropped as the server drops it.
+    return textarea.value.split(LINE_BREAK).map(function (l) { return l.trim(); })
+      .filter(function (l) { return l.replace(INVISIBLE, "").trim(); });
   }
 
   // order line -> whether the last answer found it valid, for each time it was in the list

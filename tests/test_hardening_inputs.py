@@ -93,6 +93,43 @@ def test_web_form_within_the_limits_still_saves(game, france) -> None:
     assert Order.objects.filter(phase=game.current_phase, power="France").count() == 3
 
 
+ZERO_WIDTH = ["\u200b", "\u200b\u200d\ufeff", " \u2060\u200c "]
+
+
+def test_web_form_drops_a_line_of_zero_width_characters_as_an_empty_one(game, france) -> None:
+    """Found by an adversary: a line of nothing but zero-width characters (pasted) was stored
+    as an invalid order, where an empty line is dropped."""
+    lines = "\n".join(["A Paris - Burgundy", *ZERO_WIDTH, "A Marseilles H"])
+    response = browser(france.user).post(
+        reverse("submit-orders", args=[game.pk]),
+        {"orders": lines, "phase": game.current_phase.index},
+    )
+    assert response.status_code == 302
+    saved = Order.objects.filter(phase=game.current_phase, power="France").order_by("position")
+    assert [o.text for o in saved] == ["A Paris - Burgundy", "A Marseilles H"]
+
+
+@pytest.mark.parametrize("path", ["orders/", "orders/check/"])
+def test_an_order_of_zero_width_characters_is_dropped_as_an_empty_line(game, france, path):
+    """The same through the API, saving and checking alike (the page's box drops such a line
+    before it sends, as it drops empty ones; a client that sends it has it dropped here)."""
+    client = token_client(france.user)
+    send = client.put if path == "orders/" else client.post
+    body = {"orders": ["A Paris - Burgundy", *ZERO_WIDTH, "\u200bA Marseilles H"]}
+    response = send(f"/api/games/{game.pk}/{path}", body, format="json")
+    assert response.status_code == 200, response.content
+    assert [(o["text"], o["valid"]) for o in response.json()] == [
+        ("A Paris - Burgundy", True),
+        ("\u200bA Marseilles H", True),  # an order with one in it is an order
+    ]
+    stored = Order.objects.filter(phase=game.current_phase, power="France").count()
+    assert stored == (2 if path == "orders/" else 0)
+    # Alone, they are no orders at all: the PUT deletes the orders, as an empty list does.
+    response = send(f"/api/games/{game.pk}/{path}", {"orders": ZERO_WIDTH}, format="json")
+    assert response.status_code == 200 and response.json() == []
+    assert not Order.objects.filter(phase=game.current_phase, power="France").exists()
+
+
 def test_web_form_without_its_orders_box_deletes_nothing(game, france) -> None:
     """An empty box deletes the orders; a POST with no box at all deleted them too and said
     "Orders saved." It is refused as an incomplete form, and the orders stay."""

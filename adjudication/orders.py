@@ -12,7 +12,10 @@ How names are read (``Variant.phrases`` holds the forms, built by ``variant._nam
   (``andamansea``, ``and.s``). Words are never glued across a space or a hyphen: ``SWE - DEN``
   is Sweden to Denmark, never Sweden; ``CAN - TON`` is never Canton, ``KYO to`` never Kyoto.
 - A hyphen is a move, except inside a name whose own spelling has one (``Mid-Atlantic Ocean``,
-  ``Indo-China``), where it may also be written as a space or left out.
+  ``Indo-China``), where it may also be written as a space or left out, and between the words
+  of a name spelt with spaces (``North-Pacific-Ocean``, ``New-Guinea``), where it cannot be a
+  move between two names (``variant._names``). An underscore is a space; ``the`` before a
+  name is no word of it (``F the North Pacific``).
 - A coast follows the name: ``Spain/nc``, ``spa(nc)``, ``Spain (North Coast)``, ``spa nc``.
 - Loose forms, tried last: a spelling with a dot inside a word (``AND.S``) written as separate
   words that keep the dot (``And. S.``). Without the dot (``AND S``) the words are read as
@@ -27,7 +30,9 @@ How names are read (``Variant.phrases`` holds the forms, built by ``variant._nam
   ``F And. S. - Bay of Bengal`` is read loosely only because ``And.`` then ``S.`` (support)
   makes no order. (No variant has a hyphenated name whose parts are names themselves, where
   ``A - B`` would be a hold or a move; the tests check that too.)
-- When no reading makes an order, the error is that of the reading that got furthest.
+- When no reading makes an order, the error is that of the reading that got furthest. A
+  name that is none is named as the player wrote it, whole (``Pacific-Ocean``), with the
+  names that hold its words when a few do.
 """
 
 from __future__ import annotations
@@ -71,6 +76,10 @@ CONVOYED_DESTINATION = why("the convoyed army's destination")
 RETREAT_DESTINATION = why("a retreat destination")
 BUILD_PLACE = why("where to build")
 REMOVE_PLACE = why("the unit to remove")
+NUMBERED_FROM_1 = reason_template(
+    "there is no unit {typed}: the units a power has in one space are numbered from 1 "
+    "({unit}1, {unit}2, ...)"
+)
 NO_SUCH_COAST = {
     "nc": reason_template("{province} has no north coast"),
     "sc": reason_template("{province} has no south coast"),
@@ -313,7 +322,7 @@ COAST_WORDS = {
     "nc": "nc", "north": "nc", "n": "nc", "sc": "sc", "south": "sc",
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
-_UNIT_NUMBER = re.compile(r"^([af])(\d{1,2})$")
+_UNIT_NUMBER = re.compile(r"^([af])(\d+)$")
 # The words a coast after a name may start with (``/nc``, ``(sc)``, ``nc``, ``north coast``):
 # any other next word skips looking for one.
 _COAST_STARTS = frozenset(("/", "(", *COAST_WORDS))
@@ -393,6 +402,8 @@ def _lowered(text: str) -> str:
         text = text.lower()
         if "=>" in text:
             text = text.replace("=>", " - ")
+    if "_" in text:  # ``North_Pacific_Ocean``: an underscore parts words as a space does
+        text = text.replace("_", " ")
     if ">" in text:  # ``A Par > Bur``: a lone arrowhead is a move's dash too (``->`` is one)
         text = _ARROWHEAD.sub(" - ", text)
     return text
@@ -459,6 +470,69 @@ class _Reader:
         """The token at ``index`` as the player typed it, for messages."""
         return _original(self.text, self.tokens[index])
 
+    def typed_runs(self, index: int) -> list[tuple[str, tuple[str, ...], bool]]:
+        """The words from ``index`` that may be one name the player wrote, longest first: as
+        typed, their keys, and whether a plain space parts them. Words join by a hyphen or
+        an underscore without a space (``Pacific-Ocean``, ``Pacific_Ocean``) or by a space
+        (``Pacific Ocean``), never by a move's spaced dash, and up to an order's word, a
+        name's first word or a power: a name that is none is named whole, not by its first
+        word. The last is the token alone."""
+        first = self.typed(index)
+        keys = self.keys
+        variant = self.variant
+        words: list[tuple[str, bool]] = []  # (a word's pattern, whether a hyphen joins it)
+        end = index + 1
+        while end < len(keys):
+            step = 2 if keys[end] == "-" else 1
+            if end + step > len(keys):
+                break
+            key = keys[end + step - 1]
+            if (
+                key in ORDER_WORDS
+                or key in _PUNCTUATION
+                or key in variant.name_starts  # a move to a name: not part of this one
+                or key in variant.power_names
+            ):
+                break
+            words.append((re.escape(self.tokens[end + step - 1]), step == 2))
+            end += step
+        runs = []
+        while words:
+            pattern = rf"(?<![a-z0-9]){re.escape(first)}" + "".join(
+                rf"[-_]{w}" if hyphen else rf"(?:_|\s+){w}" for w, hyphen in words
+            )
+            found = re.search(pattern + "(?![a-z0-9])", self.text, re.IGNORECASE)
+            if found:
+                typed = found.group()
+                run = tuple(keys[i] for i in range(index, end) if keys[i] != "-")
+                runs.append((typed, run, bool(re.search(r"\s", typed))))
+            words.pop()
+            end -= 2 if end - 2 >= index + 1 and keys[end - 2] == "-" else 1
+        runs.append((first, (keys[index],), False))
+        return runs
+
+    def _no_such_name(self, start: int) -> None:
+        """Where a name belongs and none was found: refused naming the words the player wrote
+        as one (``Pacific-Ocean``), and the names that hold them (``Pacific Ocean``: the
+        Mid-Pacific, North and South Pacific Oceans), if a few do."""
+        runs = self.typed_runs(start)
+        for typed, words, _ in runs:
+            names = _names_holding(self.variant, words)
+            if len(names) == 1:
+                raise OrderError(
+                    "there is no province called '{typed}': did you mean {province}?",
+                    typed=typed,
+                    province=names[0],
+                )
+            if names:
+                raise OrderError(
+                    "there is no province called '{typed}': did you mean one of {provinces}?",
+                    typed=typed,
+                    provinces=", ".join(names),
+                )
+        typed = next(typed for typed, _, spaced in runs if not spaced)
+        raise OrderError("there is no province called '{typed}'", typed=typed)
+
     def at_end(self) -> bool:
         return self.pos >= len(self.keys)
 
@@ -476,17 +550,39 @@ class _Reader:
             self.pos += 1
 
     def unit(self) -> tuple[str | None, int | None]:
+        """The unit word and its number (``F2``, also ``F 2``), if any. A number is any count
+        of digits, for the board to refuse (``F9999``: the power has not that many units
+        there); a number 0 or below (``F0``, ``F-1``) names no unit anywhere."""
         tok = self.peek()
         if tok in UNIT_WORDS:
             # No name's words include a unit word, so "A" here is always the unit.
+            kind = UNIT_WORDS[tok]
+            after = self.peek(1)
+            if after is not None and after.isdigit():  # "F 1 Mid-Pacific": apart, as typed
+                self.pos += 2
+                return kind, self._number(kind, after, self.pos - 2)
+            if after == "-" and (self.peek(2) or "").isdigit() and self.peek(3) is not None:
+                raise OrderError(
+                    NUMBERED_FROM_1,
+                    typed=_typed_words(self.text, self.tokens[self.pos : self.pos + 3]),
+                    unit=kind,
+                )
             self.pos += 1
-            return UNIT_WORDS[tok], None
+            return kind, None
         if tok is not None:
             m = _UNIT_NUMBER.match(tok)
             if m:
+                kind = m.group(1).upper()
                 self.pos += 1
-                return m.group(1).upper(), int(m.group(2))
+                return kind, self._number(kind, m.group(2), self.pos - 1)
         return None, None
+
+    def _number(self, kind: str, digits: str, start: int) -> int:
+        number = int(digits)
+        if number == 0:
+            typed = _typed_words(self.text, self.tokens[start : self.pos])
+            raise OrderError(NUMBERED_FROM_1, typed=typed, unit=kind)
+        return number
 
     def power(self) -> str | None:
         """A power's name (or abbreviation) before a unit word: whose unit a support names."""
@@ -508,6 +604,14 @@ class _Reader:
         variant = self.variant
         keys = self.keys
         start = self.pos
+        if (
+            start + 1 < len(keys)
+            and keys[start] == "the"
+            and "the" not in variant.name_starts
+            and keys[start + 1] in variant.name_starts
+        ):  # "F the North Pacific": "the" before a name (none begins with it) is no word of it
+            start += 1
+            self.pos = start
         first = keys[start] if start < len(keys) else ""  # no name's word is empty
         name = None if self.loose else variant.name_alone.get(first)
         if name is not None:  # the common case: the one name this word starts, a word long
@@ -540,7 +644,7 @@ class _Reader:
                 refuse_abbreviation(variant, first, self.typed(start))
                 self._dotted_abbreviation(start)
                 self._partial(start)
-                raise OrderError("there is no province called '{typed}'", typed=self.typed(start))
+                self._no_such_name(start)
             words, name = found[choice]
             self.pos = start + len(words)
             if "/" in name:
@@ -591,13 +695,15 @@ class _Reader:
                 and keys[start + size : start + size + 1] == words[size : size + 1]
             ):
                 size += 1
+            if words[size - 1] == "-":  # "North -": the dash is the move, not the name's
+                size -= 1
             if size > longest:
                 longest, names = size, [name]
             elif size == longest and name not in names:
                 names.append(name)
         if not names:
             return
-        typed = " ".join(self.typed(i) for i in range(start, start + longest))
+        typed = _typed_words(self.text, self.tokens[start : start + longest])
         if len(names) == 1:
             raise OrderError(
                 "'{typed}' is not a full name: did you mean {province}?",
@@ -712,6 +818,16 @@ def _original(text: str, token: str) -> str:
         if m:
             return text[m.start() : m.end()]
     return token
+
+
+def _typed_words(text: str, tokens: list[str]) -> str:
+    """Tokens in a row as the player typed them (``Sea-of``, ``North  Pacific``), for
+    messages; each as typed, spaced, where the text does not hold them so."""
+    pattern = r"[\s_]*".join(re.escape(token) for token in tokens)
+    found = re.search(rf"(?<![a-z0-9]){pattern}(?![a-z0-9])", text, re.IGNORECASE)
+    if found:
+        return found.group()
+    return " ".join(_original(text, token) for token in tokens)
 
 
 def _as_typed(e: OrderError, text: str) -> OrderError:
@@ -998,6 +1114,23 @@ def _route_in_arrow(r: _Reader) -> str | None:
 def _routes(variant: Variant) -> set[str]:
     """Route words the variant's rule plug-ins add to ``via`` (``TSR``)."""
     return {word for plugin in variant.plugins for word in plugin.ROUTES}
+
+
+# At most this many names are suggested for words inside names (``Pacific``): more say little.
+_MOST_SUGGESTED: Final = 4
+
+
+def _names_holding(variant: Variant, words: tuple[str, ...]) -> list[str]:
+    """The provinces whose name (or another spelling of it) holds these words, in a row and
+    not as its start (``pacific ocean``: Mid-Pacific, North and South Pacific Ocean); none
+    when more than a few do. Only on the way to an error."""
+    size = len(words)
+    found = set()
+    for phrase, name in variant.phrases.items():
+        plain = [w for w in phrase if w != "-"]
+        if any(tuple(plain[i : i + size]) == words for i in range(1, len(plain) - size + 1)):
+            found.add(province_of(name))
+    return sorted(found) if len(found) <= _MOST_SUGGESTED else []
 
 
 def _not_a_name(variant: Variant, key: str) -> bool:

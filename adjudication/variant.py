@@ -390,17 +390,20 @@ def name_keys(text: str) -> tuple[str, ...]:
 
 def _spelling_phrases(
     spelling: str, hyphens: frozenset[tuple[str, str]]
-) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]]:
-    """How one spelling may be written as separate words: (exact forms, loose forms).
+) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """How one spelling may be written as separate words: (exact forms, loose forms, forms
+    with a hyphen between words the spelling spaces).
 
     Exact: the spelling's own words. Where the province's name has a hyphen (``hyphens``: the
     word pairs it joins), it may be written as a hyphen, a space or nothing (``Mid-Atlantic``,
-    ``Mid Atlantic``, ``MidAtlantic``); nowhere else is a hyphen part of a name. Loose: a word
+    ``Mid Atlantic``, ``MidAtlantic``). Hyphened: the words a space parts written with a
+    hyphen between them (``North-Pacific-Ocean``, ``New-Guinea``), which ``_names`` takes as
+    exact forms only where the hyphen cannot also be a move between two names. Loose: a word
     with a dot inside (``AND.S``) written as separate words (``And. S.``); the parser takes a
     loose form only with its dots and when no exact reading makes an order.
     """
     if _ONE_WORD.fullmatch(spelling):  # most spellings: "Moscow", "MOS"
-        return {(spelling.lower(),)}, set()
+        return {(spelling.lower(),)}, set(), set()
     words: list[str] = []
     joints: list[bool] = []  # joints[i]: may words[i] and words[i + 1] be hyphenated or joined
     for chunk in spelling.lower().split():
@@ -409,25 +412,31 @@ def _spelling_phrases(
                 joints.append(n > 0 or (words[-1], part) in hyphens)
             words.append(part)
     if not words:
-        return set(), set()
-    forms = [[words[0]]]
+        return set(), set(), set()
+    # Each form with whether a hyphen stands where the spelling has a space.
+    forms: list[tuple[list[str], bool]] = [([words[0]], False)]
     for word, joint in zip(words[1:], joints, strict=True):
         if joint:
             forms = [
-                grown
-                for form in forms
+                (grown, spaced)
+                for form, spaced in forms
                 for grown in ([*form, "-", word], [*form, word], [*form[:-1], form[-1] + word])
             ]
         else:
-            forms = [[*form, word] for form in forms]
-    exact = {tuple(form) for form in forms}
+            forms = [
+                grown
+                for form, spaced in forms
+                for grown in (([*form, word], spaced), ([*form, "-", word], True))
+            ]
+    exact = {tuple(form) for form, spaced in forms if not spaced}
+    hyphened = {tuple(form) for form, spaced in forms if spaced}
     loose = set()
     chunks = [c.strip(".") for c in spelling.lower().split()]
     if any("." in c for c in chunks):
         dotted = tuple(k for c in chunks for k in map(normalise, re.split(r"[.\-]", c)) if k)
         if dotted not in exact:
             loose.add(dotted)
-    return exact, loose
+    return exact, loose, hyphened
 
 
 def _hyphens(name: str) -> frozenset[tuple[str, str]]:
@@ -474,6 +483,7 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         table[words] = target
 
     short = variant.raw.get("abbreviations_allowed", True)
+    hyphened: list[tuple[tuple[str, ...], str, tuple[str, ...]]] = []
     for entry in entries:
         name = entry["name"]
         abbreviation = entry.get("abbreviation", "") if short else ""
@@ -482,7 +492,8 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         hyphens = _hyphens(name)
         for spelling in spellings:
             add(spelling, name)
-            exact, loose_forms = _spelling_phrases(spelling, hyphens)
+            exact, loose_forms, spaced = _spelling_phrases(spelling, hyphens)
+            hyphened += [(words, name, tuple(coasts)) for words in spaced]
             for coast in coasts:
                 add(f"{spelling}/{coast}", f"{name}/{coast}")
                 add(f"{spelling} {COAST_NAMES[coast]}", f"{name}/{coast}")
@@ -504,6 +515,28 @@ def _names(variant: Variant, entries: list[dict]) -> None:
     )
     for key, target in names.items():  # a whole name written as one word: "andamansea"
         add_phrase(phrases, (key,), key, target)
+    # A hyphen between words a name spaces (``North-Pacific-Ocean``), where it cannot be a
+    # move: never after words that are a name themselves when a name follows it (``A - B``
+    # would be a hold of "A B" and a move from A to B), nor as another name's form.
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for words in phrases:
+        by_first.setdefault(words[0], []).append(words)
+
+    def two_names(words: tuple[str, ...]) -> bool:
+        for i, word in enumerate(words):
+            if word == "-" and words[:i] in phrases:
+                tail = words[i + 1 :]
+                if any(tail[: len(w)] == w for w in by_first.get(tail[0], ())):
+                    return True
+        return False
+
+    for words, name, coasts in hyphened:
+        if words in phrases or two_names(words):
+            continue
+        phrases[words] = name
+        for coast in coasts:
+            for tail in ((coast,), name_keys(COAST_NAMES[coast])):
+                phrases.setdefault((*words, *tail), f"{name}/{coast}")
     variant.names = names
     variant.phrases = phrases
     variant.loose_phrases = loose

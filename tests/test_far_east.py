@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+import adjudication
 from adjudication import adjudicate, load
 
 
@@ -276,6 +279,53 @@ def test_6_7_numbered_fleets_need_not_be_numbered():
         [("Japan", "F1 North Pacific - Guam"), ("Japan", "F2 North Pacific - Tokyo")],
     )
     assert r["orders"][1]["result"] == "invalid"  # only one Japanese fleet there
+
+
+@pytest.mark.parametrize(
+    ("order", "reason"),
+    [
+        # Found by an adversary: F9999 was "no province called 'F9999'", F0 "no number 0",
+        # F-1 "expected the unit's province, not '-'". Numbers count from 1 (rule 6.7: F1,
+        # F2); one past the power's fleets there is refused by the board, in any number of
+        # digits, and never read as another fleet.
+        ("F9999 North Pacific - Guam",
+         "Japan has 2 units in the North Pacific Ocean, so there is no number 9999"),
+        ("F3 North Pacific - Guam",
+         "Japan has 2 units in the North Pacific Ocean, so there is no number 3"),
+        ("F0 North Pacific - Guam", "there is no unit F0: the units a power has in one space "
+         "are numbered from 1 (F1, F2, ...)"),
+        ("F-1 North Pacific - Guam", "there is no unit F-1: the units a power has in one space "
+         "are numbered from 1 (F1, F2, ...)"),
+        ("F1 North Pacific S F0 North Pacific - Guam", "there is no unit F0: the units a power "
+         "has in one space are numbered from 1 (F1, F2, ...)"),
+        ("F9999 Tokyo - Guam", "Tokyo holds one unit at most, so there is no number 9999 there"),
+        ("F1 North Pacific S F9999 North Pacific - Guam",
+         "Japan has 2 units in the North Pacific Ocean, so there is no number 9999"),
+    ],
+)  # fmt: skip
+def test_an_absurd_fleet_number_is_refused_saying_why(order, reason):
+    units = [("Japan", "F", "North Pacific Ocean")] * 2 + [("Japan", "F", "Tokyo")]
+    r = adjudication.check(
+        {
+            "variant": "far-east",
+            "phase": {"season": "spring", "year": 1991, "type": "movement"},
+            "units": [{"power": p, "unit": u, "location": loc} for p, u, loc in units],
+            "orders": [{"power": "Japan", "order": order}],
+        }
+    )
+    answer = r["orders"][0]
+    assert (answer["result"], answer["reason"]) == ("invalid", reason)
+
+
+def test_a_fleet_number_may_stand_apart():
+    """``F 2 North Pacific``: the number written apart from its F is that fleet's number."""
+    units = [("Japan", "F", "North Pacific Ocean")] * 2
+    r = judge(units, [("Japan", "F 1 North Pacific - Guam"), ("Japan", "F 2 NPO - Tokyo")])
+    assert [o["canonical"] for o in r["orders"]] == [
+        "F1 North Pacific Ocean - Guam",
+        "F2 North Pacific Ocean - Tokyo",
+    ]
+    assert where(r, "Japan") == ["Guam", "Tokyo"]
 
 
 def test_response_lists_every_fleet_in_an_ocean():

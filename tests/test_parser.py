@@ -24,6 +24,7 @@ from adjudication.orders import (
     WAIVE,
     Order,
     OrderError,
+    blank,
     parse,
 )
 
@@ -429,8 +430,11 @@ def test_retreat_in_a_movement_phase_is_an_error(colonial):
         parse(colonial, "A Irkutsk R Mongolia", "movement")
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+@pytest.mark.parametrize("text", ["", "   ", "\n\t", "\u200b", " \u200b\u200d\ufeff\u2060 "])
 def test_empty_order(colonial, text):
+    """Characters drawn as nothing (a zero-width space pasted alone) are no order either: the
+    order is empty, as a server reads it (``blank``), not a unit's province missing."""
+    assert blank(text)
     with pytest.raises(OrderError, match="the order is empty"):
         parse(colonial, text, "movement")
 
@@ -1079,9 +1083,73 @@ def test_hyphen_inside_a_hyphenated_name(variant_id, text, canonical):
     assert parse(load(variant_id), text, "movement").text() == canonical
 
 
-def test_hyphen_is_no_part_of_a_name_without_one(standard):
-    with pytest.raises(OrderError, match="'St' is not a full name: did you mean St Petersburg"):
-        parse(standard, "A St-Petersburg - Moscow", "movement")
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        # Found by an adversary: "Pacific-Ocean" was refused as "no province called 'Ocean'".
+        # A hyphen between the words a name spaces reads as the space; a move's dash still
+        # parts two names (``NPO-TOK``), and the longer reading goes first.
+        ("far-east", "F North-Pacific-Ocean H", "F North Pacific Ocean H"),
+        ("far-east", "F Mid-Pacific-Ocean - Guam", "F Mid-Pacific Ocean - Guam"),
+        ("far-east", "F New-Guinea-SPO", "F New Guinea - South Pacific Ocean"),
+        ("far-east", "F NEW-Guinea H", "F New Guinea H"),
+        ("far-east", "F NPO-TOK", "F North Pacific Ocean - Tokyo"),
+        ("far-east", "F Java-Sea-Java", "F Java Sea - Java"),
+        ("far-east", "A New-South-Wales-Adelaide", "A New South Wales - Adelaide"),
+        ("far-east", "F Sea-of-Japan - Korea", "F Sea of Japan - Korea"),
+        ("standard", "A St-Petersburg - Moscow", "A St Petersburg - Moscow"),
+        ("colonial", "F Hong-Kong - South-China-Sea", "F Hong Kong - South China Sea"),
+        ("chinese", "Enter A Pacific-Ocean", "Enter A Pacific Ocean"),
+        # Underscores part words as spaces; more spaces, trailing dots and "the" change nothing.
+        ("far-east", "F North_Pacific_Ocean - Tokyo", "F North Pacific Ocean - Tokyo"),
+        ("far-east", "F  North   Pacific  Ocean.  -  Guam.", "F North Pacific Ocean - Guam"),
+        ("far-east", "F the North Pacific Ocean - the Mid-Pacific", "F North Pacific Ocean - "
+         "Mid-Pacific Ocean"),
+        ("colonial", "A the Moscow - the Omsk", "A Moscow - Omsk"),
+        ("chinese", "Enter A the Pacific Ocean", "Enter A Pacific Ocean"),
+    ],
+)  # fmt: skip
+def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonical):
+    assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "reason"),
+    [
+        # A name that is none is named whole as written, with the names that hold its words.
+        ("far-east", "F Pacific-Ocean - Tokyo", "there is no province called 'Pacific-Ocean': "
+         "did you mean one of Mid-Pacific Ocean, North Pacific Ocean, South Pacific Ocean?"),
+        ("far-east", "F Tokyo - Pacific Ocean", "there is no province called 'Pacific Ocean': "
+         "did you mean one of Mid-Pacific Ocean, North Pacific Ocean, South Pacific Ocean?"),
+        ("far-east", "F Tokyo - Pacific_Ocean", "there is no province called 'Pacific_Ocean': "
+         "did you mean one of Mid-Pacific Ocean, North Pacific Ocean, South Pacific Ocean?"),
+        ("far-east", "F Tokyo - Guinea", "there is no province called 'Guinea': did you mean "
+         "New Guinea?"),
+        ("far-east", "F Tokyo - Foo-Bar-Baz", "there is no province called 'Foo-Bar-Baz'"),
+        ("far-east", "F Tokyo S F Foo-Bar - NPO", "there is no province called 'Foo-Bar'"),
+        ("far-east", "F Tokyo - Narnia please", "there is no province called 'Narnia'"),
+        ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
+        ("far-east", "F the H", "there is no province called 'the'"),
+    ],
+)  # fmt: skip
+def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
+    with pytest.raises(OrderError) as refused:
+        parse(load(variant_id), text, "movement")
+    assert str(refused.value) == reason
+
+
+def test_new_is_new_guineas_abbreviation_in_far_east():
+    """Reported as a misread: "F NEW H" read as New Guinea. It is right: NEW is New Guinea's
+    abbreviation on the Far East map (``variants/far_east/variant.json``), as on the Colonial
+    map, whose abbreviations the Far East board follows (its README); no other province is
+    called or abbreviated NEW, and New South Wales and New Zealand are NSW and NZE."""
+    far_east = load("far-east")
+    assert far_east.provinces["New Guinea"].abbreviation == "NEW"
+    assert parse(far_east, "F NEW H", "movement").text() == "F New Guinea H"
+    assert parse(load("colonial"), "F NEW H", "movement").text() == "F New Guinea H"
+    assert [p.name for p in far_east.provinces.values() if p.abbreviation == "NEW"] == [
+        "New Guinea"
+    ]
 
 
 def test_error_comes_from_the_reading_that_got_furthest(colonial):
@@ -1130,11 +1198,11 @@ def test_no_name_is_made_of_order_words(variant_id):
     variant = load(variant_id)
     words = {w for found in variant.name_starts.values() for ws, _ in found for w in ws}
     assert words & KEYWORDS == set()
-    assert all(not re.fullmatch(r"[af]\d{1,2}", w) for w in words)  # numbered units: A2, F1
+    assert all(not re.fullmatch(r"[af]\d+", w) for w in words)  # numbered units: A2, F1
     routes = {w.lower() for plugin in variant.plugins for w in getattr(plugin, "ROUTES", ())}
     assert words & routes == set()  # MOS-TSR-VLA is a railroad move, never a name
     powers = {w for name in variant.power_names for w in name.split()}
-    assert not any(re.fullmatch(r"[af]\d{1,2}|a|f|army|fleet", p) for p in powers)
+    assert not any(re.fullmatch(r"[af]\d+|a|f|army|fleet", p) for p in powers)
 
 
 @pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])

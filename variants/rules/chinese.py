@@ -128,6 +128,8 @@ def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> s
         raise OrderError("Chinese Diplomacy has no fleets: only armies enter and leave the board")
     if keys and _ARMY.fullmatch(keys[0]):
         tokens = tokens[1:]
+    if len(tokens) > 1 and normalise(tokens[0]) == "the" and "the" not in variant.name_starts:
+        tokens = tokens[1:]  # "Enter A the Pacific Ocean", as in any order before a name
     if not tokens:
         return None
     where = variant.lookup(" ".join(tokens))

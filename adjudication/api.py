@@ -14,7 +14,7 @@ from .movement import Movement, overrides
 from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
 from .readonly import ReplyData
 from .registry import Rule
-from .variant import Variant, load
+from .variant import Variant, load, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -301,7 +301,8 @@ def _add_orders(
     # S F2 Indian Ocean - Java`` leaves fleet 2 to ``F Indian Ocean - Java``, listed before it
     # or not).
     if numbered:
-        ordinary.sort(key=lambda index: _choice_rank(orders[index]))  # type: ignore[arg-type]
+        stacking = variant.stacking
+        ordinary.sort(key=lambda index: _choice_rank(orders[index], stacking))  # type: ignore[arg-type]
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:
         order = orders[index]
@@ -318,12 +319,17 @@ def _add_orders(
     return items, unit_of
 
 
-def _choice_rank(order: Order) -> int:
+def _choice_rank(order: Order, stacking: frozenset[str]) -> int:
     """When an order is given its unit (``_add_orders``): its own number first, then a number
-    it names of another unit, then none."""
-    if order.number is not None:
+    it names of another unit, then none. Only a number in a space several units share counts:
+    elsewhere ``F1 Tokyo`` is ``F Tokyo``, and of two orders for it the first listed is the
+    one given, whichever is numbered."""
+    if order.number is not None and province_of(order.location) in stacking:  # type: ignore[arg-type]
         return 0
-    return 1 if order.target_number is not None else 2
+    target = order.target
+    if order.target_number is not None and target is not None and province_of(target) in stacking:
+        return 1
+    return 2
 
 
 def _one_a_turn(m: Movement, entries, orders: list[Order | None]) -> dict[int, OrderError]:

@@ -515,3 +515,17 @@ def test_an_unnumbered_fleet_supporting_a_numbered_one_is_another_of_them():
         "succeeds",
         "no effect: F1 Mid-Pacific Ocean was not ordered to Guam",  # the fleet it named
     )
+
+
+def test_of_two_orders_for_a_fleet_alone_the_first_listed_is_given_numbered_or_not():
+    """Found by an adversary: ``F Tokyo - Kyoto`` then ``F1 Tokyo H`` gave Tokyo the hold,
+    numbered orders going first everywhere. A number only tells apart fleets sharing an
+    ocean; outside one, F1 Tokyo is F Tokyo and the first order listed is the one given."""
+    units = [("Japan", "F", "Tokyo"), ("Japan", "F", "North Pacific Ocean")]
+    r = judge(units, [("Japan", "F Tokyo - Kyoto"), ("Japan", "F1 Tokyo H")])
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
+    assert r["orders"][1]["reason"] == "F Tokyo already has an order"
+    assert "Kyoto" in where(r, "Japan")
+    # In an ocean the numbered order still goes first, wherever it is listed.
+    r = judge(units, [("Japan", "F NPO - Guam"), ("Japan", "F1 NPO H")])
+    assert [o["result"] for o in r["orders"]] == ["invalid", "succeeds"]

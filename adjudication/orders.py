@@ -297,7 +297,13 @@ MAX_ORDER_LENGTH: Final = 400
 
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
 _ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
-_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
+# Characters drawn as nothing that pasting brings: a byte-order mark, zero-width joiners, a
+# word joiner, a soft hyphen and the direction marks are no character at all; a zero-width
+# space is a space (``A\u200bMoscow`` is A Moscow).
+_INVISIBLE = {
+    **dict.fromkeys(map(ord, "\ufeff\u200c\u200d\u2060\u00ad\u200e\u200f")),
+    ord("\u200b"): " ",
+}
 # Chinese and Japanese punctuation that NFKC leaves as it is: the ideographic full stop and
 # comma, and the corner-bracket quotes, read as the ASCII marks they are ("A Mos H。").
 _CJK_PUNCTUATION = str.maketrans("\u3002\u3001\u300c\u300d\u300e\u300f", '.,""""')
@@ -1061,11 +1067,17 @@ def _route_words(variant: Variant) -> tuple[tuple[tuple[str, ...], str], ...]:
     out = {}
     for name, route in names.items():
         tokens = tuple(_TOKEN.findall(name.lower()))
-        out[tokens] = route
+        forms = {tokens}
         if "-" in tokens:
-            out[tuple(t for t in tokens if t != "-")] = route
+            forms.add(tuple(t for t in tokens if t != "-"))
             joined = " ".join(tokens).replace(" - ", "")
-            out[tuple(joined.split())] = route
+            forms.add(tuple(joined.split()))
+        for form in list(forms):  # a hyphen between words a space parts: Siberian-Railroad
+            words = [w for w in form if w != "-"]
+            if len(words) == len(form) and len(words) > 1:
+                forms.add(tuple(" - ".join(words).split()))
+        for form in forms:
+            out[form] = route
     return tuple(sorted(out.items(), key=lambda item: -len(item[0])))
 
 

@@ -430,7 +430,9 @@ def test_retreat_in_a_movement_phase_is_an_error(colonial):
         parse(colonial, "A Irkutsk R Mongolia", "movement")
 
 
-@pytest.mark.parametrize("text", ["", "   ", "\n\t", "\u200b", " \u200b\u200d\ufeff\u2060 "])
+@pytest.mark.parametrize(
+    "text", ["", "   ", "\n\t", "\u200b", " \u200b\u200d\ufeff\u2060 ", "\u200e\u00ad"]
+)
 def test_empty_order(colonial, text):
     """Characters drawn as nothing (a zero-width space pasted alone) are no order either: the
     order is empty, as a server reads it (``blank``), not a unit's province missing."""
@@ -1136,6 +1138,23 @@ def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
     with pytest.raises(OrderError) as refused:
         parse(load(variant_id), text, "movement")
     assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        # Found by an adversary: "A\u200bMoscow H" was "no province called 'amoscow'" (the zero-
+        # width space dropped, gluing the words), a soft hyphen or a direction mark pasted with
+        # an order refused it as unreadable. A zero-width space is a space; the others nothing.
+        ("A\u200bMoscow H", "A Moscow H"),
+        ("A Mos\u00adcow H", "A Moscow H"),
+        ("\u200eA Moscow - Omsk\u200f", "A Moscow - Omsk"),
+        # A route's words joined by hyphens, as a name's may be.
+        ("A Moscow - Omsk via Trans-Siberian-Railroad", "A Moscow - Omsk via TSR"),
+    ],
+)
+def test_pasted_invisible_characters_and_a_hyphened_route(colonial, text, canonical):
+    assert parse(colonial, text, "movement").text() == canonical
 
 
 def test_new_is_new_guineas_abbreviation_in_far_east():

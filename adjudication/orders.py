@@ -488,7 +488,7 @@ class _Reader:
         variant = self.variant
         words: list[tuple[str, bool]] = []  # (a word's pattern, whether a hyphen joins it)
         end = index + 1
-        while end < len(keys):
+        while end < len(keys) and len(words) < _LONGEST_NAME:
             step = 2 if keys[end] == "-" else 1
             if end + step > len(keys):
                 break
@@ -1128,6 +1128,9 @@ def _routes(variant: Variant) -> set[str]:
     return {word for plugin in variant.plugins for word in plugin.ROUTES}
 
 
+# At most this many words after the first are read as one name that is none: more than any
+# name has (so that an essay of unknown words costs no more than a long name).
+_LONGEST_NAME: Final = 5
 # At most this many names are suggested for words inside names (``Pacific``): more say little.
 _MOST_SUGGESTED: Final = 4
 

@@ -1132,6 +1132,10 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F Tokyo - Narnia please", "there is no province called 'Narnia'"),
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
+        # Read as one name that is none: six words at most (no name has more than four), so
+        # that a line of unknown words costs no more than a long name.
+        ("far-east", "F Tokyo - qa_qb_qc_qd_qe_qf_qg_qh", "there is no province called "
+         "'qa_qb_qc_qd_qe_qf'"),
     ],
 )  # fmt: skip
 def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):

@@ -693,7 +693,7 @@ class _Reader:
         it (``north atlantic``) are refused as a name not written in full, naming the names
         they start. Only on the way to an error; returns when the words start no name."""
         keys = self.keys
-        longest, names = 0, []
+        longest, names, nexts = 0, [], []
         for words, name in self.variant.name_starts.get(keys[start], ()):
             size = 1
             while (
@@ -703,13 +703,26 @@ class _Reader:
                 size += 1
             if words[size - 1] == "-":  # "North -": the dash is the move, not the name's
                 size -= 1
+            after = [w for w in words[size:] if w != "-"][:1]  # the name's next word
             if size > longest:
-                longest, names = size, [name]
+                longest, names, nexts = size, [name], [after]
             elif size == longest and name not in names:
                 names.append(name)
+                nexts.append(after)
         if not names:
             return
+        # A word cut short glued on (``North-Atl``): the names whose next word it begins.
+        at = start + longest + (1 if keys[start + longest : start + longest + 1] == ("-",) else 0)
+        cut = keys[at] if at < len(keys) else ""
+        if cut and cut not in _PUNCTUATION:
+            begun = [n for n, a in zip(names, nexts, strict=True) if a and a[0].startswith(cut)]
+            if begun:
+                names = begun
         typed = _typed_words(self.text, self.tokens[start : start + longest])
+        # The words glued to them by hyphens (``Mid-Pac``): what the player wrote as one name.
+        glued = next(t for t, words, spaced in self.typed_runs(start) if not spaced)
+        if len(glued) > len(typed) and not re.search(r"\s", glued):
+            typed = glued
         if len(names) == 1:
             raise OrderError(
                 "'{typed}' is not a full name: did you mean {province}?",

@@ -1132,6 +1132,14 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F Tokyo - Narnia please", "there is no province called 'Narnia'"),
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
+        ("far-east", "F Tokyo - Mid-Pac", "'Mid-Pac' is not a full name: did you mean "
+         "Mid-Pacific Ocean?"),
+        ("standard", "F Brest - North-Atl", "'North-Atl' is not a full name: did you mean "
+         "North Atlantic Ocean?"),
+        ("standard", "F Brest - North Af", "'North' is not a full name: did you mean "
+         "North Africa?"),
+        ("standard", "F Bre S F North - English Channel", "'North' is not a full name: did you "
+         "mean one of North Africa, North Atlantic Ocean, North Sea?"),
         # Read as one name that is none: six words at most (no name has more than four), so
         # that a line of unknown words costs no more than a long name.
         ("far-east", "F Tokyo - qa_qb_qc_qd_qe_qf_qg_qh", "there is no province called "
@@ -1139,6 +1147,8 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
     ],
 )  # fmt: skip
 def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
+    """Also a name cut short: as written (``Mid-Pac``, not ``Mid``), with the names whose next
+    word it begins."""
     with pytest.raises(OrderError) as refused:
         parse(load(variant_id), text, "movement")
     assert str(refused.value) == reason

@@ -658,6 +658,13 @@ class _Reader:
         coast = None
         if self.pos < len(keys) and keys[self.pos] in _COAST_STARTS:
             coast = self._coast()
+        elif self.pos + 1 < len(keys) and keys[self.pos] == "-" and variant.provinces[name].coasts:
+            # ``Thailand-ec``, ``Tha-east-coast``: a coast hyphened to its split province (no
+            # name is a coast's words, so this is never a move).
+            self.pos += 1
+            coast = self._coast()
+            if coast is None:
+                self.pos -= 1
         if coast:
             province = variant.provinces.get(name)
             if province is None or coast not in province.coasts:
@@ -774,11 +781,16 @@ class _Reader:
         if tok in COAST_WORDS and self.peek(1) == "coast":
             self.pos += 2
             return COAST_WORDS[tok]
+        if tok in COAST_WORDS and self.peek(1) == "-" and self.peek(2) == "coast":
+            self.pos += 3  # "east-coast"
+            return COAST_WORDS[tok]
         return None
 
     def _coast_tail(self, word: str) -> None:
         """After a coast's word, ``coast`` (``north coast``), or after its letter a ``c``
         (``(e. c.)``, as ``(e.c.)`` written with a space)."""
+        if self.peek() == "-" and self.peek(1) == "coast":  # "(east-coast)"
+            self.pos += 1
         if not self.accept(_COAST_WORD) and len(word) == 1:
             self.accept(_COAST_C)
 
@@ -1155,6 +1167,8 @@ def _names_holding(variant: Variant, words: tuple[str, ...]) -> list[str]:
     size = len(words)
     found = set()
     for phrase, name in variant.phrases.items():
+        if "/" in name:  # a coast's words (``thailand ec``) are no name's
+            continue
         plain = [w for w in phrase if w != "-"]
         if any(tuple(plain[i : i + size]) == words for i in range(1, len(plain) - size + 1)):
             found.add(province_of(name))

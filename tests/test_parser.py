@@ -1109,6 +1109,13 @@ def test_hyphen_inside_a_hyphenated_name(variant_id, text, canonical):
          "Mid-Pacific Ocean"),
         ("colonial", "A the Moscow - the Omsk", "A Moscow - Omsk"),
         ("chinese", "Enter A the Pacific Ocean", "Enter A Pacific Ocean"),
+        # A coast hyphened to its province, or its words hyphened (no name is a coast's).
+        ("far-east", "F GOT - Thailand-east-coast", "F Gulf of Thailand - Thailand/ec"),
+        ("far-east", "F GOT - Thailand (east-coast)", "F Gulf of Thailand - Thailand/ec"),
+        ("far-east", "F Thailand-ec-GOT", "F Thailand/ec - Gulf of Thailand"),
+        ("far-east", "F Thailand-GOT", "F Thailand - Gulf of Thailand"),
+        ("standard", "F Spa-sc - Wes", "F Spain/sc - Western Mediterranean"),
+        ("standard", "A Spa-Por", "A Spain - Portugal"),
     ],
 )  # fmt: skip
 def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonical):
@@ -1132,6 +1139,7 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F Tokyo - Narnia please", "there is no province called 'Narnia'"),
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
+        ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         ("far-east", "F Tokyo - Mid-Pac", "'Mid-Pac' is not a full name: did you mean "
          "Mid-Pacific Ocean?"),
         ("standard", "F Brest - North-Atl", "'North-Atl' is not a full name: did you mean "

@@ -510,7 +510,7 @@ def test_an_arrowhead_is_a_move(text):
 @pytest.mark.parametrize(
     ("text", "rest"),
     [
-        ("F Mao - Spa (north-coast)", "(north-coast)"),
+        ("F Mao - Spa (north-coastline)", "(north-coastline)"),
         ("F Mao - Spa (?)", "(?)"),
         ("F Mao - Spa (France)", "(France)"),
         ("F Mao - Spa/sc/nc", "/nc"),

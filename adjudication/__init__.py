@@ -16,6 +16,7 @@ from .api import adjudicate, check, opening
 from .following import carried, next_request
 from .game_options import option_problems, option_schema
 from .options import options, ordered_unit
+from .orders import blank
 from .reasons import add_words, reason_words
 from .registry import Rule, register_rule, register_variant
 from .variant import VariantError, available, load
@@ -35,6 +36,7 @@ __all__ = [
     "add_words",
     "adjudicate",
     "available",
+    "blank",
     "carried",
     "check",
     "compiled",

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import adjudication
-from adjudication.orders import blank
 from adjudication.variant import normalise
 
 from .models import Game, Phase
@@ -154,8 +153,8 @@ def adjudicate(payload: dict) -> dict:
 def order_lines(texts: Iterable[str]) -> list[str]:
     """The orders of a list sent, or of a box's lines: each trimmed, and those that are
     nothing at all dropped: empty, spaces, or only characters drawn as nothing (``\\u200b``,
-    a byte-order mark), which the engine reads as no order (``adjudication.orders.blank``)."""
-    return [text.strip() for text in texts if not blank(text)]
+    a byte-order mark), which the engine reads as no order (``adjudication.blank``)."""
+    return [text.strip() for text in texts if not adjudication.blank(text)]
 
 
 def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list[Checked]:

@@ -28,7 +28,7 @@
 
   // The line breaks of Python's str.splitlines, which the server and the no-script form use.
   var LINE_BREAK = /\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
-  // The characters the engine reads as nothing at all (adjudication.orders._INVISIBLE).
+  // The characters the engine reads as nothing at all (adjudication.blank).
   var INVISIBLE = /[\ufeff\u200b\u200c\u200d\u2060\u00ad\u200e\u200f]/g;
   var PHONE_SCALE = 0.9;  // a phone's first view: CSS px per board unit
 

@@ -1162,16 +1162,27 @@ _MOST_SUGGESTED: Final = 4
 
 def _names_holding(variant: Variant, words: tuple[str, ...]) -> list[str]:
     """The provinces whose name (or another spelling of it) holds these words, in a row and
-    not as its start (``pacific ocean``: Mid-Pacific, North and South Pacific Ocean); none
-    when more than a few do. Only on the way to an error."""
+    not as its start (``pacific ocean``: Mid-Pacific, North and South Pacific Ocean), or with
+    a word of one or two letters for one of the name's (``N. Pacific``: North Pacific Ocean);
+    none when more than a few do. Only on the way to an error."""
     size = len(words)
+    if not any(len(w) > 2 for w in words):  # a whole word at least: "N" alone says nothing
+        return []
     found = set()
     for phrase, name in variant.phrases.items():
         if "/" in name:  # a coast's words (``thailand ec``) are no name's
             continue
         plain = [w for w in phrase if w != "-"]
-        if any(tuple(plain[i : i + size]) == words for i in range(1, len(plain) - size + 1)):
-            found.add(province_of(name))
+        for i in range(len(plain) - size + 1):
+            part = plain[i : i + size]
+            exact = tuple(part) == words
+            # A word of one or two letters may begin the name's word (``N. Pacific``).
+            cut = all(
+                w == p or (len(w) <= 2 and p.startswith(w))
+                for w, p in zip(words, part, strict=True)
+            )
+            if (exact and i > 0) or (cut and not exact):
+                found.add(province_of(name))
     return sorted(found) if len(found) <= _MOST_SUGGESTED else []
 
 

@@ -1140,6 +1140,11 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
+        # A word of one or two letters for one of a name's words (no name is read so).
+        ("far-east", "F Tokyo - N. Pacific", "there is no province called 'N. Pacific': did "
+         "you mean North Pacific Ocean?"),
+        ("far-east", "F Tokyo - N Guinea", "there is no province called 'N Guinea': did you "
+         "mean New Guinea?"),
         ("far-east", "F Tokyo - Mid-Pac", "'Mid-Pac' is not a full name: did you mean "
          "Mid-Pacific Ocean?"),
         ("standard", "F Brest - North-Atl", "'North-Atl' is not a full name: did you mean "

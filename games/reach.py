@@ -10,9 +10,9 @@
 Everything is sent by Celery tasks after the request's transaction commits, with a short timeout
 and retries with backoff: a slow or dead receiver never slows a request. Addresses are checked
 for server-side request forgery: only public (global) addresses, IPv6 ones embedding no IPv4
-address that is not (NAT64, 6to4, Teredo), unless ``settings.WEBHOOK_ALLOW_PRIVATE`` (tests,
-local development) — when the hook is saved and again before every delivery (a name may
-resolve elsewhere later), and redirects are never followed.
+address that is not (NAT64, 6to4, Teredo), on port 443 or 80 only, unless
+``settings.WEBHOOK_ALLOW_PRIVATE`` (tests, local development) — when the hook is saved and again
+before every delivery (a name may resolve elsewhere later), and redirects are never followed.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ logger = logging.getLogger(__name__)
 TIMEOUT = 5  # seconds for one delivery
 SIGNATURE = "X-GreatGame-Signature"
 MAX_HOOKS_PER_GAME = 5
+PUBLIC_PORTS = (443, 80)  # the only ports called unless settings.WEBHOOK_ALLOW_PRIVATE
 
 
 class UnsafeAddress(ValueError):
@@ -135,6 +136,12 @@ def check_url(url: str, *, resolve: bool = True) -> None:
         raise UnsafeAddress(_("the port must be a number from 1 to 65535"))
     if allow_private:
         return
+    # Only the web's own ports: another (6379, 5432, 25...) would let a game's events knock on
+    # whatever service a public host (or a name that later resolves inward) keeps there.
+    if port is not None and port not in PUBLIC_PORTS:
+        raise UnsafeAddress(
+            _("the port must be 443 or 80 (or left out), not %(port)s") % {"port": port}
+        )
     host = parts.hostname.rstrip(".").lower()
     if host == "localhost" or host.endswith(LOCAL_NAMES):
         raise UnsafeAddress(_("the address is private, loopback or reserved"))

@@ -608,10 +608,58 @@ def test_plain_http_needs_private_addresses_allowed_not_debug(api, game, moderat
     refused = client.post(url, {"url": "http://example.com/hook"}, format="json")
     assert refused.status_code == 400 and "https" in str(refused.json()["url"])
     assert (
-        client.post(url, {"url": "https://example.com:8080/hook"}, format="json").status_code == 201
+        client.post(url, {"url": "https://example.com:443/hook"}, format="json").status_code == 201
     )
     settings.WEBHOOK_ALLOW_PRIVATE = True
     assert client.post(url, {"url": "http://example.com/hook"}, format="json").status_code == 201
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "https://127.0.0.1:6379/",  # Redis
+        "https://127.0.0.1:5432/",  # PostgreSQL
+        "https://[::1]:443/",
+        "https://10.0.0.5/",
+        "https://192.168.1.1/",
+        "https://169.254.169.254/latest/meta-data/",  # link-local: cloud metadata
+        "https://[fe80::1]/",
+        "https://example.com:6379/",  # a public name: it may resolve inward later
+        "https://example.com:5432/",
+        "https://example.com:8080/hook",
+        "https://example.com:22/",
+    ],
+)
+def test_a_webhook_is_refused_a_private_address_or_a_port_past_the_webs_own(
+    api, game, moderator, settings, address
+) -> None:
+    """Only public addresses on 443 or 80: a hook at :6379 or :5432 would have the server post
+    a game's events to its own broker or database, wherever the name resolves at delivery."""
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    client = api(moderator)
+    url = f"/api/games/{game.pk}/webhooks/"
+    refused = client.post(url, {"url": address}, format="json")
+    assert refused.status_code == 400, (address, refused.content)
+    said = " ".join(refused.json()["url"])
+    assert "private, loopback or reserved" in said or "port must be 443 or 80" in said, said
+    assert not Webhook.objects.exists()
+    with pytest.raises(reach.UnsafeAddress):
+        reach.check_url(address)  # and again before every delivery
+
+
+def test_a_webhook_on_the_webs_own_ports_is_welcome(api, game, moderator, settings) -> None:
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    client = api(moderator)
+    url = f"/api/games/{game.pk}/webhooks/"
+    for address in (
+        "https://example.com/h",
+        "https://example.com:443/h",
+        "https://example.com:80/h",
+    ):
+        added = client.post(url, {"url": address}, format="json")
+        assert added.status_code == 201, (address, added.content)
+    refused = client.post(url, {"url": "https://example.com:6379/h"}, format="json")
+    assert refused.json() == {"url": ["the port must be 443 or 80 (or left out), not 6379"]}
 
 
 def test_a_webhook_with_no_events_named_hears_every_event(api, game, moderator) -> None:

@@ -53,6 +53,19 @@ def no_rate_limits(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def no_language_leaks():
+    """Each test starts and ends in the site's language. Django's LocaleMiddleware switches a
+    language on for the thread that serves a request and never off, so a test client's request
+    in Japanese (or a bare ``translation.activate``) left Japanese on in the test thread for
+    whichever test ran next: a phase's name read there no longer matched an English page."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_health() -> None:
     """/healthz keeps its answer a few seconds per process: every test asks afresh."""
     from games import health

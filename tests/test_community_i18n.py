@@ -251,3 +251,29 @@ def test_the_rules_page_says_the_starting_season_in_the_readers_language(
     if season:
         with translation.override(language):
             assert translation.pgettext("season", season) in first
+
+
+# -- no language leaks from one test into the next ------------------------------------------
+# Django's LocaleMiddleware switches the language on for the thread that serves a request and
+# never off: a test client's request in Japanese left Japanese on in the test thread, and a
+# later test reading a phase's name there (tests/test_browser_bots.py's demo year, against the
+# English page) failed or passed with the order tests ran in. tests/conftest.py switches it off
+# after every test; the two below run in this order (file order) and prove it.
+
+
+def test_a_request_in_japanese_switches_japanese_on_in_this_thread(client, make_user) -> None:
+    from django.utils import translation
+
+    client.force_login(make_user("ada"))
+    assert "ロビー" in client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert translation.get_language() == "ja"  # left on by Django, until the test ends
+    translation.activate("zh-hans")  # and a test's own switch, never switched back
+
+
+def test_the_next_test_starts_in_the_sites_language() -> None:
+    from django.utils import translation
+
+    from games.variant_words import phase_label
+
+    assert translation.get_language() == settings.LANGUAGE_CODE
+    assert phase_label("colonial", "spring", 1870, "movement") == "Spring 1870 movement"

@@ -23,7 +23,7 @@ import adjudication
 from adjudication.variant import Variant
 
 from .chinese import ChinesePlanner
-from .choices import by_unit, fill_adjustments, legal_options
+from .choices import by_unit, fill_adjustments, legal_options, place, slots, units_at
 
 TAKE, DEFEND, SPREAD = 10.0, 8.0, 0.5
 
@@ -68,7 +68,8 @@ class HeuristicBot:
         values = self.values(variant, request, power)
         kind = answer["phase"]["type"]
         if kind == "retreats":
-            return self._retreats(answer["orders"], values)
+            dislodged = units_at(request.get("dislodged") or [], power)
+            return self._retreats(answer["orders"], values, dislodged)
         if kind == "adjustments":
             return self._adjustments(variant, answer, values, request, power)
         return self._movement(variant, answer["orders"], values, request, power)
@@ -116,7 +117,13 @@ class HeuristicBot:
     def _movement(self, variant, orders, values, request, power) -> list[str]:
         groups = by_unit(orders)
         specials = {k: v for k, v in groups.items() if k.startswith("special:")}
-        units = {k: v for k, v in groups.items() if not k.startswith("special:")}
+        # One order a unit: the engine lists the orders of alike units in one space (a power's
+        # fleets in a Far East ocean) once, so each of them gets a slot of its own there
+        # ("Mid-Pacific Ocean", "Mid-Pacific Ocean#2"), each with the whole list.
+        units = slots(
+            {k: v for k, v in groups.items() if not k.startswith("special:")},
+            units_at(request["units"], power),
+        )
         mine = {u["location"].split("/")[0] for u in request["units"] if u["power"] == power}
         enemies = {u["location"].split("/")[0] for u in request["units"] if u["power"] != power}
         stacking = variant.stacking
@@ -146,7 +153,7 @@ class HeuristicBot:
                 routes.add(route)
             chosen[unit] = item
             claimed[target] = unit
-        self._add_supports(units, chosen, values, enemies)
+        self._add_supports(units, chosen, values, enemies, power)
         out = [item["order"] for item in chosen.values()]
         out += self._specials(specials, units, permit)
         return out
@@ -155,13 +162,13 @@ class HeuristicBot:
     def _target(item: dict, unit: str) -> str:
         if item["kind"] == "move":
             return item["destination"].split("/")[0]
-        return unit
+        return place(unit)
 
     @staticmethod
     def _score(item, unit, values, enemies, permit) -> float | None:
         kind = item["kind"]
         if kind == "hold":
-            return values.get(unit, 0.0) * 0.6 + 0.01
+            return values.get(place(unit), 0.0) * 0.6 + 0.01
         if kind != "move":
             return None  # supports are given in a second pass; convoys are left to players
         if item.get("needs") and item["order"] != permit:
@@ -172,7 +179,7 @@ class HeuristicBot:
             worth *= 0.7  # an attack needs support to succeed
         return worth
 
-    def _add_supports(self, units, chosen, values, enemies) -> None:
+    def _add_supports(self, units, chosen, values, enemies, power) -> None:
         """Concentrate force: an attack on an enemy-held province alone is likely to bounce, so
         the power's most valuable attacks get supports, first from units whose own order is
         weak or is such a lone attack, then threatened holds get support from idle units."""
@@ -206,7 +213,8 @@ class HeuristicBot:
                         o
                         for o in items
                         if o["kind"] == "support"
-                        and o["target"].split("/")[0] == attacker
+                        and o["target"].split("/")[0] == place(attacker)
+                        and o.get("target_power", power) == power  # not another's in an ocean
                         and (o.get("destination") or "").split("/")[0] == goal
                     ),
                     None,
@@ -225,7 +233,7 @@ class HeuristicBot:
                 if item["kind"] != "support" or item.get("destination") is not None:
                     continue
                 helped = item["target"].split("/")[0]
-                other = chosen.get(helped)
+                other = chosen.get(helped) if helped != place(unit) else None
                 if other is None or other["kind"] != "hold" or helped not in self.threatened:
                     continue
                 worth = values.get(helped, 0.0)
@@ -257,9 +265,9 @@ class HeuristicBot:
     # -- retreats and adjustments -------------------------------------------------------------
 
     @staticmethod
-    def _retreats(orders, values) -> list[str]:
+    def _retreats(orders, values, dislodged) -> list[str]:
         out = []
-        for _unit, items in by_unit(orders).items():
+        for _unit, items in slots(by_unit(orders), dislodged).items():
             best = max(
                 items,
                 key=lambda o: (
@@ -284,4 +292,10 @@ class HeuristicBot:
                 return kinds["F"]
             return kinds.get("A") or items[0]
 
-        return fill_adjustments(answer["orders"], count, pick, lambda site: values.get(site, 0.0))
+        return fill_adjustments(
+            answer["orders"],
+            count,
+            pick,
+            lambda site: values.get(site, 0.0),
+            units_at(request["units"], power),
+        )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .choices import by_unit, fill_adjustments, legal_options
+from .choices import by_unit, fill_adjustments, legal_options, units_at
 
 
 class RandomPlayer:
@@ -24,6 +24,7 @@ class RandomPlayer:
                 answer["adjustment"],
                 self.rng.choice,
                 lambda site: rank.setdefault(site, self.rng.random()),
+                units_at(request["units"], power),
             )
         # One order a unit; several units may share a place (an ocean, an entry space).
         count: dict[str, int] = {}

@@ -458,3 +458,32 @@ def test_a_bots_chance_is_keyed_with_the_servers_secret(make_game, settings) -> 
     assert first != bot_seed(game, phase, "Turkey")
     settings.SECRET_KEY = settings.SECRET_KEY[::-1]  # another server
     assert bot_seed(game, phase, "Russia") != first
+
+
+def test_a_bot_with_two_fleets_in_one_ocean_orders_each_of_them(api, make_user, run_tasks):
+    """Far East I-R: a bot's two fleets in the Mid-Pacific. The bot stored one order for the
+    ocean, and the second fleet held; now each has its own, both valid (a second order for one
+    fleet is refused), and the human's game goes on with them."""
+    human = make_user("human")
+    client = api(human)
+    game_id = create(client, variant="far-east", bots_fill_empty=True)
+    joined = client.post(f"/api/games/{game_id}/join/", {"preferences": ["Japan"]}, format="json")
+    assert joined.status_code == 200, joined.data
+    assert run_tasks(lambda: moderate(client, game_id, "start")).status_code == 200
+    game = Game.objects.get(pk=game_id)
+    phase = game.current_phase
+    mpo = {"power": "Australia", "unit": "F", "location": "Mid-Pacific Ocean"}
+    phase.units = [u for u in phase.units if u["power"] != "Australia"] + [mpo, dict(mpo)]
+    phase.save(update_fields=["units"])
+    seat = game.memberships.get(power="Australia")
+    assert seat.bot
+    Order.objects.filter(phase=phase, power="Australia").delete()
+    seat.ready = False
+    seat.save(update_fields=["ready"])
+    assert "Australia" in services.play_bots(game_id, phase.pk)
+    stored = list(Order.objects.filter(phase=phase, power="Australia").order_by("position"))
+    assert len(stored) == 2 and all(o.valid for o in stored), [(o.text, o.result) for o in stored]
+    assert all(o.text.startswith("F Mid-Pacific Ocean") for o in stored)
+    texts = [o.text for o in stored] + ["F Mid-Pacific Ocean H"]
+    *each, third = engine.check_orders(game, phase, "Australia", texts)
+    assert all(c.valid for c in each) and not third.valid and "already has" in third.reason

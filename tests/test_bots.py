@@ -8,6 +8,7 @@ import adjudication
 from bots.arena import run
 from bots.game import opening_request, play
 from bots.heuristic import HeuristicBot
+from bots.random_player import RandomPlayer
 
 
 @pytest.mark.parametrize("variant_id", ["standard", "colonial", "far-east", "chinese"])
@@ -24,6 +25,56 @@ def test_same_seed_same_orders():
     first = HeuristicBot(7).decide(request, "Russia")
     assert first == HeuristicBot(7).decide(request, "Russia")
     assert len(first) == sum(1 for u in request["units"] if u["power"] == "Russia")
+
+
+def _two_fleets_in_the_mid_pacific(**more) -> dict:
+    """Far East I-R, Australia's fleets both in the Mid-Pacific (an ocean holds any number)."""
+    request = opening_request("far-east")
+    mpo = {"power": "Australia", "unit": "F", "location": "Mid-Pacific Ocean"}
+    others = [u for u in request["units"] if u["power"] != "Australia"]
+    request["units"] = [*others, mpo, dict(mpo), *more.get("units", [])]
+    return request
+
+
+def _replies(request: dict, power: str, orders: list[str]) -> list[dict]:
+    sent = [{"power": power, "order": t} for t in orders]
+    return adjudication.adjudicate({**request, "orders": sent})["orders"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_two_fleets_of_a_bot_in_one_ocean_get_an_order_each(seed):
+    """The engine lists the two fleets' orders once; the bot gave one order for the ocean and
+    the second fleet held, whatever it could have done. Now each fleet gets its own: every
+    order valid, so each went to a unit of its own (a third for the ocean would be refused:
+    every unit there already has one)."""
+    melbourne = {"power": "Australia", "unit": "A", "location": "Melbourne"}
+    request = _two_fleets_in_the_mid_pacific(units=[melbourne])
+    for bot in (HeuristicBot(seed), RandomPlayer(seed)):
+        orders = bot.decide(request, "Australia")
+        at_sea = [o for o in orders if o.startswith("F Mid-Pacific Ocean")]
+        assert len(at_sea) == 2 and len(orders) == 3, (bot.name, orders)
+        replies = _replies(request, "Australia", orders)
+        assert [r["result"] for r in replies if r["result"] == "invalid"] == [], replies
+        once_more = _replies(request, "Australia", [*orders, "F Mid-Pacific Ocean H"])
+        assert once_more[-1]["result"] == "invalid" and "already has" in once_more[-1]["reason"]
+
+
+def test_a_bot_removes_both_fleets_of_one_ocean_when_two_removals_are_due():
+    """Removals were one a province: two due with both fleets in one ocean (and nothing
+    else) gave one removal, and the engine chose the other."""
+    request = _two_fleets_in_the_mid_pacific()
+    request["phase"] = {"season": "winter", "year": 1991, "type": "adjustments"}
+    request["supply_centers"] = {
+        power: centres
+        for power, centres in request["supply_centers"].items()
+        if power != "Australia"
+    }
+    assert adjudication.options(request, "Australia")["adjustment"] == -2
+    for bot in (HeuristicBot(1), RandomPlayer(1)):
+        orders = bot.decide(request, "Australia")
+        assert orders == ["Remove F Mid-Pacific Ocean"] * 2, (bot.name, orders)
+        replies = _replies(request, "Australia", orders)
+        assert all(r["result"] != "invalid" for r in replies), replies
 
 
 def test_a_lone_army_moves_towards_centres():

@@ -13,6 +13,7 @@ from .board import Board, RequestError, Unit, read, units_json
 from .movement import Movement, overrides
 from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
 from .readonly import ReplyData
+from .reasons import only_units
 from .registry import Rule
 from .variant import Variant, load, province_of
 
@@ -281,6 +282,10 @@ def _add_orders(
     ordinary: list[int] = []
     numbered = False  # an order names a unit by number (F2 Mid-Pacific)
     parsed = _table("orders", variant, "movement")
+    stacking = variant.stacking
+    # Orders each power gives in each space that holds several units (Far East oceans,
+    # Chinese entry spaces): more than it has units there, and some are one too many.
+    shared: dict[tuple[str, str], int] | None = {} if stacking else None
     for index, (power, text) in enumerate(entries):
         order = parsed.get(text)
         if order is None:
@@ -293,7 +298,14 @@ def _add_orders(
         (specials if order.kind == SPECIAL else ordinary).append(index)
         if order.number is not None or order.target_number is not None:
             numbered = True
+        if shared is not None and order.location is not None:
+            where = province_of(order.location)
+            if where in stacking:
+                key = (power, where)
+                shared[key] = shared.get(key, 0) + 1
     refused = _one_a_turn(m, entries, orders)
+    if shared:
+        refused.update(_one_too_many(m, entries, orders, refused, shared))
     # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
     # a unit its order, and the answer must not depend on where the player listed it. So do
     # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space,
@@ -317,6 +329,54 @@ def _add_orders(
             kind = None if order.unit else m.kind_at(order.location)  # type: ignore[union-attr]
             items[index] = _invalid(*entries[index], order.text(kind), e)  # type: ignore[union-attr]
     return items, unit_of
+
+
+def _one_too_many(
+    m: Movement,
+    entries: list[tuple[str, str]],
+    orders: list[Order | None],
+    refused: dict[int, OrderError],
+    shared: dict[tuple[str, str], int],
+) -> dict[int, OrderError]:
+    """More orders for a power's units in a shared space than it has units there: the ones
+    in excess are the last written, refused as such, whatever their kinds. (Orders are given
+    their units in another sequence, a rule's own and numbered ones first, so without this
+    which order was left without a unit hung on the kinds and places of the others: a Leave
+    written last took an army from a move written first.)
+
+    Each order there is tried alone on a resolver of its own, in the order written. One the
+    map and the position refuse keeps its own reason; one that takes no unit (an Enter brings
+    one on) is no claim; a number named again takes no other unit (``F2`` twice: the second is
+    refused as a second order for F2). Returns entry index -> the error it is refused with."""
+    out: dict[int, OrderError] = {}
+    for (power, province), given in shared.items():
+        mine = [i for i, u in enumerate(m.units) if u.power == power and u.province == province]
+        if given <= len(mine) or not mine:
+            continue
+        kind = m.units[mine[0]].kind
+        claims = 0
+        numbers: set[int] = set()
+        for index, order in enumerate(orders):
+            if order is None or index in refused or entries[index][0] != power:
+                continue
+            if order.location is None or province_of(order.location) != province:
+                continue
+            trial = type(m)(m.board)
+            try:
+                trial.add_order(power, order)
+            except OrderError as e:
+                out[index] = e  # its own reason, not a lack of units
+                continue
+            if all(trial.order[i] is None for i in mine):
+                continue  # took no unit of the space (an Enter)
+            if order.number is not None:
+                if order.number in numbers:
+                    continue  # refused as a second order for that unit
+                numbers.add(order.number)
+            claims += 1
+            if claims > len(mine):
+                out[index] = OrderError(only_units(power, kind, len(mine), province))
+    return out
 
 
 def _choice_rank(order: Order, stacking: frozenset[str]) -> int:

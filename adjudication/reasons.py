@@ -187,6 +187,33 @@ def no_number(power: str, count: int, province: str, number: int) -> Reason:
     return why(template, power=power, count=count, province=province, number=number)
 
 
+# More orders for a power's units in a shared space (an entry space, an ocean) than it has
+# units there: the last written are refused with this (``only_units``).
+_ONLY_ONE = {
+    "A": reason_template(
+        "{power} has only one army in the {province}, and an earlier order commands it"
+    ),
+    "F": reason_template(
+        "{power} has only one fleet in the {province}, and an earlier order commands it"
+    ),
+}
+_ONLY_SOME = {
+    "A": reason_template(
+        "{power} has only {count} armies in the {province}, and earlier orders command them all"
+    ),
+    "F": reason_template(
+        "{power} has only {count} fleets in the {province}, and earlier orders command them all"
+    ),
+}
+
+
+def only_units(power: str, kind: str, count: int, province: str) -> Reason:
+    """Why an order for a power's unit in a shared space is one too many: the power has
+    ``count`` units of ``kind`` there, each commanded by an order written before this one."""
+    template = (_ONLY_ONE if count == 1 else _ONLY_SOME).get(kind, _ONLY_SOME["A"])
+    return why(template, power=power, count=count, province=province)
+
+
 UNIT_IS = {
     "A": reason_template("the unit in {province} is an army"),
     "F": reason_template("the unit in {province} is a fleet"),

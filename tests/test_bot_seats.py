@@ -462,8 +462,8 @@ def test_a_bots_chance_is_keyed_with_the_servers_secret(make_game, settings) -> 
 
 def test_a_bot_with_two_fleets_in_one_ocean_orders_each_of_them(api, make_user, run_tasks):
     """Far East I-R: a bot's two fleets in the Mid-Pacific. The bot stored one order for the
-    ocean, and the second fleet held; now each has its own, both valid (a second order for one
-    fleet is refused), and the human's game goes on with them."""
+    ocean, and the second fleet held; now each has its own, both valid (a third order there is
+    refused: only two fleets), and the game goes on with them."""
     human = make_user("human")
     client = api(human)
     game_id = create(client, variant="far-east", bots_fill_empty=True)
@@ -486,4 +486,4 @@ def test_a_bot_with_two_fleets_in_one_ocean_orders_each_of_them(api, make_user, 
     assert all(o.text.startswith("F Mid-Pacific Ocean") for o in stored)
     texts = [o.text for o in stored] + ["F Mid-Pacific Ocean H"]
     *each, third = engine.check_orders(game, phase, "Australia", texts)
-    assert all(c.valid for c in each) and not third.valid and "already has" in third.reason
+    assert all(c.valid for c in each) and not third.valid and "only 2 fleets" in third.reason

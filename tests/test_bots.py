@@ -46,7 +46,7 @@ def test_two_fleets_of_a_bot_in_one_ocean_get_an_order_each(seed):
     """The engine lists the two fleets' orders once; the bot gave one order for the ocean and
     the second fleet held, whatever it could have done. Now each fleet gets its own: every
     order valid, so each went to a unit of its own (a third for the ocean would be refused:
-    every unit there already has one)."""
+    there are only two fleets there)."""
     melbourne = {"power": "Australia", "unit": "A", "location": "Melbourne"}
     request = _two_fleets_in_the_mid_pacific(units=[melbourne])
     for bot in (HeuristicBot(seed), RandomPlayer(seed)):
@@ -56,7 +56,7 @@ def test_two_fleets_of_a_bot_in_one_ocean_get_an_order_each(seed):
         replies = _replies(request, "Australia", orders)
         assert [r["result"] for r in replies if r["result"] == "invalid"] == [], replies
         once_more = _replies(request, "Australia", [*orders, "F Mid-Pacific Ocean H"])
-        assert once_more[-1]["result"] == "invalid" and "already has" in once_more[-1]["reason"]
+        assert once_more[-1]["result"] == "invalid" and "only 2 fleets" in once_more[-1]["reason"]
 
 
 def test_a_bot_removes_both_fleets_of_one_ocean_when_two_removals_are_due():

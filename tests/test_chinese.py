@@ -535,13 +535,45 @@ def test_annihilation_by_a_faction_build_counts_towards_deposition():
 
 
 def test_a_second_order_for_the_one_army_in_an_entry_space_names_an_army():
-    r = adjudicate(
-        request(
-            [("England", "Pacific Ocean")],
-            [("England", "A Pacific Ocean Leave"), ("England", "A Pacific Ocean - Kwangtung")],
+    leave, move = "A Pacific Ocean Leave", "A Pacific Ocean - Kwangtung"
+    for orders in ([leave, move], [move, leave]):
+        r = adjudicate(request([("England", "Pacific Ocean")], [("England", o) for o in orders]))
+        assert [o["result"] for o in r["orders"]][1] == "invalid", r["orders"]
+        assert r["orders"][1]["reason"] == (
+            "England has only one army in the Pacific Ocean, and an earlier order commands it"
         )
-    )
-    assert r["orders"][1]["result"] == "invalid"
-    assert r["orders"][1]["reason"] == (
-        "every army of England in the Pacific Ocean already has an order"
-    )
+
+
+def test_orders_beyond_an_entry_spaces_armies_are_the_last_written_whatever_their_kinds():
+    """Two armies in the Pacific and three orders for them: the one refused was the one of a
+    kind given its army last (a Leave went first, then numbered orders, then the rest), so
+    ``move, support, Leave`` refused the support. Now it is the last one written, in every
+    order of every kind, and the reason says how many armies there are."""
+    from itertools import permutations
+
+    ocean = "Pacific Ocean"
+    kinds = [
+        f"A {ocean} - Shamtung",
+        f"A {ocean} S England A {ocean} - Shamtung",
+        f"A {ocean} Leave",
+        f"A {ocean} H",
+        f"A2 {ocean} - Kiangsu",
+    ]
+    for written in permutations(kinds, 3):
+        r = adjudicate(request([("England", ocean)] * 2, [("England", o) for o in written]))
+        results = [o["result"] for o in r["orders"]]
+        assert "invalid" not in results[:2] and results[2] == "invalid", (written, r["orders"])
+        assert r["orders"][2]["reason"] == (
+            "England has only 2 armies in the Pacific Ocean, and earlier orders command them all"
+        )
+
+
+def test_an_order_refused_for_its_own_reason_takes_no_army_of_an_entry_space():
+    """Three orders for two armies, the first one the map refuses: it keeps its own reason,
+    and the two after it have the two armies."""
+    ocean = "Pacific Ocean"
+    orders = [f"A {ocean} - Tibet", f"A {ocean} H", f"A {ocean} Leave"]
+    r = adjudicate(request([("England", ocean)] * 2, [("England", o) for o in orders]))
+    assert [o["result"] for o in r["orders"]][1:] == ["succeeds", "succeeds"], r["orders"]
+    assert r["orders"][0]["result"] == "invalid"
+    assert "only" not in r["orders"][0]["reason"]

@@ -328,6 +328,36 @@ def test_a_fleet_number_may_stand_apart():
     assert where(r, "Japan") == ["Guam", "Tokyo"]
 
 
+def test_orders_beyond_a_powers_fleets_in_an_ocean_are_the_last_written():
+    """Two fleets, three orders: numbered orders were given their fleets first, so a
+    numbered one written last took a fleet from an order written before it. The last
+    written is refused, numbered or not, saying how many fleets there are; one the map
+    refuses keeps its own reason; F2 twice is a second order for F2."""
+    fleets = [("Australia", "F", "Mid-Pacific Ocean")] * 2
+    only = (
+        "Australia has only 2 fleets in the Mid-Pacific Ocean, and earlier orders command them all"
+    )
+    for orders in (
+        ["F Mid-Pacific H", "F Mid-Pacific - New Guinea", "F2 Mid-Pacific - Guam"],
+        ["F2 Mid-Pacific - Guam", "F Mid-Pacific H", "F Mid-Pacific - New Guinea"],
+        ["F Mid-Pacific S F1 Mid-Pacific - Guam", "F1 Mid-Pacific - Guam", "F Mid-Pacific H"],
+        ["F Mid-Pacific H"] * 3,
+    ):
+        r = judge(fleets, [("Australia", o) for o in orders])
+        assert [o["result"] == "invalid" for o in r["orders"]] == [False, False, True], orders
+        assert r["orders"][2]["reason"] == only
+    r = judge(
+        fleets,
+        [("Australia", o) for o in ("F Mid-Pacific - Tokyo", "F Mid-Pacific H", "F Mid-Pacific H")],
+    )
+    assert r["orders"][0]["reason"] == "Mid-Pacific Ocean is not adjacent to Tokyo"
+    assert [o["result"] for o in r["orders"][1:]] == ["succeeds", "succeeds"]
+    twice = ("F2 Mid-Pacific - Guam", "F2 Mid-Pacific - New Guinea", "F Mid-Pacific H")
+    r = judge(fleets, [("Australia", o) for o in twice])
+    assert [o["result"] == "invalid" for o in r["orders"]] == [False, True, False]
+    assert r["orders"][1]["reason"] == "F2 Mid-Pacific Ocean already has an order"
+
+
 def test_response_lists_every_fleet_in_an_ocean():
     units = [("Japan", "F", "Indian Ocean")] * 3 + [("Indonesia", "F", "Indian Ocean")]
     r = judge(units, [])
@@ -526,6 +556,8 @@ def test_of_two_orders_for_a_fleet_alone_the_first_listed_is_given_numbered_or_n
     assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
     assert r["orders"][1]["reason"] == "F Tokyo already has an order"
     assert "Kyoto" in where(r, "Japan")
-    # In an ocean the numbered order still goes first, wherever it is listed.
+    # In an ocean too the order in excess is the last written, numbered or not.
     r = judge(units, [("Japan", "F NPO - Guam"), ("Japan", "F1 NPO H")])
-    assert [o["result"] for o in r["orders"]] == ["invalid", "succeeds"]
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
+    r = judge(units, [("Japan", "F1 NPO H"), ("Japan", "F NPO - Guam")])
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]

@@ -241,8 +241,9 @@ def test_two_fleets_in_one_ocean_each_get_an_order_by_clicking(browser, live_ser
 @pytest.mark.django_db(transaction=True)
 def test_two_fleets_in_one_ocean_may_both_be_removed_by_clicking(browser, live_server):  # noqa: F811
     """Removals, one a fleet: with two fleets in the Mid-Pacific and two removals due, the
-    ocean's icon offers a removal again after the first (it was offered once only)."""
-    from test_browser_board import click_on_board
+    ocean's icon offers a removal again after the first (it was offered once only), and a
+    click on the icon finds it under the first removal's mark."""
+    from test_browser_board import box, click_on_board
 
     base = live_server.url
     page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
@@ -265,8 +266,20 @@ def test_two_fleets_in_one_ocean_may_both_be_removed_by_clicking(browser, live_s
     removal.click()
     page.wait_for_selector('#order-prompt:has-text("Removals left: 1 of 2.")')
     settle(page)
-    removal.click()  # offered again in the list (the first removal's mark covers the icon)
+    # The first removal's mark stands beside the ocean's icon, not over it: a click on the
+    # icon (the second fleet's) offers the second removal (the mark covered the whole icon,
+    # and the click found the mark, not the fleet).
+    page.keyboard.press("Escape")
+    mark = page.locator("#board g.order.remove")
+    assert mark.count() == 1
+    icon = page.locator(f'#board g.unit[data-location="{mpo}"][data-power="Australia"]')
+    click_on_board(page, icon)
+    removal.click()
     page.wait_for_selector('#order-prompt:has-text("Removals left: 0 of 2.")')
+    settle(page)
+    marks = [box(m) for m in page.locator("#board g.order.remove").all()]
+    assert len(marks) == 2 and marks[0] != marks[1]  # one mark a fleet, side by side
+    click_on_board(page, icon)  # still in sight and clickable, both removals made
     settle(page)
     box = page.locator("#id_orders")
     assert box.input_value().splitlines() == ["Remove F Mid-Pacific Ocean"] * 2

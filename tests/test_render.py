@@ -643,6 +643,39 @@ def test_fleets_in_one_ocean_stack_into_one_icon_per_power():
     ]
 
 
+def test_removals_in_a_shared_ocean_stand_beside_their_powers_icon_one_mark_each():
+    """Two Australian fleets (one icon, x2) beside a Japanese fleet in the Mid-Pacific, two
+    removals: the cross covered the whole icon of the first power drawn there (Japan's, not
+    Australia's), both crosses in one place, and a click on the icon found the cross. Now
+    each removal is a small cross of its own under Australia's icon, off its tap target."""
+    ocean = "Mid-Pacific Ocean"
+    fleet = {"unit": "F", "location": ocean}
+    state = {
+        "units": [{"power": "Japan", **fleet}] + [{"power": "Australia", **fleet}] * 2,
+        "supply_centers": {},
+    }
+    removal = {"power": "Australia", "order": f"Remove F {ocean}"}
+    root = ET.fromstring(render_board("far-east", state, [removal, removal]))
+    icon = next(
+        g
+        for g in root.iter(f"{SVG}g")
+        if g.get("data-power") == "Australia" and "unit" in g.get("class", "")
+    )
+    hit = icon.find(f"{SVG}circle")
+    cx, cy, r = (float(hit.get(k)) for k in ("cx", "cy", "r"))
+    crosses = [g for g in root.iter(f"{SVG}g") if g.get("class") == "order remove"]
+    assert len(crosses) == 2
+    middles = []
+    for cross in crosses:
+        numbers = [float(n) for n in re.findall(r"-?[\d.]+", cross.find(f"{SVG}path").get("d"))]
+        xs, ys = numbers[0::2], numbers[1::2]
+        middle = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+        middles.append(middle)
+        # Under the icon's tap target, clear of it, and by Australia's icon.
+        assert min(ys) > cy + r and math.dist(middle, (cx, cy)) < 40, (middle, cx, cy, r)
+    assert middles[0] != middles[1]
+
+
 @pytest.mark.parametrize("variant", ["colonial", "far-east", "chinese"])
 def test_each_board_layout_is_precomputed_and_current(variant) -> None:
     """``layout.json`` holds what the layout code computes now for the board as it is (run

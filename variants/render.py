@@ -1247,6 +1247,8 @@ class _Drawing:
         self.s = self.board.scale
         self.unit_at: dict[str, dict] = {}
         self.spot_of: dict[str, Point] = {}
+        # Each power's stack in a shared space (a Far East ocean): its spot and how many units.
+        self.stack_of: dict[tuple[str, str | None], tuple[Point, int]] = {}
         self.dislodged_at: dict[str, Point] = {}
 
     def say(self, template: str, **names: str) -> str:
@@ -1273,10 +1275,17 @@ class _Drawing:
         x, y = spots[key]
         return (float(x), float(y))
 
-    def where(self, location: str | None) -> Point | None:
-        """Where the unit ordered from a location is drawn."""
+    def where(self, location: str | None, power: str | None = None) -> Point | None:
+        """Where the unit ordered from a location is drawn: ``power``'s where several powers'
+        units share the space (each power's stack stands beside the others)."""
         if location is None:
             return None
+        if power is not None and self.stack_of:
+            stack = self.stack_of.get((location, power)) or self.stack_of.get(
+                (location.split("/", 1)[0], power)
+            )
+            if stack is not None:
+                return stack[0]
         return (
             self.spot_of.get(location)
             or self.spot_of.get(location.split("/", 1)[0])
@@ -1402,6 +1411,8 @@ class _Drawing:
                 default=40 * self.s,
             )
             self.spot_of.setdefault(location, spot)
+            self.stack_of[(location, power)] = (spot, len(units))
+            self.stack_of.setdefault((location.split("/", 1)[0], power), (spot, len(units)))
             self.unit_at.setdefault(location, units[0])
             self.unit_at.setdefault(location.split("/", 1)[0], units[0])
             count = len(units)
@@ -1569,6 +1580,7 @@ class _Drawing:
     def orders(self, entries: list[dict]) -> tuple[str, str]:
         """Order marks under the units, and removal crosses over them."""
         under, over = ['<g id="order-marks">'], ['<g id="order-marks-over">']
+        removals: dict[tuple[str, str | None], int] = {}  # so far, per power's stack
         for entry in entries:
             if entry.get("result") == "invalid":
                 continue
@@ -1578,7 +1590,11 @@ class _Drawing:
             order = _data(self.variant_id, entry, text)
             if order is None:
                 continue
-            drawn = self.order(order, entry, text)
+            nth = 0
+            if order["kind"] == "remove" and order.get("location"):
+                key = (self.canonical(order["location"]), entry.get("power"))
+                nth = removals[key] = removals.get(key, -1) + 1
+            drawn = self.order(order, entry, text, nth)
             if drawn:
                 on_top = order["kind"] in ("remove", "disband")
                 (over if on_top else under).append(drawn)
@@ -1586,7 +1602,9 @@ class _Drawing:
         over.append("</g>")
         return "".join(under), "".join(over)
 
-    def order(self, order: dict, entry: dict, text: str) -> str | None:
+    def order(self, order: dict, entry: dict, text: str, nth: int = 0) -> str | None:
+        """One order's mark; ``nth``: how many removals of the power's units in the same
+        space come before this one."""
         kind = order["kind"]
         result = entry.get("result") or ""
         failed = result == "fails"
@@ -1610,7 +1628,7 @@ class _Drawing:
         if kind in ("move", "retreat"):
             origin = (
                 self.dislodged_at.get(order.get("location")) if kind == "retreat" else None
-            ) or self.where(order.get("location"))
+            ) or self.where(order.get("location"), power)
             target = self.anchor(order.get("destination"))
             if origin is None or target is None:
                 return None
@@ -1627,7 +1645,8 @@ class _Drawing:
                 extra += f' data-via="{escape(order.get("via").lower())}"'
             return self.order_group(name, entry, text, body, extra)
         if kind == "support":
-            origin, held = self.where(order.get("location")), self.where(order.get("target"))
+            origin = self.where(order.get("location"), power)
+            held = self.where(order.get("target"), order.get("target_power") or power)
             if origin is None or held is None:
                 return None
             dash = "2 4" if failed else "6 3"
@@ -1662,7 +1681,8 @@ class _Drawing:
             extra = f' data-target="{escape(order.get("destination"))}"'
             return self.order_group("support", entry, text, body, extra)
         if kind == "convoy":
-            fleet, army = self.where(order.get("location")), self.where(order.get("target"))
+            fleet = self.where(order.get("location"), power)
+            army = self.where(order.get("target"), order.get("target_power") or power)
             target = self.anchor(order.get("destination"))
             if fleet is None or army is None or target is None:
                 return None
@@ -1674,7 +1694,7 @@ class _Drawing:
             extra = f' data-target="{escape(order.get("destination"))}"'
             return self.order_group("convoy", entry, text, body, extra)
         if kind == "hold":
-            at = self.where(order.get("location"))
+            at = self.where(order.get("location"), power)
             if at is None:
                 return None
             r = 16.5 * s
@@ -1688,9 +1708,16 @@ class _Drawing:
                 return None
             return self.order_group("disband", entry, text, self.cross(at))
         if kind == "remove":
-            at = self.where(order.get("location"))
+            at = self.where(order.get("location"), power)
             if at is None:
                 return None
+            stack = self.stack_of.get((self.canonical(order["location"]), power))
+            if stack is not None and stack[1] > 1:
+                # Several units in one icon (a Far East ocean): a small cross a removal in a
+                # row under the icon, which stays in sight and clickable for the next one.
+                s = self.s
+                spot = (at[0] - 6 * s * (stack[1] - 1) + 12 * s * nth, at[1] + 20 * s)
+                return self.order_group("remove", entry, text, self.cross(spot, 5))
             return self.order_group("remove", entry, text, self.cross(at))
         if kind == "build":
             at = self.anchor(order.get("location"))
@@ -1738,13 +1765,13 @@ class _Drawing:
         d = f"M{_p(a)} L{_p(b)}"
         return f'<g class="bounce">{self.stroke(d, STANDOFF_COLOUR, 3.2, cap="butt")}</g>'
 
-    def cross(self, at: Point) -> str:
-        r = 11 * self.s
+    def cross(self, at: Point, size: float = 11) -> str:
+        r = size * self.s
         d = (
             f"M{_p((at[0] - r, at[1] - r))} L{_p((at[0] + r, at[1] + r))} "
             f"M{_p((at[0] - r, at[1] + r))} L{_p((at[0] + r, at[1] - r))}"
         )
-        return self.stroke(d, REMOVE_COLOUR, 3.0)
+        return self.stroke(d, REMOVE_COLOUR, 3.0 if size >= 11 else 2.2)
 
     def plus(self, at: Point, colour: str) -> str:
         s = self.s

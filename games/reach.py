@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import logging
@@ -111,10 +112,13 @@ def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return all(v4.is_global for v4 in embedded)
 
 
-def check_url(url: str, *, resolve: bool = True) -> None:
+def check_url(url: str, *, resolve: bool = True) -> list[str] | None:
     """Refuse URLs that would make the server call itself or its private network. Without
     ``resolve`` (when an address is saved) a name is not looked up, only literal addresses and
-    local names are refused; every delivery checks again, resolving (a name can change)."""
+    local names are refused; every delivery checks again, resolving (a name can change).
+    Returns the addresses the name resolved to, all checked (None unchecked: not resolved, or
+    private addresses allowed): a delivery connects to one of them, not to a second look-up,
+    which a name with a short life could answer with 127.0.0.1 (DNS rebinding)."""
     parts = urlsplit(url)
     allow_private = getattr(settings, "WEBHOOK_ALLOW_PRIVATE", False)
     # Plain http only with private addresses allowed (local development), as the README
@@ -135,7 +139,7 @@ def check_url(url: str, *, resolve: bool = True) -> None:
     if port == 0 or (port is None and parts.netloc.endswith(":")):
         raise UnsafeAddress(_("the port must be a number from 1 to 65535"))
     if allow_private:
-        return
+        return None
     # Only the web's own ports: another (6379, 5432, 25...) would let a game's events knock on
     # whatever service a public host (or a name that later resolves inward) keeps there.
     if port is not None and port not in PUBLIC_PORTS:
@@ -152,16 +156,19 @@ def check_url(url: str, *, resolve: bool = True) -> None:
     if literal is not None and not is_public(literal):
         raise UnsafeAddress(_("the address is private, loopback or reserved"))
     if not resolve:
-        return
+        return None
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
         found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (OSError, ValueError) as error:
         raise UnsafeAddress(_("the host name does not resolve")) from error
+    checked = []
     for *_rest, address in found:
         ip = ipaddress.ip_address(address[0].split("%", 1)[0])
         if not is_public(ip):
             raise UnsafeAddress(_("the address is private, loopback or reserved"))
+        checked.append(str(ip))
+    return list(dict.fromkeys(checked))
 
 
 def sign(secret: str, body: bytes) -> str:
@@ -182,12 +189,47 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _opener = urllib.request.build_opener(_NoRedirects)
 
 
+def _connect_to(addresses: list[str]) -> Callable:
+    """``socket.create_connection`` to the checked addresses (in turn), whatever host name the
+    connection was made for: its TLS still names and verifies that host."""
+
+    def connect(address, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, source_address=None):
+        error: OSError | None = None
+        for ip in addresses:
+            try:
+                return socket.create_connection((ip, address[1]), timeout, source_address)
+            except OSError as failed:
+                error = failed
+        raise error or OSError("no address to connect to")
+
+    return connect
+
+
+class _PinnedHTTPS(urllib.request.HTTPSHandler):
+    """HTTPS to the addresses ``check_url`` checked, not to a second look-up of the name."""
+
+    def __init__(self, addresses: list[str]) -> None:
+        super().__init__()
+        self.connect = _connect_to(addresses)
+
+    def https_open(self, req):
+        def connection(host, **kwargs):
+            made = http.client.HTTPSConnection(host, **kwargs)
+            made._create_connection = self.connect  # http.client's own hook
+            return made
+
+        return self.do_open(connection, req, context=self._context)
+
+
 def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     """POST once, checked and bounded; the status, or an exception (retried by the task)."""
-    check_url(url)
+    addresses = check_url(url)
+    opener = _opener
+    if addresses:  # https only, then: plain http needs private addresses allowed
+        opener = urllib.request.build_opener(_NoRedirects, _PinnedHTTPS(addresses))
     request = urllib.request.Request(url, data=body, method="POST", headers=headers)
     try:
-        with _opener.open(request, timeout=TIMEOUT) as answer:
+        with opener.open(request, timeout=TIMEOUT) as answer:
             return answer.status
     except urllib.error.HTTPError as error:
         if 300 <= error.code < 400:

@@ -672,3 +672,120 @@ def test_a_webhook_with_no_events_named_hears_every_event(api, game, moderator) 
     assert answer.status_code == 201 and answer.json()["events"] == []
     hook = Webhook.objects.get()
     assert all(hook.wants(event) for event in ("processed", "deadline", "over"))
+
+
+def test_a_delivery_connects_to_the_address_it_checked_not_to_a_second_look_up(
+    settings, monkeypatch
+) -> None:
+    """A name with a short life may resolve to a public address for the check and to
+    127.0.0.1 (or 169.254.169.254, the cloud's metadata) a moment later, when the connection
+    looks it up again (DNS rebinding). The delivery connects to the address it checked."""
+    import socket
+
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    looked_up = []
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        looked_up.append(host)
+        ip = "93.184.216.34" if len(looked_up) == 1 else "127.0.0.1"  # then rebound
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (ip, port))]
+
+    connected = []
+
+    def create_connection(address, *args, **kwargs):
+        connected.append(address)
+        raise OSError("the test stops here")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    with pytest.raises(OSError):
+        reach.post("https://rebinding.example/hook", b"{}", {"Content-Type": "application/json"})
+    assert connected == [("93.184.216.34", 443)]
+
+
+def test_a_pinned_delivery_still_speaks_tls_to_the_host_named(settings, monkeypatch, tmp_path):
+    """Connected to the checked address, the delivery's TLS still names the URL's host and
+    verifies its certificate against it: a receiver with a certificate for
+    ``hooks.example`` gets the post (here on a local port standing in for the public one)."""
+    import datetime
+    import socket
+    import ssl
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    host = "hooks.example"
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(host)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    pem = tmp_path / "cert.pem"
+    pem.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_pem = tmp_path / "key.pem"
+    key_pem.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(pem, key_pem)
+    received = []
+
+    class Receiver(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            received.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    class TLSServer(ThreadingHTTPServer):
+        def get_request(self):
+            conn, address = super().get_request()
+            return served.wrap_socket(conn, server_side=True), address
+
+    server = TLSServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_port
+
+    trusting = ssl.create_default_context(cafile=str(pem))  # only our receiver's certificate
+    monkeypatch.setattr(ssl, "_create_default_https_context", lambda: trusting)
+    settings.WEBHOOK_ALLOW_PRIVATE = False
+    real_connect, real_getaddrinfo = socket.create_connection, socket.getaddrinfo
+    connected = []
+
+    def getaddrinfo(name, port_asked, *args, **kwargs):
+        if name != host:
+            return real_getaddrinfo(name, port_asked, *args, **kwargs)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port_asked))]
+
+    def create_connection(address, *args, **kwargs):
+        connected.append(address)  # the checked address; the receiver listens locally
+        return real_connect(("127.0.0.1", port), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    monkeypatch.setattr(socket, "create_connection", create_connection)
+    try:
+        status = reach.post(
+            f"https://{host}/hook", b'{"ok": 1}', {"Content-Type": "application/json"}
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 204 and connected == [("93.184.216.34", 443)]
+    assert received == [b'{"ok": 1}']

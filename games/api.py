@@ -263,13 +263,20 @@ class EventStreamNegotiation(BaseContentNegotiation):
 class JSONErrors:
     """A view whose own answers are not JSON (the schema in YAML, the docs' HTML) that refuses
     in JSON, as every other view under /api/ does: the schema's 405 to a POST was its error
-    object written as OpenAPI YAML, ``string:`` and ``code:`` and all."""
+    object written as OpenAPI YAML, ``string:`` and ``code:`` and all. The answer to OPTIONS
+    (DRF's description of the view) is JSON too: the docs' HTML renderer, given it with no
+    template, was a 500."""
 
-    def handle_exception(self, exc):
-        response = super().handle_exception(exc)
+    def _in_json(self, response):
         self.request.accepted_renderer = JSONRenderer()
         self.request.accepted_media_type = JSONRenderer.media_type
         return response
+
+    def handle_exception(self, exc):
+        return self._in_json(super().handle_exception(exc))
+
+    def options(self, request, *args, **kwargs):
+        return self._in_json(super().options(request, *args, **kwargs))
 
 
 class SchemaView(JSONErrors, SpectacularAPIView):

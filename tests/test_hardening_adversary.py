@@ -657,6 +657,16 @@ def test_the_http_options_method_is_answered(game, seat, path) -> None:
     assert listed.status_code == 200 and listed.json()["power"] == "France"
 
 
+@pytest.mark.parametrize("path", ["/api/docs/", "/api/schema/"])
+def test_the_http_options_method_of_the_docs_is_answered_in_json(path) -> None:
+    """OPTIONS /api/docs/ was a 500: DRF's description of the view went to the docs' HTML
+    renderer, which has no template for it."""
+    response = Client(raise_request_exception=False).options(path)
+    assert response.status_code == 200, response.status_code
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["name"] in ("Docs", "Schema")
+
+
 # -- 17. the schema says what the server accepts ------------------------------------------
 
 

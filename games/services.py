@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from . import engine, events, ratings, visibility
 from .limits import (
     ABANDONED_AFTER,
+    MAX_DEADLINE_DAYS_AHEAD,
     MAX_ORDER_LENGTH,
     MAX_ORDERS,
     MAX_PAYMENT,
@@ -1055,6 +1056,10 @@ def change_deadline(
     now = timezone.now()
     if deadline is None:
         deadline = (old or now) + timedelta(minutes=minutes or 0)
+    if deadline > now + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
+        # Minutes add to a deadline already moved: a year more, again and again, went on
+        # past the year's bound, and at last past what a date holds (a 500).
+        raise GameError(f"the deadline may be at most {MAX_DEADLINE_DAYS_AHEAD} days from now")
     if phase is None and deadline <= now:
         raise GameError(
             "a deadline now or past processes the phase at once: name the phase it is for"

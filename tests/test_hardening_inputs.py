@@ -616,6 +616,22 @@ def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> Non
     assert "deadline" in assert_json_4xx(response, 400)
 
 
+def test_moderator_deadline_pushed_again_and_again_stays_within_a_year(game, moderator) -> None:
+    """Minutes add to the deadline as it stands: two pushes of 200 days put it 400 days
+    ahead (past the year a deadline set outright may be), and enough of them past year 9999,
+    a 500. The push that would pass the year is refused; the deadline stays as it was."""
+    client = token_client(moderator)
+    path = f"/api/games/{game.pk}/moderation/deadline/"
+    assert client.post(path, {"minutes": 200 * 24 * 60}, format="json").status_code == 200
+    game.current_phase.refresh_from_db()
+    deadline = game.current_phase.deadline
+    response = client.post(path, {"minutes": 200 * 24 * 60}, format="json")
+    assert "days from now" in assert_json_4xx(response, 400)["detail"]
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == deadline
+    assert client.post(path, {"minutes": -60}, format="json").status_code == 200
+
+
 def test_replace_with_an_unknown_power_is_a_400(game, moderator, make_user) -> None:
     make_user("spare")
     seats = game.memberships.count()

@@ -220,15 +220,19 @@ def create_game(
     problems = engine.option_problems(variant, options)
     if problems:
         raise GameError("; ".join(problems))
-    if capped:
-        _check_game_caps(creator)
     # The game's chance, replayable, secret until the game is over (engine.SERVER_OPTIONS):
     # 63 bits, so that nobody finds it by trying every seed against the dice a year shows.
     options = {**options, "seed": secrets.randbits(63)}
-    game = Game.objects.create(
-        name=name, variant=variant, creator=creator, options=options, **settings
-    )
-    _log(game, creator, "create", variant=variant)
+    with transaction.atomic():
+        if capped:
+            # Counted and made under the creator's row lock: requests sent at once each
+            # counted the same games and each made one, past the caps.
+            get_user_model().objects.select_for_update().filter(pk=creator.pk).first()
+            _check_game_caps(creator)
+        game = Game.objects.create(
+            name=name, variant=variant, creator=creator, options=options, **settings
+        )
+        _log(game, creator, "create", variant=variant)
     return game
 
 

@@ -136,3 +136,19 @@ def test_leaves_sent_at_once_through_the_api(moderator, make_user, api) -> None:
     assert run_together([leave(ada), leave(bob)]) == [200, 200]
     assert sorted(run_together([leave(eve), leave(eve)])) == [200, 400]
     assert not forming.memberships.exists()
+
+
+def test_games_created_at_once_never_pass_the_creators_caps(make_user, settings) -> None:
+    """The caps on a creator's games were counted, then the game made: requests sent at once
+    all counted the same games and all made one (12 at once made 6 under a cap of 5)."""
+    settings.MAX_FORMING_GAMES = 2
+    creator = make_user("eager")
+
+    def create() -> object:
+        return services.create_game(creator, name="Eager", variant="standard", capped=True)
+
+    results = run_together([create] * 8)
+    made = [r for r in results if not isinstance(r, Exception)]
+    assert all(isinstance(r, services.GameError) for r in results if r not in made), results
+    assert len(made) == 2, results
+    assert services.Game.objects.filter(creator=creator).count() == 2

@@ -7,8 +7,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import Group
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
@@ -290,10 +291,16 @@ class CheckedUserCreationForm(_UsernameCheck, AdminUserCreationForm):
     pass
 
 
-class CheckedUserAdmin(UserAdmin):
+class CheckedUserAdmin(NumericIdsAdmin, UserAdmin):
     form = CheckedUserChangeForm
     add_form = CheckedUserCreationForm
 
 
+class NumericIdsGroupAdmin(NumericIdsAdmin, GroupAdmin):
+    """Django's groups, their actions' rows checked as every other model's (a 500 before)."""
+
+
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), CheckedUserAdmin)
+admin.site.unregister(Group)
+admin.site.register(Group, NumericIdsGroupAdmin)

@@ -638,6 +638,19 @@ def test_admin_actions_with_a_non_numeric_id_are_a_400(game, superuser, model, a
     assert game.status == Game.Status.ACTIVE
 
 
+@pytest.mark.parametrize("model", ["auth:auth_user", "auth:auth_group"])
+def test_account_admin_actions_with_a_non_numeric_id_are_a_400(superuser, model) -> None:
+    """Django's own user and group admins read the chosen ids as they came: "abc" was a
+    ValueError and a huge number SQLite's OverflowError, each a 500."""
+    url = reverse(f"admin:{model.split(':')[1]}_changelist")
+    for chosen in (["abc"], [str(10**20)], ["\x00"]):
+        response = browser(superuser).post(
+            url, {"action": "delete_selected", "_selected_action": chosen, "index": 0}
+        )
+        assert response.status_code == 400, (chosen, response.status_code)
+    assert get_user_model().objects.filter(pk=superuser.pk).exists()
+
+
 def test_membership_status_is_untouched_by_a_refused_action(game, superuser) -> None:
     browser(superuser).post(
         reverse("admin:games_membership_changelist"),

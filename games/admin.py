@@ -147,18 +147,34 @@ class NumericIdsAdmin(admin.ModelAdmin):
         return super().response_action(request, queryset)
 
 
-class MembershipInline(admin.TabularInline):
+class RecordsAdmin(NumericIdsAdmin):
+    """A model the services alone make (phases, orders, seats, press, the log): browsed and
+    acted on here, never added, since the add form asks for none of the fields a row needs
+    (each add was the database's refusal, a 500)."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class RecordsInline(admin.TabularInline):
+    """Rows shown under their game, every field read-only: none added there either (a form
+    count forged in the post made one, empty, and the database refused it: a 500)."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class MembershipInline(RecordsInline):
     model = Membership
-    extra = 0
     readonly_fields = ["user", "power", "status", "bot", "ready", "missed_phases", "preferences"]
-    can_delete = False
 
 
-class ModeratorActionInline(admin.TabularInline):
+class ModeratorActionInline(RecordsInline):
     model = ModeratorAction
-    extra = 0
     readonly_fields = ["created", "user", "action", "details"]
-    can_delete = False
 
 
 @admin.register(Game)
@@ -230,7 +246,7 @@ class GameAdmin(NumericIdsAdmin):
 
 
 @admin.register(Phase)
-class PhaseAdmin(NumericIdsAdmin):
+class PhaseAdmin(RecordsAdmin):
     list_display = ["game", "index", "season", "year", "type", "deadline", "processed_at"]
     list_filter = ["type"]
     readonly_fields = [f.name for f in Phase._meta.fields]
@@ -238,27 +254,29 @@ class PhaseAdmin(NumericIdsAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(NumericIdsAdmin):
+class MembershipAdmin(RecordsAdmin):
     list_display = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
     list_filter = ["status", "bot"]
+    # Preferences too: blank or ``null`` there was stored as NULL, which the column refuses.
     readonly_fields = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
+    readonly_fields += ["preferences"]
     actions = [remove_player, put_bot, take_bot_off]
 
 
 @admin.register(Order)
-class OrderAdmin(NumericIdsAdmin):
+class OrderAdmin(RecordsAdmin):
     list_display = ["phase", "power", "canonical", "valid", "result"]
     readonly_fields = [f.name for f in Order._meta.fields]
 
 
 @admin.register(Message)
-class MessageAdmin(NumericIdsAdmin):
+class MessageAdmin(RecordsAdmin):
     list_display = ["game", "sender_power", "recipients", "created"]
     readonly_fields = [f.name for f in Message._meta.fields]
 
 
 @admin.register(ModeratorAction)
-class ModeratorActionAdmin(NumericIdsAdmin):
+class ModeratorActionAdmin(RecordsAdmin):
     list_display = ["game", "action", "user", "created"]
     list_filter = ["action"]
     readonly_fields = ["game", "user", "action", "details", "created"]

@@ -651,6 +651,38 @@ def test_account_admin_actions_with_a_non_numeric_id_are_a_400(superuser, model)
     assert get_user_model().objects.filter(pk=superuser.pk).exists()
 
 
+@pytest.mark.parametrize("model", ["phase", "order", "message", "moderatoraction", "membership"])
+def test_the_admin_adds_no_row_that_only_the_services_make(game, superuser, model) -> None:
+    """Their add forms asked for none of the fields a row needs: every add, however filled
+    in, was the database's refusal (a 500). They are not offered (403)."""
+    client = browser(superuser)
+    assert client.get(reverse(f"admin:games_{model}_add")).status_code == 403
+    assert client.post(reverse(f"admin:games_{model}_add"), {}).status_code == 403
+
+
+def test_the_admin_game_page_adds_no_seat_through_a_forged_form_count(game, superuser) -> None:
+    url = reverse("admin:games_game_change", args=[game.pk])
+    client = browser(superuser)
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() or "" for name in form.fields if name not in ("options",)}
+    data["options"] = json.dumps(game.options)
+    seats = game.memberships.count()
+    data.update({"memberships-TOTAL_FORMS": seats, "memberships-INITIAL_FORMS": -1})
+    data.update({"moderator_actions-TOTAL_FORMS": 0, "moderator_actions-INITIAL_FORMS": 0})
+    for n, seat in enumerate(game.memberships.all()):  # each seat's row, now read as a new one
+        data.update({f"memberships-{n}-id": seat.pk, f"memberships-{n}-game": game.pk})
+    assert client.post(url, data).status_code < 500
+    assert game.memberships.count() == seats
+
+
+def test_a_seats_preferences_are_not_blanked_in_the_admin(game, superuser) -> None:
+    seat = game.memberships.first()
+    url = reverse("admin:games_membership_change", args=[seat.pk])
+    assert browser(superuser).post(url, {"preferences": "null"}).status_code < 500
+    seat.refresh_from_db()
+    assert seat.preferences is not None
+
+
 def test_membership_status_is_untouched_by_a_refused_action(game, superuser) -> None:
     browser(superuser).post(
         reverse("admin:games_membership_changelist"),

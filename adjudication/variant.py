@@ -134,8 +134,15 @@ class Variant:
         return self.phrases.get(words) or self.loose_phrases.get(words)
 
     def power(self, text: str) -> str | None:
+        """The power ``text`` names, as an order would name it: any case, its abbreviation or
+        adjective, in full-width letters too (``Ｊａｐａｎ``, as Chinese and Japanese keyboards
+        type them, which orders read)."""
         if text in self.powers:
             return text
+        if not text.isascii():
+            from unicodedata import normalize  # only for text outside ASCII
+
+            text = normalize("NFKC", text)
         return self.power_names.get(normalise(text))
 
     # -- geometry ------------------------------------------------------------------------

@@ -89,3 +89,23 @@ def test_a_concession_names_the_power_in_any_form(make_game, seat, api) -> None:
     voted = france.post(f"/api/games/{chinese.pk}/draw/", {"concede_to": "japan"}, format="json")
     assert voted.status_code == 200, voted.content
     assert DrawVote.objects.get(game=chinese, power="France").concede_to == "Japan"
+
+
+def test_a_power_in_full_width_letters_is_that_power(make_game, seat, api) -> None:
+    """Found by an adversary: an order reads ``Ｆ　ＴＯＫ`` as F Tokyo (full-width letters, as
+    Chinese and Japanese keyboards type them), but a payee or a recipient written so was no
+    power at all."""
+    game = make_game("chinese", players=6)
+    client = api(seat(game, "France").user)
+    paid = client.post(
+        f"/api/games/{game.pk}/payments/", {"to": "Ｊａｐａｎ", "amount": 5}, format="json"
+    )
+    assert paid.status_code == 201, paid.content
+    assert paid.json()["to"] == "Japan"
+    sent = client.post(
+        f"/api/games/{game.pk}/messages/",
+        {"body": "hello", "recipients": ["ＥＮＧＬＡＮＤ"]},
+        format="json",
+    )
+    assert sent.status_code == 201, sent.content
+    assert Message.objects.get(game=game).recipients == ["England"]

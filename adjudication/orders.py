@@ -295,8 +295,10 @@ MAX_ORDER_LENGTH: Final = 400
 
 # -- tokenising -------------------------------------------------------------------------------
 
-# Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width.
-_ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2212\ufe63\uff0d]")
+# Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width,
+# and the dashes a Japanese keyboard types for one: the horizontal bar and the long-vowel
+# mark (ー, also its half-width form, which NFKC makes the same).
+_ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u30fc\ufe63\uff0d]")
 # Characters drawn as nothing that pasting brings: a byte-order mark, zero-width joiners, a
 # word joiner, a soft hyphen and the direction marks are no character at all; a zero-width
 # space is a space (``A\u200bMoscow`` is A Moscow).

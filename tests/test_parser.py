@@ -1176,6 +1176,10 @@ def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
         ("A\u200bMoscow H", "A Moscow H"),
         ("A Mos\u00adcow H", "A Moscow H"),
         ("\u200eA Moscow - Omsk\u200f", "A Moscow - Omsk"),
+        # The dashes a Japanese keyboard types: the long-vowel mark, the horizontal bar.
+        ("A Moscow ー Omsk", "A Moscow - Omsk"),
+        ("A Moscow ｰ Omsk", "A Moscow - Omsk"),
+        ("A Moscow―Omsk", "A Moscow - Omsk"),
         # A route's words joined by hyphens, as a name's may be.
         ("A Moscow - Omsk via Trans-Siberian-Railroad", "A Moscow - Omsk via TSR"),
     ],

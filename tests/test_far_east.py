@@ -561,3 +561,11 @@ def test_of_two_orders_for_a_fleet_alone_the_first_listed_is_given_numbered_or_n
     assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
     r = judge(units, [("Japan", "F1 NPO H"), ("Japan", "F NPO - Guam")])
     assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
+
+
+def test_a_numbered_fleet_supporting_itself_is_named_by_its_number():
+    """``F1 NPO S F1 NPO - Guam`` was refused as "F North Pacific Ocean cannot support
+    itself", which names no fleet of the two there."""
+    units = [("Japan", "F", "North Pacific Ocean")] * 2
+    r = judge(units, [("Japan", "F2 North Pacific S F2 North Pacific - Guam")])
+    assert r["orders"][0]["reason"] == "F2 North Pacific Ocean cannot support itself"

@@ -125,7 +125,9 @@ class Movement(_Core):
             return power, any(self.power[j] != power for j in here)
         if order.target_number is not None:
             if self.numbered(power, province, order.target_number) == s:
-                raise OrderError("{unit} cannot support itself", unit=self.units[s].label())
+                unit = self.units[s]  # named as the order numbers it (F1 North Pacific Ocean)
+                label = f"{unit.kind}{order.number} {unit.location}" if order.number else None
+                raise OrderError("{unit} cannot support itself", unit=label or unit.label())
         elif power not in powers:
             raise OrderError(
                 "{power} has no unit in the {province} to support", power=power, province=province

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
@@ -10,7 +12,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import Group
-from django.db.models import QuerySet
+from django.core.exceptions import ValidationError
+from django.db.models import IntegerField, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
 
@@ -136,9 +139,31 @@ take_bot_off = _registered(
 )
 
 
+class NumericIdChoices(forms.ModelMultipleChoiceField):
+    """Rows chosen in a list (a user's groups and permissions) by their numeric ids: an id
+    too long for the column is refused as no such choice, as a missing id is; SQLite could
+    not even look it up (an OverflowError, a 500)."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, (list, tuple)) else ():
+            if isinstance(pk, str) and not re.fullmatch(r"[0-9]{1,18}", pk):
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": pk},
+                )
+        return super()._check_values(value)
+
+
 class NumericIdsAdmin(admin.ModelAdmin):
     """An action's chosen rows are named by their ids; anything but digits (a forged or broken
-    form) is a 400, not the database's error."""
+    form) is a 400, not the database's error. So are the rows a form's list chooses
+    (``NumericIdChoices``)."""
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if isinstance(db_field.remote_field.model._meta.pk, IntegerField):
+            kwargs.setdefault("form_class", NumericIdChoices)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def response_action(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         chosen = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)

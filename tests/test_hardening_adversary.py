@@ -651,6 +651,28 @@ def test_account_admin_actions_with_a_non_numeric_id_are_a_400(superuser, model)
     assert get_user_model().objects.filter(pk=superuser.pk).exists()
 
 
+def test_an_accounts_groups_named_by_a_huge_id_are_refused(superuser, make_user) -> None:
+    """A group id too long for the column was SQLite's OverflowError (a 500); it is refused
+    as no such group, and a real one is still given."""
+    from django.contrib.auth.models import Group
+
+    group = Group.objects.create(name="moderators")
+    account = make_user("someone")
+    url = reverse("admin:auth_user_change", args=[account.pk])
+    client = browser(superuser)
+    form = client.get(url).context["adminform"].form
+    data = {n: form[n].value() for n in form.fields if form[n].value() not in (None, [])}
+    data.pop("password", None)
+    joined = timezone.localtime(account.date_joined)  # the admin's split date and time
+    data.update(date_joined_0=joined.date().isoformat(), date_joined_1=joined.time().isoformat())
+    response = client.post(url, {**data, "groups": [str(10**20)]})
+    assert response.status_code == 200, response.status_code
+    assert "groups" in response.context["adminform"].form.errors
+    saved = client.post(url, {**data, "groups": [group.pk]})
+    assert saved.status_code == 302, saved.context["adminform"].form.errors
+    assert list(account.groups.all()) == [group]
+
+
 @pytest.mark.parametrize("model", ["phase", "order", "message", "moderatoraction", "membership"])
 def test_the_admin_adds_no_row_that_only_the_services_make(game, superuser, model) -> None:
     """Their add forms asked for none of the fields a row needs: every add, however filled

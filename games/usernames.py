@@ -96,7 +96,9 @@ def user_named(username: str) -> AbstractBaseUser | None:
     """The account of that name, in any case (``/players/DEMO1/`` is demo1's page, and
     ``DEMO1`` a moderator's replacement for a seat): names are unique whatever their case.
     The exact name wins if two accounts made before that rule differ only in case; otherwise
-    such a name names nobody."""
+    such a name names nobody. The name is read as sign-in reads it (NFKC): ``ｄｅｍｏ１``,
+    typed with an input method in full width, signs in as demo1 and names demo1 here too."""
+    username = AbstractBaseUser.normalize_username(username)
     users = get_user_model().objects
     exact = users.filter(username=username).first()
     if exact is not None:

@@ -443,6 +443,9 @@ def test_a_player_is_found_in_any_case(make_game, moderator, api, client) -> Non
     assert shouted.json()["username"] == winner.username
     client.force_login(moderator)
     assert client.get(f"/players/{winner.username.upper()}/").status_code == 200
+    # In full width, as an input method types it (sign-in reads it so: NFKC).
+    wide = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in winner.username)
+    assert api(moderator).get(f"/api/players/{wide}/").json() == exact
 
 
 def test_an_empty_variant_is_the_overall_leaderboard(make_game, moderator, api) -> None:

@@ -42,7 +42,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import translation
@@ -436,6 +436,28 @@ class ApiNotFoundMiddleware:
 
             return not_found(request, None)
         return response
+
+
+class PageMethodsMiddleware:
+    """Pages are read (GET, HEAD) and sent forms (POST); outside the API any other method is
+    a 405 naming those, and OPTIONS is answered with them. Before, a PUT, a DELETE or a
+    made-up method rendered a page as a GET would, as if it had been understood. (The API's
+    views answer each method themselves.)"""
+
+    ALLOWED = ("GET", "HEAD", "POST", "OPTIONS")
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        method = request.method
+        if method in ("GET", "HEAD", "POST") or request.path.startswith("/api/"):
+            return self.get_response(request)
+        if method == "OPTIONS":
+            response = HttpResponse(status=200)
+            response["Allow"] = ", ".join(self.ALLOWED)
+            return response
+        return HttpResponseNotAllowed(self.ALLOWED)
 
 
 class ErrorPageMiddleware:

@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.middleware.PrivateCacheMiddleware",
     "games.middleware.ErrorPageMiddleware",  # bare 400/403/405 text: the site's error page
+    "games.middleware.PageMethodsMiddleware",  # a page PUT or DELETE: 405, not the page
     "games.middleware.ApiNotFoundMiddleware",  # JSON 404s under /api/, with DEBUG on too
     "greatgame.ratelimit.FormRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

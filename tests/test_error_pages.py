@@ -46,6 +46,27 @@ def test_a_get_to_a_form_address_is_framed_and_keeps_allow(make_game) -> None:
     assert "POST" in response["Allow"]
 
 
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH", "FROB"])
+@pytest.mark.parametrize("path", ["/", "/games/{pk}/", "/leaderboard/", "/games/{pk}/board.svg"])
+def test_a_page_sent_another_method_than_get_or_post_is_a_405(make_game, method, path) -> None:
+    """Found by an adversary: a PUT, a DELETE or a made-up method rendered the page."""
+    game = make_game("colonial")
+    client = Client()
+    client.force_login(game.creator)
+    response = client.generic(method, path.format(pk=game.pk))
+    framed(response, 405)
+    assert response["Allow"] == "GET, HEAD, POST, OPTIONS"
+    options = client.options(path.format(pk=game.pk))
+    assert options.status_code == 200 and options["Allow"] == "GET, HEAD, POST, OPTIONS"
+    assert options.content == b""
+
+
+def test_the_api_answers_its_own_methods(api, make_user) -> None:
+    response = api(make_user("reader")).delete("/api/games/")
+    assert response.status_code == 405
+    assert response["Content-Type"].startswith("application/json")
+
+
 def test_an_unknown_address_is_framed_but_the_api_answers_json(client, make_user) -> None:
     client.force_login(make_user("reader"))
     framed(client.get("/no/such/page/"), 404)

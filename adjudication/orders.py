@@ -331,6 +331,7 @@ COAST_WORDS = {
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
 _UNIT_NUMBER = re.compile(r"^([af])(\d+)$")
+_NUMBER_STARTS = frozenset("0123456789-")  # the first characters of a unit's number apart
 # The words a coast after a name may start with (``/nc``, ``(sc)``, ``nc``, ``north coast``):
 # any other next word skips looking for one.
 _COAST_STARTS = frozenset(("/", "(", *COAST_WORDS))
@@ -356,7 +357,11 @@ def blank(text: object) -> bool:
     nothing that pasting brings (a zero-width space or joiner, a byte-order mark, a word
     joiner), which reading drops. A server drops such a line from a list of orders, as it
     drops an empty one."""
-    return isinstance(text, str) and not text.translate(_INVISIBLE).strip()
+    if not isinstance(text, str):
+        return False
+    # Every invisible character is outside ASCII (isascii is a flag, not a scan): most lines
+    # skip the translation, which had become a fifth of reading a new order.
+    return not (text if text.isascii() else text.translate(_INVISIBLE)).strip()
 
 
 def tokenize(text: str) -> list[str]:
@@ -561,20 +566,23 @@ class _Reader:
         """The unit word and its number (``F2``, also ``F 2``), if any. A number is any count
         of digits, for the board to refuse (``F9999``: the power has not that many units
         there); a number 0 or below (``F0``, ``F-1``) names no unit anywhere."""
-        tok = self.peek()
+        keys, pos = self.keys, self.pos
+        tok = keys[pos] if pos < len(keys) else None
         if tok in UNIT_WORDS:
             # No name's words include a unit word, so "A" here is always the unit.
             kind = UNIT_WORDS[tok]
-            after = self.peek(1)
-            if after is not None and after.isdigit():  # "F 1 Mid-Pacific": apart, as typed
-                self.pos += 2
-                return kind, self._number(kind, after, self.pos - 2)
-            if after == "-" and (self.peek(2) or "").isdigit() and self.peek(3) is not None:
-                raise OrderError(
-                    NUMBERED_FROM_1,
-                    typed=_typed_words(self.text, self.tokens[self.pos : self.pos + 3]),
-                    unit=kind,
-                )
+            # A number apart (``F 1``, ``F -1``) is rare: one look at the next word's start.
+            after = keys[pos + 1] if pos + 1 < len(keys) else ""
+            if after[:1] in _NUMBER_STARTS:
+                if after.isdigit():  # "F 1 Mid-Pacific": apart, as typed
+                    self.pos += 2
+                    return kind, self._number(kind, after, self.pos - 2)
+                if after == "-" and (self.peek(2) or "").isdigit() and self.peek(3) is not None:
+                    raise OrderError(
+                        NUMBERED_FROM_1,
+                        typed=_typed_words(self.text, self.tokens[self.pos : self.pos + 3]),
+                        unit=kind,
+                    )
             self.pos += 1
             return kind, None
         if tok is not None:
@@ -627,11 +635,10 @@ class _Reader:
             self.pos = start + 1
         else:
             # The names whose words all follow, longest first.
-            found = [
-                (w, n)
-                for w, n in variant.name_starts.get(first, ())
-                if keys[start : start + len(w)] == w
-            ]
+            # A hyphen after the first word or not: the names with one there only if so.
+            dash = start + 1 < len(keys) and keys[start + 1] == "-"
+            starts = variant.name_starts if dash else variant.name_starts_plain
+            found = [(w, n) for w, n in starts.get(first, ()) if keys[start : start + len(w)] == w]
             if self.loose:
                 found += [
                     (w, n)

@@ -110,6 +110,9 @@ class Variant:
     loose_phrases: dict[tuple[str, ...], str] = field(default_factory=dict, repr=False)
     # The same (coasts as words left out) by first word, longest first: what the parser reads.
     name_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
+    # Those of them with no hyphen as second word (``North-Sea``), in the same order: the only
+    # ones a name can match when a hyphen does not follow its first word.
+    name_starts_plain: dict[str, tuple] = field(default_factory=dict, repr=False)
     loose_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
     # Spellings that are one word with a dot inside (``and.s``): such a word is read whole; any
     # other word with a dot inside is read as the words the dots part (``st.petersburg``).
@@ -548,6 +551,10 @@ def _names(variant: Variant, entries: list[dict]) -> None:
     variant.phrases = phrases
     variant.loose_phrases = loose
     variant.name_starts = _starts(phrases)
+    variant.name_starts_plain = {
+        first: tuple(c for c in found if len(c[0]) < 2 or c[0][1] != "-")
+        for first, found in variant.name_starts.items()
+    }
     variant.name_alone = {
         first: found[0][1]
         for first, found in variant.name_starts.items()

@@ -249,6 +249,8 @@ def _check_preferences(game: Game, preferences: Iterable[str]) -> list[str]:
 def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = ()) -> Membership:
     """Take a seat in a forming game; the game starts when the last seat is taken."""
     game = _locked(game)
+    if game.is_over:  # a finished or cancelled game has no seat to take, nor to take over
+        raise GameError("the game is over: no seat is open to join or to take over")
     if game.status != Status.FORMING:
         raise GameError("the game is no longer forming; take over a power in civil disorder")
     if game.memberships.filter(user=user).exists():

@@ -208,6 +208,17 @@ def test_take_over_through_join(api, game, moderator, make_user) -> None:
     assert response.data["my_power"] == "Turkey"
 
 
+@pytest.mark.parametrize("status", ["cancelled", "finished"])
+def test_joining_a_game_over_says_it_is_over(api, game, make_user, status) -> None:
+    """Found by an adversary: joining a cancelled game said to take over a power in civil
+    disorder, which a game over has none to offer."""
+    game.status = status
+    game.save(update_fields=["status"])
+    response = api(make_user("late")).post(f"/api/games/{game.pk}/join/", {})
+    assert response.status_code == 400
+    assert response.data["detail"] == "the game is over: no seat is open to join or to take over"
+
+
 def test_variants_and_schema(api, make_user) -> None:
     client = api()
     variants = client.get("/api/variants/").data

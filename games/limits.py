@@ -69,7 +69,8 @@ def echoed(text: str) -> str:
     ``ECHO_LENGTH`` characters only (``'Franceeee…'``): a refusal never repeats a whole essay."""
     if len(text) <= ECHO_LENGTH:
         return repr(text)
-    return repr(text[:ECHO_LENGTH])[:-1] + "…" + repr(text[:ECHO_LENGTH])[-1]
+    quoted = repr(text[:ECHO_LENGTH])
+    return quoted[:-1] + "…" + quoted[-1]
 
 
 def clip(text: str, length: int) -> str:

@@ -264,12 +264,13 @@ class NulCharacterMiddleware:
 
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+_BODILESS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
 
 def has_form_body(request: HttpRequest) -> bool:
     """Whether the request may carry a form or multipart body (the only bodies Django decodes
     with stand-ins); JSON and bodiless requests, the busiest, need no more looking at."""
-    if request.method in ("GET", "HEAD", "OPTIONS", "TRACE"):
+    if request.method in _BODILESS:
         return False
     content_type, _ = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
     return content_type in FORM_TYPES
@@ -284,9 +285,9 @@ def undecodable(request: HttpRequest) -> str | None:
     control characters and all), where the same bytes in JSON are a 400. Nothing on this
     site takes a file, so a multipart body is text too. A body over the size cap is left to
     the 413 that answers it."""
-    if not has_form_body(request):
-        return None
     content_type, params = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
+    if request.method in _BODILESS or content_type not in FORM_TYPES:
+        return None
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

@@ -49,6 +49,17 @@ def _viewer(serializer: serializers.Serializer):
     return serializer.context["request"].user
 
 
+def public_id_field(help_text: str) -> serializers.IntegerField:
+    """A row's random public id (``models.new_public_id``), shown as its ``id``."""
+    return serializers.IntegerField(
+        source="public_id",
+        read_only=True,
+        min_value=PUBLIC_ID_MIN,
+        max_value=PUBLIC_ID_MAX,
+        help_text=help_text,
+    )
+
+
 class SignupSerializer(StrictInput, serializers.ModelSerializer):
     password = serializers.CharField(write_only=True, style={"input_type": "password"})
 
@@ -283,13 +294,9 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
         "paid and the answer is 409."
     )
     to = serializers.CharField(source="payee", max_length=50)
-    id = serializers.IntegerField(
-        source="public_id",
-        read_only=True,
-        min_value=PUBLIC_ID_MIN,
-        max_value=PUBLIC_ID_MAX,
-        help_text="Random: it names this payment and tells nothing of others, nor of when it "
-        "was paid (the ledger's order does).",
+    id = public_id_field(
+        "Random: it names this payment and tells nothing of others, nor of when it was paid "
+        "(the ledger's order does)."
     )
 
     class Meta:
@@ -542,15 +549,10 @@ class PhaseSerializer(BoardSerializer):
 
 
 class MessageSerializer(StrictInput, serializers.ModelSerializer):
-    id = serializers.IntegerField(
-        source="public_id",
-        read_only=True,
-        min_value=PUBLIC_ID_MIN,
-        max_value=PUBLIC_ID_MAX,
-        help_text="Random: it names this message and tells nothing of the press the viewer "
-        "may not read, nor of the order messages were sent in (the list's order and "
-        "`created` do). Ids are 16 digits, exact as JavaScript numbers; the live events' "
-        "ids end with one.",
+    id = public_id_field(
+        "Random: it names this message and tells nothing of the press the viewer may not "
+        "read, nor of the order messages were sent in (the list's order and `created` do). "
+        "Ids are 16 digits, exact as JavaScript numbers; the live events' ids end with one."
     )
     sender = serializers.SerializerMethodField()
     sender_bot = serializers.SerializerMethodField(

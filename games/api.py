@@ -56,6 +56,7 @@ from .serializers import (
     VariantSerializer,
     VoteSerializer,
     order_answers,
+    orders_input,
 )
 from .throttles import ScopedThrottle, SignInThrottle
 
@@ -580,9 +581,7 @@ class GameViewSet(
     def check_orders(self, request: Request, pk: str) -> Response:
         """Check your orders for the current phase without saving them."""
         membership = self._membership(pk)
-        serializer = OrdersInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = orders_input(request.data)
         phase = self._phase_meant(membership, data.get("phase"))
         orders = services.check_orders(membership, data["orders"], phase=phase)
         return Response(order_answers(orders))
@@ -659,13 +658,12 @@ class GameViewSet(
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
         game = membership.game
-        serializer = OrdersInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        data = orders_input(request.data)
         orders = services.submit_orders(
             membership,
-            serializer.validated_data["orders"],
+            data["orders"],
             version=preconditions.if_match(request.headers.get("If-Match")),
-            phase=self._phase_meant(membership, serializer.validated_data.get("phase")),
+            phase=self._phase_meant(membership, data.get("phase")),
         )
         return self._versioned(Response(order_answers(orders)), game, orders, membership)
 

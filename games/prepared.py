@@ -14,8 +14,10 @@ strings): ``Prepared`` refuses any other at its first run.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import connections
@@ -26,6 +28,84 @@ from django.db.models.sql import DeleteQuery
 # separators that no token, power or name holds.
 STAND_INS = [-7_301_990_000 - n for n in range(8)]
 STAND_IN_TEXTS = [f"\x1fstand-in {n}\x1f" for n in range(8)]
+
+
+@contextlib.contextmanager
+def pipelined(using: str = "default") -> Iterator[None]:
+    """Statements sent inside (``Prepared.send``, ``PreparedInsert.send``) go to PostgreSQL
+    together, as psycopg's pipeline mode sends them, and all their answers have come back
+    when the block ends: a transaction's statements cost one round trip between them, not
+    one each. Elsewhere (SQLite, or a libpq without pipelines) each statement is answered as
+    it is sent.
+
+    Only for statements whose answers are read after the block (``fetch*``): Django's own
+    writes read a statement's row count at once, which a pipeline has not yet received."""
+    connection = connections[using]
+    connection.ensure_connection()
+    if connection.vendor != "postgresql" or not _pipelines_supported():
+        yield
+        return
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+@functools.cache
+def _pipelines_supported() -> bool:
+    import psycopg
+
+    return psycopg.Pipeline.is_supported()
+
+
+def _cursor(using: str, owner: object) -> tuple[Any, bool]:
+    """A cursor for one compiled statement, and whether it is kept (else it is Django's, to
+    close once read). On PostgreSQL, unless Django records or wraps queries (``DEBUG``, the
+    tests' query counts, ``CaptureSql``), it is psycopg's own cursor, kept on the connection
+    for this statement: run again, it reads rows with the loaders it made the first time, and
+    Django's cursor wrapper is skipped (both were a fifth of a statement's Python). Its
+    errors are made Django's by the caller, as Django's cursor makes them."""
+    connection = connections[using]
+    if (
+        connection.queries_logged
+        or connection.execute_wrappers
+        or connection.vendor != "postgresql"
+    ):
+        return connection.cursor(), False
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    connection.validate_no_broken_transaction()
+    raw = connection.connection
+    kept = getattr(connection, "_kept_cursors", None)
+    if kept is None or kept[0] is not raw:  # none yet, or the connection was made anew
+        kept = connection._kept_cursors = (raw, {})
+    cursor = kept[1].get(owner)
+    if cursor is None or cursor.closed:
+        with connection.wrap_database_errors:
+            cursor = kept[1][owner] = raw.cursor()
+    return cursor, True
+
+
+def _sent(using: str, owner: object, sql: str, params: list) -> Callable[[], list]:
+    """Execute now; the function returned reads the rows (in a pipeline, once they came)."""
+    connection = connections[using]
+    cursor, kept = _cursor(using, owner)
+    try:
+        with connection.wrap_database_errors:
+            cursor.execute(sql, params)
+    except BaseException:
+        if not kept:
+            cursor.close()
+        raise
+
+    def rows() -> list:
+        try:
+            with connection.wrap_database_errors:
+                return cursor.fetchall()
+        finally:
+            if not kept:
+                cursor.close()
+
+    return rows
 
 
 class Prepared:
@@ -100,11 +180,17 @@ class Prepared:
 
     def run(self, *values: Any) -> list[list]:
         """The rows for these values, converted as the ORM converts them."""
+        return self.send(*values)()
+
+    def send(self, *values: Any) -> Callable[[], list[list]]:
+        """Send the query now and read its rows later: in a pipeline (``pipelined``) the
+        query waits for the next statement that must be answered, and goes with it."""
         sql, params, converters = self._execute(values)
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        rows = [list(row) for row in rows]
+        fetch = _sent(self.using, self, sql, params)
+        return lambda: self._converted(fetch(), converters)
+
+    def _converted(self, fetched: list, converters: list | None) -> list[list]:
+        rows = [list(row) for row in fetched]
         if converters:
             connection = connections[self.using]
             for row in rows:
@@ -116,11 +202,18 @@ class Prepared:
         return rows
 
     def delete(self, *values: Any) -> int:
-        """Delete the rows these values select; the number deleted."""
+        """Delete the rows these values select; the number deleted (in a pipeline, where the
+        answer comes at the end of the block, -1)."""
         sql, params, _converters = self._execute(values)
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(sql, params)
+        connection = connections[self.using]
+        cursor, kept = _cursor(self.using, self)
+        try:
+            with connection.wrap_database_errors:
+                cursor.execute(sql, params)
             return cursor.rowcount
+        finally:
+            if not kept:
+                cursor.close()
 
 
 def instance(model: type[Model], names: Sequence[str], values: Sequence, using: str = "default"):
@@ -158,36 +251,47 @@ class PreparedInsert:
 
     def create(self, objs: list[Model]) -> list[Model]:
         """Insert the rows; returns them with their primary keys, as ``bulk_create``."""
+        return self.send(objs)()
+
+    def send(self, objs: list[Model]) -> Callable[[], list[Model]]:
+        """``create``, the INSERT sent now and its keys read when the function returned is
+        called: in a pipeline (``pipelined``) it waits for the next statement answered."""
         sql = self._sql.get(len(objs))
         if sql is None:
-            return self._through_orm(objs)
+            created = self._through_orm(objs)
+            return lambda: created
         connection = connections[self.using]
         values = []
         for obj in objs:
             if obj.pk is not None:
-                return self._through_orm(objs)
+                created = self._through_orm(objs)
+                return lambda: created
             obj._prepare_related_fields_for_save(operation_name="bulk_create")
             for field in self.fields:
                 value = field.pre_save(obj, True)
                 if hasattr(value, "resolve_expression"):  # the compiler's work
-                    return self._through_orm(objs)
+                    created = self._through_orm(objs)
+                    return lambda: created
                 values.append(field.get_db_prep_save(value, connection=connection))
         if sql.count("%s") == len(values):  # one placeholder a value
             params: list = values
         else:  # PostgreSQL's UNNEST form: one array a column
             width = len(self.fields)
             params = [values[n::width] for n in range(width)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        if len(rows) != len(objs):
-            raise RuntimeError(f"{len(objs)} rows inserted, {len(rows)} returned")
-        for obj, row in zip(objs, rows, strict=True):
-            for value, field in zip(row, self.returning, strict=True):
-                setattr(obj, field.attname, value)
-            obj._state.adding = False
-            obj._state.db = self.using
-        return objs
+        fetch = _sent(self.using, self, sql, params)
+
+        def created() -> list[Model]:
+            rows = fetch()
+            if len(rows) != len(objs):
+                raise RuntimeError(f"{len(objs)} rows inserted, {len(rows)} returned")
+            for obj, row in zip(objs, rows, strict=True):
+                for value, field in zip(row, self.returning, strict=True):
+                    setattr(obj, field.attname, value)
+                obj._state.adding = False
+                obj._state.db = self.using
+            return objs
+
+        return created
 
     @staticmethod
     def _plain(objs: list[Model], fields: list) -> bool:

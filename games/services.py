@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings as django_settings
@@ -52,7 +52,7 @@ from .models import (
     shows_something,
     validate_game_name,
 )
-from .prepared import Prepared, PreparedInsert
+from .prepared import Prepared, PreparedInsert, pipelined
 
 logger = logging.getLogger(__name__)
 
@@ -451,7 +451,7 @@ def _still_playing(game_status: str, seat_status: str, power: str, removed: bool
         raise GameError(f"you no longer play {power}")
 
 
-# The two reads of ``_lock_for_orders`` and the delete of ``submit_orders``, compiled once
+# The two reads of ``_send_lock_for_orders`` and the delete of ``submit_orders``, compiled once
 # per process (``games.prepared``): through the ORM each cost more Python than the statement
 # costs the database.
 LOCK_GAME = Prepared(
@@ -474,15 +474,22 @@ DELETE_ORDERS = Prepared(
 INSERT_ORDERS = PreparedInsert(Order)
 
 
-def _lock_for_orders(membership: Membership) -> int | None:
+def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
     """``_lock_seat`` for order submissions, the busiest request of all, at a fraction of its
     cost: the game's row locked and two of its columns read, then the seat's two. Under the
     game's lock no change to the seat can be under way (every one takes that lock first).
-    Returns the current phase's id."""
-    ((status, current),) = LOCK_GAME.run(membership.game_id)
-    ((seat, missed, removed),) = SEAT_STATE.run(membership.pk)
-    _still_playing(status, seat, membership.power, removed)
-    membership.status, membership.missed_phases = seat, missed
+    The statements are sent at once; the function returned reads their answers, checks the
+    seat still plays and returns the current phase's id."""
+    game = LOCK_GAME.send(membership.game_id)
+    seat_state = SEAT_STATE.send(membership.pk)
+
+    def current() -> int | None:
+        ((status, current),) = game()
+        ((seat, missed, removed),) = seat_state()
+        _still_playing(status, seat, membership.power, removed)
+        membership.status, membership.missed_phases = seat, missed
+        return current
+
     return current
 
 
@@ -529,19 +536,37 @@ def submit_orders(
     game, phase = _ordering(membership, texts, phase)
     # The engine runs outside the lock; the seat and the phase are re-checked under it below.
     checked = engine.check_orders(game, phase, membership.power, texts)
+    rows = list(_order_rows(membership, phase, checked))
+    versions = {version} if isinstance(version, str) else version
     with transaction.atomic():
-        if _lock_for_orders(membership) != phase.pk:
+        # One round trip for the lock, the seat's re-read and (without a version to compare)
+        # the replacement, which the checks below undo with the transaction if they refuse.
+        with pipelined():
+            locked = _send_lock_for_orders(membership)
+            replaced = _send_replace(membership, phase, rows) if versions is None else None
+        if replaced is not None:
+            orders = replaced()  # read before any refusal: SQLite rolls back no open statement
+        current = locked()
+        if current != phase.pk:
             # The phase read with the seat was processed meanwhile: a conflict (409), as for
             # orders that name a processed phase.
             raise PhaseChanged("the phase has just been processed; send your orders again")
-        versions = {version} if isinstance(version, str) else version
-        if versions is not None and orders_version(phase.pk, membership.power) not in versions:
-            raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
-        DELETE_ORDERS.delete(phase.pk, membership.power)
-        orders = INSERT_ORDERS.create(list(_order_rows(membership, phase, checked)))
+        if versions is not None:
+            if orders_version(phase.pk, membership.power) not in versions:
+                raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
+            orders = _send_replace(membership, phase, rows)()
         _back_in_play(membership)
         events.changed(membership.game_id)
     return orders
+
+
+def _send_replace(
+    membership: Membership, phase: Phase, rows: list[Order]
+) -> Callable[[], list[Order]]:
+    """The power's stored orders in the phase replaced by ``rows``, sent; the function
+    returned gives them back saved."""
+    DELETE_ORDERS.delete(phase.pk, membership.power)
+    return INSERT_ORDERS.send(rows)
 
 
 def _back_in_play(membership: Membership) -> None:

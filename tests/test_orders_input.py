@@ -90,3 +90,16 @@ def test_a_body_it_is_not_sure_of_goes_to_the_serializer() -> None:
     ):
         orders_input({"orders": ["A Paris H"], "phase": True})
     assert built == [{"orders": ["A Paris H"], "phase": True}]
+
+
+def test_the_api_reads_a_plain_submission_without_the_serializer(api, game, seat) -> None:
+    player = api(seat(game, "France").user)
+    url = f"/api/games/{game.pk}/orders/"
+    with mock.patch.object(OrdersInputSerializer, "__init__", side_effect=AssertionError):
+        sent = player.put(url, {"orders": ["A Paris - Burgundy"], "phase": 0}, format="json")
+        checked = player.post(url + "check/", {"orders": ["A Paris H"]}, format="json")
+    assert sent.status_code == 200, sent.content
+    assert [o["canonical"] for o in sent.json()] == ["A Paris - Burgundy"]
+    assert checked.status_code == 200 and checked.json()[0]["canonical"] == "A Paris H"
+    refused = player.put(url, {"orders": ["A Paris H"], "phase": "0"}, format="json")
+    assert refused.status_code == 400 and "phase" in refused.json()

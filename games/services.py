@@ -456,13 +456,18 @@ def _still_playing(game_status: str, seat_status: str, power: str, removed: bool
 # costs the database.
 LOCK_GAME = Prepared(
     lambda game: (
-        Game.objects.select_for_update().filter(pk=game).values_list("status", "current_phase_id")
+        Game.objects.select_for_update()
+        .filter(pk=game)
+        .order_by()  # one row by its key: no sort (the model's ordering is for lists)
+        .values_list("status", "current_phase_id")
     ),
     ("int",),
 )
 SEAT_STATE = Prepared(
-    lambda seat: Membership.objects.filter(pk=seat).values_list(
-        "status", "missed_phases", "removed"
+    lambda seat: (
+        Membership.objects.filter(pk=seat)
+        .order_by()
+        .values_list("status", "missed_phases", "removed")
     ),
     ("int",),
 )

@@ -84,7 +84,7 @@ MIDDLEWARE = [
     "games.middleware.PageMethodsMiddleware",  # a page PUT or DELETE: 405, not the page
     "games.middleware.ApiNotFoundMiddleware",  # JSON 404s under /api/, with DEBUG on too
     "greatgame.ratelimit.FormRateLimitMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "games.middleware.PageMessageMiddleware",  # Django's messages, for pages only
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

@@ -495,6 +495,7 @@ class _Reader:
         variant = self.variant
         words: list[tuple[str, bool]] = []  # (a word's pattern, whether a hyphen joins it)
         end = index + 1
+        cut = len(keys[index]) <= 2
         while end < len(keys) and len(words) < _LONGEST_NAME:
             step = 2 if keys[end] == "-" else 1
             if end + step > len(keys):
@@ -503,8 +504,9 @@ class _Reader:
             if (
                 key in ORDER_WORDS
                 or key in _PUNCTUATION
-                or key in variant.name_starts  # a move to a name: not part of this one
-                or key in variant.power_names
+                # A move to a name or a power: not part of this one, unless what comes before
+                # is a word of one or two letters, a name's word cut short (``So. China Sea``).
+                or ((key in variant.name_starts or key in variant.power_names) and not cut)
             ):
                 break
             words.append((re.escape(self.tokens[end + step - 1]), step == 2))

@@ -1145,6 +1145,13 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "you mean North Pacific Ocean?"),
         ("far-east", "F Tokyo - N Guinea", "there is no province called 'N Guinea': did you "
          "mean New Guinea?"),
+        # ... also where the words after it start a name or are a power's name (China).
+        ("colonial", "F Canton - So. China Sea", "there is no province called 'So. China "
+         "Sea': did you mean South China Sea?"),
+        ("colonial", "F Canton - So China Sea", "there is no province called 'So China Sea': "
+         "did you mean South China Sea?"),
+        ("far-east", "F Tokyo - N. Pacific Ocean", "there is no province called 'N. Pacific "
+         "Ocean': did you mean North Pacific Ocean?"),
         ("far-east", "F Tokyo - Mid-Pac", "'Mid-Pac' is not a full name: did you mean "
          "Mid-Pacific Ocean?"),
         ("standard", "F Brest - North-Atl", "'North-Atl' is not a full name: did you mean "

@@ -504,9 +504,13 @@ class _Reader:
             if (
                 key in ORDER_WORDS
                 or key in _PUNCTUATION
-                # A move to a name or a power: not part of this one, unless what comes before
-                # is a word of one or two letters, a name's word cut short (``So. China Sea``).
-                or ((key in variant.name_starts or key in variant.power_names) and not cut)
+                # A move to a name or a power: not part of this one, unless the run began with
+                # a word of one or two letters, a name's word cut short, and a space follows
+                # it (``So. China Sea``; ``Mo-Sev`` is a move).
+                or (
+                    (key in variant.name_starts or key in variant.power_names)
+                    and not (cut and step == 1)
+                )
             ):
                 break
             words.append((re.escape(self.tokens[end + step - 1]), step == 2))

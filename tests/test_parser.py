@@ -1152,6 +1152,9 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "did you mean South China Sea?"),
         ("far-east", "F Tokyo - N. Pacific Ocean", "there is no province called 'N. Pacific "
          "Ocean': did you mean North Pacific Ocean?"),
+        # A hyphen without spaces after such a word is a move: only the word is named.
+        ("standard", "A Mo-Sev", "there is no province called 'Mo'"),
+        ("standard", "A St-Mos", "'St' is not a full name: did you mean St Petersburg?"),
         ("far-east", "F Tokyo - Mid-Pac", "'Mid-Pac' is not a full name: did you mean "
          "Mid-Pacific Ocean?"),
         ("standard", "F Brest - North-Atl", "'North-Atl' is not a full name: did you mean "

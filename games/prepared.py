@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import connections
+from django.db.backends.utils import CursorWrapper
 from django.db.models import AutoField, Model, QuerySet
 from django.db.models.sql import DeleteQuery
 
@@ -61,13 +62,15 @@ def _cursor(using: str, owner: object) -> tuple[Any, bool]:
     close once read). On PostgreSQL, unless Django records or wraps queries (``DEBUG``, the
     tests' query counts, ``CaptureSql``), it is psycopg's own cursor, kept on the connection
     for this statement: run again, it reads rows with the loaders it made the first time, and
-    Django's cursor wrapper is skipped (both were a fifth of a statement's Python). Its
-    errors are made Django's by the caller, as Django's cursor makes them."""
+    Django's cursor wrapper is skipped (both were a fifth of a statement's Python), unless a
+    tool watches statements through it (``_cursors_watched``). Its errors are made Django's
+    by the caller, as Django's cursor makes them."""
     connection = connections[using]
     if (
         connection.queries_logged
         or connection.execute_wrappers
         or connection.vendor != "postgresql"
+        or _cursors_watched()
     ):
         return connection.cursor(), False
     connection.close_if_health_check_failed()
@@ -83,6 +86,14 @@ def _cursor(using: str, owner: object) -> tuple[Any, bool]:
         with connection.wrap_database_errors:
             cursor = kept[1][owner] = raw.cursor()
     return cursor, True
+
+
+def _cursors_watched() -> bool:
+    """Whether a tool watches every statement through Django's cursor (Sentry's SQL spans and
+    breadcrumbs replace ``CursorWrapper.execute``): then its cursor is used, so that none of
+    the busiest statements goes unseen."""
+    execute = CursorWrapper.execute
+    return hasattr(execute, "__wrapped__") or execute.__module__ != CursorWrapper.__module__
 
 
 def _sent(using: str, owner: object, sql: str, params: list) -> Callable[[], list]:
@@ -184,7 +195,9 @@ class Prepared:
 
     def send(self, *values: Any) -> Callable[[], list[list]]:
         """Send the query now and read its rows later: in a pipeline (``pipelined``) the
-        query waits for the next statement that must be answered, and goes with it."""
+        query waits for the next statement that must be answered, and goes with it. One at a
+        time: the statement's cursor is kept, so a second send before the first's rows are
+        read replaces them."""
         sql, params, converters = self._execute(values)
         fetch = _sent(self.using, self, sql, params)
         return lambda: self._converted(fetch(), converters)

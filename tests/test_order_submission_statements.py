@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.db import DatabaseError, connection
@@ -122,3 +123,28 @@ def test_compiled_statements_are_still_counted_and_their_errors_are_djangos(game
     broken._compiled = (sql.replace("games_membership", "no_such_table"), params, slots, None)
     with pytest.raises(DatabaseError):
         broken.run(pk)
+
+
+def test_statements_go_through_djangos_cursor_where_a_tool_watches_it(
+    game, seat, require_postgres
+) -> None:
+    """Sentry's Django integration wraps ``CursorWrapper.execute`` for its SQL spans and
+    breadcrumbs: the busiest statements must not go unseen by it."""
+    import functools
+
+    from django.db.backends.utils import CursorWrapper
+
+    seen = []
+    real = CursorWrapper.execute
+
+    @functools.wraps(real)
+    def watched(self, sql, params=None):
+        seen.append(sql)
+        return real(self, sql, params)
+
+    pk = seat(game, "France").pk
+    assert prepared._cursor("default", services.SEAT_STATE)[1]  # kept, unwatched
+    with mock.patch.object(CursorWrapper, "execute", watched):
+        assert prepared._cursor("default", services.SEAT_STATE)[1] is False
+        assert services.SEAT_STATE.run(pk) == [["active", 0, False]]
+    assert len(seen) == 1 and "games_membership" in seen[0]

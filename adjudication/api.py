@@ -313,7 +313,6 @@ def _add_orders(
     # S F2 Indian Ocean - Java`` leaves fleet 2 to ``F Indian Ocean - Java``, listed before it
     # or not).
     if numbered:
-        stacking = variant.stacking
         ordinary.sort(key=lambda index: _choice_rank(orders[index], stacking))  # type: ignore[arg-type]
     unit_of: list[int | None] = [None] * len(entries)  # entry index -> unit index
     for index in specials + ordinary:

@@ -424,7 +424,7 @@ class PageMessageMiddleware(MessageMiddleware):
     on an API request raises, where a silent loss would hide the mistake."""
 
     def process_request(self, request: HttpRequest) -> None:
-        if not request.path_info.startswith("/api/"):
+        if not request.path.startswith("/api/"):
             super().process_request(request)
 
 

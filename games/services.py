@@ -488,14 +488,14 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
     game = LOCK_GAME.send(membership.game_id)
     seat_state = SEAT_STATE.send(membership.pk)
 
-    def current() -> int | None:
-        ((status, current),) = game()
+    def current_phase() -> int | None:
+        ((status, phase_id),) = game()
         ((seat, missed, removed),) = seat_state()
         _still_playing(status, seat, membership.power, removed)
         membership.status, membership.missed_phases = seat, missed
-        return current
+        return phase_id
 
-    return current
+    return current_phase
 
 
 def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:

@@ -12,8 +12,12 @@ from functools import lru_cache
 from .readonly import ReplyData
 from .variant import Variant, VariantError, available, load, province_of
 
-SEASONS = ("spring", "summer", "fall", "autumn", "winter", "year")
-PHASE_TYPES = ("movement", "retreats", "adjustments")
+TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
+if TYPE_CHECKING:
+    from typing import Final
+
+SEASONS: Final = ("spring", "summer", "fall", "autumn", "winter", "year")
+PHASE_TYPES: Final = ("movement", "retreats", "adjustments")
 
 
 class RequestError(ValueError):
@@ -216,7 +220,7 @@ def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
         return Unit(*_check_unit(variant, power, kind, where, what))
 
 
-_known_units: dict[Variant, dict[tuple, Unit]] = {}
+_known_units: Final[dict[Variant, dict[tuple, Unit]]] = {}
 
 
 @lru_cache(maxsize=8192)

@@ -34,17 +34,26 @@ UNRESOLVED: Final = 0
 GUESSING: Final = 1
 RESOLVED: Final = 2
 # The method that checks each kind of order a movement phase allows.
-CHECKS = {HOLD: "check_hold", MOVE: "check_move", SUPPORT: "check_support", CONVOY: "check_convoy"}
+CHECKS: Final = {
+    HOLD: "check_hold",
+    MOVE: "check_move",
+    SUPPORT: "check_support",
+    CONVOY: "check_convoy",
+}
 
 
 # The reasons given most, each kept by its call site under (template, names' values...)
 # (``reasons.kept``): a ``why`` call builds a dict of its names each time.
-_OWN_UNIT = reason_template("cannot dislodge a unit of its own power in {dest}")
-_HEAD_ON = reason_template("lost a head-to-head battle with {label} ({attack} against {against})")
-_HELD = reason_template("{label} stays in {dest} (strength {attack} against {against})")
-_BOUNCED = reason_template("bounced with {label} in {destination} ({attack} against {against})")
-_DISLODGED = reason_template("dislodged by {unit}")
-_CUT_BY = reason_template("support cut by {unit}")
+_OWN_UNIT: Final = reason_template("cannot dislodge a unit of its own power in {dest}")
+_HEAD_ON: Final = reason_template(
+    "lost a head-to-head battle with {label} ({attack} against {against})"
+)
+_HELD: Final = reason_template("{label} stays in {dest} (strength {attack} against {against})")
+_BOUNCED: Final = reason_template(
+    "bounced with {label} in {destination} ({attack} against {against})"
+)
+_DISLODGED: Final = reason_template("dislodged by {unit}")
+_CUT_BY: Final = reason_template("support cut by {unit}")
 
 
 @lru_cache(maxsize=64)

@@ -66,27 +66,27 @@ SPECIAL: Final = "special"  # a rule's own order (a canal permit)
 
 # What a reading expected where an order ends too soon ("expected {what}"), made once: a
 # reason is an object, and parsing made several for every order it read.
-PROVINCE = why("a province")
-UNIT_PROVINCE = why("the unit's province")
-DESTINATION = why("a destination")
-SUPPORTED_PROVINCE = why("the supported unit's province")
-SUPPORTED_DESTINATION = why("the supported move's destination")
-CONVOYED_PROVINCE = why("the convoyed army's province")
-CONVOYED_DESTINATION = why("the convoyed army's destination")
-RETREAT_DESTINATION = why("a retreat destination")
-BUILD_PLACE = why("where to build")
-REMOVE_PLACE = why("the unit to remove")
-NUMBERED_FROM_1 = reason_template(
+PROVINCE: Final = why("a province")
+UNIT_PROVINCE: Final = why("the unit's province")
+DESTINATION: Final = why("a destination")
+SUPPORTED_PROVINCE: Final = why("the supported unit's province")
+SUPPORTED_DESTINATION: Final = why("the supported move's destination")
+CONVOYED_PROVINCE: Final = why("the convoyed army's province")
+CONVOYED_DESTINATION: Final = why("the convoyed army's destination")
+RETREAT_DESTINATION: Final = why("a retreat destination")
+BUILD_PLACE: Final = why("where to build")
+REMOVE_PLACE: Final = why("the unit to remove")
+NUMBERED_FROM_1: Final = reason_template(
     "there is no unit {typed}: the units a power has in one space are numbered from 1 "
     "({unit}1, {unit}2, ...)"
 )
-NO_SUCH_COAST = {
+NO_SUCH_COAST: Final = {
     "nc": reason_template("{province} has no north coast"),
     "sc": reason_template("{province} has no south coast"),
     "ec": reason_template("{province} has no east coast"),
     "wc": reason_template("{province} has no west coast"),
 }
-ADJUSTMENT_ONLY = {
+ADJUSTMENT_ONLY: Final = {
     "movement": reason_template(
         "{order} orders belong in an adjustment phase, not a movement phase"
     ),
@@ -106,7 +106,7 @@ class OrderError(ValueError):
 
 
 # Sets a field of a frozen Order, as a frozen dataclass's own ``__init__`` does.
-_set_field = object.__setattr__
+_set_field: Final = object.__setattr__
 # Compiled by mypyc (the optional build), this module is an extension, not a .py file. There an
 # Order's own methods store its fields directly, which the class's frozen ``__setattr__`` never
 # sees: ``object.__setattr__`` went through a generic lookup and call for each of the 13 fields
@@ -265,7 +265,7 @@ def shared_order(
     return order
 
 
-_FIELDS = (
+_FIELDS: Final = (
     "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
     "via",
 )  # fmt: skip
@@ -298,47 +298,47 @@ MAX_ORDER_LENGTH: Final = 400
 # Arrows and the dashes pasted text brings: en and em dash, minus sign, hyphens, full-width,
 # and the dashes a Japanese keyboard types for one: the horizontal bar and the long-vowel
 # mark (ー, also its half-width form, which NFKC makes the same).
-_ARROWS = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u30fc\ufe63\uff0d]")
+_ARROWS: Final = re.compile("=>|→|[\u2010\u2011\u2012\u2013\u2014\u2015\u2212\u30fc\ufe63\uff0d]")
 # Characters drawn as nothing that pasting brings: a byte-order mark, zero-width joiners, a
 # word joiner, a soft hyphen and the direction marks are no character at all; a zero-width
 # space is a space (``A\u200bMoscow`` is A Moscow).
-_INVISIBLE = {
+_INVISIBLE: Final = {
     **dict.fromkeys(map(ord, "\ufeff\u200c\u200d\u2060\u00ad\u200e\u200f")),
     ord("\u200b"): " ",
 }
 # Chinese and Japanese punctuation that NFKC leaves as it is: the ideographic full stop and
 # comma, and the corner-bracket quotes, read as the ASCII marks they are ("A Mos H。").
-_CJK_PUNCTUATION = str.maketrans("\u3002\u3001\u300c\u300d\u300e\u300f", '.,""""')
-_ARROWHEAD = re.compile("(?<![-=])>")
-_TOKEN = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
+_CJK_PUNCTUATION: Final = str.maketrans("\u3002\u3001\u300c\u300d\u300e\u300f", '.,""""')
+_ARROWHEAD: Final = re.compile("(?<![-=])>")
+_TOKEN: Final = re.compile(r"[.']*[a-z0-9][a-z0-9.']*|[-/(),:]")  # a word has a letter or digit
 # Besides the tokens' characters only spaces and punctuation that ends or quotes a phrase may
 # be dropped; any other character (``Par$``, ``Par\ufffd``, ``Mün``) would silently leave a
 # different word, ``Par`` for Paris, so an order holding one is refused.
-_UNREADABLE = re.compile("[^\\sa-z0-9.'/(),:;!?>\"\u2018\u2019\u201c\u201d-]")
+_UNREADABLE: Final = re.compile("[^\\sa-z0-9.'/(),:;!?>\"\u2018\u2019\u201c\u201d-]")
 
-UNIT_WORDS = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
-HOLD_WORDS = {"h", "hold", "holds", "stand", "stands"}
-MOVE_WORDS = {"-", "m", "move", "moves", "to", "attack", "attacks"}
-SUPPORT_WORDS = {"s", "support", "supports"}
-CONVOY_WORDS = {"c", "convoy", "convoys"}
-RETREAT_WORDS = {"r", "retreat", "retreats"}
-DISBAND_WORDS = {"d", "disband", "disbands"}
-BUILD_WORDS = {"build", "builds", "b"}
-REMOVE_WORDS = {"remove", "removes"}
-WAIVE_WORDS = {"waive", "waives", "pass"}
-COAST_WORDS = {
+UNIT_WORDS: Final = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
+HOLD_WORDS: Final = {"h", "hold", "holds", "stand", "stands"}
+MOVE_WORDS: Final = {"-", "m", "move", "moves", "to", "attack", "attacks"}
+SUPPORT_WORDS: Final = {"s", "support", "supports"}
+CONVOY_WORDS: Final = {"c", "convoy", "convoys"}
+RETREAT_WORDS: Final = {"r", "retreat", "retreats"}
+DISBAND_WORDS: Final = {"d", "disband", "disbands"}
+BUILD_WORDS: Final = {"build", "builds", "b"}
+REMOVE_WORDS: Final = {"remove", "removes"}
+WAIVE_WORDS: Final = {"waive", "waives", "pass"}
+COAST_WORDS: Final = {
     "nc": "nc", "north": "nc", "n": "nc", "sc": "sc", "south": "sc",
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
-_UNIT_NUMBER = re.compile(r"^([af])(\d+)$")
-_NUMBER_STARTS = frozenset("0123456789-")  # the first characters of a unit's number apart
+_UNIT_NUMBER: Final = re.compile(r"^([af])(\d+)$")
+_NUMBER_STARTS: Final = frozenset("0123456789-")  # the first characters of a unit's number apart
 # The words a coast after a name may start with (``/nc``, ``(sc)``, ``nc``, ``north coast``):
 # any other next word skips looking for one.
-_COAST_STARTS = frozenset(("/", "(", *COAST_WORDS))
-_VIA_WORDS = {"via", "by"}
-_CLOSING = {")"}
-_COAST_WORD = {"coast"}
-_COAST_C = {"c"}
+_COAST_STARTS: Final = frozenset(("/", "(", *COAST_WORDS))
+_VIA_WORDS: Final = {"via", "by"}
+_CLOSING: Final = {")"}
+_COAST_WORD: Final = {"coast"}
+_COAST_C: Final = {"c"}
 
 
 _PUNCTUATION = frozenset("-/(),:")

@@ -13,7 +13,7 @@ from ._mypyc import mypyc_attr
 
 TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Final
 
 
 @mypyc_attr(native_class=False)  # a str: mypyc makes no native class of one
@@ -33,7 +33,7 @@ class Reason(str):
         return {"template": self.template, "args": {k: words_of(v) for k, v in self.args.items()}}
 
 
-_new_str = str.__new__
+_new_str: Final = str.__new__
 
 
 def why(template: str, **args: object) -> Reason:
@@ -99,13 +99,13 @@ def _share(template: str, args: dict, reason: Reason) -> None:
 
 
 # Reasons without names, by template; bounded in case a caller makes templates at run time.
-_plain: dict[str, Reason] = {}
-_PLAIN_SIZE = 4096
+_plain: Final[dict[str, Reason]] = {}
+_PLAIN_SIZE: Final = 4096
 # Reasons with names, by template, then each name and value (``_share``); started afresh when
 # full.
-_tree: dict[str, dict] = {}
+_tree: Final[dict[str, dict]] = {}
 _shared_count = 0
-_SHARED_SIZE = 16384
+_SHARED_SIZE: Final = 16384
 
 
 # Reasons the resolver's busiest call sites keep themselves, under a key each site makes: the
@@ -113,7 +113,7 @@ _SHARED_SIZE = 16384
 # only, so 1 and True never meet). ``why`` takes its names as keywords, and a call with
 # keywords builds a dict every time, which cost more than the rest of the reason; a tuple and
 # one lookup cost a fifth of it. Started afresh when full.
-kept: dict[tuple, Reason] = {}
+kept: Final[dict[tuple, Reason]] = {}
 
 
 def keep(key: tuple, reason: Reason) -> Reason:
@@ -172,11 +172,11 @@ def either(names: list[str]) -> object:
 # Templates several phases share.
 # A unit number (F2) beyond the power's units in a shared space, in any phase: worded for
 # none, one and several (``no_number``).
-_NO_NUMBER = {
+_NO_NUMBER: Final = {
     0: reason_template("{power} has no unit in the {province}, so there is no number {number}"),
     1: reason_template("{power} has one unit in the {province}, so there is no number {number}"),
 }
-_NO_NUMBERS = reason_template(
+_NO_NUMBERS: Final = reason_template(
     "{power} has {count} units in the {province}, so there is no number {number}"
 )
 
@@ -189,7 +189,7 @@ def no_number(power: str, count: int, province: str, number: int) -> Reason:
 
 # More orders for a power's units in a shared space (an entry space, an ocean) than it has
 # units there: the last written are refused with this (``only_units``).
-_ONLY_ONE = {
+_ONLY_ONE: Final = {
     "A": reason_template(
         "{power} has only one army in the {province}, and an earlier order commands it"
     ),
@@ -197,7 +197,7 @@ _ONLY_ONE = {
         "{power} has only one fleet in the {province}, and an earlier order commands it"
     ),
 }
-_ONLY_SOME = {
+_ONLY_SOME: Final = {
     "A": reason_template(
         "{power} has only {count} armies in the {province}, and earlier orders command them all"
     ),
@@ -214,12 +214,12 @@ def only_units(power: str, kind: str, count: int, province: str) -> Reason:
     return why(template, power=power, count=count, province=province)
 
 
-UNIT_IS = {
+UNIT_IS: Final = {
     "A": reason_template("the unit in {province} is an army"),
     "F": reason_template("the unit in {province} is a fleet"),
 }
-DISLODGED_IS = {
+DISLODGED_IS: Final = {
     "A": reason_template("the dislodged unit in {province} is an army"),
     "F": reason_template("the dislodged unit in {province} is a fleet"),
 }
-WHICH_COAST = reason_template("say which coast of {province}: {coasts}")
+WHICH_COAST: Final = reason_template("say which coast of {province}: {coasts}")

@@ -16,14 +16,23 @@ from itertools import pairwise
 from . import registry
 from .registry import Rule, VariantSource
 
-COAST_NAMES = {"nc": "North Coast", "sc": "South Coast", "ec": "East Coast", "wc": "West Coast"}
-PROVINCE_TYPES = ("land", "coast", "sea")
-_NORMALISE = re.compile(r"[^a-z0-9]+")
-_NAME_WORD = re.compile(r"[a-z0-9.']+|-")
-_ONE_WORD = re.compile(r"[A-Za-z0-9]+")
+TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
+if TYPE_CHECKING:
+    from typing import Final
+
+COAST_NAMES: Final = {
+    "nc": "North Coast",
+    "sc": "South Coast",
+    "ec": "East Coast",
+    "wc": "West Coast",
+}
+PROVINCE_TYPES: Final = ("land", "coast", "sea")
+_NORMALISE: Final = re.compile(r"[^a-z0-9]+")
+_NAME_WORD: Final = re.compile(r"[a-z0-9.']+|-")
+_ONE_WORD: Final = re.compile(r"[A-Za-z0-9]+")
 # A dot or an apostrophe inside a word ("and.s"): such a word is one name's spelling, or the
 # parser parts it (``orders._parted``).
-INNER_DOT = re.compile(r"[.'][a-z0-9]")
+INNER_DOT: Final = re.compile(r"[.'][a-z0-9]")
 
 
 class VariantError(ValueError):
@@ -48,7 +57,7 @@ def province_of(location: str) -> str:
 # Every location of the variants loaded -> its province (``province_of``), for the resolver,
 # which reads it about 80 times a phase about locations of its own map: a read of a plain
 # dict costs a fraction of a call to the cached function.
-PROVINCE_OF: dict[str, str] = {}
+PROVINCE_OF: Final[dict[str, str]] = {}
 
 
 @dataclass(eq=False)

@@ -18,7 +18,7 @@ import sys
 from types import SimpleNamespace
 
 from .answer_json import answer_json
-from .api import adjudicate, error
+from .api import adjudicate, adjudicate_to_write, error
 from .registry import load_entry_point
 from .variant import available
 
@@ -39,7 +39,7 @@ def _answer(line: str) -> tuple[dict, bool]:
         return error(f"the request is not valid JSON ({e})"), False
     except RecursionError:
         return error("the request is nested too deeply to read"), False
-    response = adjudicate(request)
+    response = adjudicate_to_write(request)
     return response, "error" not in response
 
 

@@ -12,27 +12,32 @@ import json
 from json.encoder import encode_basestring
 from operator import itemgetter
 
+from ._mypyc import mypyc_attr
 from .readonly import ReplyData
+
+TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
+if TYPE_CHECKING:
+    from typing import Final
 
 # One encoder for every answer: ``json.dumps`` with options builds a new one per call. A
 # response is a tree the engine has just built, never circular, so the check is skipped.
-encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
-quote = encode_basestring  # a string as that encoder writes it
+encode: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+quote: Final = encode_basestring  # a string as that encoder writes it
 
 # Each shared part's JSON, keyed by identity; the entry holds the part, so its id is never
 # reused while the entry lives. Started afresh past _SIZE.
-_made: dict[int, tuple[ReplyData, str]] = {}
-_SIZE = 65536
+_made: Final[dict[int, tuple[ReplyData, str]]] = {}
+_SIZE: Final = 65536
 # Stands for each shared part while the rest is encoded. A request's own text cannot slip
 # another one in unnoticed: the marks are counted, and if any other is found the answer is
 # encoded whole.
-_MARK = -7346029158
-_MARK_TEXT = str(_MARK)
+_MARK: Final = -7346029158
+_MARK_TEXT: Final = str(_MARK)
 # A list of units is looked up with ``map``: a Python loop over every part of every answer
 # cost as much as the encoding it spares.
-_second = itemgetter(1)
-_WITH_REASON = ("power", "order", "canonical", "result", "reason", "data")
-_WITHOUT_REASON = ("power", "order", "canonical", "result", "data")
+_second: Final = itemgetter(1)
+_WITH_REASON: Final = ("power", "order", "canonical", "result", "reason", "data")
+_WITHOUT_REASON: Final = ("power", "order", "canonical", "result", "data")
 
 
 def answer_json(response: dict) -> str:
@@ -41,7 +46,9 @@ def answer_json(response: dict) -> str:
     replaced: list[tuple[str, object]] = []
     replies = response.get("orders")
     # The replies come first in an answer (``api._judge``), so theirs is the first mark.
-    if next(iter(response), None) == "orders" and type(replies) is list:
+    if next(iter(response), None) == "orders" and (
+        type(replies) is list or type(replies) is Written
+    ):
         pieces.append(_replies_json(replies))
         replaced.append(("orders", replies))
     for key, value in response.items():
@@ -71,8 +78,17 @@ def _replies_json(replies: list) -> str:
     """The replies as a JSON list, written from parts made once: each power's opening, each
     order text quoted, and the rest of a reply (``_tails``). (Keeping each whole reply's text by
     what it says cost more than it saved: the table of them outgrew the processor's caches.)"""
+    written = type(replies) is Written
+    if written:
+        try:  # every reply already written, as usual in the batch
+            return "[" + ", ".join(replies) + "]"
+        except TypeError:  # some of them dicts: an order refused
+            pass
     out: list[str] = []
     for item in replies:
+        if written and type(item) is str:
+            out += (item, ", ")
+            continue
         if type(item) is dict:
             keys = tuple(item)
             if keys == _WITHOUT_REASON:
@@ -111,12 +127,55 @@ def _replies_json(replies: list) -> str:
     return "".join(out)
 
 
+@mypyc_attr(native_class=False)  # a list: mypyc makes no native class of one
+class Written(list):
+    """A movement phase's replies as the batch has them made (``api.adjudicate_to_write``):
+    each one's JSON text (``reply_text``), or its dict where it was not written. Only the
+    engine makes one, so a request's own text in a plain list is never taken for JSON."""
+
+
+def reply_text(
+    power: object, order: object, canonical: object, result: str, reason: object, data: object
+) -> str | dict:
+    """A movement reply written as JSON at once, as ``_replies_json`` writes its dict, for the
+    batch (``api.adjudicate_to_write``): the reply is never built as a dict only to be taken
+    apart again. Its dict instead, for anything but text and shared data (written whole)."""
+    # A reason is text of its own kind (``reasons.Reason``), written as its words.
+    if (
+        type(data) is ReplyData
+        and type(power) is str
+        and type(order) is str
+        and type(canonical) is str
+        and (reason is None or isinstance(reason, str))
+    ):
+        head = _heads.get(power)
+        if head is None:
+            head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
+        quoted = _quoted.get(order)
+        if quoted is None:
+            if len(_quoted) >= _SIZE:
+                _quoted.clear()
+            quoted = _quoted[order] = quote(order)
+        entry = _tails.get((canonical, result, reason, id(data)))
+        tail = entry[1] if entry is not None and entry[0] is data else None
+        if tail is None:
+            tail = _tail(canonical, result, reason, data)
+        if tail is not None:
+            return head + quoted + tail
+    item = {"power": power, "order": order, "canonical": canonical, "result": result}
+    if reason is not None:
+        item["reason"] = reason
+    if data is not None:
+        item["data"] = data
+    return item
+
+
 # The parts of replies made once (``_replies_json``): each power's opening up to its order's
 # text, each order text quoted, and the rest of a reply by what it says (its canonical text,
 # result, reason and data), which comes back phase after phase. Started afresh past _SIZE.
-_heads: dict[object, str] = {}
-_quoted: dict[object, str] = {}
-_tails: dict[tuple, tuple[ReplyData, str]] = {}
+_heads: Final[dict[object, str]] = {}
+_quoted: Final[dict[object, str]] = {}
+_tails: Final[dict[tuple, tuple[ReplyData, str]]] = {}
 
 
 def _tail(canonical: str, result: str, reason: str | None, data: object) -> str | None:
@@ -148,7 +207,7 @@ def _shared_json(part: ReplyData) -> str:
 # Each key and value of the shared parts as JSON (``"kind": "move"``), made once: the parts
 # are a few names (kinds, provinces, powers) in ever new combinations, and the encoder escaped
 # every one of them again, about a hundred instructions a byte. Started afresh past _SIZE.
-_pairs: dict[tuple[str, str], str] = {}
+_pairs: Final[dict[tuple[str, str], str]] = {}
 
 
 def _flat_json(part: ReplyData) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from . import adjustments, retreats
+from .answer_json import Written, reply_text
 from .board import Board, RequestError, Unit, read, units_json
 from .movement import Movement, overrides
 from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
@@ -42,6 +43,17 @@ def adjudicate(request: object) -> dict:
     """Judge one phase. Malformed requests come back as ``{"error": ..., "details": [...]}``.
 
     A request with ``"mode": "check"`` is answered by ``check`` instead."""
+    return _adjudicate(request, False)
+
+
+def adjudicate_to_write(request: object) -> dict:
+    """``adjudicate`` for a caller that only writes the answer as JSON with ``answer_json``
+    (the batch): a movement phase's replies come already written (``reply_text``), not as
+    dicts, unless a rule of the variant reads them to finish the response."""
+    return _adjudicate(request, True)
+
+
+def _adjudicate(request: object, written: bool) -> dict:
     if isinstance(request, dict) and "mode" in request:
         mode = request["mode"]
         if mode == "check":
@@ -53,7 +65,7 @@ def adjudicate(request: object) -> dict:
         orders = _order_entries(board, entries)
         for rule in board.variant.plugins:
             orders += rule.extra_orders(board, orders)
-        return _judge(board, orders)
+        return _judge(board, orders, written)
     except RequestError as e:
         return error(str(e), e.details)
     except RecursionError:
@@ -142,10 +154,11 @@ class _Replies:
             del item["reason"]
 
 
-def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
+def _judge(board: Board, entries: list[tuple[str, str]], written: bool = False) -> dict:
     response: dict = {"orders": []}
     if board.phase_type == "movement":
-        units, dislodged, contested = _movement(board, entries, response)
+        written = written and not _replies_read_again(board.variant)
+        units, dislodged, contested = _movement(board, entries, response, written)
         civil: list[Unit] = []
     elif board.phase_type == "retreats":
         replies = _Replies(entries)
@@ -172,6 +185,17 @@ def _judge(board: Board, entries: list[tuple[str, str]]) -> dict:
     for rule in board.variant.plugins:
         rule.finish_response(board, response)
     return response
+
+
+@cache
+def _replies_read_again(variant: Variant) -> bool:
+    """Whether a rule of the variant reads the replies once they are made, to change them or
+    the response: its resolver's ``annotate`` (the railroad's stops) or ``finish_response``
+    (the Chinese year's end)."""
+    resolver: type = movement_class(variant)  # as a plain type: mypy finds it unhashable
+    if overrides(resolver, "annotate"):
+        return True
+    return any(type(r).finish_response is not Rule.finish_response for r in variant.plugins)
 
 
 def _with_data(board: Board, items: list[dict]) -> list[dict]:
@@ -209,7 +233,7 @@ def reply_data(variant: Variant, canonical: str, phase_type: str) -> dict | None
 # once per (variant, phase type): the same orders come back phase after phase. A plain dict
 # read in the loop costs far less than a cached function call per order (``parse``'s own
 # cache); a table that outgrows _TABLE_SIZE is started afresh, so memory stays bounded.
-_tables: dict[tuple[str, Variant, str], dict] = {}
+_tables: Final[dict[tuple[str, Variant, str], dict]] = {}
 _TABLE_SIZE: Final = 65536
 _UNKNOWN: Final[Any] = object()  # typed Any: a sentinel that stands for any value of a table
 
@@ -287,7 +311,7 @@ def _add_orders(
     # Chinese entry spaces): more than it has units there, and some are one too many.
     shared: dict[tuple[str, str], int] | None = {} if stacking else None
     for index, (power, text) in enumerate(entries):
-        order = parsed.get(text)
+        order: Order | None = parsed.get(text)  # typed: read natively, compiled
         if order is None:
             try:
                 order = parsed[text] = parse(variant, text, "movement")
@@ -444,11 +468,19 @@ def _once_a_turn_hooks(variant: Variant) -> tuple:
     return tuple(p.one_a_turn for p in variant.plugins if type(p).one_a_turn is not Rule.one_a_turn)
 
 
-def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -> list[dict]:
+def _answers(
+    m: Movement,
+    entries: list[tuple[str, str]],
+    items: list,
+    unit_of: list[int | None],
+    checking: bool,
+    written: bool = False,
+) -> list[dict]:
     """The replies, each with its ``data``: to the orders given to units, after a check
     ``valid`` and what each needs from other powers, after the adjudication each result and
     its reason; the invalid replies ``_add_orders`` made get their data here too (one pass
-    over the replies, the data looked up as each is made)."""
+    over the replies, the data looked up as each is made). ``written``: each reply to a unit's
+    order as its JSON text (``reply_text``) instead of a dict."""
     variant, phase_type = m.variant, m.board.phase_type
     table = _data_table(variant, phase_type)
     outcome, canonical_of = m.outcome, m.canonical
@@ -481,6 +513,7 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             result, note = outcome(i)
         power, text = entries[index]
         order = orders[i] if i < count else None  # None: a rule's own order
+        data: Any  # the order's, or _UNKNOWN until looked up
         if own_canonical and order is not None and order.canonical:
             canonical, data = order.canonical, order.data  # the two made together
         else:
@@ -490,6 +523,9 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
             data = table.get(canonical, _UNKNOWN)
             if data is _UNKNOWN:
                 data = _new_data(table, variant, canonical, phase_type, order)
+        if written:
+            items[index] = reply_text(power, text, canonical, result, note or None, data)
+            continue
         # Each reply made whole in one go: a reply given its keys one by one grew its table
         # on the way, which cost a few per cent of a phase.
         if note:
@@ -501,14 +537,16 @@ def _answers(m: Movement, entries, items: list, unit_of: list, checking: bool) -
         if data is None:
             del item["data"]
         items[index] = item
-    return items
+    return Written(items) if written else items
 
 
-def _movement(board: Board, entries, response) -> tuple[list[Unit], list[dict], set[str]]:
+def _movement(
+    board: Board, entries, response, written: bool = False
+) -> tuple[list[Unit], list[dict], set[str]]:
     m = movement_class(board.variant)(board)
     items, unit_of = _add_orders(m, entries)
     m.run()
-    response["orders"] = _answers(m, entries, items, unit_of, checking=False)
+    response["orders"] = _answers(m, entries, items, unit_of, checking=False, written=written)
     units, dislodged = m.final_units()
     occupied = {u.province for u in units}
     contested = m.contested(occupied)

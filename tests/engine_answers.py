@@ -21,6 +21,8 @@ from random import Random
 
 import adjudication
 from adjudication import add_words, adjudicate, check, options
+from adjudication.answer_json import answer_json
+from adjudication.api import adjudicate_to_write
 from adjudication.bench import _orders, _place_units
 from adjudication.following import next_request
 
@@ -152,10 +154,16 @@ def _garble(rng: Random, text: str) -> str:
     return text
 
 
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def answer(call: dict) -> object:
     try:
         if call["call"] == "adjudicate":
             result: object = adjudicate(call["request"])
+            # The batch writes replies as it makes them: the same text as the whole answer's.
+            if answer_json(adjudicate_to_write(call["request"])) != _encode(result):
+                return {"written differs": _encode(result)}
         elif call["call"] == "check":
             result = check(call["request"])
         else:

@@ -73,3 +73,40 @@ def test_shared_parts_are_written_as_the_encoder_writes_them():
         assert _flat_json(ReplyData(flat)) == _plain(flat)
     for odd in ({"a": True}, {"a": 1.5}, {"a": ["x"]}, {1: "x"}, {"a": {"b": "c"}}):
         assert _flat_json(ReplyData(odd)) is None  # left to the encoder
+
+
+def _written_alike(request: dict) -> dict:
+    """The batch's answer (replies written as they are made) is the whole answer's text."""
+    from adjudication.api import adjudicate_to_write
+
+    written = adjudicate_to_write(request)
+    assert answer_json(written) == _plain(adjudicate(request))
+    return written
+
+
+def test_replies_written_as_made_give_the_whole_answers_text():
+    """Every adjudication of the compiled engine's test calls (DATC cases, generated and garbled
+    phases and a game on every variant, malformed requests)."""
+    try:
+        from tests import engine_answers
+    except ImportError:  # tests/ is not a package: pytest put tests/ on sys.path
+        import engine_answers
+
+    judged = 0
+    for call in engine_answers.calls():
+        if call["call"] == "adjudicate":
+            _written_alike(call["request"])
+            judged += 1
+    assert judged > 1000
+
+
+def test_the_batch_writes_a_movement_reply_at_once_unless_a_rule_finishes_the_answer():
+    standard = generate(1, seed=3)[0]
+    replies = _written_alike(standard)["orders"]
+    assert replies and all(type(r) is str for r in replies if '"invalid"' not in str(r))
+    assert any('"reason": ' in r for r in replies if type(r) is str)  # a reason, written too
+    chinese = {"variant": "chinese", "orders": []}
+    from adjudication import load
+
+    chinese["units"] = [dict(u) for u in load("chinese").starting_units]
+    assert all(type(r) is dict for r in _written_alike(chinese)["orders"])

@@ -82,6 +82,8 @@ def test_the_compiled_engine_gives_the_python_engines_answers(trees: tuple[Path,
         for n in differing[:3]
     )
     assert not differing, f"{len(differing)} of {len(requests)} calls differ:\n{shown}"
+    written = [n for n, line in enumerate(got[1:]) if line.startswith('{"written differs"')]
+    assert not written, f"the batch's text differs from the whole answer's: calls {written[:5]}"
 
 
 def test_a_compiled_engine_older_than_its_sources_is_refused(

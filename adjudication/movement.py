@@ -82,9 +82,13 @@ class Movement:
         self.power = [u.power for u in units]
         self.prov = [u.province for u in units]
         self.order: list[Order | None] = [None] * n
-        # Where units share a province (stacking), the first one listed answers for it.
-        backwards = zip(reversed(self.prov), range(n - 1, -1, -1), strict=True)
-        self.unit_at: dict[str, int] = dict(backwards)
+        # Where units share a province (stacking), the first one listed answers for it. (A
+        # loop compiled: ``dict`` of a zip took each pair through the generic path.)
+        unit_at: dict[str, int] = {}
+        prov = self.prov
+        for i in range(n - 1, -1, -1):
+            unit_at[prov[i]] = i
+        self.unit_at = unit_at
         # What the orders come to and the decisions: set by restart(), filled by prepare().
         self.restart()
         self.specials: list[tuple[str, Order]] = []

@@ -341,7 +341,7 @@ _COAST_WORD: Final = {"coast"}
 _COAST_C: Final = {"c"}
 
 
-_PUNCTUATION = frozenset("-/(),:")
+_PUNCTUATION: Final = frozenset("-/(),:")
 # The words of the grammar (no name's words: ``tests/test_parser.py``), for reasons: one of them
 # where a name belongs is named as what it is, never as a province that does not exist.
 ORDER_WORDS = frozenset().union(
@@ -812,8 +812,17 @@ class _Reader:
 
 @lru_cache(maxsize=4096)
 def _token_key(token: str) -> str:
-    """The matching key of one token: ``normalise`` for words, punctuation as it is (cached)."""
-    return token if token in _PUNCTUATION else normalise(token)
+    """The matching key of one token: ``normalise`` for words, punctuation as it is; kept by
+    token (``_token_keys``): the same few words come in order after order."""
+    key = _token_keys.get(token)
+    if key is None:
+        if len(_token_keys) >= 65536:
+            _token_keys.clear()
+        key = _token_keys[token] = token if token in _PUNCTUATION else normalise(token)
+    return key
+
+
+_token_keys: Final[dict[str, str]] = {}
 
 
 _DOTTED_PART = re.compile(r"[.']*[a-z0-9]+[.']*")
@@ -929,7 +938,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
             raise _as_typed(e, text) from None
         if order is not None:
             return order
-    keys = tuple(map(_token_key, tokens))
+    keys = tuple([_token_key(token) for token in tokens])
     error: OrderError | None = None
     furthest = -1
     for loose in (False, True) if variant.loose_phrases else (False,):

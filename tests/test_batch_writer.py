@@ -110,3 +110,35 @@ def test_the_batch_writes_a_movement_reply_at_once_unless_a_rule_finishes_the_an
 
     chinese["units"] = [dict(u) for u in load("chinese").starting_units]
     assert all(type(r) is dict for r in _written_alike(chinese)["orders"])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, -0.0, 1e300, None, True, False], "b": {"c": 'é\u2028"\\\n'}},
+        [float("nan"), float("inf"), -float("inf")],  # as the encoder writes them (allow_nan)
+        "plain text",
+        {3: "x", 2.5: "y", None: "z", True: "w"},  # keys the encoder turns into text
+        (1, 2),
+        [],
+        {},
+        12345678901234567890,
+    ],
+)
+def test_the_writers_encoder_writes_as_the_json_encoder(value):
+    from adjudication.answer_json import encode
+    from adjudication.reasons import why
+
+    assert encode(value) == _plain(value)
+    assert encode([value, why("a reason")]) == _plain([value, "a reason"])
+
+
+def test_the_writers_encoder_refuses_what_the_json_encoder_refuses():
+    from adjudication.answer_json import encode
+
+    for odd in ({"a": object()}, [{1, 2}], {(1, 2): "x"}):
+        with pytest.raises(TypeError) as ours:
+            encode(odd)
+        with pytest.raises(TypeError) as theirs:
+            _plain(odd)
+        assert str(ours.value) == str(theirs.value)

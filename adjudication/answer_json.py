@@ -42,9 +42,9 @@ def encode(value: object) -> str:
 # reused while the entry lives. Started afresh past _SIZE.
 _made: Final[dict[int, tuple[ReplyData, str]]] = {}
 _SIZE: Final = 65536
-# Stands for each shared part while the rest is encoded. A request's own text cannot slip
-# another one in unnoticed: the marks are counted, and if any other is found the answer is
-# encoded whole.
+# Stands for each shared part while the rest is encoded. A request's own text or number (a
+# year) cannot slip another one in unnoticed: the marks are counted, and if any other is found
+# the answer is encoded whole (``_unwritten``).
 _MARK: Final = -7346029158
 _MARK_TEXT: Final = str(_MARK)
 _WITH_REASON: Final = ("power", "order", "canonical", "result", "reason", "data")
@@ -69,7 +69,7 @@ def answer_json(response: dict) -> str:
                 pieces.append("[" + ", ".join(jsons) + "]")
                 replaced.append((key, value))
     if not pieces:
-        return encode(response)
+        return encode(_unwritten(response))
     for key, _ in replaced:
         response[key] = _MARK
     try:
@@ -78,7 +78,7 @@ def answer_json(response: dict) -> str:
         for key, value in replaced:
             response[key] = value
     if len(parts) != len(pieces) + 1:
-        return encode(response)
+        return encode(_unwritten(response))
     text = [""] * (2 * len(pieces) + 1)
     text[0::2] = parts
     text[1::2] = pieces
@@ -110,25 +110,12 @@ def _replies_json(replies: list) -> str:
             else:  # a check's reply (``needs``), one without data: written whole
                 out += (encode(item), ", ")
                 continue
-            # Each part looked up as it is; made (and its values checked) only when new.
-            try:
-                head = _heads.get(power)
-                if head is None:
-                    head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
-                quoted = _quoted.get(order)
-                if quoted is None:
-                    if len(_quoted) >= _SIZE:
-                        _quoted.clear()
-                    quoted = _quoted[order] = quote(order)
-                entry = _tails.get((canonical, result, reason, id(data)))
-                tail = entry[1] if entry is not None and entry[0] is data else None
-                if tail is None:
-                    tail = _tail(canonical, result, reason, data)
+            try:  # values of any type: one that is not text raises TypeError
+                text = _from_parts(power, order, canonical, result, reason, data)
             except TypeError:  # not text (or not even hashable): written whole
-                out += (encode(item), ", ")
-                continue
-            if tail is not None:
-                out += (head, quoted, tail, ", ")
+                text = None
+            if text is not None:
+                out += (text, ", ")
                 continue
         out += (encode(item), ", ")
     if not out:
@@ -136,6 +123,16 @@ def _replies_json(replies: list) -> str:
     out[0] = "[" + out[0]
     out[-1] = "]"
     return "".join(out)
+
+
+def _unwritten(response: dict) -> dict:
+    """The response to encode whole: replies already written (``Written``) read back as the
+    dicts they were written from, which encode to the same text. Only where a mark cannot be
+    used: the mark's number among the answer's own values."""
+    replies = response.get("orders")
+    if type(replies) is not Written:
+        return response
+    return {**response, "orders": [json.loads(r) if type(r) is str else r for r in replies]}
 
 
 @mypyc_attr(native_class=False)  # a list: mypyc makes no native class of one
@@ -159,20 +156,9 @@ def reply_text(
         and type(canonical) is str
         and (reason is None or isinstance(reason, str))
     ):
-        head = _heads.get(power)
-        if head is None:
-            head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
-        quoted = _quoted.get(order)
-        if quoted is None:
-            if len(_quoted) >= _SIZE:
-                _quoted.clear()
-            quoted = _quoted[order] = quote(order)
-        entry = _tails.get((canonical, result, reason, id(data)))
-        tail = entry[1] if entry is not None and entry[0] is data else None
-        if tail is None:
-            tail = _tail(canonical, result, reason, data)
-        if tail is not None:
-            return head + quoted + tail
+        text = _from_parts(power, order, canonical, result, reason, data)
+        if text is not None:
+            return text
     item = {"power": power, "order": order, "canonical": canonical, "result": result}
     if reason is not None:
         item["reason"] = reason
@@ -181,9 +167,31 @@ def reply_text(
     return item
 
 
+def _from_parts(
+    power: str, order: str, canonical: str, result: str, reason: str | None, data: object
+) -> str | None:
+    """A reply's JSON from parts made once: its power's opening, its order text quoted and the
+    rest (``_tail``), each looked up as it is and made (its values checked) only when new. None
+    unless its data is shared; raises TypeError for a value that is not text."""
+    head = _heads.get(power)
+    if head is None:
+        head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
+    quoted = _quoted.get(order)
+    if quoted is None:
+        if len(_quoted) >= _SIZE:
+            _quoted.clear()
+        quoted = _quoted[order] = quote(order)
+    entry = _tails.get((canonical, result, reason, id(data)))
+    tail = entry[1] if entry is not None and entry[0] is data else None
+    if tail is None:
+        tail = _tail(canonical, result, reason, data)
+    return None if tail is None else head + quoted + tail
+
+
 # The parts of replies made once (``_replies_json``): each power's opening up to its order's
 # text, each order text quoted, and the rest of a reply by what it says (its canonical text,
-# result, reason and data), which comes back phase after phase. Started afresh past _SIZE.
+# result, reason and data), which comes back phase after phase. The texts and the rest are
+# started afresh past _SIZE; the openings are one a power (the engine checks every power).
 _heads: Final[dict[object, str]] = {}
 _quoted: Final[dict[object, str]] = {}
 _tails: Final[dict[tuple, tuple[ReplyData, str]]] = {}

@@ -48,8 +48,9 @@ def adjudicate(request: object) -> dict:
 
 def adjudicate_to_write(request: object) -> dict:
     """``adjudicate`` for a caller that only writes the answer as JSON with ``answer_json``
-    (the batch): a movement phase's replies come already written (``reply_text``), not as
-    dicts, unless a rule of the variant reads them to finish the response."""
+    (the command line, one request or a batch): a movement phase's replies come already
+    written (``reply_text``), not as dicts, unless a rule of the variant reads them to finish
+    the response."""
     return _adjudicate(request, True)
 
 

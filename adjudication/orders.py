@@ -810,7 +810,6 @@ class _Reader:
             self.accept(_COAST_C)
 
 
-@lru_cache(maxsize=4096)
 def _token_key(token: str) -> str:
     """The matching key of one token: ``normalise`` for words, punctuation as it is; kept by
     token (``_token_keys``): the same few words come in order after order."""

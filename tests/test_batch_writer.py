@@ -9,7 +9,7 @@ import json
 import pytest
 
 from adjudication import adjudicate, available
-from adjudication.answer_json import _MARK, answer_json
+from adjudication.answer_json import _MARK, _MARK_TEXT, answer_json
 from adjudication.bench import generate
 
 _plain = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
@@ -142,3 +142,22 @@ def test_the_writers_encoder_refuses_what_the_json_encoder_refuses():
         with pytest.raises(TypeError) as theirs:
             _plain(odd)
         assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("variant_id", ["standard", "far-east"])
+def test_a_year_that_writes_the_mark_gets_the_same_text(variant_id):
+    """The mark's number can reach the answer's own values only as a year: the answer is then
+    encoded whole, its written replies read back as the objects they are."""
+    from adjudication import load
+
+    units = [dict(u) for u in load(variant_id).starting_units]
+    orders = [{"power": u["power"], "order": f"{u['unit']} {u['location']} H"} for u in units]
+    for year in (_MARK, _MARK * 10 - 1):
+        request = {
+            "variant": variant_id,
+            "phase": {"season": load(variant_id).seasons[0], "year": year, "type": "movement"},
+            "units": units,
+            "orders": orders,
+        }
+        assert _MARK_TEXT in _plain(adjudicate(request))
+        _written_alike(request)

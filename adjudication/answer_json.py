@@ -144,10 +144,10 @@ class Written(list):
 
 def reply_text(
     power: object, order: object, canonical: object, result: str, reason: object, data: object
-) -> str | dict:
+) -> str | None:
     """A movement reply written as JSON at once, as ``_replies_json`` writes its dict, for the
     batch (``api.adjudicate_to_write``): the reply is never built as a dict only to be taken
-    apart again. Its dict instead, for anything but text and shared data (written whole)."""
+    apart again. None for anything but text and shared data: the caller makes its dict."""
     # A reason is text of its own kind (``reasons.Reason``), written as its words.
     if (
         type(data) is ReplyData
@@ -156,15 +156,8 @@ def reply_text(
         and type(canonical) is str
         and (reason is None or isinstance(reason, str))
     ):
-        text = _from_parts(power, order, canonical, result, reason, data)
-        if text is not None:
-            return text
-    item = {"power": power, "order": order, "canonical": canonical, "result": result}
-    if reason is not None:
-        item["reason"] = reason
-    if data is not None:
-        item["data"] = data
-    return item
+        return _from_parts(power, order, canonical, result, reason, data)
+    return None
 
 
 def _from_parts(

@@ -525,8 +525,10 @@ def _answers(
             if data is _UNKNOWN:
                 data = _new_data(table, variant, canonical, phase_type, order)
         if written:
-            items[index] = reply_text(power, text, canonical, result, note or None, data)
-            continue
+            written_text = reply_text(power, text, canonical, result, note or None, data)
+            if written_text is not None:
+                items[index] = written_text
+                continue
         # Each reply made whole in one go: a reply given its keys one by one grew its table
         # on the way, which cost a few per cent of a phase.
         if note:

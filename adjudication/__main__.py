@@ -81,7 +81,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             answered += 1
             if answered == 1:
                 _settle_memory()
-            elif answered % COLLECT_EVERY == 0:
+            else:
                 _collect(answered)
     return status
 
@@ -114,25 +114,39 @@ def _lines(out: BinaryIO) -> Iterator[str]:
         yield b"".join(start).decode(encoding, errors)
 
 
-# How often the batch collects garbage itself (``_collect``), in answers.
-COLLECT_EVERY = 1024
+# The batch's own passes of the garbage collector (``_collect``): the young generation once it
+# holds this many objects made since its last pass and still alive; all generations every
+# ``FULL_EVERY`` answers.
+YOUNG_LIMIT = 256
+FULL_EVERY = 65536
 
 
 def _settle_memory() -> None:
     """After the first answer (the maps and rules now loaded): what is loaded stays for the whole
     batch, so the garbage collector stops looking through it (``gc.freeze``). A phase's objects
     hold no cycles and are freed as soon as its answer is written, so the collector's automatic
-    passes only looked through the phase under way (a quarter of the batch's misses of the
-    processor's second-level cache); it is switched off, and ``_collect`` runs it now and then
-    instead, for whatever cycles an unusual request may leave."""
+    passes, which come in the middle of a phase, only looked through the phase under way (a
+    quarter of the batch's misses of the processor's second-level cache); they are switched off,
+    and ``_collect`` runs the collector between answers instead."""
     gc.freeze()
     gc.disable()
 
 
 def _collect(answered: int) -> None:
-    """The collector's young generations every ``COLLECT_EVERY`` answers, all of them every 64
-    times that."""
-    gc.collect(2 if answered % (64 * COLLECT_EVERY) == 0 else 1)
+    """The collector between two answers, for whatever cycles an unusual request may leave.
+
+    What outlives a phase is mostly what the engine caches (orders read, legal orders). Looked
+    through a little at a time, soon after it was made, it is still in the processor's caches:
+    one pass every 1,024 answers looked through all of it at once, from memory, and took as long
+    as 50 answers (``docs/benchmarks.md``, round 18).
+    """
+    if answered % FULL_EVERY == 0:
+        gc.collect(2)
+        return
+    if gc.get_count()[0] >= YOUNG_LIMIT:
+        # What survives a pass between answers is kept on purpose (a cache's entries): looked
+        # through again only by the full passes.
+        gc.collect(0)
 
 
 def cmd_variants(args: argparse.Namespace) -> int:

@@ -401,39 +401,80 @@ def test_batch_reads_lines_longer_than_one_read_crlf_and_no_last_newline():
     assert out[0] == out[1] == out[2] == adjudicate(START)
 
 
-# Runs the batch with the collector's passes recorded from its first answer on.
+# Runs the batch with the collector's passes recorded from its first answer on: each pass's
+# generation and what it freed. With ``cycles`` set, every answer leaves that many lists in
+# reference cycles behind, as an unusual request might.
 _COLLECTIONS = """
 import gc, json, sys
 import adjudication.__main__ as cli
+cycles, cli.FULL_EVERY = int(sys.argv[1]), int(sys.argv[2])
 passes = None
 def settle():
     global passes
     passes = []
     settle_memory()
 settle_memory, cli._settle_memory = cli._settle_memory, settle
+answer = cli._answer
+def leaving_cycles(line):
+    for _ in range(cycles):
+        loop = []
+        loop.append(loop)
+    return answer(line)
+cli._answer = leaving_cycles
 def record(phase, info):
-    if passes is not None and phase == "start":
-        passes.append(info["generation"])
+    if passes is not None and phase == "stop":
+        passes.append([info["generation"], info["collected"]])
 gc.callbacks.append(record)
 code = cli.main(["adjudicate", "--batch"])
-print(json.dumps({"passes": passes, "automatic": gc.isenabled()}), file=sys.stderr)
+young = gc.get_count()[0]
+print(json.dumps({"passes": passes, "automatic": gc.isenabled(), "young": young}), file=sys.stderr)
 sys.exit(code)
 """
 
 
-def test_batch_collects_garbage_itself_every_1024_answers():
-    """The collector's automatic passes looked through every phase's objects, which hold no
-    cycles; the batch turns them off and collects now and then itself."""
-    lines = 2 * 1024 + 10
-    stdin = (json.dumps(START) + "\n") * 10 + "{}\n" * (lines - 10)
+def _collections(stdin: str, cycles: int = 0, full_every: int = 65536) -> dict:
     done = subprocess.run(
-        [sys.executable, "-c", _COLLECTIONS],
+        [sys.executable, "-c", _COLLECTIONS, str(cycles), str(full_every)],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=120,
     )
-    assert len(done.stdout.splitlines()) == lines
-    report = json.loads(done.stderr.strip().splitlines()[-1])
-    assert report == {"passes": [1, 1], "automatic": False}
+    assert done.returncode == (2 if "{}" in stdin else 0), done.stderr  # {}: malformed
+    assert len(done.stdout.splitlines()) == stdin.count("\n")
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+def test_batch_collects_garbage_itself_between_answers_only_when_it_builds_up():
+    """The collector's automatic passes came in the middle of phases and looked through every
+    phase's objects, which hold no cycles: the batch turns them off. A batch that leaves nothing
+    behind is never collected; one that leaves cycles has them freed between answers, a little
+    at a time, and never holds more than a pass's worth."""
+    stdin = (json.dumps(START) + "\n") * 300 + "{}\n" * 300
+    quiet = _collections(stdin)
+    assert quiet["automatic"] is False
+    assert quiet["passes"] == []
+
+    leaky = _collections(stdin, cycles=20)
+    assert leaky["automatic"] is False
+    passes = leaky["passes"]
+    # 599 answers after the first leave 20 lists each: a young pass every dozen answers or so,
+    # each freeing what the answers since the last one left.
+    left, limit = 599 * 20, cli_young_limit()
+    assert {generation for generation, _ in passes} == {0}
+    assert left // (2 * limit) <= len(passes) <= left // limit
+    assert sum(collected for _, collected in passes) >= left - 2 * limit
+    assert leaky["young"] < limit + 20
+
+
+def test_batch_collects_everything_now_and_then():
+    stdin = (json.dumps(START) + "\n") * 100
+    report = _collections(stdin, full_every=64)
+    assert [generation for generation, _ in report["passes"]] == [2]
+
+
+def cli_young_limit() -> int:
+    from adjudication.__main__ import YOUNG_LIMIT
+
+    return YOUNG_LIMIT

@@ -1,11 +1,11 @@
 """The optional compiled engine (mypyc, ``make engine-compiled``) answers as the Python engine.
 
-The engine is compiled once into a copy of the package (bench/mypyc_build.py, about 20-30 s on
-two cores) and both engines, each in a process of its own, answer the same calls
-(tests/engine_answers.py: the DATC cases' requests, bench phases, malformed requests and a game
-on every variant, judged, checked, garbled and listed as options), compared as JSON with the
-reasons' words. A compiled engine already built in this tree changes nothing here: both copies
-start from the .py files.
+The engine is compiled once into a copy of the package (bench/mypyc_build.py: twice, with a
+training run between, where the compiler is GCC; about 3.5 minutes on two slow cores) and both
+engines, each in a process of its own, answer the same calls (tests/engine_answers.py: the DATC
+cases' requests, bench phases, malformed requests and a game on every variant, judged, checked,
+garbled and listed as options), compared as JSON with the reasons' words. A compiled engine
+already built in this tree changes nothing here: both copies start from the .py files.
 
 The build needs a python with mypyc (the ``compiled`` extra): ``$MYPYC_PYTHON``, this one, or
 /tmp/mypycvenv (``$MYPYC_VENV``). Without one the test is skipped, except in CI (``$CI`` set),
@@ -57,6 +57,8 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     python, compiled = _copy(base / "python"), _copy(base / "compiled")
     built = _run(ROOT, "-m", "bench.mypyc_build", "--root", str(compiled), python=builder)
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    # Built as ``make engine-compiled`` builds it: with GCC, guided by a training run's profile.
+    assert ("profile-guided" in built.stdout) == mypyc_build.gcc(), built.stdout[-500:]
     return python, compiled
 
 

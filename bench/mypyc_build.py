@@ -80,29 +80,37 @@ def clean(root: Path = ROOT) -> list[Path]:
     return removed
 
 
-def build(root: Path = ROOT, jobs: int = 2, profile: bool = True) -> float:
+def build(root: Path = ROOT, jobs: int = 2, profile: bool = True) -> tuple[float, bool]:
     """Compile ``MODULES`` of the tree at ``root`` in place, profile-guided where the compiler is
-    GCC and ``profile`` holds; returns the seconds it took."""
+    GCC and ``profile`` holds; returns the seconds it took and whether it was profile-guided.
+    Should the profile-guided build fail (the training run, a compiler without these flags), what
+    it left is removed, never kept half-made, and the engine is built once without a profile."""
     began = time.perf_counter()
     root = root.resolve()
     with tempfile.TemporaryDirectory(prefix="mypyc-build-") as tmp:
-        if profile and gcc():
-            # Both builds compile the same C files to the same objects, so the second finds the
-            # counts the first one's objects wrote.
-            counts = f"{tmp}/profile"
-            _compile(root, tmp, jobs, [f"-fprofile-generate={counts}", "-fprofile-update=single"])
-            _write_manifest(root)  # the instrumented engine must load to be trained
-            train(root)
-            flags = [
-                f"-fprofile-use={counts}",
-                "-fprofile-partial-training",
-                "-Wno-missing-profile",
-            ]
-            _compile(root, tmp, jobs, flags)
-        else:
+        profiled = profile and gcc()
+        if profiled:
+            try:
+                _profiled(root, tmp, jobs)
+            except Exception as e:  # a build with counters must never be left to run
+                clean(root)
+                print(f"the profile-guided build failed, building without a profile: {e}")
+                profiled = False
+        if not profiled:
             _compile(root, tmp, jobs, [])
     _write_manifest(root)
-    return time.perf_counter() - began
+    return time.perf_counter() - began, profiled
+
+
+def _profiled(root: Path, tmp: str, jobs: int) -> None:
+    """Build with counters, train, build again with what they counted. Both builds compile the
+    same C files to the same objects, so the second finds the counts the first one's wrote."""
+    counts = f"{tmp}/profile"
+    _compile(root, tmp, jobs, [f"-fprofile-generate={counts}", "-fprofile-update=single"])
+    _write_manifest(root)  # the instrumented engine must load to be trained
+    train(root)
+    used = [f"-fprofile-use={counts}", "-fprofile-partial-training", "-Wno-missing-profile"]
+    _compile(root, tmp, jobs, used)
 
 
 def _compile(root: Path, tmp: str, jobs: int, flags: list[str]) -> None:
@@ -171,14 +179,20 @@ def train(root: Path) -> None:
     """The engine at ``root`` judges the training phases through the batch, as the benches and a
     tool feed it; raises RuntimeError if it does not answer them all."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
-    run = {"cwd": root, "env": env, "capture_output": True, "text": True, "timeout": 600}
-    phases = subprocess.run(
-        [sys.executable, "-c", _TRAINING, str(TRAINING_PHASES), str(TRAINING_SEED)], **run
-    )
+
+    def run(args: list[str], env: dict[str, str], given: str = "") -> subprocess.CompletedProcess:
+        return subprocess.run(
+            args, input=given, cwd=root, env=env, capture_output=True, text=True, timeout=600
+        )
+
+    with tempfile.TemporaryDirectory(prefix="mypyc-discard-") as discard:
+        # Making the phases runs the engine too (the maps' tables): its counts go elsewhere.
+        made = [sys.executable, "-c", _TRAINING, str(TRAINING_PHASES), str(TRAINING_SEED)]
+        phases = run(made, {**env, "GCOV_PREFIX": discard})
     if phases.returncode != 0:
         raise RuntimeError(f"the training phases could not be made: {phases.stderr[-2000:]}")
     batch = [sys.executable, "-m", PACKAGE, "--register", "variants:register"]
-    done = subprocess.run([*batch, "adjudicate", "--batch"], input=phases.stdout, **run)
+    done = run([*batch, "adjudicate", "--batch"], env, phases.stdout)
     if done.returncode != 0 or done.stdout.count("\n") != TRAINING_PHASES:
         raise RuntimeError(f"the training batch failed: {done.stderr[-2000:]}")
 
@@ -234,8 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         removed = clean(args.root)
         print(f"removed {len(removed)} files: the engine is Python again")
         return 0
-    profiled = not args.no_profile and gcc()
-    seconds = build(args.root, args.jobs, profile=profiled)
+    seconds, profiled = build(args.root, args.jobs, profile=not args.no_profile)
     how = f"profile-guided by {TRAINING_PHASES} phases" if profiled else "without a profile"
     print(f"compiled {', '.join(MODULES)} {how} in {seconds:.1f} s")
     return 0

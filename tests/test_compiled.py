@@ -37,11 +37,13 @@ def _copy(to: Path) -> Path:
     return to
 
 
-def _run(tree: Path, *args: str, python: str = sys.executable) -> subprocess.CompletedProcess:
+def _run(
+    tree: Path, *args: str, python: str = sys.executable, timeout: int = 600
+) -> subprocess.CompletedProcess:
     """A python with ``tree``'s engine first on its path (then this project: variants, bots)."""
     env = {**os.environ, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}", "PYTHONHASHSEED": "0"}
     return subprocess.run(
-        [python, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=600
+        [python, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=timeout
     )
 
 
@@ -55,7 +57,8 @@ def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         pytest.skip("no python with mypyc (set MYPYC_PYTHON, or make /tmp/mypycvenv)")
     base = tmp_path_factory.mktemp("engines")
     python, compiled = _copy(base / "python"), _copy(base / "compiled")
-    built = _run(ROOT, "-m", "bench.mypyc_build", "--root", str(compiled), python=builder)
+    build = ["-m", "bench.mypyc_build", "--root", str(compiled)]
+    built = _run(ROOT, *build, python=builder, timeout=1800)  # two builds: minutes on two cores
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     # Built as ``make engine-compiled`` builds it: with GCC, guided by a training run's profile.
     assert ("profile-guided" in built.stdout) == mypyc_build.gcc(), built.stdout[-500:]

@@ -94,8 +94,11 @@ def build(root: Path = ROOT, jobs: int = 2, profile: bool = True) -> tuple[float
                 _profiled(root, tmp, jobs)
             except Exception as e:  # a build with counters must never be left to run
                 clean(root)
-                print(f"the profile-guided build failed, building without a profile: {e}")
+                print(f"the profile-guided build failed, building without: {e}", file=sys.stderr)
                 profiled = False
+            except BaseException:  # interrupted: nothing half-made is left either
+                clean(root)
+                raise
         if not profiled:
             _compile(root, tmp, jobs, [])
     _write_manifest(root)

@@ -91,3 +91,15 @@ def test_without_gcc_or_when_asked_one_build_without_a_profile(tree, monkeypatch
     monkeypatch.setattr(mypyc_build, "gcc", lambda: False)
     assert mypyc_build.build(root, 1)[1] is False
     assert builds == [[], []]
+
+
+def test_an_interrupted_build_leaves_nothing_counting(tree, monkeypatch):
+    root, _ = tree
+
+    def train(at: Path) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mypyc_build, "train", train)
+    with pytest.raises(KeyboardInterrupt):
+        mypyc_build.build(root, 1)
+    assert _libraries(root) == []

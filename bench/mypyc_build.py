@@ -181,21 +181,27 @@ sys.stdout.writelines(json.dumps(r) + "\\n" for r in generate(int(sys.argv[1]), 
 def train(root: Path) -> None:
     """The engine at ``root`` judges the training phases through the batch, as the benches and a
     tool feed it; raises RuntimeError if it does not answer them all."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
+    path = {"PYTHONPATH": os.pathsep.join([str(root), str(ROOT)])}
 
-    def run(args: list[str], env: dict[str, str], given: str = "") -> subprocess.CompletedProcess:
+    def run(args: list[str], given: str = "", **env: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            args, input=given, cwd=root, env=env, capture_output=True, text=True, timeout=600
+            args,
+            input=given,
+            cwd=root,
+            env={**os.environ, **path, **env},
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
 
     with tempfile.TemporaryDirectory(prefix="mypyc-discard-") as discard:
         # Making the phases runs the engine too (the maps' tables): its counts go elsewhere.
         made = [sys.executable, "-c", _TRAINING, str(TRAINING_PHASES), str(TRAINING_SEED)]
-        phases = run(made, {**env, "GCOV_PREFIX": discard})
+        phases = run(made, GCOV_PREFIX=discard)
     if phases.returncode != 0:
         raise RuntimeError(f"the training phases could not be made: {phases.stderr[-2000:]}")
     batch = [sys.executable, "-m", PACKAGE, "--register", "variants:register"]
-    done = run([*batch, "adjudicate", "--batch"], env, phases.stdout)
+    done = run([*batch, "adjudicate", "--batch"], phases.stdout)
     if done.returncode != 0 or done.stdout.count("\n") != TRAINING_PHASES:
         raise RuntimeError(f"the training batch failed: {done.stderr[-2000:]}")
 

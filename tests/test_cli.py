@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from adjudication.__main__ import YOUNG_LIMIT
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -465,7 +467,7 @@ def test_batch_collects_garbage_itself_between_answers_only_when_it_builds_up():
     passes = leaky["passes"]
     # 599 answers after the first leave 20 lists each: a young pass every dozen answers or so,
     # each freeing what the answers since the last one left.
-    left, limit = 599 * 20, cli_young_limit()
+    left, limit = 599 * 20, YOUNG_LIMIT
     assert {generation for generation, _ in passes} == {0}
     assert left // (2 * limit) <= len(passes) <= left // limit
     assert sum(collected for _, collected in passes) >= left - 2 * limit
@@ -494,9 +496,3 @@ def test_batch_collects_everything_now_and_then():
     stdin = (json.dumps(START) + "\n") * 100
     report = _collections(stdin, full_every=64)
     assert [generation for generation, _ in report["passes"]] == [2]
-
-
-def cli_young_limit() -> int:
-    from adjudication.__main__ import YOUNG_LIMIT
-
-    return YOUNG_LIMIT

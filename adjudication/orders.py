@@ -651,12 +651,18 @@ class _Reader:
                     for w, n in variant.loose_starts.get(first, ())
                     if keys[start : start + len(w)] == w and self._dotted(start, len(w))
                 ]
+                found += [
+                    (w, n)
+                    for w, n, cut in variant.compass_starts.get(first, ())
+                    if keys[start : start + len(w)] == w and self._dotted(start, cut + 1)
+                ]
             index = len(self.made)
             choice = self.choices[index] if index < len(self.choices) else 0
             self.made.append((choice, len(found)))
             if not found:
                 if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
+                self._compass_undotted(start)
                 if _not_a_name(variant, first):  # an order's word, a dash, a number: said so
                     raise OrderError(
                         "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
@@ -756,6 +762,19 @@ class _Reader:
             typed=typed,
             provinces=", ".join(sorted(names)),
         )
+
+    def _compass_undotted(self, start: int) -> None:
+        """A name with its point of the compass cut short but no dot after it (``S China
+        Sea``: ``S`` is a support): refused naming the name it stands for. Only on the way to
+        an error; returns when the words are no such name."""
+        for words, name, _ in self.variant.compass_starts.get(self.keys[start], ()):
+            if self.keys[start : start + len(words)] == words:
+                typed = _typed_words(self.text, self.tokens[start : start + len(words)])
+                raise OrderError(
+                    "there is no province called '{typed}': did you mean {province}?",
+                    typed=typed,
+                    province=name,
+                )
 
     def _dotted(self, start: int, count: int) -> bool:
         """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""
@@ -940,7 +959,7 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     keys = tuple([_token_key(token) for token in tokens])
     error: OrderError | None = None
     furthest = -1
-    for loose in (False, True) if variant.loose_phrases else (False,):
+    for loose in (False, True) if variant.loose_phrases or variant.compass_starts else (False,):
         choices: tuple[int, ...] | None = ()
         while choices is not None:
             r = _Reader(variant, text, tokens, keys, choices, loose)

@@ -123,6 +123,10 @@ class Variant:
     # ones a name can match when a hyphen does not follow its first word.
     name_starts_plain: dict[str, tuple] = field(default_factory=dict, repr=False)
     loose_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
+    # Names whose first word is a point of the compass, that word cut short with its dots
+    # (``E. China Sea``): by the first word cut, (words, name, how many words the cut takes),
+    # longest first. A loose form too (``compass_forms``).
+    compass_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
     # Spellings that are one word with a dot inside (``and.s``): such a word is read whole; any
     # other word with a dot inside is read as the words the dots part (``st.petersburg``).
     dotted_words: frozenset[str] = frozenset()
@@ -458,6 +462,49 @@ def _spelling_phrases(
     return exact, loose, hyphened
 
 
+# The points of the compass as players cut them short in a name, always with a dot: ``N.``,
+# ``No.`` or ``Nth.`` Pacific Ocean, ``E.`` China Sea, ``S.E.`` or ``SE.`` Indian Ocean.
+COMPASS_CUTS: Final = {
+    "north": (("n",), ("no",), ("nth",)),
+    "south": (("s",), ("so",), ("sth",)),
+    "east": (("e",),),
+    "west": (("w",),),
+    "northern": (("n",), ("no",)),
+    "southern": (("s",), ("so",)),
+    "eastern": (("e",),),
+    "western": (("w",),),
+    "northeast": (("ne",), ("n", "e")),
+    "northwest": (("nw",), ("n", "w")),
+    "southeast": (("se",), ("s", "e")),
+    "southwest": (("sw",), ("s", "w")),
+}
+
+
+def compass_forms(
+    phrases: dict[tuple[str, ...], str],
+) -> dict[str, tuple[tuple[tuple[str, ...], str, int], ...]]:
+    """The names of several words whose first is a point of the compass, that word cut short
+    (``COMPASS_CUTS``), by the first word cut, longest first; each with how many words the cut
+    takes, which the parser reads only with their dots (``S.`` is a support, ``S. China Sea``
+    the sea). A cut two names share (``N. Sea`` for a North and a Northern Sea) is left out,
+    and so is one that is already a name's own form."""
+    found: dict[tuple[str, ...], set[tuple[str, int]]] = {}
+    for words, name in phrases.items():
+        cuts = COMPASS_CUTS.get(words[0])
+        if cuts is None or len(words) < 2 or words[1] == "-" or "/" in name:
+            continue
+        for cut in cuts:
+            form = (*cut, *words[1:])
+            if form not in phrases:
+                found.setdefault(form, set()).add((name, len(cut)))
+    starts: dict[str, list[tuple[tuple[str, ...], str, int]]] = {}
+    for form, named in found.items():
+        if len({name for name, _ in named}) == 1:
+            name, size = min(named)
+            starts.setdefault(form[0], []).append((form, name, size))
+    return {k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in starts.items()}
+
+
 def _hyphens(name: str) -> frozenset[tuple[str, str]]:
     """The word pairs a hyphen joins in a province's name: ``Mid-Atlantic`` -> (mid, atlantic)."""
     pairs: set[tuple[str, str]] = set()
@@ -570,6 +617,7 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         if len(found) == 1 and len(found[0][0]) == 1
     }
     variant.loose_starts = _starts(loose)
+    variant.compass_starts = compass_forms(phrases)
     power_names: dict[str, str] = {}
     for power in variant.powers.values():
         power_names[normalise(power.name)] = power.name

@@ -168,6 +168,33 @@ def test_orders_ended_with_chinese_or_japanese_punctuation_are_read():
     assert results["F Odessa - Black Sea"] == ("succeeds", "")
 
 
+def test_seas_named_with_a_point_of_the_compass_cut_short_are_read():
+    """``S. China Sea``, ``E. China Sea``: how players write the seas; each power's player sends
+    them, the support counts, and the move succeeds. Without the dot the order is refused for
+    the sea it may mean (it was "expected the unit's province, not 'S.'")."""
+    game_id, moderator, players = new_game("colonial")
+    place(
+        game_id,
+        [
+            ("China", "F", "South China Sea"),
+            ("Japan", "F", "East China Sea"),
+            ("France", "F", "Formosa"),
+        ],
+    )
+    china = order(players["China"], game_id, ["F S. China Sea - Formosa"])
+    japan = order(players["Japan"], game_id, ["f e.china sea s. f so. china SEA -  formosa"])
+    assert china[0]["canonical"] == "F South China Sea - Formosa"
+    assert japan[0]["canonical"] == "F East China Sea S F South China Sea - Formosa"
+    refused = sent(players["China"], game_id, ["F S China Sea - Formosa"])
+    assert not refused[0]["valid"]
+    assert "did you mean South China Sea?" in refused[0]["reason"]
+    order(players["China"], game_id, ["F S. China Sea - Formosa"])
+    process(moderator, game_id)
+    results = judged(moderator, game_id, 0)
+    assert results["F South China Sea - Formosa"] == ("succeeds", "")
+    assert results["F East China Sea S F South China Sea - Formosa"] == ("succeeds", "")
+
+
 def test_a_support_of_a_railroad_move_waits_on_the_railroad_move_by_name():
     """Britain's menu offers A Orenburg S A Moscow - Omsk: Moscow and Omsk do not touch, so
     what it waits on is Russia's "A Moscow - Omsk via TSR", which the menu names (it named

@@ -1141,17 +1141,22 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F the H", "there is no province called 'the'"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         # A word of one or two letters for one of a name's words (no name is read so).
-        ("far-east", "F Tokyo - N. Pacific", "there is no province called 'N. Pacific': did "
-         "you mean North Pacific Ocean?"),
+        ("standard", "F Bre - N. Atlantic", "there is no province called 'N. Atlantic': did "
+         "you mean North Atlantic Ocean?"),
         ("far-east", "F Tokyo - N Guinea", "there is no province called 'N Guinea': did you "
          "mean New Guinea?"),
         # ... also where the words after it start a name or are a power's name (China).
-        ("colonial", "F Canton - So. China Sea", "there is no province called 'So. China "
-         "Sea': did you mean South China Sea?"),
         ("colonial", "F Canton - So China Sea", "there is no province called 'So China Sea': "
          "did you mean South China Sea?"),
-        ("far-east", "F Tokyo - N. Pacific Ocean", "there is no province called 'N. Pacific "
-         "Ocean': did you mean North Pacific Ocean?"),
+        # A point of the compass cut short without its dot (with it, it is read: below).
+        ("colonial", "F Canton - S China Sea", "there is no province called 'S China Sea': "
+         "did you mean South China Sea?"),
+        ("colonial", "F S China Sea - Canton", "there is no province called 'S China Sea': "
+         "did you mean South China Sea?"),
+        ("colonial", "F ECS - SE Indian Ocean", "there is no province called 'SE Indian "
+         "Ocean': did you mean Southeast Indian Ocean?"),
+        ("far-east", "F N Pacific Ocean H", "there is no province called 'N Pacific Ocean': "
+         "did you mean North Pacific Ocean?"),
         # A hyphen without spaces after such a word is a move: only the word is named.
         ("standard", "A Mo-Sev", "there is no province called 'Mo'"),
         ("standard", "A St-Mos", "'St' is not a full name: did you mean St Petersburg?"),
@@ -1175,6 +1180,38 @@ def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
     with pytest.raises(OrderError) as refused:
         parse(load(variant_id), text, "movement")
     assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        ("colonial", "F E. China Sea H", "F East China Sea H"),
+        ("colonial", "F e.  CHINA   sea h", "F East China Sea H"),
+        ("colonial", "F E.China Sea - S.China Sea", "F East China Sea - South China Sea"),
+        ("colonial", "F Canton - So. China Sea", "F Canton - South China Sea"),
+        ("colonial", "F Canton - Sth. China Sea", "F Canton - South China Sea"),
+        ("colonial", "F S. China Sea S. F E. China Sea - Formosa",
+         "F South China Sea S F East China Sea - Formosa"),
+        ("colonial", "F S.E. Indian Ocean - W. Indian Ocean",
+         "F Southeast Indian Ocean - West Indian Ocean"),
+        ("colonial", "F SE. Indian Ocean H", "F Southeast Indian Ocean H"),
+        ("colonial", "F S. E. Indian Ocean H", "F Southeast Indian Ocean H"),
+        ("colonial", "A N. Siam - Upper Burma", "A North Siam - Upper Burma"),
+        ("far-east", "F Tokyo - N. Pacific Ocean", "F Tokyo - North Pacific Ocean"),
+        ("far-east", "F Tokyo - N. Pacific", "F Tokyo - North Pacific Ocean"),  # an alias
+        ("far-east", "F No. Pacific Ocean S F S. Pacific Ocean - Mid-Pacific Ocean",
+         "F North Pacific Ocean S F South Pacific Ocean - Mid-Pacific Ocean"),
+        ("standard", "F W. Mediterranean - N. Africa", "F Western Mediterranean - North Africa"),
+        ("standard", "F E. Mediterranean S F Aegean Sea", "F Eastern Mediterranean S F Aegean Sea"),
+        # Read as written first: ``S.`` after a unit is still a support.
+        ("standard", "F Nth S. F Eng - Bel", "F North Sea S F English Channel - Belgium"),
+    ],
+)  # fmt: skip
+def test_a_point_of_the_compass_cut_short_with_its_dot(variant_id, text, canonical):
+    """``E. China Sea``, ``So. China Sea``, ``S.E. Indian Ocean``: what players write for a
+    name that starts with a point of the compass, read only with the dot (``S`` is a support:
+    without it the name is refused, above, naming the sea it may mean)."""
+    assert parse(load(variant_id), text, "movement").text() == canonical
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .readonly import ReplyData
-from .reasons import Reason, reason_template, why
+from .reasons import Reason, listed, reason_template, why
 from .variant import INNER_DOT, Variant, normalise, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
@@ -547,7 +547,7 @@ class _Reader:
                 raise OrderError(
                     "there is no province called '{typed}': did you mean one of {provinces}?",
                     typed=typed,
-                    provinces=", ".join(names),
+                    provinces=listed(names),
                 )
         typed = next(typed for typed, _, spaced in runs if not spaced)
         raise OrderError("there is no province called '{typed}'", typed=typed)
@@ -760,7 +760,7 @@ class _Reader:
         raise OrderError(
             "'{typed}' is not a full name: did you mean one of {provinces}?",
             typed=typed,
-            provinces=", ".join(sorted(names)),
+            provinces=listed(sorted(names)),
         )
 
     def _compass_undotted(self, start: int) -> None:
@@ -1100,7 +1100,7 @@ def _via(r: _Reader) -> str | None:
         routes = _routes(r.variant)
         if routes:  # on a map with a route, that too (``via TSR``)
             raise OrderError(
-                "'via' must be followed by Convoy or {routes}", routes=", ".join(sorted(routes))
+                "'via' must be followed by Convoy or {routes}", routes=listed(sorted(routes))
             )
         raise OrderError("'via' must be followed by Convoy")
     via: str | None = "convoy" if word in CONVOY_WORDS else _route_phrase(r)

@@ -169,6 +169,15 @@ def either(names: list[str]) -> object:
     return why("{first}, {rest}", first=names[0], rest=either(names[1:]))
 
 
+def listed(names: list[str]) -> object:
+    """Names in a list (``A, B, C``), quoted in a reason as words of their own, so that a server
+    writes the list as its reader's language does (``A、B、C`` in Chinese and Japanese). One
+    name is itself."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    return why("{first}, {rest}", first=names[0], rest=listed(names[1:]))
+
+
 # Templates several phases share.
 # A unit number (F2) beyond the power's units in a shared space, in any phase: worded for
 # none, one and several (``no_number``).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import Board, Dislodged
 from .orders import DISBAND, RETREAT, Order, OrderError
-from .reasons import DISLODGED_IS, WHICH_COAST, why
+from .reasons import DISLODGED_IS, WHICH_COAST, listed, why
 from .variant import Variant, province_of
 
 
@@ -113,7 +113,7 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
         if province_of(dest) in variant.stacking:
             rivals = []  # a space that holds any number of units takes them all
         if rivals:
-            others = ", ".join(by_province[p].unit.label() for p in rivals)
+            others = listed([by_province[p].unit.label() for p in rivals])
             answer(
                 index,
                 "fails",

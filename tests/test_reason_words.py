@@ -220,3 +220,29 @@ def test_a_long_name_is_not_kept_for_sharing():
     template = "there is no province called '{typed}'"
     assert why(template, typed=typed) is not why(template, typed=typed)
     assert why(template, typed="Paris") is why(template, typed="Paris")
+
+
+def test_a_reason_listing_names_writes_the_list_in_the_readers_language(
+    api, make_game, seat
+) -> None:
+    """"Did you mean one of A, B, C?" kept its English commas in Japanese and Chinese, the names
+    being joined as English text; they are a list of words of their own now (``listed``), as
+    are the powers that share an ocean and the armies that bounce in a retreat."""
+    game = make_game("far-east")
+    japan = api(seat(game, "Japan").user)
+    url = f"/api/games/{game.pk}/orders/check/"
+    body = {"orders": ["F Tokyo - Pacific Ocean"]}
+    said = {
+        language: japan.post(url, body, format="json", HTTP_ACCEPT_LANGUAGE=language).data[0]
+        for language in ("en", "ja", "zh-hans")
+    }
+    names = "Mid-Pacific Ocean, North Pacific Ocean, South Pacific Ocean"
+    assert said["en"]["reason"].endswith(f"did you mean one of {names}?")
+    joined = "Mid-Pacific Ocean、North Pacific Ocean、South Pacific Ocean"
+    for language in ("ja", "zh-hans"):
+        assert joined in said[language]["reason"], said[language]["reason"]
+        assert names not in said[language]["reason"]
+    from adjudication.reasons import listed
+
+    assert listed([]) == "" and listed(["A"]) == "A"
+    assert str(listed(["A", "B", "C"])) == "A, B, C"

@@ -17,7 +17,7 @@ from collections import Counter
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
 from adjudication.orders import HOLD, ORDER_WORDS, SPECIAL, Order, OrderError, refuse_abbreviation
-from adjudication.reasons import why
+from adjudication.reasons import listed, why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, normalise, province_of
 from variants.rules.oceans import Movement as _Stacking
@@ -170,7 +170,7 @@ def _more_than_a_space(variant: Variant, tokens: list[str], form: str) -> None:
             order=f"A {where} {LEAVE_WORD}",
         )
     if not entry:
-        spaces = ", ".join(_entries(variant))
+        spaces = listed(list(_entries(variant)))
         raise OrderError("armies enter the board only at {spaces}", spaces=spaces)
     raise OrderError(
         "an Enter order names only the army that enters: write '{order}'",
@@ -409,7 +409,7 @@ class Movement(_Stacking):
         where = order.location
         if order.extra[0] == "Enter A":
             if not allows_stacking(self.variant, where):
-                spaces = ", ".join(_entries(self.variant))
+                spaces = listed(list(_entries(self.variant)))
                 raise OrderError("armies enter the board only at {spaces}", spaces=spaces)
             if is_faction(power) or power not in _entries(self.variant)[where]:
                 raise OrderError(

@@ -15,7 +15,7 @@ from dataclasses import replace
 from adjudication.board import Dislodged
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
-from adjudication.reasons import UNIT_IS, no_number
+from adjudication.reasons import UNIT_IS, listed, no_number
 from adjudication.registry import Rule
 from adjudication.variant import Variant, province_of
 
@@ -52,7 +52,7 @@ class Movement(_Core):
             raise OrderError(
                 "the units in the {province} belong to {owners}, not {power}",
                 province=province,
-                owners=", ".join(owners),
+                owners=listed(owners),
                 power=power,
             )
         if not mine:
@@ -118,7 +118,7 @@ class Movement(_Core):
                 raise OrderError(
                     "the {province} holds units of {powers}: say whose, e.g. '{example}'",
                     province=province,
-                    powers=", ".join(powers),
+                    powers=listed(powers),
                     example=f"S {powers[0]} {kind} {province}",
                 )
             power = powers[0] if powers else self.power[s]

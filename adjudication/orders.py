@@ -651,11 +651,12 @@ class _Reader:
                     for w, n in variant.loose_starts.get(first, ())
                     if keys[start : start + len(w)] == w and self._dotted(start, len(w))
                 ]
-                found += [
-                    (w, n)
-                    for w, n, cut in variant.compass_starts.get(first, ())
-                    if keys[start : start + len(w)] == w and self._dotted(start, cut + 1)
-                ]
+                if first and "." in self.tokens[start]:
+                    found += [
+                        (w, n)
+                        for w, n in variant.compass_starts.get(first, ())
+                        if keys[start : start + len(w)] == w
+                    ]
             index = len(self.made)
             choice = self.choices[index] if index < len(self.choices) else 0
             self.made.append((choice, len(found)))
@@ -767,7 +768,7 @@ class _Reader:
         """A name with its point of the compass cut short but no dot after it (``S China
         Sea``: ``S`` is a support): refused naming the name it stands for. Only on the way to
         an error; returns when the words are no such name."""
-        for words, name, _ in self.variant.compass_starts.get(self.keys[start], ()):
+        for words, name in self.variant.compass_starts.get(self.keys[start], ()):
             if self.keys[start : start + len(words)] == words:
                 typed = _typed_words(self.text, self.tokens[start : start + len(words)])
                 raise OrderError(
@@ -877,11 +878,13 @@ def _parted(variant: Variant, tokens: list[str]) -> list[str]:
 def _initialisms(variant: Variant) -> frozenset[str]:
     """What initials with dots may spell: a coast (``e.c.``), a one-word route (``T.S.R``) or
     a one-word spelling of a name (``N.P.O.``, ``N.S.W.``: the abbreviation with its dots, as
-    the contract accepts it; none where a variant takes full names only)."""
+    the contract accepts it; none where a variant takes full names only), or a point of the
+    compass a name starts with (``S.E.`` Indian Ocean: never a support of the East Indian Ocean)."""
     coasts = ("nc", "sc", "ec", "wc")
     routes = (w[0] for w, _ in _route_words(variant) if len(w) == 1)
     names = (w[0] for w in variant.phrases if len(w) == 1 and w[0].isalpha())
-    return frozenset((*coasts, *routes, *names))
+    compass = (cut for cut in variant.compass_starts if len(cut) == 2 and cut[1] in "ew")
+    return frozenset((*coasts, *routes, *names, *compass))
 
 
 def _original(text: str, token: str) -> str:

@@ -123,9 +123,9 @@ class Variant:
     # ones a name can match when a hyphen does not follow its first word.
     name_starts_plain: dict[str, tuple] = field(default_factory=dict, repr=False)
     loose_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
-    # Names whose first word is a point of the compass, that word cut short with its dots
-    # (``E. China Sea``): by the first word cut, (words, name, how many words the cut takes),
-    # longest first. A loose form too (``compass_forms``).
+    # Names whose first word is a point of the compass, that word cut short with its dot
+    # (``E. China Sea``): (words, name) by the cut, longest first. A loose form too
+    # (``compass_forms``).
     compass_starts: dict[str, tuple] = field(default_factory=dict, repr=False)
     # Spellings that are one word with a dot inside (``and.s``): such a word is read whole; any
     # other word with a dot inside is read as the words the dots part (``st.petersburg``).
@@ -463,45 +463,57 @@ def _spelling_phrases(
 
 
 # The points of the compass as players cut them short in a name, always with a dot: ``N.``,
-# ``No.`` or ``Nth.`` Pacific Ocean, ``E.`` China Sea, ``S.E.`` or ``SE.`` Indian Ocean.
+# ``No.`` or ``Nth.`` Pacific Ocean, ``E.`` China Sea, ``SE.`` or ``S.E.`` Indian Ocean (one
+# word: ``S. E.`` after a unit is a support of the East Indian Ocean).
 COMPASS_CUTS: Final = {
-    "north": (("n",), ("no",), ("nth",)),
-    "south": (("s",), ("so",), ("sth",)),
-    "east": (("e",),),
-    "west": (("w",),),
-    "northern": (("n",), ("no",)),
-    "southern": (("s",), ("so",)),
-    "eastern": (("e",),),
-    "western": (("w",),),
-    "northeast": (("ne",), ("n", "e")),
-    "northwest": (("nw",), ("n", "w")),
-    "southeast": (("se",), ("s", "e")),
-    "southwest": (("sw",), ("s", "w")),
+    "north": ("n", "no", "nth"),
+    "south": ("s", "so", "sth"),
+    "east": ("e",),
+    "west": ("w",),
+    "northern": ("n", "no"),
+    "southern": ("s", "so"),
+    "eastern": ("e",),
+    "western": ("w",),
+    "northeast": ("ne",),
+    "northwest": ("nw",),
+    "southeast": ("se",),
+    "southwest": ("sw",),
 }
 
 
 def compass_forms(
     phrases: dict[tuple[str, ...], str],
-) -> dict[str, tuple[tuple[tuple[str, ...], str, int], ...]]:
+) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
     """The names of several words whose first is a point of the compass, that word cut short
-    (``COMPASS_CUTS``), by the first word cut, longest first; each with how many words the cut
-    takes, which the parser reads only with their dots (``S.`` is a support, ``S. China Sea``
-    the sea). A cut two names share (``N. Sea`` for a North and a Northern Sea) is left out,
-    and so is one that is already a name's own form."""
-    found: dict[tuple[str, ...], set[tuple[str, int]]] = {}
+    (``COMPASS_CUTS``), by the cut, longest first; the parser reads them only with the cut's
+    dot (``S.`` is a support, ``S. China Sea`` the sea). A cut that might begin another name's
+    first word is left out (``N. Sea``: the North Sea or the Norwegian Sea), and so is one that
+    is already a name's own form."""
+    plain: dict[int, list[tuple[tuple[str, ...], str]]] = {}
     for words, name in phrases.items():
-        cuts = COMPASS_CUTS.get(words[0])
-        if cuts is None or len(words) < 2 or words[1] == "-" or "/" in name:
+        if "/" not in name:
+            kept = tuple(w for w in words if w != "-")
+            plain.setdefault(len(kept), []).append((kept, name))
+    found: dict[tuple[str, ...], str] = {}
+    for words, name in phrases.items():
+        cuts = COMPASS_CUTS.get(words[0], ())
+        if len(words) < 2 or words[1] == "-" or "/" in name:
             continue
         for cut in cuts:
-            form = (*cut, *words[1:])
-            if form not in phrases:
-                found.setdefault(form, set()).add((name, len(cut)))
-    starts: dict[str, list[tuple[tuple[str, ...], str, int]]] = {}
-    for form, named in found.items():
-        if len({name for name, _ in named}) == 1:
-            name, size = min(named)
-            starts.setdefault(form[0], []).append((form, name, size))
+            form = (cut, *words[1:])
+            if form in phrases:
+                continue
+            rest = tuple(w for w in form[1:] if w != "-")
+            others = {
+                other
+                for kept, other in plain.get(len(rest) + 1, ())
+                if other != name and kept[1:] == rest and kept[0].startswith(cut)
+            }
+            if not others:
+                found[form] = name
+    starts: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for form, name in found.items():
+        starts.setdefault(form[0], []).append((form, name))
     return {k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in starts.items()}
 
 

@@ -1157,6 +1157,14 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "Ocean': did you mean Southeast Indian Ocean?"),
         ("far-east", "F N Pacific Ocean H", "there is no province called 'N Pacific Ocean': "
          "did you mean North Pacific Ocean?"),
+        # ... and with its dot where it may begin another name (the Norwegian Sea), or where
+        # it would be parted between a support and a name (``S.E.``: not S East Indian Ocean).
+        ("standard", "F Nwy - N. Sea", "there is no province called 'N. Sea': did you mean "
+         "one of North Sea, Norwegian Sea?"),
+        ("standard", "F Lon - No Sea", "there is no province called 'No Sea': did you mean "
+         "one of North Sea, Norwegian Sea?"),
+        ("colonial", "F Ceylon S.E. Indian Ocean H", "I don't understand 'S.E.' here; expected "
+         "H, -, S or C"),
         # A hyphen without spaces after such a word is a move: only the word is named.
         ("standard", "A Mo-Sev", "there is no province called 'Mo'"),
         ("standard", "A St-Mos", "'St' is not a full name: did you mean St Petersburg?"),
@@ -1195,7 +1203,9 @@ def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
         ("colonial", "F S.E. Indian Ocean - W. Indian Ocean",
          "F Southeast Indian Ocean - West Indian Ocean"),
         ("colonial", "F SE. Indian Ocean H", "F Southeast Indian Ocean H"),
-        ("colonial", "F S. E. Indian Ocean H", "F Southeast Indian Ocean H"),
+        ("colonial", "F S.E Indian Ocean H", "F Southeast Indian Ocean H"),
+        ("colonial", "F Ceylon S SE. Indian Ocean H", "F Ceylon S Southeast Indian Ocean"),
+        ("standard", "F Lon - Nth. Sea", "F London - North Sea"),
         ("colonial", "A N. Siam - Upper Burma", "A North Siam - Upper Burma"),
         ("far-east", "F Tokyo - N. Pacific Ocean", "F Tokyo - North Pacific Ocean"),
         ("far-east", "F Tokyo - N. Pacific", "F Tokyo - North Pacific Ocean"),  # an alias

@@ -262,5 +262,5 @@ def test_an_order_for_another_powers_fleet_in_a_shared_ocean_names_every_owner_t
         HTTP_ACCEPT_LANGUAGE="zh-hans",
     )
     assert (
-        chinese.data[0]["reason"] == "Mid-Pacific Ocean 的单位属于 Australia, Japan，不属于 China"
+        chinese.data[0]["reason"] == "Mid-Pacific Ocean 的单位属于 Australia、Japan，不属于 China"
     )

@@ -1065,7 +1065,9 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
     """One order added to the saved ones by a button (Chinese Diplomacy's Enter and Leave, a
     Suez permit); the engine checks it like any other."""
     game, membership = _playing(request, pk)
-    text = "".join(engine.order_lines([request.POST.get("order", "")]))[:200]
+    # Never cut short: the cut text can be another order (``A Tongking - Yunnan`` and, past
+    # the limit, `` H``); one that long is refused for its length, as the API refuses it.
+    text = "".join(engine.order_lines([request.POST.get("order", "")]))
     index = ascii_index(request.POST.get("phase"))
     current = game.current_phase
     if text and (index is None or current is None or index != current.index):

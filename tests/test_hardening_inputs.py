@@ -65,6 +65,31 @@ def france(game, seat) -> Membership:
 # -- 1. the limits on orders hold for every way in ---------------------------------------
 
 
+def test_the_add_button_refuses_an_order_too_long_rather_than_cutting_it(game, france) -> None:
+    """Found by an adversary: the button's order was cut at 200 characters, so the words past
+    them were dropped and what was left could be another, legal order (``A Paris - Burgundy``
+    saved for ``A Paris - Burgundy`` followed by spaces and ``H H H``)."""
+    services.submit_orders(france, ["F Brest - English Channel"])
+    text = "A Paris - Burgundy" + " " * 200 + "H H H"
+    response = browser(france.user).post(
+        reverse("add-order", args=[game.pk]), {"order": text, "phase": "0"}
+    )
+    assert response.status_code == 302
+
+    def stored() -> list[str]:
+        mine = Order.objects.filter(phase=game.current_phase, power="France")
+        return [o.text for o in mine.order_by("position")]
+
+    assert stored() == ["F Brest - English Channel"]
+    assert any(f"longer than {limits.MAX_ORDER_LENGTH} characters" in m for m in flashed(response))
+    # One within the limit is added as before.
+    response = browser(france.user).post(
+        reverse("add-order", args=[game.pk]), {"order": "A Paris - Burgundy", "phase": "0"}
+    )
+    assert flashed(response) == ["Added “A Paris - Burgundy” to your orders."]
+    assert stored() == ["F Brest - English Channel", "A Paris - Burgundy"]
+
+
 def test_web_form_refuses_more_orders_than_the_api(game, france) -> None:
     lines = "\n".join(["A Paris H"] * (limits.MAX_ORDERS + 1))
     response = browser(france.user).post(

@@ -33,6 +33,7 @@ from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
 from .models import Game, Membership, NotificationSettings
+from .query import once
 from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter, StrictFilters
@@ -606,7 +607,7 @@ class GameViewSet(
         click menu is built from it); a moderator who does not play names any ``?power=``."""
         game = self.get_object()
         membership = game.membership_of(request.user)
-        wanted = request.query_params.get("power")
+        wanted = once(request, "power")
         wanted = None if wanted is None else engine.power_named(game, wanted)
         if membership is not None and membership.power:
             if wanted not in (None, membership.power):

@@ -8,6 +8,8 @@ import re
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 
+from .query import once
+
 _DIGITS = re.compile(r"[0-9]{1,30}")  # ASCII digits only: int() also reads "٥" and " 5"
 
 
@@ -24,7 +26,7 @@ class Pages(PageNumberPagination):
     max_page_size = 100
 
     def get_page_size(self, request) -> int:
-        raw = request.query_params.get(self.page_size_query_param)
+        raw = once(request, self.page_size_query_param)
         if raw is None:
             return self.page_size
         if not _DIGITS.fullmatch(raw) or int(raw) < 1:
@@ -32,7 +34,7 @@ class Pages(PageNumberPagination):
         return min(int(raw), self.max_page_size)
 
     def get_page_number(self, request, paginator) -> int:
-        raw = request.query_params.get(self.page_query_param)
+        raw = once(request, self.page_query_param)
         if raw is None:
             return 1
         if raw in self.last_page_strings:

@@ -21,6 +21,7 @@ from . import engine, ratings, usernames, visibility
 from .errors import error_page
 from .input_types import StrictInput
 from .models import Game, JoinRequirement
+from .query import once
 
 # -- API ----------------------------------------------------------------------------------
 
@@ -128,7 +129,7 @@ class LeaderboardView(GenericAPIView):
         "shown (two decimals) share a place and the next place skips one for each: 1, 2, 2, 4.",
     )
     def get(self, request: Request) -> Response:
-        variant = _variant_param(request.query_params.get("variant"))
+        variant = _variant_param(once(request, "variant"))
         page = ratings.with_reliability(self.paginate_queryset(ratings.ranking(variant)))
         return self.get_paginated_response(LeaderboardRowSerializer(page, many=True).data)
 

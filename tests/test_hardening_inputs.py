@@ -858,6 +858,27 @@ def test_no_hostile_query_is_a_server_error(game, france, param, value) -> None:
         assert response.status_code < 500, (path, response.content[:300])
 
 
+@pytest.mark.parametrize(
+    "path, query",
+    [
+        ("/api/games/{pk}/options/", "power=France&power=England"),
+        ("/api/games/", "page=1&page=2"),
+        ("/api/games/", "page_size=5&page_size=50"),
+        ("/api/leaderboard/", "variant=standard&variant=colonial"),
+    ],
+)
+def test_a_query_parameter_given_twice_is_refused_naming_it(game, moderator, path, query) -> None:
+    """Found by an adversary: ``?power=China&power=Russia`` answered for Russia, the last
+    value, while the game search refused a repeated filter. Every parameter is read once."""
+    client = token_client(moderator if "options" in path else game.memberships.first().user)
+    response = client.get(path.format(pk=game.pk) + "?" + query)
+    name = query.split("=")[0]
+    body = assert_json_4xx(response, 400)
+    assert body[name] == ["given 2 times: give it once, or leave it out"], body
+    once = query.split("&")[0]
+    assert client.get(path.format(pk=game.pk) + "?" + once).status_code == 200
+
+
 PAGE_POSTS = [
     ("create-game", {"name": "\x00", "variant": "\x00", "movement_minutes": "²"}),
     ("join", {"take_over": "\x00", "first": "\x00"}),

@@ -808,11 +808,13 @@ class GameViewSet(
         game = self.get_object()
         if not game.is_moderator(request.user):
             raise exceptions.PermissionDenied("only the moderator may do this")
+        # The body first: a malformed one is told as such (400 naming the field, 415), not as
+        # the game's state, which a client fixing the body would otherwise meet next.
+        serializer = ModerationSerializer(data=request.data, context={"action": action_name})
+        serializer.is_valid(raise_exception=True)
         reason = moderation.ACTIONS[action_name].why_not(game)
         if reason:
             raise exceptions.ValidationError({"detail": reason})
-        serializer = ModerationSerializer(data=request.data, context={"action": action_name})
-        serializer.is_valid(raise_exception=True)
         moderation.perform(action_name, game, request.user, serializer.validated_data)
         return Response(self._game(game))
 

@@ -657,6 +657,22 @@ def test_moderator_deadline_pushed_again_and_again_stays_within_a_year(game, mod
     assert client.post(path, {"minutes": -60}, format="json").status_code == 200
 
 
+def test_a_moderators_malformed_body_is_told_before_the_games_state(game, moderator) -> None:
+    """Found by an adversary: with the game paused, a pause whose body was not JSON, or not
+    JSON at all, and a rollback naming no phase, were all answered "not possible while the
+    game is Paused", so the client fixed the wrong thing first."""
+    client = token_client(moderator)
+    path = f"/api/games/{game.pk}/moderation/"
+    assert client.post(path + "pause/", {}, format="json").status_code == 200
+    broken = client.post(path + "pause/", "[[[[", content_type="application/json")
+    assert "JSON parse error" in assert_json_4xx(broken, 400)["detail"]
+    assert client.post(path + "pause/", "pause", content_type="text/plain").status_code == 415
+    named = client.post(path + "rollback/", {"phase": "a"}, format="json")
+    assert "phase" in assert_json_4xx(named, 400)
+    again = client.post(path + "pause/", {}, format="json")  # a sound body: the state's reason
+    assert "Paused" in assert_json_4xx(again, 400)["detail"]
+
+
 def test_replace_with_an_unknown_power_is_a_400(game, moderator, make_user) -> None:
     make_user("spare")
     seats = game.memberships.count()

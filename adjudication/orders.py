@@ -537,20 +537,24 @@ class _Reader:
         runs = self.typed_runs(start)
         for typed, words, _ in runs:
             names = _names_holding(self.variant, words)
-            if len(names) == 1:
-                raise OrderError(
-                    "there is no province called '{typed}': did you mean {province}?",
-                    typed=typed,
-                    province=names[0],
-                )
             if names:
-                raise OrderError(
-                    "there is no province called '{typed}': did you mean one of {provinces}?",
-                    typed=typed,
-                    provinces=listed(names),
-                )
+                self._did_you_mean(typed, names)
         typed = next(typed for typed, _, spaced in runs if not spaced)
         raise OrderError("there is no province called '{typed}'", typed=typed)
+
+    def _did_you_mean(self, typed: str, names: list[str]) -> None:
+        """Refused: no province is called what the player typed; it may be one of these."""
+        if len(names) == 1:
+            raise OrderError(
+                "there is no province called '{typed}': did you mean {province}?",
+                typed=typed,
+                province=names[0],
+            )
+        raise OrderError(
+            "there is no province called '{typed}': did you mean one of {provinces}?",
+            typed=typed,
+            provinces=listed(names),
+        )
 
     def at_end(self) -> bool:
         return self.pos >= len(self.keys)
@@ -705,6 +709,15 @@ class _Reader:
                 break
         else:
             return
+        # The power's name begins words that names hold (``China Sea``: the East and South
+        # China Seas): those are what the player meant, not the power.
+        for end in range(min(len(keys), start + _LONGEST_NAME), start + size, -1):
+            words = keys[start:end]
+            if any(w in ORDER_WORDS for w in words):
+                continue
+            names = _names_holding(self.variant, words)
+            if names:
+                self._did_you_mean(_typed_words(self.text, self.tokens[start:end]), names)
         if what is SUPPORTED_PROVINCE or what is CONVOYED_PROVINCE:
             raise OrderError(
                 "{power} is a power: name its unit after it, e.g. '{power} A <province>'",
@@ -747,6 +760,12 @@ class _Reader:
             begun = [n for n, a in zip(names, nexts, strict=True) if a and a[0].startswith(cut)]
             if begun:
                 names = begun
+            elif at == start + longest and cut not in ORDER_WORDS and cut not in _COAST_STARTS:
+                # Another word after them, that no name goes on with (``Gulf of Tonkin``): the
+                # player named a place of their own, not these words cut short.
+                self._did_you_mean(
+                    _typed_words(self.text, self.tokens[start : at + 1]), sorted(names)
+                )
         typed = _typed_words(self.text, self.tokens[start : start + longest])
         # The words glued to them by hyphens (``Mid-Pac``): what the player wrote as one name.
         glued = next(t for t, words, spaced in self.typed_runs(start) if not spaced)

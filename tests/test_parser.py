@@ -1165,6 +1165,15 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "one of North Sea, Norwegian Sea?"),
         ("colonial", "F Ceylon S.E. Indian Ocean H", "I don't understand 'S.E.' here; expected "
          "H, -, S or C"),
+        # A power's name that begins words names hold: those names, not the power.
+        ("colonial", "F Hong Kong - China Sea", "there is no province called 'China Sea': did "
+         "you mean one of East China Sea, South China Sea?"),
+        ("colonial", "F Hong Kong - China", "China is a power, not a province"),
+        # Words that begin names, then one no name goes on with: a place of the player's own.
+        ("colonial", "F Annam - Gulf of Tonkin", "there is no province called 'Gulf of "
+         "Tonkin': did you mean one of Gulf of Aden, Gulf of Manaar, Gulf of Siam?"),
+        ("standard", "F Bre - North Pole", "there is no province called 'North Pole': did you "
+         "mean one of North Africa, North Atlantic Ocean, North Sea?"),
         # A hyphen without spaces after such a word is a move: only the word is named.
         ("standard", "A Mo-Sev", "there is no province called 'Mo'"),
         ("standard", "A St-Mos", "'St' is not a full name: did you mean St Petersburg?"),

@@ -225,7 +225,7 @@ def test_a_long_name_is_not_kept_for_sharing():
 def test_a_reason_listing_names_writes_the_list_in_the_readers_language(
     api, make_game, seat
 ) -> None:
-    """"Did you mean one of A, B, C?" kept its English commas in Japanese and Chinese, the names
+    """ "Did you mean one of A, B, C?" kept its English commas in Japanese and Chinese, the names
     being joined as English text; they are a list of words of their own now (``listed``), as
     are the powers that share an ocean and the armies that bounce in a retreat."""
     game = make_game("far-east")

@@ -87,6 +87,14 @@ class MinutesFilter(django_filters.NumberFilter):
         super().__init__(*args, min_value=0, max_value=MAX_PHASE_MINUTES, **kwargs)
 
 
+class RatingFilter(django_filters.NumberFilter):
+    """A rating, within the bounds it is given: django-filter's own bound (1e50) is left out,
+    which said a second, contradicting limit beside ours for a number past both (``1e999``)."""
+
+    def get_max_validator(self) -> None:
+        return None
+
+
 @extend_schema_field({"type": "string", "minLength": 1, "maxLength": 100})
 class NameFilter(django_filters.CharFilter):
     def __init__(self, *args, **kwargs) -> None:
@@ -151,7 +159,7 @@ class GameFilter(django_filters.FilterSet):
         label=_("Bots"),
         help_text=_("Yes: bots play or will fill seats; no: people only."),
     )
-    max_min_rating = django_filters.NumberFilter(
+    max_min_rating = RatingFilter(
         method="filter_rating",
         min_value=MIN_RATING,
         max_value=MAX_RATING,

@@ -71,6 +71,12 @@ def test_bad_filters_are_a_400(api, moderator, query) -> None:
     assert answer.status_code == 400, answer.content
 
 
+def test_a_rating_past_every_bound_is_told_one_limit(api, moderator) -> None:
+    """``1e999`` was told two limits that disagree (at most 100; at most 1e+50)."""
+    answer = api(moderator).get("/api/games/?max_min_rating=1e999")
+    assert answer.json() == {"max_min_rating": ["Ensure this value is less than or equal to 100."]}
+
+
 def test_results_come_in_pages(api, moderator) -> None:
     for n in range(3):
         services.create_game(moderator, name=f"Game {n}", variant="standard")

@@ -539,6 +539,15 @@ class _Reader:
             names = _names_holding(self.variant, words)
             if names:
                 self._did_you_mean(typed, names)
+        # Letters, three or more, that begin a few names (``Vlad``, ``Ara``, ``Ha Noi``).
+        for typed, words, _ in runs:
+            joined = "".join(w for w in words if w != "-")
+            if len(joined) >= 3 and joined.isalpha():
+                names = sorted(
+                    {province_of(n) for k, n in self.variant.names.items() if k.startswith(joined)}
+                )
+                if 0 < len(names) <= _MOST_SUGGESTED:
+                    self._did_you_mean(typed, names)
         typed = next(typed for typed, _, spaced in runs if not spaced)
         raise OrderError("there is no province called '{typed}'", typed=typed)
 

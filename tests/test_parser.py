@@ -1174,6 +1174,13 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "Tonkin': did you mean one of Gulf of Aden, Gulf of Manaar, Gulf of Siam?"),
         ("standard", "F Bre - North Pole", "there is no province called 'North Pole': did you "
          "mean one of North Africa, North Atlantic Ocean, North Sea?"),
+        # Letters that begin a few names: those names.
+        ("colonial", "F Bombay - Ara", "there is no province called 'Ara': did you mean one of "
+         "Arabia, Arabian Sea?"),
+        ("colonial", "A Moscow - Vlad", "there is no province called 'Vlad': did you mean "
+         "Vladivostok?"),
+        ("far-east", "A Ha Noi - Laos", "there is no province called 'Ha Noi': did you mean "
+         "Hanoi?"),
         # A hyphen without spaces after such a word is a move: only the word is named.
         ("standard", "A Mo-Sev", "there is no province called 'Mo'"),
         ("standard", "A St-Mos", "'St' is not a full name: did you mean St Petersburg?"),

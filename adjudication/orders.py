@@ -794,16 +794,35 @@ class _Reader:
 
     def _compass_undotted(self, start: int) -> None:
         """A name with its point of the compass cut short but no dot after it (``S China
-        Sea``: ``S`` is a support): refused naming the name it stands for. Only on the way to
-        an error; returns when the words are no such name."""
-        for words, name in self.variant.compass_starts.get(self.keys[start], ()):
-            if self.keys[start : start + len(words)] == words:
+        Sea``: ``S`` is a support), or with it but the name's last words left out (``S.
+        China``): refused naming the name it stands for. Only on the way to an error; returns
+        when the words are no such name."""
+        keys = self.keys
+        short: list[tuple[int, str]] = []  # (words matched, name) of the names cut short
+        for words, name in self.variant.compass_starts.get(keys[start], ()):
+            if keys[start : start + len(words)] == words:
                 typed = _typed_words(self.text, self.tokens[start : start + len(words)])
+                self._did_you_mean(typed, [name])
+            size = 1
+            while size < len(words) and keys[start + size : start + size + 1] == words[size:][:1]:
+                size += 1
+            if size > 1:
+                short.append((size, name))
+        if short:
+            longest = max(size for size, _ in short)
+            names = sorted({name for size, name in short if size == longest})
+            typed = _typed_words(self.text, self.tokens[start : start + longest])
+            if len(names) == 1:
                 raise OrderError(
-                    "there is no province called '{typed}': did you mean {province}?",
+                    "'{typed}' is not a full name: did you mean {province}?",
                     typed=typed,
-                    province=name,
+                    province=names[0],
                 )
+            raise OrderError(
+                "'{typed}' is not a full name: did you mean one of {provinces}?",
+                typed=typed,
+                provinces=listed(names),
+            )
 
     def _dotted(self, start: int, count: int) -> bool:
         """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""

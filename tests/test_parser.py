@@ -1141,8 +1141,12 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F the H", "there is no province called 'the'"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         # A word of one or two letters for one of a name's words (no name is read so).
-        ("standard", "F Bre - N. Atlantic", "there is no province called 'N. Atlantic': did "
-         "you mean North Atlantic Ocean?"),
+        ("standard", "F Bre - N. Atlantic", "'N. Atlantic' is not a full name: did you mean "
+         "North Atlantic Ocean?"),
+        ("colonial", "F Hong Kong - S. China", "'S. China' is not a full name: did you mean "
+         "South China Sea?"),
+        ("colonial", "F S China H", "'S China' is not a full name: did you mean South China "
+         "Sea?"),
         ("far-east", "F Tokyo - N Guinea", "there is no province called 'N Guinea': did you "
          "mean New Guinea?"),
         # ... also where the words after it start a name or are a power's name (China).

@@ -1385,7 +1385,16 @@ def _retreat(r: _Reader, unit: str | None, location: str) -> Order:
     raise OrderError("I don't understand '{typed}' here; expected R or D", typed=r.typed(r.pos - 1))
 
 
+# No province names here: this message is shown on every variant's map.
+_ADJUSTMENT_FORMS: Final = reason_template(
+    "an adjustment order is 'Build A <home centre>', 'Build F <home centre>', "
+    "'Remove A <province>' or 'Waive'"
+)
+
+
 def _adjustment(r: _Reader) -> Order:
+    if r.peek() in RETREAT_WORDS:  # ``R F Singapore``: no retreat here; say what is
+        raise OrderError(_ADJUSTMENT_FORMS)
     if r.accept(WAIVE_WORDS):
         _end(r)
         return Order(WAIVE)
@@ -1411,11 +1420,7 @@ def _adjustment(r: _Reader) -> Order:
     if word in REMOVE_WORDS or word in DISBAND_WORDS:
         _end(r)
         return Order(REMOVE, unit, location, number=number)
-    # No province names here: this message is shown on every variant's map.
-    raise OrderError(
-        "an adjustment order is 'Build A <home centre>', 'Build F <home centre>', "
-        "'Remove A <province>' or 'Waive'"
-    )
+    raise OrderError(_ADJUSTMENT_FORMS)
 
 
 def _end(r: _Reader) -> None:

@@ -415,9 +415,12 @@ def test_adjustment_spellings(variant_id, text, expected, canonical):
     assert order.text() == canonical
 
 
-def test_adjustment_gibberish_is_an_error(colonial):
-    with pytest.raises(OrderError, match="Build A <home centre>"):
-        parse(colonial, "A Moscow - Perm", "adjustments")
+@pytest.mark.parametrize("text", ["A Moscow - Perm", "R F Singapore", "retreat A Omsk"])
+def test_adjustment_gibberish_is_an_error(colonial, text):
+    """``R F Singapore`` was "expected a province, not 'R'" (found by an adversary): the forms
+    an adjustment takes are said instead."""
+    with pytest.raises(OrderError, match="Build A <home centre>.*'Remove A <province>'"):
+        parse(colonial, text, "adjustments")
 
 
 def test_build_in_a_movement_phase_is_an_error(colonial):

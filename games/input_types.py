@@ -150,6 +150,10 @@ class StrictInput(serializers.Serializer):
                     data[name] = ""
                     continue
                 list_field = isinstance(field, serializers.ListField)
+                given = len(data.getlist(name)) if form and not list_field else 1
+                if given > 1:  # a form field of one value, given twice: DRF read the last
+                    errors[name] = [f"given {given} times: give it once, or leave it out"]
+                    continue
                 value = data.getlist(name) if form and list_field else data[name]
                 problem = type_problem(field, value, form)
                 if problem:

@@ -895,6 +895,21 @@ def test_a_query_parameter_given_twice_is_refused_naming_it(game, moderator, pat
     assert client.get(path.format(pk=game.pk) + "?" + once).status_code == 200
 
 
+def test_a_form_fields_second_value_is_refused_not_dropped(game, france) -> None:
+    """Found by an adversary: ``amount=10&amount=3`` paid 3, the first value dropped unseen,
+    where JSON naming a key twice is a 400. A list field (``orders``) still takes many."""
+    client = token_client(france.user)
+    url = f"/api/games/{game.pk}/orders/"
+    form = "application/x-www-form-urlencoded"
+    twice = client.put(url, "orders=A+Paris+H&phase=0&phase=1", content_type=form)
+    body = assert_json_4xx(twice, 400)
+    assert body["phase"] == ["given 2 times: give it once, or leave it out"], body
+    assert not Order.objects.filter(phase=game.current_phase).exists()
+    many = client.put(url, "orders=A+Paris+H&orders=A+Marseilles+H&phase=0", content_type=form)
+    assert many.status_code == 200, many.content
+    assert [o["canonical"] for o in many.json()] == ["A Paris H", "A Marseilles H"]
+
+
 PAGE_POSTS = [
     ("create-game", {"name": "\x00", "variant": "\x00", "movement_minutes": "²"}),
     ("join", {"take_over": "\x00", "first": "\x00"}),

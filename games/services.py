@@ -1443,6 +1443,7 @@ def pay(
     payee = engine.power_named(game, payee)
     if membership.power not in powers or membership.bot:
         raise GameError("only a great power's player pays gold")
+    key = _payment_key(membership, key)
     if key:
         made = Payment.objects.filter(game=game, payer=membership.power, key=key).first()
         if made is not None:
@@ -1467,6 +1468,15 @@ def pay(
     payment.repeated = False
     _log(game, membership.user, "pay", payee=payee, amount=amount)
     return payment
+
+
+def _payment_key(membership: Membership, key: str) -> str:
+    """A client's key for a payment, kept per player: one who takes a seat over names payments
+    afresh, and never gets back, as their own, one the seat's player before them made with the
+    same key (``big1``). Hashed, so a key of 64 characters still fits."""
+    if not key:
+        return ""
+    return hashlib.blake2b(f"{membership.user_id}:{key}".encode(), digest_size=16).hexdigest()
 
 
 # -- bots -------------------------------------------------------------------------------

@@ -345,6 +345,23 @@ def test_payments_are_capped(chinese, seat) -> None:
     assert Payment.objects.filter(game=chinese).count() == limits.MAX_PAYMENTS_PER_PHASE
 
 
+def test_a_payment_key_is_the_players_not_the_seats(chinese, seat, make_user) -> None:
+    """Found by an adversary: the seat's new player, sending the key the deposed one had used
+    years before (``big1``), got that old payment back as their own, and nothing was paid."""
+    from games import services
+
+    france = seat(chinese, "France")
+    first = _pay(token_client(france.user), chinese, amount=7, key="big1")
+    assert first.status_code == 201
+    services.replace_player(chinese, chinese.creator, "France", make_user("successor"))
+    successor = token_client(chinese.memberships.in_play().get(power="France").user)
+    again = _pay(successor, chinese, amount=7, key="big1")
+    assert again.status_code == 201, again.content
+    assert again.json()["id"] != first.json()["id"]
+    assert Payment.objects.filter(game=chinese, payer="France").count() == 2
+    assert _pay(successor, chinese, amount=7, key="big1").status_code == 200  # theirs, again
+
+
 def test_a_repeated_payment_pays_once(chinese, seat) -> None:
     client = token_client(seat(chinese, "France").user)
     first = _pay(client, chinese, key="c0ffee-1")

@@ -780,6 +780,10 @@ class _Reader:
         glued = next(t for t, words, spaced in self.typed_runs(start) if not spaced)
         if len(glued) > len(typed) and not re.search(r"\s", glued):
             typed = glued
+        self._not_full(typed, sorted(names))
+
+    def _not_full(self, typed: str, names: list[str]) -> None:
+        """Refused: what the player typed starts these names but is none of them in full."""
         if len(names) == 1:
             raise OrderError(
                 "'{typed}' is not a full name: did you mean {province}?",
@@ -789,7 +793,7 @@ class _Reader:
         raise OrderError(
             "'{typed}' is not a full name: did you mean one of {provinces}?",
             typed=typed,
-            provinces=listed(sorted(names)),
+            provinces=listed(names),
         )
 
     def _compass_undotted(self, start: int) -> None:
@@ -811,18 +815,7 @@ class _Reader:
         if short:
             longest = max(size for size, _ in short)
             names = sorted({name for size, name in short if size == longest})
-            typed = _typed_words(self.text, self.tokens[start : start + longest])
-            if len(names) == 1:
-                raise OrderError(
-                    "'{typed}' is not a full name: did you mean {province}?",
-                    typed=typed,
-                    province=names[0],
-                )
-            raise OrderError(
-                "'{typed}' is not a full name: did you mean one of {provinces}?",
-                typed=typed,
-                provinces=listed(names),
-            )
+            self._not_full(_typed_words(self.text, self.tokens[start : start + longest]), names)
 
     def _dotted(self, start: int, count: int) -> bool:
         """Whether the words of a loose form keep their dots: ``And. S``, not ``AND S``."""

@@ -769,7 +769,12 @@ class _Reader:
             begun = [n for n, a in zip(names, nexts, strict=True) if a and a[0].startswith(cut)]
             if begun:
                 names = begun
-            elif at == start + longest and cut not in ORDER_WORDS and cut not in _COAST_STARTS:
+            elif (
+                at == start + longest
+                and cut.isalpha()
+                and cut not in ORDER_WORDS
+                and cut not in _COAST_STARTS
+            ):
                 # Another word after them, that no name goes on with (``Gulf of Tonkin``): the
                 # player named a place of their own, not these words cut short.
                 self._did_you_mean(
@@ -807,8 +812,12 @@ class _Reader:
             if keys[start : start + len(words)] == words:
                 typed = _typed_words(self.text, self.tokens[start : start + len(words)])
                 self._did_you_mean(typed, [name])
-            size = 1
-            while size < len(words) and keys[start + size : start + size + 1] == words[size:][:1]:
+            size = 1  # the words matched, up to a hyphen (``S China - Canton``: the move's)
+            while (
+                size < len(words)
+                and words[size] != "-"
+                and keys[start + size : start + size + 1] == words[size:][:1]
+            ):
                 size += 1
             if size > 1:
                 short.append((size, name))
@@ -1002,7 +1011,10 @@ def parse(variant: Variant, text: object, phase_type: str = "movement") -> Order
     keys = tuple([_token_key(token) for token in tokens])
     error: OrderError | None = None
     furthest = -1
-    for loose in (False, True) if variant.loose_phrases or variant.compass_starts else (False,):
+    # A second, loose reading only where a loose form may be: a map's dotted spelling, or a
+    # point of the compass cut short, which has its dot.
+    second = bool(variant.loose_phrases) or (bool(variant.compass_starts) and "." in lowered)
+    for loose in (False, True) if second else (False,):
         choices: tuple[int, ...] | None = ()
         while choices is not None:
             r = _Reader(variant, text, tokens, keys, choices, loose)

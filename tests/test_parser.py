@@ -1150,6 +1150,10 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "South China Sea?"),
         ("colonial", "F S China H", "'S China' is not a full name: did you mean South China "
          "Sea?"),
+        ("colonial", "F S China - Canton", "'S China' is not a full name: did you mean South "
+         "China Sea?"),  # the dash is the move's, not the name's
+        ("colonial", "F Canton - Gulf of 3", "'Gulf of' is not a full name: did you mean one of "
+         "Gulf of Aden, Gulf of Manaar, Gulf of Siam?"),
         ("far-east", "F Tokyo - N Guinea", "there is no province called 'N Guinea': did you "
          "mean New Guinea?"),
         # ... also where the words after it start a name or are a power's name (China).

@@ -38,6 +38,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 
 from . import engine, visibility
 from .models import Game, Membership, Message, ModeratorAction, Order, Phase
+from .query import repeated
 
 logger = logging.getLogger(__name__)
 
@@ -550,7 +551,10 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
     """The event stream for this viewer, or a 429 when their streams or this process's are
     all taken (the page then polls, and tries the stream again later); with ``?poll=1`` the
     events of the moment, at once (:func:`snapshot`)."""
-    given = [request.headers.get("Last-Event-ID"), request.GET.get("since")]
+    since = request.GET.getlist("since")
+    if len(since) > 1:
+        return JsonResponse({"since": [repeated(len(since))]}, status=400)
+    given = [request.headers.get("Last-Event-ID"), *since]
     given = [text for text in given if text is not None]
     if any(Cursor.parse(text) is None for text in given):
         return JsonResponse({"detail": "Last-Event-ID and since must look like 3-120."}, status=400)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from .limits import MAX_INTEGER
+from .query import repeated
 
 _INTEGER = re.compile(r"-?[0-9]+")
 
@@ -144,15 +145,15 @@ class StrictInput(serializers.Serializer):
             for name, field in self.fields.items():
                 if field.read_only or field.source == "*" or name not in data:
                     continue
+                list_field = isinstance(field, serializers.ListField)
+                given = len(data.getlist(name)) if form and not list_field else 1
+                if given > 1:  # a form field of one value, given twice: DRF read the last
+                    errors[name] = [repeated(given)]
+                    continue
                 if form and field.allow_null and data[name] in ("", "null"):
                     # Form data has no null: it is written empty (DRF's way) or as null.
                     data = data.copy()
                     data[name] = ""
-                    continue
-                list_field = isinstance(field, serializers.ListField)
-                given = len(data.getlist(name)) if form and not list_field else 1
-                if given > 1:  # a form field of one value, given twice: DRF read the last
-                    errors[name] = [f"given {given} times: give it once, or leave it out"]
                     continue
                 value = data.getlist(name) if form and list_field else data[name]
                 problem = type_problem(field, value, form)

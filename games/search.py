@@ -32,6 +32,7 @@ import adjudication
 from . import engine, variant_words, visibility
 from .limits import MAX_PHASE_MINUTES
 from .models import Game, Membership
+from .query import repeated
 
 RUNNING = (Game.Status.ACTIVE, Game.Status.PAUSED)
 
@@ -77,22 +78,22 @@ class YesNoFilter(django_filters.ChoiceFilter):
         return super().filter(qs, yes(value))
 
 
+class BoundedNumberFilter(django_filters.NumberFilter):
+    """A number within the bounds it is given: django-filter's own bound (1e50) is left out,
+    which said a second, contradicting limit beside ours for a number past both (``1e999``)."""
+
+    def get_max_validator(self) -> None:
+        return None
+
+
 @extend_schema_field({"type": "integer", "minimum": 0, "maximum": MAX_PHASE_MINUTES})
-class MinutesFilter(django_filters.NumberFilter):
+class MinutesFilter(BoundedNumberFilter):
     """A phase length in whole minutes, within what a game may set."""
 
     field_class = forms.IntegerField
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, min_value=0, max_value=MAX_PHASE_MINUTES, **kwargs)
-
-
-class RatingFilter(django_filters.NumberFilter):
-    """A rating, within the bounds it is given: django-filter's own bound (1e50) is left out,
-    which said a second, contradicting limit beside ours for a number past both (``1e999``)."""
-
-    def get_max_validator(self) -> None:
-        return None
 
 
 @extend_schema_field({"type": "string", "minLength": 1, "maxLength": 100})
@@ -113,7 +114,7 @@ class StrictFilters(DjangoFilterBackend):
         for name in self.get_filterset_class(view, queryset).base_filters:
             values = request.query_params.getlist(name)
             if len(values) > 1:
-                errors[name] = [f"given {len(values)} times: give it once, or leave it out"]
+                errors[name] = [repeated(len(values))]
             elif values == [""]:
                 errors[name] = ["empty: give a value, or leave it out to search every game"]
         if errors:
@@ -159,7 +160,7 @@ class GameFilter(django_filters.FilterSet):
         label=_("Bots"),
         help_text=_("Yes: bots play or will fill seats; no: people only."),
     )
-    max_min_rating = RatingFilter(
+    max_min_rating = BoundedNumberFilter(
         method="filter_rating",
         min_value=MIN_RATING,
         max_value=MAX_RATING,

@@ -1443,9 +1443,11 @@ def pay(
     payee = engine.power_named(game, payee)
     if membership.power not in powers or membership.bot:
         raise GameError("only a great power's player pays gold")
-    key = _payment_key(membership, key)
+    sent, key = key, _payment_key(membership, key)
     if key:
         made = Payment.objects.filter(game=game, payer=membership.power, key=key).first()
+        if made is None:  # one stored as sent, before keys were the player's, still counts
+            made = Payment.objects.filter(game=game, payer=membership.power, key=sent).first()
         if made is not None:
             if (made.payee, made.amount) != (payee, amount):
                 # Answering the first payment would let the client believe this one was made.

@@ -362,6 +362,17 @@ def test_a_payment_key_is_the_players_not_the_seats(chinese, seat, make_user) ->
     assert _pay(successor, chinese, amount=7, key="big1").status_code == 200  # theirs, again
 
 
+def test_a_payment_key_stored_before_keys_were_the_players_still_counts(chinese, seat) -> None:
+    """Keys were stored as sent before they were kept per player: a retry across that change
+    still finds its payment rather than paying again."""
+    client = token_client(seat(chinese, "France").user)
+    first = _pay(client, chinese, amount=9, key="old-1")
+    Payment.objects.filter(game=chinese).update(key="old-1")  # as stored before the change
+    again = _pay(client, chinese, amount=9, key="old-1")
+    assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    assert Payment.objects.filter(game=chinese).count() == 1
+
+
 def test_a_repeated_payment_pays_once(chinese, seat) -> None:
     client = token_client(seat(chinese, "France").user)
     first = _pay(client, chinese, key="c0ffee-1")

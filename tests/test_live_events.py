@@ -338,6 +338,10 @@ def test_a_cursor_no_stream_of_this_game_could_have_sent_is_a_400(colonial, seat
     services.rollback(colonial, moderator, 0)
     assert Reader(client.get(url(colonial), {"since": "1-0"})).rest()[0]["event"] == "reset"
     assert client.get(url(colonial), {"since": "2-0"}).status_code == 400
+    # Given twice, it is refused, not read as its last value (found by a review).
+    twice = client.get(url(colonial) + "?since=1-0&since=0-0")
+    assert twice.status_code == 400
+    assert twice.json() == {"since": ["given 2 times: give it once, or leave it out"]}
 
 
 def test_a_cursor_is_judged_against_the_press_the_viewer_may_read(colonial, seat):

@@ -383,6 +383,22 @@ def test_join_requirements_refuse_low_rating_and_reliability(make_game, make_use
     assert JoinRequirement.objects.get(game=forming).min_rating == 1
 
 
+def test_a_requirement_given_twice_in_a_form_is_refused_even_empty(moderator, api) -> None:
+    """Found by a review: ``min_rating=50&min_rating=`` skipped the check of a field given
+    twice (a field that may be null read its last value, empty, as none), and the requirement
+    was quietly dropped."""
+    forming = services.create_game(moderator, name="strict", variant="standard")
+    url = f"/api/games/{forming.pk}/requirements/"
+    form = "application/x-www-form-urlencoded"
+    ok = api(moderator).put(url, "min_rating=50&min_reliability=10", content_type=form)
+    assert ok.status_code == 200, ok.content
+    for body in ("min_rating=50&min_rating=&min_reliability=10", "min_rating=&min_rating=50"):
+        twice = api(moderator).put(url, body, content_type=form)
+        assert twice.status_code == 400, twice.content
+        assert twice.json()["min_rating"] == ["given 2 times: give it once, or leave it out"]
+    assert JoinRequirement.objects.get(game=forming).min_rating == 50
+
+
 def test_join_requirements_are_checked_as_input(make_game, moderator, api) -> None:
     forming = services.create_game(moderator, name="strict", variant="standard")
     url = f"/api/games/{forming.pk}/requirements/"

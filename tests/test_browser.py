@@ -22,6 +22,7 @@ import pytest
 from conftest import LIVE_WORKER, wait_for
 from django.contrib.auth import get_user_model
 from django.db import connections
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from games import services
@@ -61,8 +62,18 @@ def browser(monkeypatch):
 
 
 def shot(page, name: str) -> None:
+    """A picture of the page once it has loaded. Taken while a click's navigation was still
+    under way, Chromium answered "Unable to capture screenshot" (seen once in CI, 2026-11-30):
+    the page is waited for, and the picture tried again once."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    page.wait_for_load_state()
+    try:
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+    except PlaywrightError as error:
+        if "Unable to capture screenshot" not in str(error):
+            raise
+        page.wait_for_load_state()
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
 
 
 def sign_up(page, base: str, username: str) -> None:

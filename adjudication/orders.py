@@ -816,7 +816,8 @@ class _Reader:
             while (
                 size < len(words)
                 and words[size] != "-"
-                and keys[start + size : start + size + 1] == words[size:][:1]
+                and start + size < len(keys)
+                and keys[start + size] == words[size]
             ):
                 size += 1
             if size > 1:

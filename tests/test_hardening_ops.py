@@ -205,6 +205,36 @@ def test_gunicorn_logs_to_stdout_as_json() -> None:
     assert '"--config", "gunicorn.conf.py"' in (ROOT / "Dockerfile").read_text()
 
 
+def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(monkeypatch) -> None:
+    """The application logs each request (``greatgame.logs``); gunicorn's own access line,
+    whose fields it built for every request only to drop them, is not made. A worker's
+    loaded objects are kept out of the garbage collector's full passes."""
+    import gc
+
+    from gunicorn.config import Config
+    from gunicorn.glogging import Logger
+
+    namespace: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), namespace)
+    cfg = Config()
+    cfg.set("logconfig_dict", namespace["logconfig_dict"])
+    logger = namespace["logger_class"](cfg)
+
+    def no_fields(*args):
+        raise AssertionError("access-log fields built")
+
+    monkeypatch.setattr(Logger, "atoms", no_fields)
+    with pytest.raises(AssertionError):
+        Logger(cfg).access(None, None, {}, None)  # gunicorn's own logger builds them
+    logger.access(None, None, {}, None)
+    assert gc.get_freeze_count() == 0
+    try:
+        namespace["post_worker_init"](None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 # -- 6. staff is not moderator ------------------------------------------------------------
 
 

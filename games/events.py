@@ -96,12 +96,47 @@ def _redis():
     return _redis_client
 
 
+class _Nudger:
+    """Publishes nudges on a Redis connection of its own that Redis answers nothing on
+    (``CLIENT REPLY OFF``): a nudge is sent and not waited for. Waiting for Redis's count of
+    listeners, which nobody reads, was a fifth of the Redis work of an order submission (the
+    client's reading and a wait for the answer, each time). A nudge lost with a broken
+    connection is lost as any nudge may be (the streams read the database now and then); the
+    next one connects afresh."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # one connection shared by a process's threads
+        self._connection = None
+        # What the connection was made for: the client (tests make another for new
+        # settings) and the process (a forked child never writes on its parent's socket).
+        self._made_for: tuple[object, int] | None = None
+
+    def send(self, channel: str) -> None:
+        client = _redis()
+        with self._lock:
+            connection = self._connection
+            if connection is None or self._made_for != (client, os.getpid()):
+                connection = client.connection_pool.make_connection()
+                connection.connect()
+                connection.send_command("CLIENT", "REPLY", "OFF")
+                self._connection, self._made_for = connection, (client, os.getpid())
+            try:
+                connection.send_command("PUBLISH", channel, b"1")
+            except BaseException:
+                self._connection = None
+                connection.disconnect()
+                raise
+
+
+_nudger = _Nudger()
+
+
 def publish(game_id: int) -> None:
     """Nudge every stream of the game, here and (with Redis) in every other process."""
     _local.nudge(game_id)
     if settings.REDIS_URL:
         try:
-            _redis().publish(CHANNEL.format(game_id), b"1")
+            _nudger.send(CHANNEL.format(game_id))
         except Exception:  # Redis down must not undo a committed move; streams poll too
             logger.warning("live update for game %s not published", game_id, exc_info=True)
 

@@ -491,6 +491,63 @@ def test_redis_carries_nudges_between_processes(colonial, settings, require_redi
     listener.close()
 
 
+def _redis_listener(game_id: int):
+    """A subscriber of the game's channel on a connection of its own: another process."""
+    import redis
+
+    pubsub = redis.Redis.from_url(REDIS_URL).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(events.CHANNEL.format(game_id))
+    pubsub.get_message(timeout=1)  # the subscription's confirmation
+    return pubsub
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
+def test_nudges_go_out_through_redis_without_waiting_for_its_answer(
+    colonial, settings, require_redis
+):
+    """``publish`` sends on a connection that Redis answers nothing on (CLIENT REPLY OFF):
+    another process hears every nudge, and nothing ever comes back to be read."""
+    settings.REDIS_URL = REDIS_URL
+    events._redis_client = None
+    other_process = _redis_listener(colonial.pk)
+    for _ in range(3):
+        events.publish(colonial.pk)
+    heard = [other_process.get_message(timeout=2) for _ in range(3)]
+    assert [m and m["data"] for m in heard] == [b"1", b"1", b"1"]
+    sock = events._nudger._connection._sock
+    sock.setblocking(False)
+    try:
+        with pytest.raises(BlockingIOError):
+            sock.recv(1)  # no answer: not one byte to read after three PUBLISHes
+    finally:
+        sock.setblocking(True)
+    other_process.close()
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
+def test_a_nudge_connection_that_redis_closed_is_made_anew(colonial, settings, require_redis):
+    """Redis closes the nudges' connection (a restart, a timeout): a nudge or two may be lost,
+    as any may, and the next ones go out on a new connection; no error reaches the caller."""
+    import redis
+
+    settings.REDIS_URL = REDIS_URL
+    events._redis_client = None
+    events.publish(colonial.pk)
+    first = events._nudger._connection
+    port = first._sock.getsockname()[1]
+    assert redis.Redis.from_url(REDIS_URL).client_kill(f"127.0.0.1:{port}")
+    other_process = _redis_listener(colonial.pk)
+    heard = None
+    for _ in range(4):
+        events.publish(colonial.pk)
+        heard = other_process.get_message(timeout=0.5)
+        if heard:
+            break
+    assert heard and heard["data"] == b"1"
+    assert events._nudger._connection is not first
+    other_process.close()
+
+
 def test_a_poll_answers_at_once_and_holds_no_stream(colonial, seat, settings):
     """A page refused a stream polls with ?poll=1: the events of the moment, then the end;
     no slot is taken, so polls are never refused as streams are."""

@@ -194,7 +194,11 @@ def _seat(game: Game, power: str) -> Membership | None:
 
 def _check_game_caps(creator: AbstractBaseUser) -> None:
     """One account may hold only so many unstarted and unfinished games it created: games fill
-    the database and the lobby, and the creation throttle alone bounds them only per hour."""
+    the database and the lobby, and the creation throttle alone bounds them only per hour.
+    The site's staff are not capped: they run tournaments and the demo's games (``seed_demo``
+    makes 21 for its moderator, who could otherwise make no other)."""
+    if creator.is_staff:
+        return
     mine = Game.objects.filter(creator=creator)
     forming = django_settings.MAX_FORMING_GAMES
     unfinished = django_settings.MAX_UNFINISHED_GAMES

@@ -329,8 +329,13 @@ def test_an_account_can_hold_only_so_many_forming_and_unfinished_games(
     form |= {"adjustments_minutes": 60, "press": "full", "civil_disorder_after": 2}
     assert page.post(reverse("create-game"), form).status_code == 200  # refused, form again
     assert Game.objects.filter(creator=user).count() == 3
-    # Scripts and the admin are not capped.
+    # Scripts and the admin are not capped, nor the site's staff (the demo's moderator runs
+    # 21 games).
     services.create_game(user, name="Script", variant="standard")
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    assert client.post("/api/games/", {"name": "G", "variant": "standard"}).status_code == 201
+    assert page.post(reverse("create-game"), form).status_code == 302
 
 
 def test_the_game_page_shows_press_in_pages(game, seat) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
     RequestDataTooBig,
@@ -217,7 +219,26 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.ValidationError({"detail": str(exc)})
     elif isinstance(exc, PermissionError):
         exc = exceptions.PermissionDenied(str(exc))
+    elif isinstance(exc, exceptions.UnsupportedMediaType):
+        exc = _unsupported(exc, context.get("request"))
     return drf_exception_handler(exc, context)
+
+
+def _unsupported(
+    exc: exceptions.UnsupportedMediaType, request: Request | None
+) -> exceptions.UnsupportedMediaType:
+    """DRF's 415, saying which types the endpoint reads; and, for a body sent without any
+    Content-Type, that none was given (DRF named the type as an empty string)."""
+    accepted = [parser.media_type for parser in getattr(request, "parsers", None) or []]
+    if not accepted:
+        return exc
+    given = (getattr(request, "content_type", "") or "").split(";")[0].strip()
+    send = "send it as " + ", ".join(accepted[:-1]) + (" or " if accepted[1:] else "")
+    send += accepted[-1]
+    if not given:
+        return exceptions.UnsupportedMediaType("", f"The body has no Content-Type; {send}.")
+    shown = json.dumps(given[:100], ensure_ascii=False)
+    return exceptions.UnsupportedMediaType(given, f"Unsupported media type {shown}; {send}.")
 
 
 CURSOR_PATTERN = f"^{live.CURSOR}$"

@@ -1547,3 +1547,18 @@ def test_deep_or_huge_objects_are_still_a_clean_4xx(game, france, body: str) -> 
         f"/api/games/{game.pk}/orders/", body, content_type="application/json"
     )
     assert_json_4xx(response, 400, 413)
+
+
+def test_a_body_of_a_type_not_read_is_told_which_types_are(game, seat) -> None:
+    """A 415 names what the endpoint reads. Before, a body sent with no Content-Type was
+    refused as media type "" (Django's development server calls it "text/plain")."""
+    client = token_client(seat(game, "France").user)
+    path = f"/api/games/{game.pk}/orders/"
+    body = b'{"orders": ["A Paris H"]}'
+    bare = assert_json_4xx(client.generic("PUT", path, body, content_type=""), 415)
+    assert bare["detail"].startswith("The body has no Content-Type; send it as application/json")
+    plain = client.generic("PUT", path, body, content_type="text/plain; charset=utf-8")
+    detail = assert_json_4xx(plain, 415)["detail"]
+    assert detail.startswith('Unsupported media type "text/plain"; send it as application/json')
+    assert detail.endswith("application/x-www-form-urlencoded or multipart/form-data.")
+    assert client.generic("PUT", path, body, content_type="application/json").status_code == 200

@@ -677,6 +677,7 @@ class _Reader:
                 if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
                 self._compass_undotted(start)
+                self._first_word_cut(start)
                 if _not_a_name(variant, first):  # an order's word, a dash, a number: said so
                     raise OrderError(
                         "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
@@ -800,6 +801,33 @@ class _Reader:
             typed=typed,
             provinces=listed(names),
         )
+
+    def _first_word_cut(self, start: int) -> None:
+        """A name's first word cut short with a dot, the rest of it written out (``B. of
+        Bengal``, ``A. Sea``, ``S. Indian Ocean``), where no such cut is read: refused naming
+        the names it may stand for, rather than as an order's word (``B.``: a build). Only on
+        the way to an error; returns when the words end no name."""
+        keys, tokens = self.keys, self.tokens
+        if "." not in tokens[start] or start + 1 >= len(keys):
+            return
+        cut = keys[start]
+        best: tuple[int, set[str]] = (0, set())
+        for words, name in self.variant.phrases.items():
+            size = len(words)
+            if (
+                size < 2
+                or size < best[0]
+                or "/" in name
+                or "-" in words
+                or not words[0].startswith(cut)
+                or words[0] == cut
+                or tuple(keys[start + 1 : start + size]) != words[1:]
+            ):
+                continue
+            best = (size, {name}) if size > best[0] else (size, best[1] | {name})
+        size, names = best
+        if names:
+            self._did_you_mean(_typed_words(self.text, tokens[start : start + size]), sorted(names))
 
     def _compass_undotted(self, start: int) -> None:
         """A name with its point of the compass cut short but no dot after it (``S China

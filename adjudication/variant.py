@@ -463,8 +463,9 @@ def _spelling_phrases(
 
 
 # The points of the compass as players cut them short in a name, always with a dot: ``N.``,
-# ``No.`` or ``Nth.`` Pacific Ocean, ``E.`` China Sea, ``SE.`` or ``S.E.`` Indian Ocean (one
-# word: ``S. E.`` after a unit is a support of the East Indian Ocean).
+# ``No.`` or ``Nth.`` Pacific Ocean, ``E.`` China Sea, ``SE.``, ``S.E.`` or ``S. E.`` Indian
+# Ocean (where ``S.`` begins the name: after a unit, ``S. E. Indian Ocean`` is a support of
+# the East Indian Ocean).
 COMPASS_CUTS: Final = {
     "north": ("n", "no", "nth"),
     "south": ("s", "so", "sth"),
@@ -474,11 +475,29 @@ COMPASS_CUTS: Final = {
     "southern": ("s", "so"),
     "eastern": ("e",),
     "western": ("w",),
-    "northeast": ("ne",),
-    "northwest": ("nw",),
-    "southeast": ("se",),
-    "southwest": ("sw",),
+    "northeast": ("ne", "n e"),
+    "northwest": ("nw", "n w"),
+    "southeast": ("se", "s e"),
+    "southwest": ("sw", "s w"),
 }
+
+
+# The points of the compass written as one word, and their halves: ``South-East Indian Ocean``
+# and ``South East Indian Ocean`` are the Southeast Indian Ocean.
+COMPASS_HALVES: Final = {
+    "northeast": ("North", "East"),
+    "northwest": ("North", "West"),
+    "southeast": ("South", "East"),
+    "southwest": ("South", "West"),
+}
+
+
+def _compass_parted(name: str) -> list[str]:
+    """A name beginning with a point of the compass written as one word, that word hyphened
+    (which reads as spaced and joined too: ``_spelling_phrases``); else nothing."""
+    first, _, rest = name.partition(" ")
+    halves = COMPASS_HALVES.get(first.lower())
+    return [f"{halves[0]}-{halves[1]} {rest}".strip()] if halves else []
 
 
 def compass_forms(
@@ -500,14 +519,17 @@ def compass_forms(
         if len(words) < 2 or words[1] == "-" or "/" in name:
             continue
         for cut in cuts:
-            form = (cut, *words[1:])
+            parts = tuple(cut.split())  # ``S. E.``: two words, each with its dot
+            form = (*parts, *words[1:])
             if form in phrases:
                 continue
-            rest = tuple(w for w in form[1:] if w != "-")
+            rest = tuple(w for w in words[1:] if w != "-")
             others = {
                 other
-                for kept, other in plain.get(len(rest) + 1, ())
-                if other != name and kept[1:] == rest and kept[0].startswith(cut)
+                for kept, other in plain.get(len(parts) + len(rest), ())
+                if other != name
+                and kept[len(parts) :] == rest
+                and all(w.startswith(p) for w, p in zip(kept[: len(parts)], parts, strict=True))
             }
             if not others:
                 found[form] = name
@@ -566,6 +588,7 @@ def _names(variant: Variant, entries: list[dict]) -> None:
         name = entry["name"]
         abbreviation = entry.get("abbreviation", "") if short else ""
         spellings = [s for s in (name, abbreviation, *entry.get("aliases", ())) if s]
+        spellings += _compass_parted(name)
         coasts = entry.get("coasts", ())
         hyphens = _hyphens(name)
         for spelling in spellings:

@@ -1242,6 +1242,13 @@ def test_a_name_that_is_none_is_named_whole(variant_id, text, reason):
         ("standard", "F E. Mediterranean S F Aegean Sea", "F Eastern Mediterranean S F Aegean Sea"),
         # Read as written first: ``S.`` after a unit is still a support.
         ("standard", "F Nth S. F Eng - Bel", "F North Sea S F English Channel - Belgium"),
+        ("colonial", "F Java S. E. Indian Ocean", "F Java S East Indian Ocean"),
+        # Found by an adversary: refused as "expected a destination, not 'S.'", or ('South
+        # East') as "'South' is not a full name: did you mean South China Sea?".
+        ("colonial", "F Java - S. E. Indian Ocean", "F Java - Southeast Indian Ocean"),
+        ("colonial", "F Java - South East Indian Ocean", "F Java - Southeast Indian Ocean"),
+        ("colonial", "F Java - south-east indian ocean", "F Java - Southeast Indian Ocean"),
+        ("colonial", "F South-East Indian-Ocean H", "F Southeast Indian Ocean H"),
     ],
 )  # fmt: skip
 def test_a_point_of_the_compass_cut_short_with_its_dot(variant_id, text, canonical):
@@ -1249,6 +1256,33 @@ def test_a_point_of_the_compass_cut_short_with_its_dot(variant_id, text, canonic
     name that starts with a point of the compass, read only with the dot (``S`` is a support:
     without it the name is refused, above, naming the sea it may mean)."""
     assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "reason"),
+    [
+        # Found by an adversary: each was "expected a destination, not 'B.'" (a build), 'A.'
+        # (an army) or 'S.' (a support).
+        ("colonial", "F Madras - B. of Bengal", "there is no province called 'B. of Bengal': "
+         "did you mean Bay of Bengal?"),
+        ("colonial", "F Bombay - A. Sea", "there is no province called 'A. Sea': did you mean "
+         "one of Andaman Sea, Arabian Sea?"),
+        ("colonial", "F Java - S. Indian Ocean", "there is no province called 'S. Indian "
+         "Ocean': did you mean Southeast Indian Ocean?"),
+        ("colonial", "F Bombay - Arab. Sea", "there is no province called 'Arab. Sea': did "
+         "you mean Arabian Sea?"),
+        ("far-east", "A Peking - M. Republic", "there is no province called 'M. Republic': "
+         "did you mean Mongolian Republic?"),
+        ("colonial", "F Java - S E Indian Ocean", "there is no province called 'S E Indian "
+         "Ocean': did you mean Southeast Indian Ocean?"),
+    ],
+)  # fmt: skip
+def test_a_names_first_word_cut_short_is_refused_naming_the_names(variant_id, text, reason):
+    """Only where no such cut is read (the points of the compass, above): the refusal names
+    the names whose first word the cut begins and whose other words follow it."""
+    with pytest.raises(OrderError) as refused:
+        parse(load(variant_id), text, "movement")
+    assert str(refused.value) == reason
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,9 @@ class ApplicationLogsRequests(Logger):
     """gunicorn's logger without its access log. Given a logging configuration, gunicorn builds
     every request's access-log fields (a dict of all headers and the environ) even when the
     access logger writes nowhere: 10 to 20 microseconds of a worker's CPU a request, for a
-    line nobody reads (the application logs each request itself, ``greatgame.logs``)."""
+    line nobody reads (the application logs each request itself, ``greatgame.logs``). So an
+    ``--access-logfile`` is ignored, and so is ``--statsd-host`` (gunicorn takes its statsd
+    logger only in place of its default one)."""
 
     def access(self, resp, req, environ, request_time) -> None:
         return None
@@ -53,8 +55,9 @@ logger_class = ApplicationLogsRequests
 
 
 def post_worker_init(worker) -> None:
-    """What the worker loaded (Django, the URL patterns, the variants' maps) is kept out of
-    the garbage collector's full passes (``gc.freeze``): looking through those hundred
-    thousand objects stalled a request for about 90 ms every few thousand requests."""
+    """What the worker loaded (Django and the application's modules, some 85,000 objects;
+    the URL patterns and the maps come with the first requests) is kept out of the garbage
+    collector's full passes (``gc.freeze``): in a process that had served requests, looking
+    through everything stalled a request for about 90 ms every few thousand requests."""
     gc.collect()
     gc.freeze()

@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from .readonly import ReplyData
 from .reasons import Reason, listed, reason_template, why
-from .variant import INNER_DOT, Variant, normalise, province_of
+from .variant import COMPASS_HALVES, INNER_DOT, Variant, normalise, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -677,14 +677,15 @@ class _Reader:
                 if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
                 self._compass_undotted(start)
-                self._first_word_cut(start)
                 if _not_a_name(variant, first):  # an order's word, a dash, a number: said so
+                    self._first_word_cut(start)  # unless a name's first word cut short: B.
                     raise OrderError(
                         "expected {what}, not '{typed}'", what=what, typed=self.typed(start)
                     )
                 self._power_here(start, what)
                 refuse_abbreviation(variant, first, self.typed(start))
                 self._dotted_abbreviation(start)
+                self._first_word_cut(start)
                 self._partial(start)
                 self._no_such_name(start)
             words, name = found[choice]
@@ -755,6 +756,8 @@ class _Reader:
                 size += 1
             if words[size - 1] == "-":  # "North -": the dash is the move, not the name's
                 size -= 1
+            if _compass_halves_only(words, name, size):
+                continue
             after = [w for w in words[size:] if w != "-"][:1]  # the name's next word
             if size > longest:
                 longest, names, nexts = size, [name], [after]
@@ -848,7 +851,7 @@ class _Reader:
                 and keys[start + size] == words[size]
             ):
                 size += 1
-            if size > 1:
+            if size > _cut_size(words, name):  # past the cut: a word of the name's rest too
                 short.append((size, name))
         if short:
             longest = max(size for size, _ in short)
@@ -972,6 +975,25 @@ def _original(text: str, token: str) -> str:
         if m:
             return text[m.start() : m.end()]
     return token
+
+
+def _cut_size(words: tuple[str, ...], name: str) -> int:
+    """How many words a compass form's cut is (``compass_forms``): two for ``S. E.`` of the
+    Southeast Indian Ocean, else one."""
+    halves = COMPASS_HALVES.get(name.split(" ", 1)[0].lower())
+    if halves and words[:2] == (halves[0][0].lower(), halves[1][0].lower()):
+        return 2
+    return 1
+
+
+def _compass_halves_only(words: tuple[str, ...], name: str, size: int) -> bool:
+    """Whether ``size`` of a name's words are only its point of the compass written in two
+    (``South East`` of the Southeast Indian Ocean, ``_compass_parted``): not the start of that
+    name more than of any other beginning ``South`` or ``East``."""
+    halves = COMPASS_HALVES.get(name.split(" ", 1)[0].lower())
+    if halves is None or words[0] != halves[0].lower():
+        return False
+    return size <= (3 if words[1:2] == ("-",) else 2)
 
 
 def _typed_words(text: str, tokens: list[str]) -> str:

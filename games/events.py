@@ -116,7 +116,12 @@ class _Nudger:
         with self._lock:
             connection = self._connection
             if connection is None or self._made_for != (client, os.getpid()):
-                connection = client.connection_pool.make_connection()
+                pool = client.connection_pool
+                # Its own, outside the pool's count; never a health check, whose PING would
+                # wait for a PONG that Redis, answering nothing here, never sends.
+                connection = pool.connection_class(
+                    **{**pool.connection_kwargs, "health_check_interval": 0}
+                )
                 connection.connect()
                 connection.send_command("CLIENT", "REPLY", "OFF")
                 self._connection, self._made_for = connection, (client, os.getpid())

@@ -525,6 +525,23 @@ def test_nudges_go_out_through_redis_without_waiting_for_its_answer(
 
 
 @pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
+def test_nudges_never_wait_on_a_health_check(colonial, settings, require_redis):
+    """Found by the adversary of the change: with ``health_check_interval`` in REDIS_URL, the
+    nudges' connection would send a PING and wait for a PONG that Redis, told to answer
+    nothing, never sends. Their connection has no health check, and is not the pool's."""
+    settings.REDIS_URL = REDIS_URL + ("&" if "?" in REDIS_URL else "?") + "health_check_interval=1"
+    events._redis_client = None
+    try:
+        events.publish(colonial.pk)
+        connection = events._nudger._connection
+        assert events._redis().connection_pool.connection_kwargs["health_check_interval"] == 1
+        assert connection.health_check_interval == 0
+        assert connection not in events._redis().connection_pool._available_connections
+    finally:
+        events._redis_client = None
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="REDIS_URL is not set")
 def test_a_nudge_connection_that_redis_closed_is_made_anew(colonial, settings, require_redis):
     """Redis closes the nudges' connection (a restart, a timeout): a nudge or two may be lost,
     as any may, and the next ones go out on a new connection; no error reaches the caller."""

@@ -1275,6 +1275,16 @@ def test_a_point_of_the_compass_cut_short_with_its_dot(variant_id, text, canonic
          "did you mean Mongolian Republic?"),
         ("colonial", "F Java - S E Indian Ocean", "there is no province called 'S E Indian "
          "Ocean': did you mean Southeast Indian Ocean?"),
+        # Found by the adversary of the change: the halves of Southeast alone made the
+        # Southeast Indian Ocean the name a player meant by "South East China Sea" and "S. E.
+        # China Sea"; a variant that takes no abbreviation said so no more.
+        ("colonial", "F Java - South East China Sea", "'South' is not a full name: did you "
+         "mean South China Sea?"),
+        ("colonial", "F Java - S. E. China Sea", "expected a destination, not 'S.'"),
+        ("chinese", "F Kiangsu - Pac. Ocean", "province names are written in full here: write "
+         "Pacific Ocean, not 'Pac.'"),
+        ("standard", "F Rome - a. sea", "there is no province called 'a. sea': did you mean "
+         "one of Adriatic Sea, Aegean Sea?"),
     ],
 )  # fmt: skip
 def test_a_names_first_word_cut_short_is_refused_naming_the_names(variant_id, text, reason):

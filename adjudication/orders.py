@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from .readonly import ReplyData
 from .reasons import Reason, listed, reason_template, why
-from .variant import COMPASS_HALVES, INNER_DOT, Variant, normalise, province_of
+from .variant import INNER_DOT, Variant, compass_halves, normalise, province_of
 
 # ``typing`` only for the type checker (and mypyc): importing it cost every batch's start-up a
 # few milliseconds, and these annotations are never evaluated.
@@ -980,7 +980,7 @@ def _original(text: str, token: str) -> str:
 def _cut_size(words: tuple[str, ...], name: str) -> int:
     """How many words a compass form's cut is (``compass_forms``): two for ``S. E.`` of the
     Southeast Indian Ocean, else one."""
-    halves = COMPASS_HALVES.get(name.split(" ", 1)[0].lower())
+    halves = compass_halves(name)
     if halves and words[:2] == (halves[0][0].lower(), halves[1][0].lower()):
         return 2
     return 1
@@ -990,7 +990,7 @@ def _compass_halves_only(words: tuple[str, ...], name: str, size: int) -> bool:
     """Whether ``size`` of a name's words are only its point of the compass written in two
     (``South East`` of the Southeast Indian Ocean, ``_compass_parted``): not the start of that
     name more than of any other beginning ``South`` or ``East``."""
-    halves = COMPASS_HALVES.get(name.split(" ", 1)[0].lower())
+    halves = compass_halves(name)
     if halves is None or words[0] != halves[0].lower():
         return False
     return size <= (3 if words[1:2] == ("-",) else 2)

@@ -492,12 +492,17 @@ COMPASS_HALVES: Final = {
 }
 
 
+def compass_halves(name: str) -> tuple[str, str] | None:
+    """The halves of the point of the compass written as one word that begins the name
+    (``Southeast Indian Ocean``: South, East); None for any other name."""
+    return COMPASS_HALVES.get(name.partition(" ")[0].lower())
+
+
 def _compass_parted(name: str) -> list[str]:
     """A name beginning with a point of the compass written as one word, that word hyphened
     (which reads as spaced and joined too: ``_spelling_phrases``); else nothing."""
-    first, _, rest = name.partition(" ")
-    halves = COMPASS_HALVES.get(first.lower())
-    return [f"{halves[0]}-{halves[1]} {rest}".strip()] if halves else []
+    halves = compass_halves(name)
+    return [f"{halves[0]}-{halves[1]} {name.partition(' ')[2]}".strip()] if halves else []
 
 
 def compass_forms(

@@ -1449,9 +1449,9 @@ def pay(
         raise GameError("only a great power's player pays gold")
     sent, key = key, _payment_key(membership, key)
     if key:
-        made = Payment.objects.filter(game=game, payer=membership.power, key=key).first()
-        if made is None:  # one stored as sent, before keys were the player's, still counts
-            made = Payment.objects.filter(game=game, payer=membership.power, key=sent).first()
+        # One stored as sent, before keys were the player's, still counts; the player's first.
+        found = Payment.objects.filter(game=game, payer=membership.power, key__in=(key, sent))
+        made = min(found, key=lambda p: p.key != key, default=None)
         if made is not None:
             if (made.payee, made.amount) != (payee, amount):
                 # Answering the first payment would let the client believe this one was made.

@@ -135,6 +135,10 @@ class Variant:
     power_names: dict[str, str] = field(default_factory=dict, repr=False)
     plugins: tuple[Rule, ...] = ()  # the rule objects its ``rules`` list names, in order
     stacking: frozenset[str] = frozenset()  # provinces that may hold several units
+    # Every location as a canonical order writes it (``Spain``, ``Spain/nc``), and whether a
+    # rule of the variant reads orders of its own: the parser's way in for canonical texts.
+    locations: frozenset[str] = frozenset()
+    rules_read_orders: bool = False
 
     # -- names -------------------------------------------------------------------------
 
@@ -296,6 +300,12 @@ def build(data: dict) -> Variant:
     _names(variant, data["provinces"])
     _check_units(variant)
     variant.plugins = tuple(_rule(name) for name in variant.rules)
+    variant.locations = frozenset(
+        location for name in provinces for location in (name, *variant.fleet_locations(name))
+    )
+    variant.rules_read_orders = any(
+        type(rule).parse_order is not Rule.parse_order for rule in variant.plugins
+    )
     variant.stacking = frozenset(
         name
         for rule in variant.plugins

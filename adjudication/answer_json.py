@@ -42,87 +42,145 @@ def encode(value: object) -> str:
 # reused while the entry lives. Started afresh past _SIZE.
 _made: Final[dict[int, tuple[ReplyData, str]]] = {}
 _SIZE: Final = 65536
-# Stands for each shared part while the rest is encoded. A request's own text or number (a
-# year) cannot slip another one in unnoticed: the marks are counted, and if any other is found
-# the answer is encoded whole (``_unwritten``).
-_MARK: Final = -7346029158
-_MARK_TEXT: Final = str(_MARK)
 _WITH_REASON: Final = ("power", "order", "canonical", "result", "reason", "data")
 _WITHOUT_REASON: Final = ("power", "order", "canonical", "result", "data")
 
 
 def answer_json(response: dict) -> str:
-    """``response`` as JSON text; the response is left as it was."""
-    pieces: list[str] = []  # the JSON of each part replaced by a mark, in the answer's order
-    replaced: list[tuple[str, object]] = []
-    replies = response.get("orders")
-    # The replies come first in an answer (``api._judge``), so theirs is the first mark.
-    if next(iter(response), None) == "orders" and (
-        type(replies) is list or type(replies) is Written
-    ):
-        pieces.append(_replies_json(replies))
-        replaced.append(("orders", replies))
+    """``response`` as JSON text, exactly as the encoder writes it; the response is left as it
+    was. Written into one list of pieces, joined once: the replies from their parts
+    (``reply_parts``), the shared parts (units, replies' data) from the JSON made at their
+    first sight, names from their JSON made once (``_text``), the rest by ``_write``."""
+    out: list[str] = ["{"]
     for key, value in response.items():
-        if type(value) is list and value and type(value[0]) is ReplyData:
-            jsons = _jsons(value)
-            if jsons is not None:
-                pieces.append("[" + ", ".join(jsons) + "]")
-                replaced.append((key, value))
-    if not pieces:
-        return encode(_unwritten(response))
-    for key, _ in replaced:
-        response[key] = _MARK
-    try:
-        parts = encode(response).split(_MARK_TEXT)
-    finally:
-        for key, value in replaced:
-            response[key] = value
-    if len(parts) != len(pieces) + 1:
-        return encode(_unwritten(response))
-    text = [""] * (2 * len(pieces) + 1)
-    text[0::2] = parts
-    text[1::2] = pieces
-    return "".join(text)
+        if type(key) is not str:
+            return encode(_unwritten(response))
+        out.append(_key(key))
+        if key == "orders" and (type(value) is Written or type(value) is list):
+            _write_replies(value, out)
+        else:
+            _write(value, out)
+        out.append(", ")
+    out[-1] = "}"
+    return "{}" if len(out) == 1 else "".join(out)
 
 
-def _replies_json(replies: list) -> str:
-    """The replies as a JSON list, written from parts made once: each power's opening, each
-    order text quoted, and the rest of a reply (``_tails``). (Keeping each whole reply's text by
-    what it says cost more than it saved: the table of them outgrew the processor's caches.)"""
-    written = type(replies) is Written
-    if written:
-        try:  # every reply already written, as usual in the batch
-            return "[" + ", ".join(replies) + "]"
-        except TypeError:  # some of them dicts: an order refused
-            pass
-    out: list[str] = []
+def _write_replies(replies: list, out: list[str]) -> None:
+    """The replies as a JSON list: each written reply's parts (``reply_parts``), each other
+    reply's parts from its dict or its JSON."""
+    if not replies:
+        out.append("[]")
+        return
+    out.append("[")
     for item in replies:
-        if written and type(item) is str:
-            out += (item, ", ")
-            continue
-        if type(item) is dict:
-            keys = tuple(item)
-            if keys == _WITHOUT_REASON:
-                power, order, canonical, result, data = item.values()
-                reason = None
-            elif keys == _WITH_REASON:
-                power, order, canonical, result, reason, data = item.values()
-            else:  # a check's reply (``needs``), one without data: written whole
-                out += (encode(item), ", ")
-                continue
-            try:  # values of any type: one that is not text raises TypeError
-                text = _from_parts(power, order, canonical, result, reason, data)
-            except TypeError:  # not text (or not even hashable): written whole
-                text = None
-            if text is not None:
-                out += (text, ", ")
-                continue
-        out += (encode(item), ", ")
-    if not out:
-        return "[]"
-    out[0] = "[" + out[0]
+        if type(item) is tuple:  # written as made (``Written``)
+            out += item
+        elif type(item) is dict:
+            parts = _dict_parts(item)
+            if parts is None:
+                _write(item, out)
+            else:
+                out += parts
+        else:
+            _write(item, out)
+        out.append(", ")
     out[-1] = "]"
-    return "".join(out)
+
+
+def _write(value: object, out: list[str]) -> None:
+    """``value``'s JSON appended to ``out``, as the encoder writes it: text, whole numbers,
+    null and the booleans, lists and dicts of them here, the shared parts from their JSON made
+    once, anything else (a float, a tuple, a reason's text, a key not text) by the encoder."""
+    if type(value) is str:
+        out.append(_text(value))
+    elif type(value) is list:
+        _write_list(value, out)
+    elif type(value) is dict:
+        _write_dict(value, out)
+    elif type(value) is ReplyData:
+        out.append(_shared_json(value))
+    elif type(value) is int:
+        out.append(int.__repr__(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    else:
+        out.append(encode(value))
+
+
+def _write_list(value: list, out: list[str]) -> None:
+    if not value:
+        out.append("[]")
+        return
+    if type(value[0]) is ReplyData:  # the units: each from its JSON made once
+        jsons = _jsons(value)
+        if jsons is not None:
+            out += ("[", ", ".join(jsons), "]")
+            return
+    out.append("[")
+    for item in value:
+        _write(item, out)
+        out.append(", ")
+    out[-1] = "]"
+
+
+def _write_dict(value: dict, out: list[str]) -> None:
+    if not value:
+        out.append("{}")
+        return
+    start = len(out)
+    out.append("{")
+    for key, item in value.items():
+        if type(key) is not str:  # the encoder's own way with a number or null as a key
+            del out[start:]
+            out.append(encode(value))
+            return
+        out.append(_key(key))
+        _write(item, out)
+        out.append(", ")
+    out[-1] = "}"
+
+
+def _key(key: str) -> str:
+    """A dict's key as JSON with its colon, made once (``_keys``)."""
+    quoted = _keys.get(key)
+    if quoted is None:
+        if len(_keys) >= _SIZE:
+            _keys.clear()
+        quoted = _keys[key] = quote(key) + ": "
+    return quoted
+
+
+def _text(value: str) -> str:
+    """A text as JSON, made once for a name's length (``_values``); a longer text (an order
+    a player typed, an error's words) is quoted each time rather than kept."""
+    if len(value) > 64:
+        return quote(value)
+    quoted = _values.get(value)
+    if quoted is None:
+        if len(_values) >= _SIZE:
+            _values.clear()
+        quoted = _values[value] = quote(value)
+    return quoted
+
+
+def _dict_parts(item: dict) -> tuple[str, ...] | None:
+    """A reply's parts (``reply_parts``) from its dict, where it has a reply's keys in their
+    order; None for any other (a check's reply, ``needs``; one without data)."""
+    keys = tuple(item)
+    if keys == _WITHOUT_REASON:
+        power, order, canonical, result, data = item.values()
+        reason = None
+    elif keys == _WITH_REASON:
+        power, order, canonical, result, reason, data = item.values()
+    else:
+        return None
+    if type(result) is not str:
+        return None
+    return reply_parts(power, order, canonical, result, reason, data)
 
 
 def _unwritten(response: dict) -> dict:
@@ -132,78 +190,78 @@ def _unwritten(response: dict) -> dict:
     replies = response.get("orders")
     if type(replies) is not Written:
         return response
-    return {**response, "orders": [json.loads(r) if type(r) is str else r for r in replies]}
+    return {
+        **response,
+        "orders": [json.loads("".join(r)) if type(r) is tuple else r for r in replies],
+    }
 
 
 @mypyc_attr(native_class=False)  # a list: mypyc makes no native class of one
 class Written(list):
     """A movement phase's replies as the batch has them made (``api.adjudicate_to_write``):
-    each one's JSON text (``reply_text``), or its dict where it was not written. Only the
-    engine makes one, so a request's own text in a plain list is never taken for JSON."""
+    each one's JSON in parts (``reply_parts``), or its dict where it was not written. Only the
+    engine makes one, so a request's own values in a plain list are never taken for JSON."""
 
 
-def reply_text(
+def reply_parts(
     power: object, order: object, canonical: object, result: str, reason: object, data: object
-) -> str | None:
-    """A movement reply written as JSON at once, as ``_replies_json`` writes its dict, for the
-    batch (``api.adjudicate_to_write``): the reply is never built as a dict only to be taken
-    apart again. None for anything but text and shared data: the caller makes its dict."""
+) -> tuple[str, str, str, str, str] | None:
+    """A movement reply's JSON as it is made, for the batch (``api.adjudicate_to_write``): its
+    parts, each made once and then looked up (the opening with its power and order text, its
+    canonical text, its result and reason, its data), to be joined with all the others' at
+    once. The reply is never built as a dict only to be taken apart again, nor written as a
+    text of its own. None for anything but text and shared data: the caller makes its dict."""
     # A reason is text of its own kind (``reasons.Reason``), written as its words.
     if (
-        type(data) is ReplyData
-        and type(power) is str
-        and type(order) is str
-        and type(canonical) is str
-        and (reason is None or isinstance(reason, str))
+        type(data) is not ReplyData
+        or type(power) is not str
+        or type(order) is not str
+        or type(canonical) is not str
+        or not (reason is None or isinstance(reason, str))
     ):
-        return _from_parts(power, order, canonical, result, reason, data)
-    return None
-
-
-def _from_parts(
-    power: str, order: str, canonical: str, result: str, reason: str | None, data: object
-) -> str | None:
-    """A reply's JSON from parts made once: its power's opening, its order text quoted and the
-    rest (``_tail``), each looked up as it is and made (its values checked) only when new. None
-    unless its data is shared; raises TypeError for a value that is not text."""
-    head = _heads.get(power)
-    if head is None:
-        head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
-    quoted = _quoted.get(order)
-    if quoted is None:
-        if len(_quoted) >= _SIZE:
-            _quoted.clear()
-        quoted = _quoted[order] = quote(order)
-    entry = _tails.get((canonical, result, reason, id(data)))
-    tail = entry[1] if entry is not None and entry[0] is data else None
-    if tail is None:
-        tail = _tail(canonical, result, reason, data)
-    return None if tail is None else head + quoted + tail
-
-
-# The parts of replies made once (``_replies_json``): each power's opening up to its order's
-# text, each order text quoted, and the rest of a reply by what it says (its canonical text,
-# result, reason and data), which comes back phase after phase. The texts and the rest are
-# started afresh past _SIZE; the openings are one a power (the engine checks every power).
-_heads: Final[dict[object, str]] = {}
-_quoted: Final[dict[object, str]] = {}
-_tails: Final[dict[tuple, tuple[ReplyData, str]]] = {}
-
-
-def _tail(canonical: str, result: str, reason: str | None, data: object) -> str | None:
-    """A reply's JSON from its canonical text on, kept in ``_tails``; its data's from the JSON
-    made once (``_shared_json``). None unless each is what the engine gives: text (a refused
-    order's canonical text may be null) and a shared data. Raises TypeError for other values."""
-    if type(data) is not ReplyData:
         return None
-    tail = ', "canonical": ' + quote(canonical) + ', "result": ' + quote(result)
+    opening = _openings.get(order)
+    if opening is None or opening[0] != power:
+        if len(_openings) >= _SIZE:
+            _openings.clear()
+        opening = _openings[order] = (
+            power,
+            '{"power": ' + quote(power) + ', "order": ' + quote(order) + ', "canonical": ',
+        )
+    middle = _canonicals.get(canonical)
+    if middle is None:
+        if len(_canonicals) >= _SIZE:
+            _canonicals.clear()
+        middle = _canonicals[canonical] = quote(canonical) + ', "result": '
+    outcome = _results.get(result) if reason is None else _reasoned.get(reason)
+    if outcome is None or outcome[0] != result:
+        outcome = _outcome(result, reason)
+    return (opening[1], middle, outcome[1], _shared_json(data), "}")
+
+
+def _outcome(result: str, reason: str | None) -> tuple[str, str]:
+    """A reply's result and reason as JSON up to its data, kept by its reason (by its result
+    where it has none)."""
+    text = quote(result)
     if reason is not None:
-        tail += ', "reason": ' + quote(reason)
-    tail += ', "data": ' + _shared_json(data) + "}"
-    if len(_tails) >= _SIZE:
-        _tails.clear()
-    _tails[(canonical, result, reason, id(data))] = (data, tail)
-    return tail
+        text += ', "reason": ' + quote(reason)
+    outcome = (result, text + ', "data": ')
+    if reason is None:
+        _results[result] = outcome
+    else:
+        if len(_reasoned) >= _SIZE:
+            _reasoned.clear()
+        _reasoned[reason] = outcome
+    return outcome
+
+
+# The parts of replies made once (``reply_parts``): the opening of each order text with its
+# power (a unit's order comes from its owner), each canonical text, each result without a
+# reason and each reason with its result. Started afresh past _SIZE.
+_openings: Final[dict[str, tuple[str, str]]] = {}
+_canonicals: Final[dict[str, str]] = {}
+_results: Final[dict[str, tuple[str, str]]] = {}
+_reasoned: Final[dict[str, tuple[str, str]]] = {}
 
 
 def _shared_json(part: ReplyData) -> str:
@@ -216,33 +274,33 @@ def _shared_json(part: ReplyData) -> str:
     return entry[1]
 
 
-# Each key and value of the shared parts as JSON (``"kind": "move"``), made once: the parts
-# are a few names (kinds, provinces, powers) in ever new combinations, and the encoder escaped
-# every one of them again, about a hundred instructions a byte. Started afresh past _SIZE.
-_pairs: Final[dict[tuple[str, str], str]] = {}
+# Each key as JSON with its colon (``"kind": ``), and each short text as JSON (``"move"``),
+# made once: an answer's names are a few (kinds, provinces, powers) in ever new combinations, and
+# the encoder escaped every one of them again, about a hundred instructions a byte. Started
+# afresh past _SIZE.
+_keys: Final[dict[str, str]] = {}
+_values: Final[dict[str, str]] = {}
 
 
 def _flat_json(part: ReplyData) -> str | None:
-    """A shared part's JSON as the encoder writes it, from its pairs' text (``_pairs``), when
-    every key is text and every value text, a whole number or null; else None (encoded)."""
-    out: list[str] = []
+    """A shared part's JSON as the encoder writes it, from its keys' and values' JSON (``_key``,
+    ``_text``), when every key is text and every value text, a whole number or null; else None
+    (encoded)."""
+    out: list[str] = ["{"]
     for key, value in part.items():
         if type(key) is not str:
             return None
         if type(value) is str:
-            pair = _pairs.get((key, value))
-            if pair is None:
-                if len(_pairs) >= _SIZE:
-                    _pairs.clear()
-                pair = _pairs[(key, value)] = quote(key) + ": " + quote(value)
-            out.append(pair)
+            quoted = _text(value)
         elif type(value) is int:
-            out.append(quote(key) + ": " + int.__repr__(value))
+            quoted = int.__repr__(value)
         elif value is None:
-            out.append(quote(key) + ": null")
+            quoted = "null"
         else:  # a list of words, a float, a bool: left to the encoder
             return None
-    return "{" + ", ".join(out) + "}"
+        out += (_key(key), quoted, ", ")
+    out[-1] = "}"  # the last separator, or "{" + "}" for no pairs at all
+    return "{}" if len(out) == 1 else "".join(out)
 
 
 def _jsons(shared: list) -> list[str] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from . import adjustments, retreats
-from .answer_json import Written, reply_text
+from .answer_json import Written, reply_parts
 from .board import Board, RequestError, Unit, read, units_json
 from .movement import Movement, overrides
 from .orders import HOLD, MOVE, SPECIAL, SUPPORT, Order, OrderError, order_data, parse, tokenize
@@ -49,8 +49,8 @@ def adjudicate(request: object) -> dict:
 def adjudicate_to_write(request: object) -> dict:
     """``adjudicate`` for a caller that only writes the answer as JSON with ``answer_json``
     (the command line, one request or a batch): a movement phase's replies come already
-    written (``reply_text``), not as dicts, unless a rule of the variant reads them to finish
-    the response."""
+    written (``answer_json.reply_parts``), not as dicts, unless a rule of the variant reads
+    them to finish the response."""
     return _adjudicate(request, True)
 
 
@@ -481,7 +481,7 @@ def _answers(
     ``valid`` and what each needs from other powers, after the adjudication each result and
     its reason; the invalid replies ``_add_orders`` made get their data here too (one pass
     over the replies, the data looked up as each is made). ``written``: each reply to a unit's
-    order as its JSON text (``reply_text``) instead of a dict."""
+    order as its JSON in parts (``reply_parts``) instead of a dict."""
     variant, phase_type = m.variant, m.board.phase_type
     table = _data_table(variant, phase_type)
     outcome, canonical_of = m.outcome, m.canonical
@@ -525,9 +525,9 @@ def _answers(
             if data is _UNKNOWN:
                 data = _new_data(table, variant, canonical, phase_type, order)
         if written:
-            written_text = reply_text(power, text, canonical, result, note or None, data)
-            if written_text is not None:
-                items[index] = written_text
+            parts = reply_parts(power, text, canonical, result, note or None, data)
+            if parts is not None:
+                items[index] = parts
                 continue
         # Each reply made whole in one go: a reply given its keys one by one grew its table
         # on the way, which cost a few per cent of a phase.

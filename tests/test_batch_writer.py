@@ -9,10 +9,14 @@ import json
 import pytest
 
 from adjudication import adjudicate, available
-from adjudication.answer_json import _MARK, _MARK_TEXT, answer_json
+from adjudication.answer_json import answer_json
 from adjudication.bench import generate
 
 _plain = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+# The number the writer once put in place of each part it wrote itself, to split the rest's
+# JSON at: a request that carries it must still get its own text back.
+_MARK = -7346029158
+_MARK_TEXT = str(_MARK)
 
 
 def _same_text(response: dict) -> None:
@@ -65,6 +69,26 @@ def test_checks_errors_and_odd_answers_are_written_exactly():
         _same_text(odd)
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": [1, 2.5, -0.0, None, True, False, "x"], "b": {"c": 'é\u2028"\\\n', "d": []}},
+        {"nested": [[[]], [{}], {"k": [{"j": (1, "two")}]}], "n": 10**30, "s": "x" * 200},
+        {3: "a number as a key", "b": 1},
+        {"inner": {None: 1, True: 2, 2.5: 3}},
+        {"nan": float("nan"), "inf": [float("inf")]},
+        {"": "", "\x00": "\x1f\x7f\ud7ff\U0001f600"},
+    ],
+)
+def test_any_answer_is_written_as_the_encoder_writes_it(value):
+    from adjudication.readonly import ReplyData
+    from adjudication.reasons import why
+
+    _same_text(value)
+    _same_text({"orders": [], "units": [ReplyData({"power": "France"})], "more": value})
+    _same_text({"orders": [{"power": "France", "order": why("a reason")}], "x": [why("w")]})
+
+
 def test_shared_parts_are_written_as_the_encoder_writes_them():
     from adjudication.answer_json import _flat_json
     from adjudication.readonly import ReplyData
@@ -103,8 +127,8 @@ def test_replies_written_as_made_give_the_whole_answers_text():
 def test_the_batch_writes_a_movement_reply_at_once_unless_a_rule_finishes_the_answer():
     standard = generate(1, seed=3)[0]
     replies = _written_alike(standard)["orders"]
-    assert replies and all(type(r) is str for r in replies if '"invalid"' not in str(r))
-    assert any('"reason": ' in r for r in replies if type(r) is str)  # a reason, written too
+    assert replies and all(type(r) is tuple for r in replies if '"invalid"' not in str(r))
+    assert any('"reason": ' in "".join(r) for r in replies if type(r) is tuple)  # written too
     chinese = {"variant": "chinese", "orders": []}
     from adjudication import load
 

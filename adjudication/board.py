@@ -220,7 +220,7 @@ def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
         return Unit(*_check_unit(variant, power, kind, where, what))
 
 
-_known_units: Final[dict[Variant, dict[tuple, Unit]]] = {}
+_known_units: Final[dict[Variant, dict[str, list[tuple[object, object, Unit]]]]] = {}
 
 
 @lru_cache(maxsize=8192)
@@ -253,25 +253,34 @@ def _check_unit(variant: Variant, power, kind, where, what: str) -> tuple[str, s
 def _units(variant: Variant, entries: object) -> list[Unit]:
     if not isinstance(entries, list):
         raise RequestError("units must be a list")
-    # The units read before, by (power, unit, location) as the request writes them: one dict
-    # read a unit instead of a call and a cached check (a few per cent of reading a request).
+    # The units read before, by location as the request writes it, each with its power and
+    # unit as written: a dict read and a few compares of text instead of a call and a cached
+    # check (a few per cent of reading a request). Keyed by the location alone, the power's and
+    # the unit's text are never hashed (a tuple of the three hashed each anew: a request's
+    # text is all new).
     known = _known_units.get(variant)
-    if known is None or len(known) >= 8192:
+    if known is None or len(known) >= 8192:  # locations as written: a few spellings of each
         known = _known_units[variant] = {}
     units = []
     for entry in entries:
         unit = None
-        key: tuple | None = None
+        power: object = None
+        kind: object = None
+        where: str | None = None
         if type(entry) is dict or type(entry) is ReplyData:  # ReplyData: an answer's unit
-            key = (entry.get("power"), entry.get("unit"), entry.get("location"))
-            try:
-                unit = known.get(key)
-            except TypeError:  # unhashable junk: _unit checks it the long way
-                key = None
+            power, kind, location = entry.get("power"), entry.get("unit"), entry.get("location")
+            if type(location) is str and type(power) is str and type(kind) is str:
+                where = location
+                for known_power, known_kind, known_unit in known.get(where, ()):
+                    if known_power == power and known_kind == kind:
+                        unit = known_unit
+                        break
         if unit is None:
             unit = _unit(variant, entry)
-            if key is not None:
-                known[key] = unit
+            if where is not None:
+                here = known.setdefault(where, [])
+                if len(here) < 32:
+                    here.append((power, kind, unit))
         units.append(unit)
     if len({u.province for u in units}) == len(units):
         return units  # one unit per province: the usual case

@@ -34,12 +34,8 @@ UNRESOLVED: Final = 0
 GUESSING: Final = 1
 RESOLVED: Final = 2
 # The method that checks each kind of order a movement phase allows.
-CHECKS: Final = {
-    HOLD: "check_hold",
-    MOVE: "check_move",
-    SUPPORT: "check_support",
-    CONVOY: "check_convoy",
-}
+# The kinds of order a movement phase checks (``Movement.add_order``).
+_CHECKED: Final = frozenset({HOLD, MOVE, SUPPORT, CONVOY})
 
 
 # The reasons given most, each kept by its call site under (template, names' values...)
@@ -60,13 +56,6 @@ _CUT_BY: Final = reason_template("support cut by {unit}")
 def overrides(cls: type, *names: str) -> bool:
     """Whether a resolver class (a rule's mixin) overrides any of these Movement methods."""
     return any(getattr(cls, name) is not getattr(Movement, name) for name in names)
-
-
-@lru_cache(maxsize=64)
-def _checkers(cls: type) -> dict:
-    """The check methods of a resolver class (plug-in overrides included), looked up once per
-    class rather than once per order."""
-    return {kind: getattr(cls, name) for kind, name in CHECKS.items()}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the rules' mixins extend it in Python
@@ -96,8 +85,6 @@ class Movement:
         # A list while a failed decision's cause is worked out (an instance attribute from the
         # start: set later, it would change the object's layout and slow every attribute).
         self.explain: list | None = None
-        cls: type = type(self)  # as a plain type: mypy finds a class object unhashable
-        self.checks = _checkers(cls)
         self.fleet_provinces: set[str] | None = None  # where fleets stand; made when needed
 
     def restart(self) -> None:
@@ -170,13 +157,23 @@ class Movement:
             handle = len(self.units) + len(self.specials)
             self.specials.append((power, self.add_special(power, order)))
             return handle
-        check = self.checks.get(order.kind)
-        if check is None:
-            raise OrderError("a {kind} order is not allowed in a movement phase", kind=order.kind)
+        kind = order.kind
+        if kind not in _CHECKED:
+            raise OrderError("a {kind} order is not allowed in a movement phase", kind=kind)
         i = self.unit_for(power, order)
         if self.order[i] is not None:
             raise OrderError("{unit} already has an order", unit=self.units[i].label())
-        legal = check(self, i, order) or order
+        # Called as methods (a rule's mixin may override each), not looked up in a table: a
+        # compiled call to a compiled method is direct, one through a table went the generic
+        # way, a tenth of giving a unit its order.
+        if kind == MOVE:
+            legal = self.check_move(i, order) or order
+        elif kind == SUPPORT:
+            legal = self.check_support(i, order) or order
+        elif kind == HOLD:
+            legal = self.check_hold(i, order) or order
+        else:
+            legal = self.check_convoy(i, order) or order
         # F2 Mid-Pacific: the canonical text keeps the 2, so sent again it names the same unit.
         if (
             order.number is not None
@@ -198,11 +195,30 @@ class Movement:
         # The shared order carries its canonical text, at the unit's own location: a wrong
         # coast on the ordered unit is ignored (DATC 6.B.10), as a move's is.
         unit = self.units[i]
-        return shared_order(HOLD, unit.kind, unit.location)
+        kind, location = unit.kind, unit.location
+        checked = order.checked
+        if checked is not None and checked[0] == kind and checked[1] == location:
+            return checked[2]
+        legal = shared_order(HOLD, kind, location)
+        order.remember_check((kind, location, legal))
+        return legal
 
     def check_move(self, i: int, order: Order) -> Order | None:
         unit = self.units[i]
-        legal = legal_move(self.variant, unit.kind, unit.location, order.destination, order.via)
+        variant, kind, location = self.variant, unit.kind, unit.location
+        # The last check's answer where it was for the same map and unit (``Order.checked``):
+        # a few comparisons where the cached function built and hashed a key of five.
+        checked = order.checked
+        if (
+            checked is not None
+            and checked[0] is variant
+            and checked[1] == kind
+            and checked[2] == location
+        ):
+            legal = checked[3]
+        else:
+            legal = legal_move(variant, kind, location, order.destination, order.via)
+            order.remember_check((variant, kind, location, legal))
         if isinstance(legal, str):
             raise OrderError(legal)
         if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):  # type: ignore[arg-type]
@@ -241,16 +257,25 @@ class Movement:
         tprov = PROVINCE_OF[order.target]  # type: ignore[index]
         t = self.unit_at.get(tprov)
         target = None if t is None else self.units[t]
-        legal = legal_support(
-            self.variant,
-            unit.kind,
-            unit.location,
-            order.target_unit,
-            tprov,
-            order.destination,
-            None if target is None else target.kind,
-            None if target is None else target.location,
-        )
+        variant, kind, location = self.variant, unit.kind, unit.location
+        tkind = None if target is None else target.kind
+        tlocation = None if target is None else target.location
+        checked = order.checked  # as in check_move
+        if (
+            checked is not None
+            and checked[0] is variant
+            and checked[1] == kind
+            and checked[2] == location
+            and checked[3] == tkind
+            and checked[4] == tlocation
+        ):
+            legal = checked[5]
+        else:
+            legal = legal_support(
+                variant, kind, location, order.target_unit, tprov, order.destination, tkind,
+                tlocation,
+            )  # fmt: skip
+            order.remember_check((variant, kind, location, tkind, tlocation, legal))
         if isinstance(legal, str):
             raise OrderError(legal)
         assert target is not None and t is not None  # a support of nobody is refused above

@@ -137,6 +137,10 @@ class Order:
     # each reply carries it, read from the order it already holds, where a table by text was a
     # lookup in memory the processor's caches no longer held. Not compared.
     data: ReplyData | None = field(default=None, compare=False, repr=False)
+    # The answer of this order's last legality check and what it was checked against
+    # (``movement.Movement.check_*``): the same order for a unit like the last one is not
+    # checked again. Not compared.
+    checked: tuple | None = field(default=None, init=False, compare=False, repr=False)
 
     def __init__(
         self,
@@ -171,6 +175,7 @@ class Order:
             self.target_power = target_power  # type: ignore[misc]
             self.target_number = target_number  # type: ignore[misc]
             self.data = data  # type: ignore[misc]
+            self.checked = None  # type: ignore[misc]
             return
         s = _set_field
         s(self, "kind", kind)
@@ -186,6 +191,7 @@ class Order:
         s(self, "target_power", target_power)
         s(self, "target_number", target_number)
         s(self, "data", data)
+        s(self, "checked", None)
 
     def _complete(self, canonical: str, data: ReplyData) -> None:
         """Gives a new shared order its text and data before anyone sees it (``shared_order``)."""
@@ -195,6 +201,13 @@ class Order:
         else:
             _set_field(self, "canonical", canonical)
             _set_field(self, "data", data)
+
+    def remember_check(self, checked: tuple) -> None:
+        """Keeps a legality check's answer with what it was checked against (``checked``)."""
+        if _NATIVE:
+            self.checked = checked  # type: ignore[misc]
+        else:
+            _set_field(self, "checked", checked)
 
     def target_text(self) -> str:
         """The supported or convoyed unit as written in the canonical order."""

@@ -610,7 +610,18 @@ def _winner(board: Board, counts: dict[str, int]) -> str | None:
 
 
 def _centres_json(variant: Variant, centres: dict[str, str]) -> dict[str, list[str]]:
+    """Each power's centres, in order: the map's centres are in order already
+    (``Variant.centres_in_order``), and sorting those owned took a third of this."""
     out: dict[str, list[str]] = {p: [] for p in variant.powers}
-    for province in sorted(centres):  # one sort for all, so each list comes out sorted
+    placed = 0
+    for province in variant.centres_in_order:
+        power = centres.get(province)
+        if power is not None:
+            out[power].append(province)
+            placed += 1
+    if placed == len(centres):
+        return out
+    out = {p: [] for p in variant.powers}  # a centre that is none of the map's: sorted here
+    for province in sorted(centres):
         out[centres[province]].append(province)
     return out

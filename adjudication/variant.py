@@ -139,6 +139,7 @@ class Variant:
     # rule of the variant reads orders of its own: the parser's way in for canonical texts.
     locations: frozenset[str] = frozenset()
     rules_read_orders: bool = False
+    centres_in_order: tuple[str, ...] = ()  # the supply centres, sorted by name
 
     # -- names -------------------------------------------------------------------------
 
@@ -296,6 +297,7 @@ def build(data: dict) -> Variant:
     variant.centre_exclusions = {
         name: p.not_a_center_for for name, p in provinces.items() if p.supply_center
     }
+    variant.centres_in_order = tuple(sorted(variant.centre_exclusions))
     _borders(variant, data.get("borders", []))
     _names(variant, data["provinces"])
     _check_units(variant)

@@ -205,9 +205,9 @@ class Written(list):
 
 def reply_parts(
     power: object, order: object, canonical: object, result: str, reason: object, data: object
-) -> tuple[str, str, str, str, str] | None:
+) -> tuple[str, str, str, str, str, str] | None:
     """A movement reply's JSON as it is made, for the batch (``api.adjudicate_to_write``): its
-    parts, each made once and then looked up (the opening with its power and order text, its
+    parts, each made once and then looked up (its power's opening, its order text, its
     canonical text, its result and reason, its data), to be joined with all the others' at
     once. The reply is never built as a dict only to be taken apart again, nor written as a
     text of its own. None for anything but text and shared data: the caller makes its dict."""
@@ -220,23 +220,25 @@ def reply_parts(
         or not (reason is None or isinstance(reason, str))
     ):
         return None
-    opening = _openings.get(order)
-    if opening is None or opening[0] != power:
-        if len(_openings) >= _SIZE:
-            _openings.clear()
-        opening = _openings[order] = (
-            power,
-            '{"power": ' + quote(power) + ', "order": ' + quote(order) + ', "canonical": ',
-        )
+    head = _heads.get(power)
+    if head is None:
+        if len(_heads) >= _SIZE:
+            _heads.clear()
+        head = _heads[power] = '{"power": ' + quote(power) + ', "order": '
+    quoted = _orders.get(order)
+    if quoted is None:
+        if len(_orders) >= _SIZE:
+            _orders.clear()
+        quoted = _orders[order] = quote(order)
     middle = _canonicals.get(canonical)
     if middle is None:
         if len(_canonicals) >= _SIZE:
             _canonicals.clear()
-        middle = _canonicals[canonical] = quote(canonical) + ', "result": '
+        middle = _canonicals[canonical] = ', "canonical": ' + quote(canonical) + ', "result": '
     outcome = _results.get(result) if reason is None else _reasoned.get(reason)
     if outcome is None or outcome[0] != result:
         outcome = _outcome(result, reason)
-    return (opening[1], middle, outcome[1], _shared_json(data), "}")
+    return (head, quoted, middle, outcome[1], _shared_json(data), "}")
 
 
 def _outcome(result: str, reason: str | None) -> tuple[str, str]:
@@ -255,10 +257,12 @@ def _outcome(result: str, reason: str | None) -> tuple[str, str]:
     return outcome
 
 
-# The parts of replies made once (``reply_parts``): the opening of each order text with its
-# power (a unit's order comes from its owner), each canonical text, each result without a
-# reason and each reason with its result. Started afresh past _SIZE.
-_openings: Final[dict[str, tuple[str, str]]] = {}
+# The parts of replies made once (``reply_parts``): each power's opening, each order text
+# quoted, each canonical text, each result without a reason and each reason with its result.
+# Apart, not joined: an order's text comes from a different power from one phase to the next.
+# Started afresh past _SIZE.
+_heads: Final[dict[str, str]] = {}
+_orders: Final[dict[str, str]] = {}
 _canonicals: Final[dict[str, str]] = {}
 _results: Final[dict[str, tuple[str, str]]] = {}
 _reasoned: Final[dict[str, tuple[str, str]]] = {}

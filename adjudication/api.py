@@ -484,7 +484,6 @@ def _answers(
     order as its JSON in parts (``reply_parts``) instead of a dict."""
     variant, phase_type = m.variant, m.board.phase_type
     table = _data_table(variant, phase_type)
-    outcome, canonical_of = m.outcome, m.canonical
     # A unit's order's canonical text read here, not through a call a reply, unless a rule's
     # resolver writes its own; and so is the answer of a move or support that worked or a
     # hold that stayed (``Movement.outcome``'s first answers, most replies), unless a rule's
@@ -511,14 +510,14 @@ def _answers(
         ):
             result, note = "succeeds", None
         else:
-            result, note = outcome(i)
+            result, note = m.outcome(i)  # a method call: compiled, a direct one
         power, text = entries[index]
         order = orders[i] if i < count else None  # None: a rule's own order
         data: Any  # the order's, or _UNKNOWN until looked up
         if own_canonical and order is not None and order.canonical:
             canonical, data = order.canonical, order.data  # the two made together
         else:
-            canonical = canonical_of(i)
+            canonical = m.canonical(i)
             data = _UNKNOWN
         if data is _UNKNOWN or data is None:
             data = table.get(canonical, _UNKNOWN)

@@ -1108,10 +1108,6 @@ def read(variant: Variant, text: object, phase_type: str = "movement") -> Order:
         error = None
 
 
-# A canonical order's unit word, space included.
-_CANONICAL_UNITS: Final = {"A ": "A", "F ": "F"}
-
-
 def _canonical(variant: Variant, text: str) -> Order | None:
     """The movement order ``text`` is the canonical text of (``A Paris S A Picardy - Brest``),
     read by its parts; None for any other text, which is read the long way. Most texts a server
@@ -1120,20 +1116,24 @@ def _canonical(variant: Variant, text: str) -> Order | None:
     (``tests/test_parser.py``), and the reader reads a canonical text as the same order
     (``tests/test_canonical_reading.py`` compares the two on every such order of each map).
     Only where no rule of the variant reads orders of its own: a rule's words come first."""
-    unit = _CANONICAL_UNITS.get(text[:2])
-    if unit is None or len(text) > MAX_ORDER_LENGTH:
+    if text.startswith("A "):
+        unit = "A"
+    elif text.startswith("F "):
+        unit = "F"
+    else:
+        return None
+    if len(text) > MAX_ORDER_LENGTH:
         return None
     locations = variant.locations
-    body = text[2:]
-    if body[-2:] == " H":
-        location = body[:-2]
+    if text.endswith(" H"):
+        location = text[2:-2]
         return Order(HOLD, unit, location) if location in locations else None
-    head, dash, end = body.partition(" - ")
-    if not dash:
-        end = ""
+    at = text.find(" - ", 2)
+    dash = at >= 0
+    head, end = (text[2:at], text[at + 3 :]) if dash else (text[2:], "")
     if head in locations:  # a move
         via = None
-        if end[-11:] == " via Convoy":
+        if end.endswith(" via Convoy"):
             end, via = end[:-11], "convoy"
         return Order(MOVE, unit, head, destination=end, via=via) if end in locations else None
     if dash and end not in locations:
@@ -1141,10 +1141,14 @@ def _canonical(variant: Variant, text: str) -> Order | None:
     for verb, kind in ((" S ", SUPPORT), (" C ", CONVOY)):
         at = head.find(verb)
         if at > 0:
-            location, target = head[:at], head[at + 3 :]
-            target_unit = _CANONICAL_UNITS.get(target[:2])
-            target = target[2:]
-            if target_unit is None or location not in locations or target not in locations:
+            if head.startswith("A ", at + 3):
+                target_unit = "A"
+            elif head.startswith("F ", at + 3):
+                target_unit = "F"
+            else:
+                return None
+            location, target = head[:at], head[at + 5 :]
+            if location not in locations or target not in locations:
                 return None
             if kind == SUPPORT:
                 return Order(SUPPORT, unit, location, target_unit, target, end or None)

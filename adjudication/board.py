@@ -220,7 +220,7 @@ def _unit(variant: Variant, entry: object, what: str = "unit") -> Unit:
         return Unit(*_check_unit(variant, power, kind, where, what))
 
 
-_known_units: Final[dict[Variant, dict[str, list[tuple[object, object, Unit]]]]] = {}
+_known_units: Final[dict[Variant, dict[str, list[tuple[str, str, Unit]]]]] = {}
 
 
 @lru_cache(maxsize=8192)
@@ -264,20 +264,20 @@ def _units(variant: Variant, entries: object) -> list[Unit]:
     units = []
     for entry in entries:
         unit = None
-        power: object = None
-        kind: object = None
-        where: str | None = None
+        power = kind = where = ""  # text, as checked below: compared natively, compiled
         if type(entry) is dict or type(entry) is ReplyData:  # ReplyData: an answer's unit
-            power, kind, location = entry.get("power"), entry.get("unit"), entry.get("location")
-            if type(location) is str and type(power) is str and type(kind) is str:
-                where = location
-                for known_power, known_kind, known_unit in known.get(where, ()):
-                    if known_power == power and known_kind == kind:
-                        unit = known_unit
-                        break
+            p, k, w = entry.get("power"), entry.get("unit"), entry.get("location")
+            if type(p) is str and type(k) is str and type(w) is str:
+                power, kind, where = p, k, w
+                here = known.get(where)
+                if here is not None:
+                    for known_power, known_kind, known_unit in here:
+                        if known_power == power and known_kind == kind:
+                            unit = known_unit
+                            break
         if unit is None:
             unit = _unit(variant, entry)
-            if where is not None:
+            if where:
                 here = known.setdefault(where, [])
                 if len(here) < 32:
                     here.append((power, kind, unit))

@@ -302,7 +302,9 @@ def _flat_json(part: ReplyData) -> str | None:
             quoted = "null"
         else:  # a list of words, a float, a bool: left to the encoder
             return None
-        out += (_key(key), quoted, ", ")
+        out.append(_key(key))
+        out.append(quoted)
+        out.append(", ")
     out[-1] = "}"  # the last separator, or "{" + "}" for no pairs at all
     return "{}" if len(out) == 1 else "".join(out)
 

@@ -278,21 +278,30 @@ def shared_order(
     return order
 
 
-_FIELDS: Final = (
-    "unit", "location", "target_power", "target_unit", "target_number", "target", "destination",
-    "via",
-)  # fmt: skip
-
-
 def order_data(order: Order, canonical: str) -> dict:
-    """An order as the structured data of the contract (``kind`` and the fields it uses)."""
+    """An order as the structured data of the contract (``kind`` and the fields it uses, in
+    this order). Each field read by name: compiled, a read of its slot, where ``getattr`` by a
+    name in a list went the generic way for each."""
     data: dict = {"kind": order.kind, "order": canonical}
-    for name in _FIELDS:
-        value = getattr(order, name)
-        if value is not None:
-            data[name] = value
-    if order.destination and "/" in order.destination:
-        data["coast"] = order.destination.split("/", 1)[1]
+    if order.unit is not None:
+        data["unit"] = order.unit
+    if order.location is not None:
+        data["location"] = order.location
+    if order.target_power is not None:
+        data["target_power"] = order.target_power
+    if order.target_unit is not None:
+        data["target_unit"] = order.target_unit
+    if order.target_number is not None:
+        data["target_number"] = order.target_number
+    if order.target is not None:
+        data["target"] = order.target
+    destination = order.destination
+    if destination is not None:
+        data["destination"] = destination
+    if order.via is not None:
+        data["via"] = order.via
+    if destination and "/" in destination:
+        data["coast"] = destination.split("/", 1)[1]
     if order.extra:
         data["words"] = list(order.extra)
     return data

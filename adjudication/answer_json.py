@@ -50,30 +50,35 @@ def answer_json(response: dict) -> str:
     """``response`` as JSON text, exactly as the encoder writes it; the response is left as it
     was. Written into one list of pieces, joined once: the replies from their parts
     (``reply_parts``), the shared parts (units, replies' data) from the JSON made at their
-    first sight, names from their JSON made once (``_text``), the rest by ``_write``."""
+    first sight, names from their JSON made once (``_text``), the rest by ``_write``. A value
+    nested deeper than this writer goes (an error's details echo the request's own) is left to
+    the encoder, which goes twice as deep as the decoder lets a request be."""
     out: list[str] = ["{"]
-    for key, value in response.items():
-        if type(key) is not str:
-            return encode(_unwritten(response))
-        out.append(_key(key))
-        if key == "orders" and (type(value) is Written or type(value) is list):
-            _write_replies(value, out)
-        else:
-            _write(value, out)
-        out.append(", ")
+    try:
+        for key, value in response.items():
+            if type(key) is not str:
+                return encode(_unwritten(response))
+            out.append(_key(key))
+            if key == "orders" and (type(value) is Written or type(value) is list):
+                _write_replies(value, out, type(value) is Written)
+            else:
+                _write(value, out)
+            out.append(", ")
+    except RecursionError:
+        return encode(_unwritten(response))
     out[-1] = "}"
     return "{}" if len(out) == 1 else "".join(out)
 
 
-def _write_replies(replies: list, out: list[str]) -> None:
-    """The replies as a JSON list: each written reply's parts (``reply_parts``), each other
-    reply's parts from its dict or its JSON."""
+def _write_replies(replies: list, out: list[str], written: bool) -> None:
+    """The replies as a JSON list: each written reply's parts (``reply_parts``; only in a
+    ``Written`` list), each other reply's parts from its dict or its JSON."""
     if not replies:
         out.append("[]")
         return
     out.append("[")
     for item in replies:
-        if type(item) is tuple:  # written as made (``Written``)
+        if written and type(item) is tuple:  # written as made
             out += item
         elif type(item) is dict:
             parts = _dict_parts(item)
@@ -176,6 +181,8 @@ def _dict_parts(item: dict) -> tuple[str, ...] | None:
         reason = None
     elif keys == _WITH_REASON:
         power, order, canonical, result, reason, data = item.values()
+        if reason is None:  # its key written too, as null: not a reply's parts
+            return None
     else:
         return None
     if type(result) is not str:

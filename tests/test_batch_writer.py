@@ -185,3 +185,26 @@ def test_a_year_that_writes_the_mark_gets_the_same_text(variant_id):
         }
         assert _MARK_TEXT in _plain(adjudicate(request))
         _written_alike(request)
+
+
+def test_a_deeply_nested_value_in_an_error_is_written_as_the_encoder_writes_it():
+    """An error's details echo the request's own values; nested deeper than the writer goes
+    (two calls a level, pure Python), the answer is left to the encoder, never lost."""
+    from adjudication.api import adjudicate_to_write
+
+    deep: object = "x"
+    for _ in range(700):
+        deep = [deep]
+    request = {"variant": "standard", "units": [{"power": deep, "unit": "A", "location": "Paris"}]}
+    answer = adjudicate_to_write(request)
+    assert "error" in answer
+    assert answer_json(answer) == _plain(answer)
+
+
+def test_tuples_and_null_reasons_in_a_plain_list_of_replies_are_written_as_encoded():
+    from adjudication.readonly import ReplyData
+
+    _same_text({"orders": [("a", "b"), (1, None)]})
+    reply = {"power": "France", "order": "A Paris H", "canonical": "A Paris H"}
+    reply |= {"result": "succeeds", "reason": None, "data": ReplyData({"kind": "hold"})}
+    _same_text({"orders": [reply]})

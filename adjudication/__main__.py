@@ -52,15 +52,35 @@ def _no_constant(name: str) -> None:
 _decode = json.JSONDecoder(parse_constant=_no_constant).decode
 
 
-def _write(response: dict) -> None:
-    sys.stdout.write(answer_json(response) + "\n")
+def _text(response: dict, encoding: str) -> tuple[str, bool]:
+    """The answer's JSON text, and whether it could be written as it is. A lone surrogate (a
+    request's ``\\ud800``, echoed in an error) cannot be written in UTF-8: the answer says so
+    instead, rather than stopping the batch with every answer after it."""
+    text = answer_json(response)
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return answer_json(error(LONE_SURROGATE)), False
+    return text, True
+
+
+LONE_SURROGATE = (
+    "the request holds text that is not Unicode: a lone surrogate, as an escape like \\ud800 "
+    "writes one without its pair"
+)
+
+
+def _write(response: dict) -> bool:
+    text, sound = _text(response, sys.stdout.encoding)
+    sys.stdout.write(text + "\n")
+    return sound
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     if not args.batch:
         response, ok = _answer(sys.stdin.read())
-        _write(response)
-        return 0 if ok else 2
+        sound = _write(response)
+        return 0 if ok and sound else 2
     status = 0
     stdout = sys.stdout
     stdout.flush()
@@ -74,7 +94,11 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             if not line.strip():
                 continue
             response, ok = _answer(line)
-            out.write(answer_json(response).encode(encoding, errors))
+            try:
+                out.write(answer_json(response).encode(encoding, errors))
+            except UnicodeEncodeError:  # rare: the check only when writing fails (``_text``)
+                out.write(_text(response, encoding)[0].encode(encoding, errors))
+                ok = False
             out.write(b"\n")
             if not ok:
                 status = 2

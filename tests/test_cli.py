@@ -227,6 +227,23 @@ def test_batch_answers_every_line_in_order():
     assert out[3]["units"] == [{"power": "Russia", "unit": "A", "location": "Perm"}]
 
 
+def test_a_lone_surrogate_echoed_in_an_answer_is_refused_and_the_batch_goes_on():
+    """``\\ud800`` is valid JSON but no Unicode text: echoed in an error, its answer cannot be
+    written in UTF-8, so the answer says what is wrong and the next line is answered."""
+    unit = '{"power": "\\ud800", "unit": "A", "location": "Paris"}'
+    lone = f'{{"variant": "standard", "units": [{unit}]}}'
+    done = cli("adjudicate", "--batch", stdin=f"{lone}\n{json.dumps(START)}\n")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(out) == 2
+    assert_error_object(out[0])
+    assert "lone surrogate" in out[0]["error"]
+    assert len(out[1]["orders"]) == len(START["orders"])
+    one = cli("adjudicate", stdin=lone)
+    assert one.returncode == 2 and "Traceback" not in one.stderr, one.stderr
+    assert "lone surrogate" in json.loads(one.stdout)["error"]
+
+
 def test_batch_of_good_requests_exits_0():
     lines = [json.dumps(START), json.dumps(dict(START, orders=[]))]
     done = cli("adjudicate", "--batch", stdin="\n".join(lines))

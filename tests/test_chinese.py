@@ -577,3 +577,27 @@ def test_an_order_refused_for_its_own_reason_takes_no_army_of_an_entry_space():
     assert [o["result"] for o in r["orders"]][1:] == ["succeeds", "succeeds"], r["orders"]
     assert r["orders"][0]["result"] == "invalid"
     assert "only" not in r["orders"][0]["reason"]
+
+
+def test_a_faction_with_several_armies_in_an_entry_space_loses_them_one_at_a_time():
+    """Two Communist armies in the Pacific Ocean (an entry space holds any number) before the
+    Communists have any: each removal takes one army, drawn as the rules draw removals. It
+    once took both at the first draw, then had none left to draw from for the second."""
+    army = {"power": chinese.COMMUNISTS, "unit": "A", "location": "Pacific Ocean"}
+    request = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": [army, dict(army)],
+        "orders": [],
+    }
+    answer = adjudicate(request)
+    assert "error" not in answer, answer
+    assert not [u for u in answer["units"] if u["power"] == chinese.COMMUNISTS]
+    removed = [e for e in answer["factions"]["events"] if e["event"] == "removed"]
+    assert (
+        removed
+        == [{"faction": chinese.COMMUNISTS, "event": "removed", "location": "Pacific Ocean"}] * 2
+    )
+    request["phase"]["year"] = 1930  # the Communists may have more by then: both stay
+    kept = [u for u in adjudicate(request)["units"] if u == army]
+    assert len(kept) == 2

@@ -658,8 +658,10 @@ def _faction_adjustments(variant, units, owners, year, rng, events, ledger) -> l
         extra = len(mine) - targets[faction]
         for _ in range(max(0, extra)):
             gone = rng.pick(f"remove {faction}", sorted(u.province for u in mine))
-            mine = [u for u in mine if u.province != gone]
-            units = [u for u in units if not (u.power == faction and u.province == gone)]
+            # One army a removal: an entry space may hold several of the faction's.
+            victim = next(u for u in mine if u.province == gone)
+            mine.remove(victim)
+            units.remove(victim)
             events.append({"faction": faction, "event": "removed", "location": gone})
         for _ in range(max(0, -extra)):
             where = _draw_centre(chits, units, faction, rng)

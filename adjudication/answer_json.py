@@ -1,5 +1,5 @@
-"""An answer as JSON text, for the batch: its replies and its shared parts (``ReplyData``: the
-units) written from JSON made once and spliced into the rest.
+"""An answer as JSON text, for the batch: written into one list of pieces, joined once, its
+replies and its shared parts (``ReplyData``: the units, the replies' data) from parts made once.
 
 The same orders, results and units come back phase after phase, and encoding them again was
 most of the time spent writing an answer. The text is exactly what encoding the whole answer gives
@@ -192,8 +192,9 @@ def _dict_parts(item: dict) -> tuple[str, ...] | None:
 
 def _unwritten(response: dict) -> dict:
     """The response to encode whole: replies already written (``Written``) read back as the
-    dicts they were written from, which encode to the same text. Only where a mark cannot be
-    used: the mark's number among the answer's own values."""
+    dicts they were written from, which encode to the same text. Only where the writer leaves
+    the whole answer to the encoder: a top-level key that is not text, or a value nested
+    deeper than the writer goes."""
     replies = response.get("orders")
     if type(replies) is not Written:
         return response

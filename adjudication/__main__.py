@@ -52,34 +52,28 @@ def _no_constant(name: str) -> None:
 _decode = json.JSONDecoder(parse_constant=_no_constant).decode
 
 
-def _text(response: dict, encoding: str) -> tuple[str, bool]:
-    """The answer's JSON text, and whether it could be written as it is. A lone surrogate (a
-    request's ``\\ud800``, echoed in an error) cannot be written in UTF-8: the answer says so
-    instead, rather than stopping the batch with every answer after it."""
-    text = answer_json(response)
-    try:
-        text.encode(encoding)
-    except UnicodeEncodeError:
-        return answer_json(error(LONE_SURROGATE)), False
-    return text, True
-
-
 LONE_SURROGATE = (
     "the request holds text that is not Unicode: a lone surrogate, as an escape like \\ud800 "
     "writes one without its pair"
 )
 
 
-def _write(response: dict) -> bool:
-    text, sound = _text(response, sys.stdout.encoding)
-    sys.stdout.write(text + "\n")
-    return sound
+def _encoded(response: dict, encoding: str, errors: str) -> tuple[bytes, bool]:
+    """The answer's JSON as the output's bytes, and whether it could be written as it is. A
+    lone surrogate (a request's ``\\ud800``, echoed in an error) cannot be written in UTF-8:
+    the answer says so instead, rather than stopping the batch with every answer after it."""
+    try:
+        return answer_json(response).encode(encoding, errors), True
+    except UnicodeEncodeError:
+        return answer_json(error(LONE_SURROGATE)).encode(encoding, errors), False
 
 
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     if not args.batch:
         response, ok = _answer(sys.stdin.read())
-        sound = _write(response)
+        answer, sound = _encoded(response, sys.stdout.encoding, sys.stdout.errors)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(answer + b"\n")
         return 0 if ok and sound else 2
     status = 0
     stdout = sys.stdout
@@ -94,10 +88,10 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
             if not line.strip():
                 continue
             response, ok = _answer(line)
-            try:
+            try:  # encoded here, not by a call: the batch's Python is interpreted
                 out.write(answer_json(response).encode(encoding, errors))
-            except UnicodeEncodeError:  # rare: the check only when writing fails (``_text``)
-                out.write(_text(response, encoding)[0].encode(encoding, errors))
+            except UnicodeEncodeError:
+                out.write(_encoded(response, encoding, errors)[0])
                 ok = False
             out.write(b"\n")
             if not ok:

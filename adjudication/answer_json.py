@@ -53,21 +53,12 @@ def answer_json(response: dict) -> str:
     first sight, names from their JSON made once (``_text``), the rest by ``_write``. A value
     nested deeper than this writer goes (an error's details echo the request's own) is left to
     the encoder, which goes twice as deep as the decoder lets a request be."""
-    out: list[str] = ["{"]
+    out: list[str] = []
     try:
-        for key, value in response.items():
-            if type(key) is not str:
-                return encode(_unwritten(response))
-            out.append(_key(key))
-            if key == "orders" and (type(value) is Written or type(value) is list):
-                _write_replies(value, out, type(value) is Written)
-            else:
-                _write(value, out)
-            out.append(", ")
+        _write_dict(response, out, True)
     except RecursionError:
         return encode(_unwritten(response))
-    out[-1] = "}"
-    return "{}" if len(out) == 1 else "".join(out)
+    return "".join(out)
 
 
 def _write_replies(replies: list, out: list[str], written: bool) -> None:
@@ -132,7 +123,8 @@ def _write_list(value: list, out: list[str]) -> None:
     out[-1] = "]"
 
 
-def _write_dict(value: dict, out: list[str]) -> None:
+def _write_dict(value: dict, out: list[str], answer: bool = False) -> None:
+    """A dict's JSON; ``answer``: the answer itself, whose ``orders`` are its replies."""
     if not value:
         out.append("{}")
         return
@@ -141,10 +133,13 @@ def _write_dict(value: dict, out: list[str]) -> None:
     for key, item in value.items():
         if type(key) is not str:  # the encoder's own way with a number or null as a key
             del out[start:]
-            out.append(encode(value))
+            out.append(encode(_unwritten(value) if answer else value))
             return
         out.append(_key(key))
-        _write(item, out)
+        if answer and key == "orders" and (type(item) is Written or type(item) is list):
+            _write_replies(item, out, type(item) is Written)
+        else:
+            _write(item, out)
         out.append(", ")
     out[-1] = "}"
 

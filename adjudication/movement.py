@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 UNRESOLVED: Final = 0
 GUESSING: Final = 1
 RESOLVED: Final = 2
-# The method that checks each kind of order a movement phase allows.
 # The kinds of order a movement phase checks (``Movement.add_order``).
 _CHECKED: Final = frozenset({HOLD, MOVE, SUPPORT, CONVOY})
 

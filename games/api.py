@@ -35,6 +35,7 @@ from . import events as live
 from .input_types import StrictInput
 from .limits import ascii_index
 from .models import Game, Membership, NotificationSettings
+from .phase_guide import either
 from .query import once
 from .renderers import JSONRenderer
 from .schema import NO_NUL
@@ -233,8 +234,7 @@ def _unsupported(
     if not accepted:
         return exc
     given = (getattr(request, "content_type", "") or "").split(";")[0].strip()
-    send = "send it as " + ", ".join(accepted[:-1]) + (" or " if accepted[1:] else "")
-    send += accepted[-1]
+    send = "send it as " + either(accepted)
     if not given:
         return exceptions.UnsupportedMediaType("", f"The body has no Content-Type; {send}.")
     shown = json.dumps(given[:100], ensure_ascii=False)

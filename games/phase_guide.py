@@ -20,7 +20,7 @@ def _board(game: Game, phase: Phase):
     return read(engine.request(game, phase, []))[0]
 
 
-def _either(names: list[str]) -> str:
+def either(names: list[str]) -> str:
     """ "A", "A or B", "A, B or C" (in the reader's language)."""
     if len(names) < 2:
         return "".join(names)
@@ -45,7 +45,7 @@ def adjustments(game: Game, phase: Phase, power: str) -> dict:
             ) % {"n": delta}
         else:
             kinds = {True: gettext("army or fleet"), False: gettext("army")}
-            where = _either([f"{s['province']} ({kinds[s['fleet']]})" for s in guide["sites"]])
+            where = either([f"{s['province']} ({kinds[s['fleet']]})" for s in guide["sites"]])
             if len(sites) < delta:
                 guide["text"] = gettext(
                     "You may build %(n)d (only %(free)d home centres are free): in %(where)s; or "
@@ -63,7 +63,7 @@ def adjustments(game: Game, phase: Phase, power: str) -> dict:
             "You must remove %(n)d unit: choose from %(units)s.",
             "You must remove %(n)d units: choose from %(units)s.",
             -delta,
-        ) % {"n": -delta, "units": _either(units)}
+        ) % {"n": -delta, "units": either(units)}
     else:
         guide["text"] = gettext(
             "%(power)s has as many units as supply centres: nothing to build or remove."
@@ -84,7 +84,7 @@ def retreats(game: Game, phase: Phase, power: str) -> list[dict]:
         if options:
             text = gettext("%(unit)s must retreat to %(where)s, or disband.") % {
                 "unit": unit,
-                "where": _either(options),
+                "where": either(options),
             }
         else:
             text = gettext("%(unit)s has nowhere to retreat and must disband.") % {"unit": unit}

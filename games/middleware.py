@@ -47,7 +47,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonR
 from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import translation
-from django.utils.cache import patch_cache_control
 from django.utils.http import parse_header_parameters
 from django.utils.translation import gettext
 
@@ -234,7 +233,9 @@ class PrivateCacheMiddleware:
         response = self.get_response(request)
         user = getattr(request, "user", None)  # DRF puts a token's user here as well
         if "Cache-Control" not in response and user is not None and user.is_authenticated:
-            patch_cache_control(response, private=True, no_store=True)
+            # What ``patch_cache_control(response, private=True, no_store=True)`` writes
+            # where no Cache-Control was set, without its parsing (a fiftieth of a PUT).
+            response["Cache-Control"] = "private, no-store"
         return response
 
 

@@ -409,6 +409,24 @@ def test_answers_with_secrets_are_not_cached(api, game, secrets_in_game) -> None
     assert "no-store" in page.get(reverse("game", args=[game.pk]))["Cache-Control"]
 
 
+def test_a_signed_in_answer_says_what_djangos_cache_control_would() -> None:
+    """The middleware writes the header itself; it must read as Django's own would."""
+    from django.http import HttpRequest, HttpResponse
+    from django.utils.cache import patch_cache_control
+
+    from games.middleware import PrivateCacheMiddleware
+
+    expected = HttpResponse()
+    patch_cache_control(expected, private=True, no_store=True)
+    request = HttpRequest()
+    request.user = type("Signed", (), {"is_authenticated": True})()
+    answered = PrivateCacheMiddleware(lambda r: HttpResponse())(request)
+    assert answered["Cache-Control"] == expected["Cache-Control"]
+    kept = HttpResponse()
+    kept["Cache-Control"] = "max-age=60"
+    assert PrivateCacheMiddleware(lambda r: kept)(request)["Cache-Control"] == "max-age=60"
+
+
 @pytest.fixture
 def browser(monkeypatch):
     if not os.path.exists(CHROMIUM):

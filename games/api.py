@@ -40,7 +40,7 @@ from .query import once
 from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter, StrictFilters
-from .seats import SEAT_OF_USER, seat_from_row
+from .seats import KEPT_SEATS, SEAT_OF_USER, USER_OF_TOKEN, seat_from_row, token_seat
 from .serializers import (
     AuditEntrySerializer,
     GameCreateSerializer,
@@ -652,7 +652,10 @@ class GameViewSet(
     # Actions that read the caller's seat with ``_membership``: with a token, the
     # authentication reads it too, in the same query (``TokenAuthentication``).
     seat_actions = frozenset({"orders", "check_orders"})
+    # An order submission's seat may come from the row kept from the last one (``seats``).
+    seat_kept_for = frozenset({("orders", "PUT")})
     seat: Membership | None = None
+    seat_token: str | None = None
 
     def _membership(self, pk: str) -> Membership:
         """The caller's seat with its game and the current phase, read in one query (orders
@@ -679,15 +682,40 @@ class GameViewSet(
     def _submit(self, request: Request, pk: str) -> Response:
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
-        game = membership.game
         data = orders_input(request.data)
-        orders = services.submit_orders(
+        version = preconditions.if_match(request.headers.get("If-Match"))
+        token = self.seat_token if membership is self.seat else None
+        try:
+            orders = self._replace(membership, data, version, token)
+        except (services.KeptSeatStale, services.GameError):
+            if token is None:  # read just now: the refusal stands
+                raise
+            # The seat came from a kept row: read it anew, and submit again with it.
+            KEPT_SEATS.forget(token, membership.game_id)
+            membership = self._token_seat_anew(pk, token)
+            orders = self._replace(membership, data, version, None)
+        return self._versioned(Response(order_answers(orders)), membership.game, orders, membership)
+
+    def _replace(
+        self, membership: Membership, data: dict, version: object, token: str | None
+    ) -> list:
+        return services.submit_orders(
             membership,
             data["orders"],
-            version=preconditions.if_match(request.headers.get("If-Match")),
+            version=version,
             phase=self._phase_meant(membership, data.get("phase")),
+            token=token,
         )
-        return self._versioned(Response(order_answers(orders)), game, orders, membership)
+
+    def _token_seat_anew(self, pk: str, token: str) -> Membership:
+        """The caller's seat read again for its token (``seats.token_seat``): a 401 if the
+        token no longer signs anyone in, as its authentication would have answered."""
+        found = token_seat(token, ascii_index(pk), keep=True)
+        if found is not None:
+            return found[0]
+        if not USER_OF_TOKEN.run(token):
+            raise exceptions.AuthenticationFailed(translation.gettext("Invalid token."))
+        return _seat(self.get_object(), self.request.user)
 
     def _versioned(
         self, response: Response, game: Game, orders: list, membership: Membership | None = None

@@ -16,13 +16,24 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from django.db import connections
 from django.db.backends.utils import CursorWrapper
-from django.db.models import AutoField, Model, QuerySet
+from django.db.models import (
+    DEFERRED,
+    AutoField,
+    BooleanField,
+    CharField,
+    Field,
+    IntegerField,
+    Model,
+    QuerySet,
+    TextField,
+)
 from django.db.models.sql import DeleteQuery
 
 # Distinct from every real value: a negative id that no sequence gives, text with unit
@@ -60,11 +71,13 @@ def _pipelines_supported() -> bool:
 def _cursor(using: str, owner: object) -> tuple[Any, bool]:
     """A cursor for one compiled statement, and whether it is kept (else it is Django's, to
     close once read). On PostgreSQL, unless Django records or wraps queries (``DEBUG``, the
-    tests' query counts, ``CaptureSql``), it is psycopg's own cursor, kept on the connection
-    for this statement: run again, it reads rows with the loaders it made the first time, and
-    Django's cursor wrapper is skipped (both were a fifth of a statement's Python), unless a
-    tool watches statements through it (``_cursors_watched``). Its errors are made Django's
-    by the caller, as Django's cursor makes them."""
+    tests' query counts, ``CaptureSql``), it is psycopg's own raw cursor, kept on the
+    connection for this statement: run again, it reads rows with the loaders it made the first
+    time, and Django's cursor wrapper is skipped (both were a fifth of a statement's Python),
+    unless a tool watches statements through it (``_cursors_watched``). A raw cursor takes the
+    statement with PostgreSQL's own placeholders (``numbered``), so psycopg does not split
+    the SQL at every run. Its errors are made Django's by the caller, as Django's cursor
+    makes them."""
     connection = connections[using]
     if (
         connection.queries_logged
@@ -83,8 +96,10 @@ def _cursor(using: str, owner: object) -> tuple[Any, bool]:
         kept = connection._kept_cursors = (raw, {})
     cursor = kept[1].get(owner)
     if cursor is None or cursor.closed:
+        import psycopg
+
         with connection.wrap_database_errors:
-            cursor = kept[1][owner] = raw.cursor()
+            cursor = kept[1][owner] = psycopg.RawCursor(raw)
     return cursor, True
 
 
@@ -96,13 +111,36 @@ def _cursors_watched() -> bool:
     return hasattr(execute, "__wrapped__") or execute.__module__ != CursorWrapper.__module__
 
 
-def _sent(using: str, owner: object, sql: str, params: list) -> Callable[[], list]:
-    """Execute now; the function returned reads the rows (in a pipeline, once they came)."""
+# Django's placeholders in compiled SQL: a value (%s) or a literal percent sign (%%).
+_PLACEHOLDER = re.compile(r"%(.)", re.DOTALL)
+
+
+def numbered(sql: str) -> bytes:
+    """``sql`` with PostgreSQL's placeholders (``$1``, ``$2``...) for Django's (``%s``), as
+    a raw cursor takes it: psycopg's own conversion split the text at every run once a
+    statement had more than 50 values (a submission of four orders or more)."""
+    count = 0
+
+    def place(match: re.Match) -> str:
+        nonlocal count
+        if match.group(1) == "%":
+            return "%"
+        if match.group(1) != "s":
+            raise ValueError(f"placeholder %{match.group(1)} in compiled SQL: {sql}")
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(place, sql).encode()
+
+
+def _sent(using: str, owner: object, sql: str, params: list, raw_sql: bytes) -> Callable[[], list]:
+    """Execute now (``raw_sql`` on a kept raw cursor, else ``sql``); the function returned
+    reads the rows (in a pipeline, once they came)."""
     connection = connections[using]
     cursor, kept = _cursor(using, owner)
     try:
         with connection.wrap_database_errors:
-            cursor.execute(sql, params)
+            cursor.execute(raw_sql if kept else sql, params)
     except BaseException:
         if not kept:
             cursor.close()
@@ -177,17 +215,17 @@ class Prepared:
                     raise ValueError("Prepared reads only values_list querysets of plain fields")
                 columns = [s[0] for s in compiler.select[: compiler.col_count]]
                 converters = list(compiler.get_converters(columns).items())
-            self._compiled = (sql, params, slots, converters)
+            self._compiled = (sql, params, slots, converters, numbered(sql))
         return self._compiled
 
     def _execute(self, values: Sequence) -> Any:
         if len(values) != len(self.kinds):
             raise TypeError(f"{len(self.kinds)} values expected, {len(values)} given")
-        sql, params, slots, converters = self.compile()
+        sql, params, slots, converters, raw_sql = self.compile()
         params = list(params)
         for slot, value in zip(slots, values, strict=True):
             params[slot] = value
-        return sql, params, converters
+        return sql, params, converters, raw_sql
 
     def run(self, *values: Any) -> list[list]:
         """The rows for these values, converted as the ORM converts them."""
@@ -198,9 +236,19 @@ class Prepared:
         query waits for the next statement that must be answered, and goes with it. One at a
         time: the statement's cursor is kept, so a second send before the first's rows are
         read replaces them."""
-        sql, params, converters = self._execute(values)
-        fetch = _sent(self.using, self, sql, params)
+        sql, params, converters, raw_sql = self._execute(values)
+        fetch = _sent(self.using, self, sql, params, raw_sql)
         return lambda: self._converted(fetch(), converters)
+
+    def fetch(self, *values: Any) -> list[tuple]:
+        """The rows for these values as the database gave them, not yet converted (to keep,
+        and convert each time they are used: ``convert``)."""
+        sql, params, _converters, raw_sql = self._execute(values)
+        return [tuple(row) for row in _sent(self.using, self, sql, params, raw_sql)()]
+
+    def convert(self, fetched: list) -> list[list]:
+        """Rows from ``fetch`` as ``run`` answers them: new lists and new values each time."""
+        return self._converted(fetched, self.compile()[3])
 
     def _converted(self, fetched: list, converters: list | None) -> list[list]:
         rows = [list(row) for row in fetched]
@@ -217,12 +265,12 @@ class Prepared:
     def delete(self, *values: Any) -> int:
         """Delete the rows these values select; the number deleted (in a pipeline, where the
         answer comes at the end of the block, -1)."""
-        sql, params, _converters = self._execute(values)
+        sql, params, _converters, raw_sql = self._execute(values)
         connection = connections[self.using]
         cursor, kept = _cursor(self.using, self)
         try:
             with connection.wrap_database_errors:
-                cursor.execute(sql, params)
+                cursor.execute(raw_sql if kept else sql, params)
             return cursor.rowcount
         finally:
             if not kept:
@@ -232,11 +280,22 @@ class Prepared:
 def instance(model: type[Model], names: Sequence[str], values: Sequence, using: str = "default"):
     """A model instance from the named columns' values, as the ORM makes one from a row (the
     other fields deferred, loaded if read)."""
-    given = dict(zip(names, values, strict=True))
-    fields = [f.attname for f in model._meta.concrete_fields if f.attname in given]
-    if len(fields) != len(given):
-        raise ValueError(f"not columns of {model.__name__}: {set(given) - set(fields)}")
-    return model.from_db(using, fields, [given[name] for name in fields])
+    if len(values) != len(names):
+        raise ValueError(f"{len(names)} columns named, {len(values)} values given")
+    fields, places = _layout(model, tuple(names))
+    row = [DEFERRED if at is None else values[at] for at in places]
+    return model.from_db(using, fields, row)  # every column given: no lookup of names
+
+
+@functools.cache
+def _layout(model: type[Model], names: tuple[str, ...]) -> tuple[list[str], list[int | None]]:
+    """Every concrete field's name, and where its value is among ``names`` (None: deferred):
+    worked out once for each model and columns."""
+    fields = [f.attname for f in model._meta.concrete_fields]
+    unknown = set(names) - set(fields)
+    if unknown:
+        raise ValueError(f"not columns of {model.__name__}: {unknown}")
+    return fields, [names.index(name) if name in names else None for name in fields]
 
 
 class PreparedInsert:
@@ -260,7 +319,8 @@ class PreparedInsert:
             f for f in opts.concrete_fields if not f.generated and not isinstance(f, AutoField)
         ]
         self.returning = opts.db_returning_fields
-        self._sql: dict[int, str] = {}
+        self._sql: dict[int, tuple[str, bytes]] = {}  # row count -> SQL, and numbered
+        self._as_is = [_value_as_is(f) for f in self.fields]
 
     def create(self, objs: list[Model]) -> list[Model]:
         """Insert the rows; returns them with their primary keys, as ``bulk_create``."""
@@ -269,10 +329,11 @@ class PreparedInsert:
     def send(self, objs: list[Model]) -> Callable[[], list[Model]]:
         """``create``, the INSERT sent now and its keys read when the function returned is
         called: in a pipeline (``pipelined``) it waits for the next statement answered."""
-        sql = self._sql.get(len(objs))
-        if sql is None:
+        known = self._sql.get(len(objs))
+        if known is None:
             created = self._through_orm(objs)
             return lambda: created
+        sql, raw_sql = known
         connection = connections[self.using]
         values = []
         for obj in objs:
@@ -280,7 +341,12 @@ class PreparedInsert:
                 created = self._through_orm(objs)
                 return lambda: created
             obj._prepare_related_fields_for_save(operation_name="bulk_create")
-            for field in self.fields:
+            for field, as_is in zip(self.fields, self._as_is, strict=True):
+                if as_is is not None:
+                    value = getattr(obj, field.attname)
+                    if value is None or type(value) is as_is:
+                        values.append(value)  # what pre_save and get_db_prep_save give
+                        continue
                 value = field.pre_save(obj, True)
                 if hasattr(value, "resolve_expression"):  # the compiler's work
                     created = self._through_orm(objs)
@@ -291,7 +357,7 @@ class PreparedInsert:
         else:  # PostgreSQL's UNNEST form: one array a column
             width = len(self.fields)
             params = [values[n::width] for n in range(width)]
-        fetch = _sent(self.using, self, sql, params)
+        fetch = _sent(self.using, self, sql, params, raw_sql)
 
         def created() -> list[Model]:
             rows = fetch()
@@ -326,8 +392,34 @@ class PreparedInsert:
             # A placeholder a value, or (PostgreSQL's UNNEST, two rows or more) one a column.
             unnest = "UNNEST(" in inserts[0] and len(objs) > 1
             if placeholders == (len(self.fields) if unnest else len(objs) * len(self.fields)):
-                self._sql[len(objs)] = inserts[0]
+                self._sql[len(objs)] = (inserts[0], numbered(inserts[0]))
         return created
+
+
+# Django's fields whose value of this type (or None) reaches the database as it is: their
+# ``pre_save`` reads the attribute, and ``get_db_prep_save`` gives the same value back (the
+# text as text, the integer as integer, the boolean as boolean). Three calls a value, for a
+# fifth of an order submission's INSERT; ``_value_as_is`` checks a field keeps them all.
+_AS_IS = {CharField: str, TextField: str, IntegerField: int, BooleanField: bool}
+
+
+def _value_as_is(field: Field) -> type | None:
+    """The type whose values (and None) ``field`` saves unchanged, or None if it may change
+    any: only Django's own text, integer and boolean fields, none of their saving methods
+    replaced by a subclass."""
+    base = next((b for b in type(field).__mro__ if b in _AS_IS), None)
+    if base is None:
+        return None
+    own = (
+        ("pre_save", Field),
+        ("get_db_prep_save", Field),
+        ("get_db_prep_value", Field),
+        ("get_prep_value", base),
+        ("to_python", base),
+    )
+    if any(getattr(type(field), name) is not getattr(owner, name) for name, owner in own):
+        return None
+    return _AS_IS[base]
 
 
 class CaptureSql:

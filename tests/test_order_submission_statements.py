@@ -9,11 +9,21 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import prepared, services
 from games.models import Membership, Order
+
+# A compiled statement of the kind a submission runs, for the tests of cursors and errors.
+SEAT_STATE = prepared.Prepared(
+    lambda seat: (
+        Membership.objects.filter(pk=seat)
+        .order_by()
+        .values_list("status", "missed_phases", "removed")
+    ),
+    ("int",),
+)
 
 
 def _seat_as_the_api_reads_it(seat) -> Membership:
@@ -100,27 +110,28 @@ def test_a_compiled_statement_keeps_its_cursor_on_the_connection(
     game, seat, require_postgres
 ) -> None:
     pk = seat(game, "France").pk
-    assert services.SEAT_STATE.run(pk) == [["active", 0, False]]
-    cursor, kept = prepared._cursor("default", services.SEAT_STATE)
-    assert kept and services.SEAT_STATE.run(pk) == [["active", 0, False]]
-    assert prepared._cursor("default", services.SEAT_STATE)[0] is cursor
+    assert SEAT_STATE.run(pk) == [["active", 0, False]]
+    cursor, kept = prepared._cursor("default", SEAT_STATE)
+    assert kept and SEAT_STATE.run(pk) == [["active", 0, False]]
+    assert prepared._cursor("default", SEAT_STATE)[0] is cursor
     # A new connection gets cursors of its own.
     connection.close()
-    assert services.SEAT_STATE.run(pk) == [["active", 0, False]]
-    again, kept = prepared._cursor("default", services.SEAT_STATE)
+    assert SEAT_STATE.run(pk) == [["active", 0, False]]
+    again, kept = prepared._cursor("default", SEAT_STATE)
     assert kept and again is not cursor and not again.closed
 
 
 def test_compiled_statements_are_still_counted_and_their_errors_are_djangos(game, seat) -> None:
     pk = seat(game, "France").pk
     with CaptureQueriesContext(connection) as queries:
-        services.SEAT_STATE.run(pk)
+        SEAT_STATE.run(pk)
     assert len(queries) == 1 and "games_membership" in queries[0]["sql"]
     broken = prepared.Prepared(
         lambda seat: Membership.objects.filter(pk=seat).values_list("status"), ("int",)
     )
-    sql, params, slots, converters = broken.compile()
-    broken._compiled = (sql.replace("games_membership", "no_such_table"), params, slots, None)
+    sql, params, slots, converters, _raw = broken.compile()
+    sql = sql.replace("games_membership", "no_such_table")
+    broken._compiled = (sql, params, slots, None, prepared.numbered(sql))
     with pytest.raises(DatabaseError):
         broken.run(pk)
 
@@ -143,8 +154,90 @@ def test_statements_go_through_djangos_cursor_where_a_tool_watches_it(
         return real(self, sql, params)
 
     pk = seat(game, "France").pk
-    assert prepared._cursor("default", services.SEAT_STATE)[1]  # kept, unwatched
+    assert prepared._cursor("default", SEAT_STATE)[1]  # kept, unwatched
     with mock.patch.object(CursorWrapper, "execute", watched):
-        assert prepared._cursor("default", services.SEAT_STATE)[1] is False
-        assert services.SEAT_STATE.run(pk) == [["active", 0, False]]
+        assert prepared._cursor("default", SEAT_STATE)[1] is False
+        assert SEAT_STATE.run(pk) == [["active", 0, False]]
     assert len(seen) == 1 and "games_membership" in seen[0]
+
+
+@pytest.mark.django_db(transaction=True)  # a second connection must see the rows
+def test_the_submission_locks_the_games_row_and_not_the_seats(game, seat, require_postgres):
+    """The game's row and the seat's state are read in one statement, ``FOR UPDATE OF`` the
+    game alone: held, it stops another writer of the game, not one of the seat."""
+    import psycopg
+
+    france = seat(game, "France")
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with transaction.atomic():
+        locked = services._send_lock_for_orders(france)
+        assert locked() == game.current_phase_id
+        with psycopg.connect(**params, autocommit=True) as other:
+            other.execute("SET lock_timeout = '300ms'")
+            other.execute(
+                "UPDATE games_membership SET ready = NOT ready WHERE id = %s", (france.pk,)
+            )
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                other.execute("UPDATE games_game SET name = name WHERE id = %s", (game.pk,))
+
+
+def test_a_seat_of_another_game_is_refused_under_the_lock(game, seat, make_game) -> None:
+    france = _seat_as_the_api_reads_it(seat(game, "France"))
+    elsewhere = make_game()
+    france.game_id = elsewhere.pk  # as if the seat read named another game
+    with pytest.raises(services.GameError, match="no longer play France"):
+        services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
+    assert not Order.objects.filter(text="A Paris H").exists()
+
+
+def test_compiled_sql_takes_postgresqls_numbered_placeholders() -> None:
+    assert prepared.numbered("SELECT %s, '100%%' WHERE a = %s") == b"SELECT $1, '100%' WHERE a = $2"
+    with pytest.raises(ValueError, match="placeholder %d"):
+        prepared.numbered("SELECT %d")
+
+
+@pytest.mark.parametrize("count", [1, 4, 12])
+def test_a_submission_of_many_orders_is_stored_whole(game, seat, count) -> None:
+    """Past 50 values (four orders and more) psycopg would split the SQL at every run; the
+    raw cursor takes it numbered, and every row arrives in its place."""
+    france = _seat_as_the_api_reads_it(seat(game, "France"))
+    texts = [["A Paris H", "A Marseilles H", "F Brest H"][n % 3] for n in range(count)]
+    for _ in range(2):  # the second run goes the compiled way
+        orders = services.submit_orders(france, texts, phase=france.game.current_phase)
+        assert [o.text for o in orders] == texts and all(o.pk for o in orders)
+    stored = Order.objects.filter(phase=france.game.current_phase, power="France")
+    assert list(stored.order_by("position").values_list("text", "position")) == [
+        (text, n) for n, text in enumerate(texts)
+    ]
+
+
+def test_values_taken_as_they_are_are_what_django_would_save() -> None:
+    """``PreparedInsert`` skips ``pre_save`` and ``get_db_prep_save`` for plain values of
+    Django's text and boolean fields: each must be what those calls give."""
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext_lazy
+
+    from games.models import Phase
+
+    insert = services.INSERT_ORDERS
+    taken = [f for f, as_is in zip(insert.fields, insert._as_is, strict=True) if as_is]
+    assert {f.name for f in taken} >= {"power", "text", "canonical", "valid", "reason"}
+    for value in ("A Paris H", "", None, True, False, mark_safe("x"), gettext_lazy("Hold"), 3):
+        for field in taken:
+            order = Order(phase=Phase(pk=1), power="France", position=0)
+            setattr(order, field.attname, value)
+            if value is not None and type(value) is not prepared._value_as_is(field):
+                continue  # goes the long way
+            expected = field.get_db_prep_save(field.pre_save(order, True), connection=connection)
+            assert expected == value and type(expected) is type(value), (field, value)
+    # A subclass that changes how a value is saved is never taken as it is.
+    from django.db import models
+
+    class Shouting(models.CharField):
+        def get_prep_value(self, value):
+            return super().get_prep_value(value).upper()
+
+    assert prepared._value_as_is(Shouting(max_length=5)) is None
+    assert prepared._value_as_is(models.JSONField()) is None

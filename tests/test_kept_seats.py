@@ -1,0 +1,166 @@
+"""An order submission's seat kept from the last one (``games.seats.KEPT_SEATS``): the next
+PUT with the same token skips the seat's query, and whatever changed since is found under the
+game's lock, where the seat is read anew and the orders are judged and stored as without it."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games import seats, services
+from games.models import Game, Order
+
+
+def _client(user) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def _put(client, game, orders, **extra):
+    return client.put(f"/api/games/{game.pk}/orders/", {"orders": orders, **extra}, format="json")
+
+
+def _stored(game, power: str, phase=None) -> list[str]:
+    phase = phase or Game.objects.get(pk=game.pk).current_phase
+    return list(
+        Order.objects.filter(phase=phase, power=power)
+        .order_by("position")
+        .values_list("text", flat=True)
+    )
+
+
+@pytest.fixture
+def reads():
+    """How many times the seat's row is read from the database."""
+    with mock.patch.object(seats.SEAT_OF_TOKEN, "fetch", wraps=seats.SEAT_OF_TOKEN.fetch) as fetch:
+        yield fetch
+
+
+def test_the_second_submission_takes_the_kept_seat(game, seat, reads) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    answer = _put(client, game, ["A Paris H", "F Brest - Mid-Atlantic Ocean"])
+    assert answer.status_code == 200, answer.content
+    assert [o["canonical"] for o in answer.json()] == ["A Paris H", "F Brest - Mid-Atlantic Ocean"]
+    assert reads.call_count == 1
+    assert _stored(game, "France") == ["A Paris H", "F Brest - Mid-Atlantic Ocean"]
+
+
+def test_only_submissions_keep_the_seat(game, seat, reads) -> None:
+    client = _client(seat(game, "France").user)
+    for _ in range(2):
+        check = client.post(
+            f"/api/games/{game.pk}/orders/check/", {"orders": ["A Paris H"]}, format="json"
+        )
+        assert check.status_code == 200
+        assert client.get(f"/api/games/{game.pk}/orders/").status_code == 200
+    assert reads.call_count == 4
+    assert not seats.KEPT_SEATS._rows
+
+
+def test_a_deleted_token_is_refused_though_its_seat_was_kept(game, seat) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    Token.objects.filter(user=france.user).delete()
+    answer = _put(client, game, ["A Paris H"])
+    assert answer.status_code == 401, answer.content
+    assert answer.json()["detail"] == "Invalid token."
+    assert _stored(game, "France") == ["A Paris - Burgundy"]
+
+
+def test_an_inactive_user_is_refused_though_the_seat_was_kept(game, seat) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    type(france.user).objects.filter(pk=france.user.pk).update(is_active=False)
+    answer = _put(client, game, ["A Paris H"])
+    assert answer.status_code == 401, answer.content
+    assert _stored(game, "France") == ["A Paris - Burgundy"]
+
+
+def test_orders_after_the_phase_was_processed_go_to_the_new_phase(game, seat, moderator) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    first = Game.objects.get(pk=game.pk).current_phase
+    services.process_now(Game.objects.get(pk=game.pk), moderator)
+    now = Game.objects.get(pk=game.pk).current_phase
+    assert now.pk != first.pk
+    answer = _put(client, game, ["A Burgundy H"], phase=now.index)
+    assert answer.status_code == 200, answer.content
+    assert answer.json()[0]["valid"] is True
+    assert _stored(game, "France", now) == ["A Burgundy H"]
+    assert _stored(game, "France", first) == ["A Paris - Burgundy"]
+    # Named for the phase processed, the orders are a conflict, as without a kept seat.
+    stale = _put(client, game, ["A Burgundy - Munich"], phase=first.index)
+    assert stale.status_code == 409, stale.content
+
+
+def test_a_player_replaced_meanwhile_no_longer_submits(game, seat, moderator, make_user) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    services.replace_player(game, moderator, "France", make_user("newcomer"))
+    answer = _put(client, game, ["A Paris H"])
+    assert answer.status_code == 403, answer.content
+    assert _stored(game, "France") == ["A Paris - Burgundy"]
+    newcomer = _client(seat(game, "France").user)
+    assert _put(newcomer, game, ["A Paris H"]).status_code == 200
+    assert _stored(game, "France") == ["A Paris H"]
+
+
+def test_a_seat_row_that_now_plays_another_power_is_read_anew(game, seat) -> None:
+    """A kept row names the seat's power; the seat's row playing another since (a player
+    seated again takes their old row) must not have its orders stored for the old power."""
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    key = Token.objects.get(user=france.user).key
+    row = list(seats.KEPT_SEATS.get(key, game.pk))
+    row[seats.SEAT_LOOKUPS.index("power")] = "Germany"
+    seats.KEPT_SEATS.keep(key, game.pk, tuple(row))
+    answer = _put(client, game, ["A Paris H"])
+    assert answer.status_code == 200, answer.content
+    assert answer.json()[0]["power"] == "France"
+    assert _stored(game, "France") == ["A Paris H"]
+    assert _stored(game, "Germany") == []
+
+
+def test_the_games_options_changed_since_are_read_anew(game, seat, moderator) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    key = Token.objects.get(user=france.user).key
+    with mock.patch.object(seats.SEAT_OF_TOKEN, "fetch", wraps=seats.SEAT_OF_TOKEN.fetch) as f:
+        Game.objects.filter(pk=game.pk).update(options={"victory_centers": 17})
+        assert _put(client, game, ["A Paris H"]).status_code == 200
+        assert f.call_count == 1  # read anew once the lock saw other options
+    assert seats.KEPT_SEATS.get(key, game.pk) is not None
+
+
+def test_a_game_that_ended_refuses_as_before(game, seat, moderator) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    answer = _put(client, game, ["A Paris H"])
+    assert answer.status_code == 400, answer.content
+    assert "not running" in str(answer.json())
+    assert _stored(game, "France") == ["A Paris - Burgundy"]
+
+
+def test_kept_seats_are_bounded() -> None:
+    kept = seats.KeptSeats(size=3)
+    for n in range(5):
+        kept.keep("k", n, (n,))
+    assert sorted(kept._rows) == [("k", 2), ("k", 3), ("k", 4)]
+    kept.keep("k", 2, (20,))  # kept again: the newest
+    kept.keep("k", 5, (5,))
+    assert sorted(kept._rows) == [("k", 2), ("k", 4), ("k", 5)]

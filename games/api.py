@@ -40,7 +40,7 @@ from .query import once
 from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter, StrictFilters
-from .seats import KEPT_SEATS, SEAT_OF_USER, USER_OF_TOKEN, seat_from_row, token_seat
+from .seats import KEPT_SEATS, SEAT_OF_USER, seat_from_row
 from .serializers import (
     AuditEntrySerializer,
     GameCreateSerializer,
@@ -655,7 +655,42 @@ class GameViewSet(
     # An order submission's seat may come from the row kept from the last one (``seats``).
     seat_kept_for = frozenset({("orders", "PUT")})
     seat: Membership | None = None
-    seat_token: str | None = None
+    seat_token: str | None = None  # the token, when ``seat`` came from a kept row
+    _throttles: list = []
+    _answered_anew = False
+
+    def get_throttles(self) -> list:
+        """DRF's, kept: a request on a kept seat answered anew gives their counts back."""
+        self._throttles = super().get_throttles()
+        return self._throttles
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if self.seat_token is not None and not self._answered_anew:
+            return self._answer_anew()
+        return super().handle_exception(exc)
+
+    def _answer_anew(self) -> Response:
+        """A request on a seat from a kept row (``seats.KEPT_SEATS``) that did not succeed,
+        whatever the reason (the row stale, the body malformed, the throttle), is answered as
+        if no row had been kept: the row forgotten, the throttles' count given back, and the
+        whole request run again, authentication first, with the seat read anew. So a token
+        deleted since is a 401 before its body is read or a request is counted against its
+        owner, as without the kept row."""
+        self._answered_anew = True
+        KEPT_SEATS.forget(self.seat_token, self.seat.game_id)
+        for throttle in self._throttles:
+            refund = getattr(throttle, "refund", None)
+            if refund is not None:
+                refund()
+        self.seat, self.seat_token = None, None
+        request = self.request
+        try:
+            request._authenticate()  # DRF's own step, run again: the row is forgotten
+            self.initial(request, *self.args, **self.kwargs)
+            handler = getattr(self, request.method.lower(), self.http_method_not_allowed)
+            return handler(request, *self.args, **self.kwargs)
+        except Exception as exc:  # noqa: BLE001 - answered as DRF answers any
+            return super().handle_exception(exc)
 
     def _membership(self, pk: str) -> Membership:
         """The caller's seat with its game and the current phase, read in one query (orders
@@ -683,39 +718,15 @@ class GameViewSet(
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
         data = orders_input(request.data)
-        version = preconditions.if_match(request.headers.get("If-Match"))
-        token = self.seat_token if membership is self.seat else None
-        try:
-            orders = self._replace(membership, data, version, token)
-        except (services.KeptSeatStale, services.GameError):
-            if token is None:  # read just now: the refusal stands
-                raise
-            # The seat came from a kept row: read it anew, and submit again with it.
-            KEPT_SEATS.forget(token, membership.game_id)
-            membership = self._token_seat_anew(pk, token)
-            orders = self._replace(membership, data, version, None)
-        return self._versioned(Response(order_answers(orders)), membership.game, orders, membership)
-
-    def _replace(
-        self, membership: Membership, data: dict, version: object, token: str | None
-    ) -> list:
-        return services.submit_orders(
+        orders = services.submit_orders(
             membership,
             data["orders"],
-            version=version,
+            version=preconditions.if_match(request.headers.get("If-Match")),
             phase=self._phase_meant(membership, data.get("phase")),
-            token=token,
+            token=self.seat_token if membership is self.seat else None,
         )
-
-    def _token_seat_anew(self, pk: str, token: str) -> Membership:
-        """The caller's seat read again for its token (``seats.token_seat``): a 401 if the
-        token no longer signs anyone in, as its authentication would have answered."""
-        found = token_seat(token, ascii_index(pk), keep=True)
-        if found is not None:
-            return found[0]
-        if not USER_OF_TOKEN.run(token):
-            raise exceptions.AuthenticationFailed(translation.gettext("Invalid token."))
-        return _seat(self.get_object(), self.request.user)
+        self.seat_token = None  # stored: from here on, nothing is answered anew
+        return self._versioned(Response(order_answers(orders)), membership.game, orders, membership)
 
     def _versioned(
         self, response: Response, game: Game, orders: list, membership: Membership | None = None

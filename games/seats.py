@@ -6,11 +6,12 @@ names in ``seat_actions``). The queries are compiled once per process (``games.p
 
 For an order submission (the actions and methods a view names in ``seat_kept_for``) the row
 is kept in the process (``KEPT_SEATS``) and the next submission with the same token skips the
-query: the submission reads the game's lock with the seat's state, and for a kept row also
-whether the token still signs its user in, in the same statement
-(``services.submit_orders``'s ``token``). Whatever the lock finds changed since (the token
-or the user gone, the seat or the phase changed) makes the view read the seat anew and submit
-again (``KeptSeatStale``), so a kept row never decides anything on its own.
+query: under the game's lock the submission reads the seat's state, and for a kept row also
+whether the token still signs its user in (``services.submit_orders``'s ``token``).
+Whatever the lock finds changed since (the token or the user gone, the seat, the power, the
+phase or the game's options changed) raises ``KeptSeatStale``, and any request on a kept row
+that does not succeed, for that or any other reason, is run again from its authentication
+with the seat read anew (``GameViewSet._answer_anew``): a kept row never decides an answer.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class KeptSeats:
     them (converted anew each time they are used, so no request shares another's objects).
     At most ``size``; the oldest kept goes first."""
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 1024) -> None:
         self.size = size
         self._rows: dict[tuple[str, int], tuple] = {}
         self._lock = threading.Lock()
@@ -144,14 +145,14 @@ def token_seat(
         if not rows:
             return None
         row = rows[0]
-        if keep:
-            KEPT_SEATS.keep(key, game, row)
     (values,) = SEAT_OF_TOKEN.convert([row])
     seat = seat_from_row(values)
     user = instance(get_user_model(), USER_COLUMNS, values[len(SEAT_LOOKUPS) :])
     if not user.is_active:
         KEPT_SEATS.forget(key, game)
         raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+    if keep and not was_kept and seat.power and seat.game.current_phase_id:
+        KEPT_SEATS.keep(key, game, row)  # only a seat that plays a power in a started game
     seat.user = user
     return seat, user, was_kept
 

@@ -462,45 +462,39 @@ def _still_playing(game_status: str, seat_status: str, power: str, removed: bool
         raise GameError(f"you no longer play {power}")
 
 
-# The read of ``_send_lock_for_orders`` and the delete of ``submit_orders``, compiled once
+# The two reads of ``_send_lock_for_orders`` and the delete of ``submit_orders``, compiled once
 # per process (``games.prepared``): through the ORM each cost more Python than the statement
-# costs the database. The game's row is locked (``FOR UPDATE OF`` the game alone) and read
-# with the seat's state in one statement: a statement less costs a submission some 65 us of
-# Python and PostgreSQL an execution. For a seat read from a kept row
-# (``seats.KEPT_SEATS``), the same statement says whether the token still signs in the seat's
-# player.
-def _game_with_seat(game: int, seat: int):
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .filter(pk=game, memberships__pk=seat)
+# costs the database. The seat is read in a statement of its own, after the lock: a statement
+# that waited for the lock answers the other rows as they were when it began (PostgreSQL's
+# snapshot), not as a change committed meanwhile left them.
+LOCK_GAME = Prepared(
+    lambda game: (
+        Game.objects.select_for_update()
+        .filter(pk=game)
         .order_by()  # one row by its key: no sort (the model's ordering is for lists)
-    )
-
-
-LOCKED_COLUMNS = (
-    "status",
-    "current_phase_id",
-    "memberships__status",
-    "memberships__missed_phases",
-    "memberships__removed",
+        .values_list("status", "current_phase_id", "options")
+    ),
+    ("int",),
 )
-LOCK_GAME_WITH_SEAT = Prepared(
-    lambda game, seat: _game_with_seat(game, seat).values_list(*LOCKED_COLUMNS),
-    ("int", "int"),
+SEAT_STATE_COLUMNS = ("status", "missed_phases", "removed", "power")
+SEAT_STATE = Prepared(
+    lambda seat: Membership.objects.filter(pk=seat).order_by().values_list(*SEAT_STATE_COLUMNS),
+    ("int",),
 )
-LOCK_GAME_WITH_SEAT_AND_TOKEN = Prepared(
-    lambda game, seat, key: (
-        _game_with_seat(game, seat)
+# For a seat read from a kept row (``seats.KEPT_SEATS``): also whether the token still signs
+# in the seat's player.
+SEAT_STATE_WITH_TOKEN = Prepared(
+    lambda seat, key: (
+        Membership.objects.filter(pk=seat)
+        .order_by()
         .annotate(
             signed_in=Exists(
-                Token.objects.filter(
-                    key=key, user_id=OuterRef("memberships__user_id"), user__is_active=True
-                )
+                Token.objects.filter(key=key, user_id=OuterRef("user_id"), user__is_active=True)
             )
         )
-        .values_list(*LOCKED_COLUMNS, "signed_in", "memberships__power", "options")
+        .values_list(*SEAT_STATE_COLUMNS, "signed_in")
     ),
-    ("int", "int", "str"),
+    ("int", "str"),
 )
 DELETE_ORDERS = Prepared(
     lambda phase, power: Order.objects.filter(phase_id=phase, power=power),
@@ -514,40 +508,40 @@ def _send_lock_for_orders(
     membership: Membership, token: str | None = None, phase_id: int | None = None
 ) -> Callable[[], int | None]:
     """``_lock_seat`` for order submissions, the busiest request of all, at a fraction of its
-    cost: the game's row locked and read with the seat's state, in one statement. Under the
-    game's lock no change to the seat can be under way (every one takes that lock first).
-    The statement is sent at once; the function returned reads its answer, checks the seat
-    still plays and returns the current phase's id.
+    cost: the game's row locked and three of its columns read, then the seat's state. Under
+    the game's lock no change to the seat can be under way (every one takes that lock first).
+    The statements are sent at once; the function returned reads their answers, checks the
+    seat still plays the same power and returns the current phase's id.
 
     ``token``: the seat was read from a kept row with this token; unless the token still
-    signs in the seat's player, the seat still plays the same power, ``phase_id`` is still
-    current and the game's options are still the row's, the function raises
-    ``KeptSeatStale``."""
+    signs in the seat's player, the seat still plays, ``phase_id`` is still current and the
+    game's options are still the row's, the function raises ``KeptSeatStale``."""
+    game = LOCK_GAME.send(membership.game_id)
     if token is None:
-        locked = LOCK_GAME_WITH_SEAT.send(membership.game_id, membership.pk)
+        seat_state = SEAT_STATE.send(membership.pk)
     else:
-        locked = LOCK_GAME_WITH_SEAT_AND_TOKEN.send(membership.game_id, membership.pk, token)
+        seat_state = SEAT_STATE_WITH_TOKEN.send(membership.pk, token)
 
     def current_phase() -> int | None:
-        rows = locked()
-        if not rows:  # the seat is no longer in the game (deleted with it, or never was)
-            if token is not None:
-                raise KeptSeatStale()
-            raise GameError(f"you no longer play {membership.power}")
-        status, current, seat, missed, removed = rows[0][:5]
+        ((status, phase, options),) = game()
+        rows = seat_state()
         try:
+            if not rows:  # the seat is gone (deleted with its game's players, say)
+                raise GameError(f"you no longer play {membership.power}")
+            seat, missed, removed, power = rows[0][:4]
             _still_playing(status, seat, membership.power, removed)
+            if power != membership.power:  # a player seated again, on another power
+                raise GameError(f"you no longer play {membership.power}")
         except GameError:
             if token is not None:  # a refusal from an old row: read anew (a new seat, maybe)
                 raise KeptSeatStale() from None
             raise
         if token is not None:
-            signed_in, power, options = rows[0][5:]
-            same = power == membership.power and options == membership.game.options
-            if not (signed_in and same and current == phase_id):
+            signed_in = rows[0][4]
+            if not (signed_in and phase == phase_id and options == membership.game.options):
                 raise KeptSeatStale()
         membership.status, membership.missed_phases = seat, missed
-        return current
+        return phase
 
     return current_phase
 

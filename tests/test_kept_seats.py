@@ -164,3 +164,156 @@ def test_kept_seats_are_bounded() -> None:
     kept.keep("k", 2, (20,))  # kept again: the newest
     kept.keep("k", 5, (5,))
     assert sorted(kept._rows) == [("k", 2), ("k", 4), ("k", 5)]
+
+
+# -- found by a fresh-context adversary ----------------------------------------------------
+
+
+def test_a_seat_kept_before_the_game_started_does_not_break_the_next_submission(
+    make_user, moderator
+) -> None:
+    from games import engine
+
+    game = services.create_game(moderator, name="Forming", variant="standard")
+    users = []
+    for power in engine.powers(game):
+        users.append(make_user(f"early_{power.lower()}"))
+        services.join_game(game, users[-1], [power])
+    client = _client(users[0])
+    game = Game.objects.get(pk=game.pk)
+    if game.status == Game.Status.FORMING:
+        assert _put(client, game, ["A Paris H"]).status_code == 400
+        services.start_game(game, moderator)
+    power = Game.objects.get(pk=game.pk).memberships.get(user=users[0]).power
+    unit = {"France": "A Paris H", "Germany": "A Berlin H", "Austria": "A Vienna H"}
+    orders = [unit.get(power, "F London H" if power == "England" else "A Rome H")]
+    for _ in range(3):
+        assert _put(client, game, orders).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "body, headers",
+    [
+        ({"orders": "not a list"}, {}),
+        ({"orders": 5}, {}),
+        ({"orders": ["A Paris H"]}, {"HTTP_IF_MATCH": "garbage"}),
+    ],
+)
+def test_a_deleted_token_is_a_401_whatever_the_body(game, seat, body, headers) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    Token.objects.filter(user=france.user).delete()
+    answer = client.put(f"/api/games/{game.pk}/orders/", body, format="json", **headers)
+    assert answer.status_code == 401, answer.content
+    assert answer.json()["detail"] == "Invalid token."
+    assert "Cache-Control" not in answer
+
+
+def test_an_inactive_users_malformed_submission_is_a_401(game, seat) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    type(france.user).objects.filter(pk=france.user.pk).update(is_active=False)
+    answer = client.put(f"/api/games/{game.pk}/orders/", {"orders": 5}, format="json")
+    assert answer.status_code == 401, answer.content
+    assert answer.json()["detail"] == "User inactive or deleted."
+
+
+def test_an_inactive_user_whose_seat_was_removed_is_a_401(game, seat, moderator) -> None:
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    services.remove_player(game, moderator, "France")
+    type(france.user).objects.filter(pk=france.user.pk).update(is_active=False)
+    assert _put(client, game, ["A Paris H"]).status_code == 401
+
+
+def test_a_replaced_players_malformed_submission_is_a_403(game, seat, moderator, make_user):
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris - Burgundy"]).status_code == 200
+    services.replace_player(game, moderator, "France", make_user("newcomer2"))
+    answer = client.put(f"/api/games/{game.pk}/orders/", {"orders": 5}, format="json")
+    assert answer.status_code == 403, answer.content
+
+
+def test_a_revoked_token_spends_nothing_of_its_owners_budget(game, seat, settings) -> None:
+    from django.core.cache import cache
+
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "orders": "3/min"},
+    }
+    cache.clear()
+    france = seat(game, "France")
+    leaked = _client(france.user)
+    assert _put(leaked, game, ["A Paris H"]).status_code == 200  # one of three spent
+    Token.objects.filter(user=france.user).delete()
+    owner = _client(france.user)  # a new token
+    for body in ({"orders": {}}, {"orders": ["A Paris H"]}, {"orders": {}}):
+        answer = leaked.put(f"/api/games/{game.pk}/orders/", body, format="json")
+        assert answer.status_code == 401, answer.content
+    assert _put(owner, game, ["A Paris - Burgundy"]).status_code == 200
+    assert _put(owner, game, ["A Paris H"]).status_code == 200
+    assert _put(owner, game, ["A Paris H"]).status_code == 429  # the fourth in the minute
+
+
+def test_a_throttled_request_on_a_revoked_token_is_a_401(game, seat, settings) -> None:
+    from django.core.cache import cache
+
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "orders": "1/min"},
+    }
+    cache.clear()
+    france = seat(game, "France")
+    client = _client(france.user)
+    assert _put(client, game, ["A Paris H"]).status_code == 200
+    assert _put(client, game, ["A Paris H"]).status_code == 429
+    Token.objects.filter(user=france.user).delete()
+    assert _put(client, game, ["A Paris H"]).status_code == 401
+
+
+def _other_connection():
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    for name in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(name, None)
+    return psycopg.connect(**params)
+
+
+@pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE games_membership SET removed = true, status = 'civil_disorder' WHERE id = %s",
+        "UPDATE games_membership SET status = 'replaced' WHERE id = %s",
+    ],
+)
+def test_a_seat_changed_while_the_submission_waits_for_the_lock_is_refused(
+    game, seat, change, require_postgres
+) -> None:
+    """The seat is read after the game's lock is taken, in a statement of its own: one that
+    waited for the lock would answer the seat as it was when it began."""
+    import threading
+
+    from games.models import Membership
+
+    france = Membership.objects.select_related("game__current_phase").get(
+        pk=seat(game, "France").pk
+    )
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    other.execute(change, (france.pk,))
+    threading.Timer(0.5, other.commit).start()
+    try:
+        with pytest.raises(services.GameError, match="no longer play France"):
+            services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
+    finally:
+        other.close()
+    assert _stored(game, "France") == []

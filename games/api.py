@@ -40,7 +40,7 @@ from .query import once
 from .renderers import JSONRenderer
 from .schema import NO_NUL
 from .search import GameFilter, StrictFilters
-from .seats import KEPT_SEATS, SEAT_OF_USER, seat_from_row
+from .seats import SEAT_OF_USER, seat_from_row
 from .serializers import (
     AuditEntrySerializer,
     GameCreateSerializer,
@@ -652,45 +652,7 @@ class GameViewSet(
     # Actions that read the caller's seat with ``_membership``: with a token, the
     # authentication reads it too, in the same query (``TokenAuthentication``).
     seat_actions = frozenset({"orders", "check_orders"})
-    # An order submission's seat may come from the row kept from the last one (``seats``).
-    seat_kept_for = frozenset({("orders", "PUT")})
     seat: Membership | None = None
-    seat_token: str | None = None  # the token, when ``seat`` came from a kept row
-    _throttles: list = []
-    _answered_anew = False
-
-    def get_throttles(self) -> list:
-        """DRF's, kept: a request on a kept seat answered anew gives their counts back."""
-        self._throttles = super().get_throttles()
-        return self._throttles
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if self.seat_token is not None and not self._answered_anew:
-            return self._answer_anew()
-        return super().handle_exception(exc)
-
-    def _answer_anew(self) -> Response:
-        """A request on a seat from a kept row (``seats.KEPT_SEATS``) that did not succeed,
-        whatever the reason (the row stale, the body malformed, the throttle), is answered as
-        if no row had been kept: the row forgotten, the throttles' count given back, and the
-        whole request run again, authentication first, with the seat read anew. So a token
-        deleted since is a 401 before its body is read or a request is counted against its
-        owner, as without the kept row."""
-        self._answered_anew = True
-        KEPT_SEATS.forget(self.seat_token, self.seat.game_id)
-        for throttle in self._throttles:
-            refund = getattr(throttle, "refund", None)
-            if refund is not None:
-                refund()
-        self.seat, self.seat_token = None, None
-        request = self.request
-        try:
-            request._authenticate()  # DRF's own step, run again: the row is forgotten
-            self.initial(request, *self.args, **self.kwargs)
-            handler = getattr(self, request.method.lower(), self.http_method_not_allowed)
-            return handler(request, *self.args, **self.kwargs)
-        except Exception as exc:  # noqa: BLE001 - answered as DRF answers any
-            return super().handle_exception(exc)
 
     def _membership(self, pk: str) -> Membership:
         """The caller's seat with its game and the current phase, read in one query (orders
@@ -717,16 +679,15 @@ class GameViewSet(
     def _submit(self, request: Request, pk: str) -> Response:
         """PUT orders: replace the power's orders with these, each answered."""
         membership = self._membership(pk)
+        game = membership.game
         data = orders_input(request.data)
         orders = services.submit_orders(
             membership,
             data["orders"],
             version=preconditions.if_match(request.headers.get("If-Match")),
             phase=self._phase_meant(membership, data.get("phase")),
-            token=self.seat_token if membership is self.seat else None,
         )
-        self.seat_token = None  # stored: from here on, nothing is answered anew
-        return self._versioned(Response(order_answers(orders)), membership.game, orders, membership)
+        return self._versioned(Response(order_answers(orders)), game, orders, membership)
 
     def _versioned(
         self, response: Response, game: Game, orders: list, membership: Membership | None = None

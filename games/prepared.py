@@ -240,16 +240,6 @@ class Prepared:
         fetch = _sent(self.using, self, sql, params, raw_sql)
         return lambda: self._converted(fetch(), converters)
 
-    def fetch(self, *values: Any) -> list[tuple]:
-        """The rows for these values as the database gave them, not yet converted (to keep,
-        and convert each time they are used: ``convert``)."""
-        sql, params, _converters, raw_sql = self._execute(values)
-        return [tuple(row) for row in _sent(self.using, self, sql, params, raw_sql)()]
-
-    def convert(self, fetched: list) -> list[list]:
-        """Rows from ``fetch`` as ``run`` answers them: new lists and new values each time."""
-        return self._converted(fetched, self.compile()[3])
-
     def _converted(self, fetched: list, converters: list | None) -> list[list]:
         rows = [list(row) for row in fetched]
         if converters:

@@ -3,21 +3,11 @@
 The seat, its game and the game's current phase come in one query, and with an API token the
 token and its user come in the same query (``TokenAuthentication``, for the actions a view
 names in ``seat_actions``). The queries are compiled once per process (``games.prepared``).
-
-For an order submission (the actions and methods a view names in ``seat_kept_for``) the row
-is kept in the process (``KEPT_SEATS``) and the next submission with the same token skips the
-query: under the game's lock the submission reads the seat's state, and for a kept row also
-whether the token still signs its user in (``services.submit_orders``'s ``token``).
-Whatever the lock finds changed since (the token or the user gone, the seat, the power, the
-phase or the game's options changed) raises ``KeptSeatStale``, and any request on a kept row
-that does not succeed, for that or any other reason, is run again from its authentication
-with the seat read anew (``GameViewSet._answer_anew``): a kept row never decides an answer.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
@@ -97,71 +87,10 @@ def seat_from_row(row: list) -> Membership:
 TOKEN_KEY = re.compile(r"[0-9A-Za-z]{1,40}")
 
 
-class KeptSeats:
-    """Rows of ``SEAT_OF_TOKEN`` kept per process, by token and game, as the database gave
-    them (converted anew each time they are used, so no request shares another's objects).
-    At most ``size``; the oldest kept goes first."""
-
-    def __init__(self, size: int = 1024) -> None:
-        self.size = size
-        self._rows: dict[tuple[str, int], tuple] = {}
-        self._lock = threading.Lock()
-
-    def get(self, key: str, game: int) -> tuple | None:
-        return self._rows.get((key, game))
-
-    def keep(self, key: str, game: int, row: tuple) -> None:
-        with self._lock:
-            self._rows.pop((key, game), None)
-            while len(self._rows) >= self.size:
-                self._rows.pop(next(iter(self._rows)), None)
-            self._rows[(key, game)] = row
-
-    def forget(self, key: str, game: int) -> None:
-        with self._lock:
-            self._rows.pop((key, game), None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._rows.clear()
-
-
-KEPT_SEATS = KeptSeats()
-
-
-def token_seat(
-    key: str, game: int, *, kept: bool = False, keep: bool = False
-) -> tuple[Membership, object, bool] | None:
-    """The seat in ``game`` that the token's user plays, with the user (the seat's ``user``)
-    and whether the row was a kept one; None when the token signs nobody in or its user plays
-    no seat there. ``kept``: take the row kept for this token and game if there is one (the
-    caller must then have the submission check the token under the game's lock). ``keep``:
-    keep a row read from the database. Raises ``AuthenticationFailed`` for an inactive user,
-    as DRF's authentication does."""
-    row = KEPT_SEATS.get(key, game) if kept else None
-    was_kept = row is not None
-    if row is None:
-        rows = SEAT_OF_TOKEN.fetch(key, game)
-        if not rows:
-            return None
-        row = rows[0]
-    (values,) = SEAT_OF_TOKEN.convert([row])
-    seat = seat_from_row(values)
-    user = instance(get_user_model(), USER_COLUMNS, values[len(SEAT_LOOKUPS) :])
-    if not user.is_active:
-        KEPT_SEATS.forget(key, game)
-        raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-    if keep and not was_kept and seat.power and seat.game.current_phase_id:
-        KEPT_SEATS.keep(key, game, row)  # only a seat that plays a power in a started game
-    seat.user = user
-    return seat, user, was_kept
-
-
 class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication (the same answers: 401 for an unknown token or an inactive
     user), with its query compiled once per process; where the view reads the caller's seat
-    (orders, ``seat_actions``), the token, the user and the seat come in one query, kept for
-    the next order submission (``seat_kept_for``, ``KEPT_SEATS``)."""
+    (orders, ``seat_actions``), the token, the user and the seat come in one query."""
 
     def authenticate(self, request: Request):
         self.request = request
@@ -172,17 +101,18 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         context = getattr(self.request, "parser_context", None) or {}
         view = context.get("view")
-        action = getattr(view, "action", None)
-        seat_view = action in getattr(view, "seat_actions", ())
+        seat_view = getattr(view, "action", None) in getattr(view, "seat_actions", ())
         pk = context.get("kwargs", {}).get("pk") if seat_view else None
         game = None if pk is None else ascii_index(str(pk))  # a route's int or a viewset's text
         if game is not None:
-            kept = (action, self.request.method) in getattr(view, "seat_kept_for", ())
-            found = token_seat(key, game, kept=kept, keep=kept)
-            if found is not None:
-                seat, user, was_kept = found
+            rows = SEAT_OF_TOKEN.run(key, game)
+            if rows:
+                seat = seat_from_row(rows[0])
+                user = instance(get_user_model(), USER_COLUMNS, rows[0][len(SEAT_LOOKUPS) :])
+                if not user.is_active:
+                    raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+                seat.user = user
                 view.seat = seat
-                view.seat_token = key if was_kept else None
                 return user, Token(key=key, user=user)
         rows = USER_OF_TOKEN.run(key)
         if not rows:

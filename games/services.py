@@ -23,11 +23,10 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, Value, When
+from django.db.models import Case, Count, F, Max, Q, Value, When
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy, gettext_noop
-from rest_framework.authtoken.models import Token
 
 from . import engine, events, ratings, visibility
 from .limits import (
@@ -76,12 +75,6 @@ class KeyReused(GameError):
 class PhaseChanged(GameError):
     """A ready or a process meant for another phase than the current one: a retry or a
     double click arriving after the phase it was meant for was processed."""
-
-
-class KeptSeatStale(Exception):  # noqa: N818 - a state, not a failure the user sees
-    """Under the game's lock, a seat read from a kept row (``seats.KEPT_SEATS``) is no longer
-    what the row said: the token or its user gone, the seat or the phase changed. Nothing was
-    stored; the caller reads the seat anew and tries again."""
 
 
 def check_phase(phase: Phase, index: int | None) -> None:
@@ -472,7 +465,7 @@ LOCK_GAME = Prepared(
         Game.objects.select_for_update()
         .filter(pk=game)
         .order_by()  # one row by its key: no sort (the model's ordering is for lists)
-        .values_list("status", "current_phase_id", "options")
+        .values_list("status", "current_phase_id")
     ),
     ("int",),
 )
@@ -480,21 +473,6 @@ SEAT_STATE_COLUMNS = ("status", "missed_phases", "removed", "power")
 SEAT_STATE = Prepared(
     lambda seat: Membership.objects.filter(pk=seat).order_by().values_list(*SEAT_STATE_COLUMNS),
     ("int",),
-)
-# For a seat read from a kept row (``seats.KEPT_SEATS``): also whether the token still signs
-# in the seat's player.
-SEAT_STATE_WITH_TOKEN = Prepared(
-    lambda seat, key: (
-        Membership.objects.filter(pk=seat)
-        .order_by()
-        .annotate(
-            signed_in=Exists(
-                Token.objects.filter(key=key, user_id=OuterRef("user_id"), user__is_active=True)
-            )
-        )
-        .values_list(*SEAT_STATE_COLUMNS, "signed_in")
-    ),
-    ("int", "str"),
 )
 DELETE_ORDERS = Prepared(
     lambda phase, power: Order.objects.filter(phase_id=phase, power=power),
@@ -504,44 +482,26 @@ DELETE_ORDERS = Prepared(
 INSERT_ORDERS = PreparedInsert(Order)
 
 
-def _send_lock_for_orders(
-    membership: Membership, token: str | None = None, phase_id: int | None = None
-) -> Callable[[], int | None]:
+def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
     """``_lock_seat`` for order submissions, the busiest request of all, at a fraction of its
-    cost: the game's row locked and three of its columns read, then the seat's state. Under
-    the game's lock no change to the seat can be under way (every one takes that lock first).
+    cost: the game's row locked and two of its columns read, then the seat's state. Under the
+    game's lock no change to the seat can be under way (every one takes that lock first).
     The statements are sent at once; the function returned reads their answers, checks the
-    seat still plays the same power and returns the current phase's id.
-
-    ``token``: the seat was read from a kept row with this token; unless the token still
-    signs in the seat's player, the seat still plays, ``phase_id`` is still current and the
-    game's options are still the row's, the function raises ``KeptSeatStale``."""
+    seat still plays the same power and returns the current phase's id."""
     game = LOCK_GAME.send(membership.game_id)
-    if token is None:
-        seat_state = SEAT_STATE.send(membership.pk)
-    else:
-        seat_state = SEAT_STATE_WITH_TOKEN.send(membership.pk, token)
+    seat_state = SEAT_STATE.send(membership.pk)
 
     def current_phase() -> int | None:
-        ((status, phase, options),) = game()
+        ((status, phase_id),) = game()
         rows = seat_state()
-        try:
-            if not rows:  # the seat is gone (deleted with its game's players, say)
-                raise GameError(f"you no longer play {membership.power}")
-            seat, missed, removed, power = rows[0][:4]
-            _still_playing(status, seat, membership.power, removed)
-            if power != membership.power:  # a player seated again, on another power
-                raise GameError(f"you no longer play {membership.power}")
-        except GameError:
-            if token is not None:  # a refusal from an old row: read anew (a new seat, maybe)
-                raise KeptSeatStale() from None
-            raise
-        if token is not None:
-            signed_in = rows[0][4]
-            if not (signed_in and phase == phase_id and options == membership.game.options):
-                raise KeptSeatStale()
+        if not rows:  # the seat is gone (deleted with its game's players, say)
+            raise GameError(f"you no longer play {membership.power}")
+        ((seat, missed, removed, power),) = rows
+        _still_playing(status, seat, membership.power, removed)
+        if power != membership.power:  # a player seated again, on another power
+            raise GameError(f"you no longer play {membership.power}")
         membership.status, membership.missed_phases = seat, missed
-        return phase
+        return phase_id
 
     return current_phase
 
@@ -573,7 +533,6 @@ def submit_orders(
     *,
     version: str | Collection[str] | None = None,
     phase: Phase | None = None,
-    token: str | None = None,
 ) -> list[Order]:
     """Replace the power's orders for the current phase; each is checked by the engine.
 
@@ -584,10 +543,7 @@ def submit_orders(
     ``If-Match`` may list more than one): two tabs of one player cannot silently overwrite
     each other's orders. ``phase``: the current phase as the caller read it, with
     ``membership.game`` (the API reads all three in one query); if it has been processed
-    since, the orders are refused rather than stored in the next phase. ``token``: the seat,
-    its game and the phase were read from a kept row with this API token
-    (``seats.KEPT_SEATS``); under the lock, anything changed since raises ``KeptSeatStale``,
-    with nothing stored.
+    since, the orders are refused rather than stored in the next phase.
     """
     texts = engine.order_lines(texts)
     game, phase = _ordering(membership, texts, phase)
@@ -599,7 +555,7 @@ def submit_orders(
         # One round trip for the lock, the seat's re-read and (without a version to compare)
         # the replacement, which the checks below undo with the transaction if they refuse.
         with pipelined():
-            locked = _send_lock_for_orders(membership, token, phase.pk)
+            locked = _send_lock_for_orders(membership)
             replaced = _send_replace(membership, phase, rows) if versions is None else None
         if replaced is not None:
             orders = replaced()  # read before any refusal: SQLite rolls back no open statement

@@ -74,15 +74,6 @@ def fresh_health() -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_kept_seats() -> None:
-    """Seats kept from an order submission (games.seats) are per process: every test starts
-    without any."""
-    from games.seats import KEPT_SEATS
-
-    KEPT_SEATS.clear()
-
-
-@pytest.fixture(autouse=True)
 def short_live_streams(settings) -> None:
     """Live event streams (games.events) send the state and end at once, so that a test or
     schemathesis reading one to its end never waits minutes; tests of live updates set more."""

@@ -232,3 +232,59 @@ def test_values_taken_as_they_are_are_what_django_would_save() -> None:
 
     assert prepared._value_as_is(Shouting(max_length=5)) is None
     assert prepared._value_as_is(models.JSONField()) is None
+
+
+def test_a_seat_that_now_plays_another_power_is_refused(make_game, seat) -> None:
+    """A player seated again keeps their seat row, on whatever power they now play: orders
+    read for the old power must not be stored for it."""
+    game = make_game(players=6)
+    france = _seat_as_the_api_reads_it(seat(game, "France"))
+    taken = set(game.memberships.values_list("power", flat=True))
+    free = next(p for p in ("Turkey", "Russia", "Italy", "Germany") if p not in taken)
+    Membership.objects.filter(pk=france.pk).update(power=free)  # as if seated anew there
+    with pytest.raises(services.GameError, match="no longer play France"):
+        services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
+    assert not Order.objects.filter(text="A Paris H").exists()
+
+
+def _other_connection():
+    import psycopg
+    from django.db import connection
+
+    params = connection.get_connection_params()
+    for name in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(name, None)
+    return psycopg.connect(**params)
+
+
+@pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
+@pytest.mark.parametrize(
+    "change",
+    [
+        "UPDATE games_membership SET removed = true, status = 'civil_disorder' WHERE id = %s",
+        "UPDATE games_membership SET status = 'replaced' WHERE id = %s",
+    ],
+)
+def test_a_seat_changed_while_the_submission_waits_for_the_lock_is_refused(
+    game, seat, change, require_postgres
+) -> None:
+    """The seat is read after the game's lock is taken, in a statement of its own: one that
+    waited for the lock would answer the seat as it was when it began (PostgreSQL's snapshot),
+    and the orders of a seat removed or replaced meanwhile would be stored."""
+    import threading
+
+    from games.models import Membership
+
+    france = Membership.objects.select_related("game__current_phase").get(
+        pk=seat(game, "France").pk
+    )
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    other.execute(change, (france.pk,))
+    threading.Timer(0.5, other.commit).start()
+    try:
+        with pytest.raises(services.GameError, match="no longer play France"):
+            services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
+    finally:
+        other.close()
+    assert not Order.objects.filter(power="France", text="A Paris H").exists()

@@ -388,7 +388,7 @@ def clone_games(count: int, tag: str) -> list[int]:
                 for game in games
             )
             seat_of = {(m.game_id, m.power): m for m in members}
-            Order.objects.bulk_create(
+            new_orders = [
                 Order(
                     phase=p,
                     power=o.power,
@@ -402,7 +402,10 @@ def clone_games(count: int, tag: str) -> list[int]:
                 )
                 for p in phases
                 for o in orders
-            )
+            ]
+            # Orders go as VALUES (games.models.OrderPosition), a parameter a value: in
+            # batches, under PostgreSQL's 65,535 parameters a statement.
+            Order.objects.bulk_create(new_orders, batch_size=4000)
             for game, p in zip(games, phases, strict=True):
                 game.current_phase = p
             Game.objects.bulk_update(games, ["current_phase"])

@@ -434,16 +434,20 @@ def _playing(membership: Membership) -> tuple[Game, Phase]:
 
 
 def _lock_seat(membership: Membership) -> Game:
-    """Re-read the seat and its game in one query, the game's row locked; refused unless both
-    still play. Returns the game.
+    """Re-read the seat and its game, the game's row locked; refused unless both still play.
+    Returns the game.
 
     As everywhere here, the game's row lock is what serialises changes: a submission cannot
     land in a phase being processed, nor interleave with another for the same power.
     """
-    locking = Membership.objects.select_for_update(of=("game",)).select_related("game")
-    membership.refresh_from_db(from_queryset=locking)
-    _still_playing(membership.game.status, membership.status, membership.power, membership.removed)
-    return membership.game
+    # The game first, then the seat in a statement of its own: a statement that waited for
+    # the lock would answer the seat as it was when it began, not as a change committed
+    # meanwhile (a player removed or replaced) left it.
+    game = Game.objects.select_for_update().get(pk=membership.game_id)
+    membership.refresh_from_db()
+    membership.game = game
+    _still_playing(game.status, membership.status, membership.power, membership.removed)
+    return game
 
 
 def _still_playing(game_status: str, seat_status: str, power: str, removed: bool) -> None:

@@ -288,3 +288,25 @@ def test_a_seat_changed_while_the_submission_waits_for_the_lock_is_refused(
     finally:
         other.close()
     assert not Order.objects.filter(power="France", text="A Paris H").exists()
+
+
+@pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
+def test_a_seat_removed_while_ready_waits_for_the_lock_is_refused(game, seat, require_postgres):
+    """``_lock_seat`` (ready, press and the other seat actions) reads the seat after the lock
+    too: read with it, in one statement, the seat was the one from before the wait."""
+    import threading
+
+    france = seat(game, "France")
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    other.execute(
+        "UPDATE games_membership SET removed = true, status = 'civil_disorder' WHERE id = %s",
+        (france.pk,),
+    )
+    threading.Timer(0.5, other.commit).start()
+    try:
+        with pytest.raises(services.GameError, match="no longer play France"):
+            services.set_ready(france, True)
+    finally:
+        other.close()
+    assert not Membership.objects.get(pk=france.pk).ready

@@ -844,12 +844,13 @@ def process_phase(
     with transaction.atomic():
         game = (
             Game.objects.select_for_update(skip_locked=skip_locked, of=("self",))
-            .select_related("current_phase")
             .filter(pk=game_id)
             .first()
         )
         if game is None or game.status != Status.ACTIVE or game.current_phase_id != phase_id:
             return False
+        # The phase in a statement of its own, after the lock: read with it, it would be the
+        # phase as it was before the wait (a deadline the moderator moved meanwhile, say).
         phase = game.current_phase
         if phase.processed_at is not None:
             return False

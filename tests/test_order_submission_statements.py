@@ -310,3 +310,29 @@ def test_a_seat_removed_while_ready_waits_for_the_lock_is_refused(game, seat, re
     finally:
         other.close()
     assert not Membership.objects.get(pk=france.pk).ready
+
+
+@pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
+def test_a_deadline_moved_while_processing_waits_for_the_lock_is_kept(game, require_postgres):
+    """``process_phase`` reads the phase after the game's lock: read with it, the phase was
+    the one from before the wait, and a deadline the moderator moved later meanwhile was
+    still taken as due."""
+    import threading
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Phase
+
+    phase = game.current_phase
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=5))
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    later = timezone.now() + timedelta(hours=1)
+    other.execute("UPDATE games_phase SET deadline = %s WHERE id = %s", (later, phase.pk))
+    threading.Timer(0.5, other.commit).start()
+    try:
+        assert services.process_phase(game.pk, phase.pk) is False
+    finally:
+        other.close()
+    assert Phase.objects.get(pk=phase.pk).processed_at is None

@@ -132,9 +132,11 @@ def numbered(sql: str) -> bytes:
     return _PLACEHOLDER.sub(place, sql).encode()
 
 
-def _sent(using: str, owner: object, sql: str, params: list, raw_sql: bytes) -> Callable[[], list]:
-    """Execute now (``raw_sql`` on a kept raw cursor, else ``sql``); the function returned
-    reads the rows (in a pipeline, once they came)."""
+def _executed(
+    using: str, owner: object, sql: str, params: list, raw_sql: bytes
+) -> tuple[Any, bool]:
+    """The statement executed (``raw_sql`` on a kept raw cursor, else ``sql``) on its cursor
+    (``_cursor``): the cursor, and whether it is kept (else the caller closes it once read)."""
     connection = connections[using]
     cursor, kept = _cursor(using, owner)
     try:
@@ -144,6 +146,14 @@ def _sent(using: str, owner: object, sql: str, params: list, raw_sql: bytes) -> 
         if not kept:
             cursor.close()
         raise
+    return cursor, kept
+
+
+def _sent(using: str, owner: object, sql: str, params: list, raw_sql: bytes) -> Callable[[], list]:
+    """Execute now (``_executed``); the function returned reads the rows (in a pipeline, once
+    they came)."""
+    connection = connections[using]
+    cursor, kept = _executed(using, owner, sql, params, raw_sql)
 
     def rows() -> list:
         try:
@@ -255,11 +265,8 @@ class Prepared:
         """Delete the rows these values select; the number deleted (in a pipeline, where the
         answer comes at the end of the block, -1)."""
         sql, params, _converters, raw_sql = self._execute(values)
-        connection = connections[self.using]
-        cursor, kept = _cursor(self.using, self)
+        cursor, kept = _executed(self.using, self, sql, params, raw_sql)
         try:
-            with connection.wrap_database_errors:
-                cursor.execute(raw_sql if kept else sql, params)
             return cursor.rowcount
         finally:
             if not kept:

@@ -473,9 +473,12 @@ LOCK_GAME = Prepared(
     ),
     ("int",),
 )
-SEAT_STATE_COLUMNS = ("status", "missed_phases", "removed", "power")
 SEAT_STATE = Prepared(
-    lambda seat: Membership.objects.filter(pk=seat).order_by().values_list(*SEAT_STATE_COLUMNS),
+    lambda seat: (
+        Membership.objects.filter(pk=seat)
+        .order_by()
+        .values_list("status", "missed_phases", "removed", "power")
+    ),
     ("int",),
 )
 DELETE_ORDERS = Prepared(
@@ -498,7 +501,7 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
     def current_phase() -> int | None:
         ((status, phase_id),) = game()
         rows = seat_state()
-        if not rows:  # the seat is gone (deleted with its game's players, say)
+        if not rows:  # the seat is gone (deleted with its player's account, say)
             raise GameError(f"you no longer play {membership.power}")
         ((seat, missed, removed, power),) = rows
         _still_playing(status, seat, membership.power, removed)

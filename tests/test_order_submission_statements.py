@@ -168,13 +168,11 @@ def test_the_submission_locks_the_games_row_and_not_the_seats(game, seat, requir
     import psycopg
 
     france = seat(game, "France")
-    params = connection.get_connection_params()
-    params.pop("cursor_factory", None)
-    params.pop("context", None)
     with transaction.atomic():
         locked = services._send_lock_for_orders(france)
         assert locked() == game.current_phase_id
-        with psycopg.connect(**params, autocommit=True) as other:
+        with _other_connection() as other:
+            other.autocommit = True
             other.execute("SET lock_timeout = '300ms'")
             other.execute(
                 "UPDATE games_membership SET ready = NOT ready WHERE id = %s", (france.pk,)

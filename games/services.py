@@ -443,8 +443,13 @@ def _lock_seat(membership: Membership) -> Game:
     # The game first, then the seat in a statement of its own: a statement that waited for
     # the lock would answer the seat as it was when it began, not as a change committed
     # meanwhile (a player removed or replaced) left it.
-    game = Game.objects.select_for_update().get(pk=membership.game_id)
-    membership.refresh_from_db()
+    game = Game.objects.select_for_update().filter(pk=membership.game_id).first()
+    if game is None:
+        raise GameError("the game no longer exists")
+    try:
+        membership.refresh_from_db()
+    except Membership.DoesNotExist:  # deleted with its player's account, say
+        raise GameError(f"you no longer play {membership.power}") from None
     membership.game = game
     _still_playing(game.status, membership.status, membership.power, membership.removed)
     return game
@@ -499,8 +504,11 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
     seat_state = SEAT_STATE.send(membership.pk)
 
     def current_phase() -> int | None:
-        ((status, phase_id),) = game()
+        locked = game()
         rows = seat_state()
+        if not locked:
+            raise GameError("the game no longer exists")
+        ((status, phase_id),) = locked
         if not rows:  # the seat is gone (deleted with its player's account, say)
             raise GameError(f"you no longer play {membership.power}")
         ((seat, missed, removed, power),) = rows

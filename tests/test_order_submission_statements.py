@@ -311,6 +311,43 @@ def test_a_seat_removed_while_ready_waits_for_the_lock_is_refused(game, seat, re
 
 
 @pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
+def test_a_seat_deleted_while_ready_waits_for_the_lock_is_refused(game, seat, require_postgres):
+    """A seat whose row goes while ``_lock_seat`` waits (its player's account deleted) is
+    refused with the rules' error, a 400 at the API, not a ``DoesNotExist`` and a 500."""
+    import threading
+
+    france = seat(game, "France")
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    other.execute("DELETE FROM games_membership WHERE id = %s", (france.pk,))
+    threading.Timer(0.5, other.commit).start()
+    try:
+        with pytest.raises(services.GameError, match="no longer play France"):
+            services.set_ready(france, True)
+    finally:
+        other.close()
+
+
+def test_a_seat_or_game_gone_is_refused_by_every_seat_action(game, seat) -> None:
+    """Ready (``_lock_seat``) and orders (their own statements) on a seat whose row, or whose
+    game's row, is gone: the rules' error, never a ``DoesNotExist``."""
+    france, italy = seat(game, "France"), seat(game, "Italy")
+    phase = game.current_phase
+    Membership.objects.filter(pk=france.pk).delete()
+    with pytest.raises(services.GameError, match="no longer play France"):
+        services.set_ready(france, True)
+    with pytest.raises(services.GameError, match="no longer play France"):
+        services.submit_orders(france, ["A Paris H"], phase=phase)
+    from games.models import Game
+
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(services.GameError, match="game no longer exists"):
+        services.set_ready(italy, True)
+    with pytest.raises(services.GameError, match="game no longer exists"):
+        services.submit_orders(italy, ["A Rome H"], phase=phase)
+
+
+@pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
 def test_a_deadline_moved_while_processing_waits_for_the_lock_is_kept(game, require_postgres):
     """``process_phase`` reads the phase after the game's lock: read with it, the phase was
     the one from before the wait, and a deadline the moderator moved later meanwhile was

@@ -71,14 +71,14 @@ def _encoded(response: dict, encoding: str, errors: str) -> tuple[bytes, bool]:
 def cmd_adjudicate(args: argparse.Namespace) -> int:
     if not args.batch:
         response, ok = _answer(sys.stdin.read())
-        answer, sound = _encoded(response, sys.stdout.encoding, sys.stdout.errors)
+        answer, sound = _encoded(response, sys.stdout.encoding, sys.stdout.errors or "strict")
         sys.stdout.flush()
         sys.stdout.buffer.write(answer + b"\n")
         return 0 if ok and sound else 2
     status = 0
     stdout = sys.stdout
     stdout.flush()
-    encoding, errors = stdout.encoding, stdout.errors
+    encoding, errors = stdout.encoding, stdout.errors or "strict"
     # The answers go out in large writes, each batch of them when the input runs dry: a
     # system call an answer (``PYTHONUNBUFFERED``, as in containers, or a flush each) cost
     # a twentieth of a phase.
@@ -109,7 +109,7 @@ def _lines(out: BinaryIO) -> Iterator[str]:
     input, the answers written so far are sent: a program that feeds the batch a line at a
     time and waits for each answer gets it at once."""
     stdin = sys.stdin
-    fd, encoding, errors = stdin.fileno(), stdin.encoding, stdin.errors
+    fd, encoding, errors = stdin.fileno(), stdin.encoding, stdin.errors or "strict"
     start: list[bytes] = []  # the start of a line longer than one read
     while True:
         out.flush()

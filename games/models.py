@@ -14,7 +14,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
 import adjudication
@@ -516,6 +518,21 @@ class DrawVote(models.Model):
         return f"{self.power}: {'concede to ' + self.concede_to if self.concede_to else 'draw'}"
 
 
+class ModeratorActionQuerySet(models.QuerySet):
+    def depositions(self) -> ModeratorActionQuerySet:
+        """The depositions (Chinese Diplomacy) that still stand. A rollback to the phase whose
+        processing deposed a leader, or to an earlier one, undid that deposition: the seat came
+        back with the phase. The log keeps both entries, as it keeps every act."""
+        phase = Cast(KT("details__phase"), models.IntegerField())  # a number in both, as JSON
+        undone = ModeratorAction.objects.annotate(logged_phase=phase).filter(
+            game=OuterRef("game"),
+            action="rollback",
+            pk__gt=OuterRef("pk"),
+            logged_phase__lte=OuterRef("logged_phase"),
+        )
+        return self.filter(action="deposed").annotate(logged_phase=phase).exclude(Exists(undone))
+
+
 class ModeratorAction(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderator_actions")
     user = models.ForeignKey(
@@ -524,6 +541,8 @@ class ModeratorAction(models.Model):
     action = models.CharField(max_length=30)
     details = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = ModeratorActionQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created", "-pk"]

@@ -268,8 +268,9 @@ def reliability(user: AbstractBaseUser) -> Reliability:
     removals: dict[tuple[int, str], list] = {}
     # A deposed leader's seat (Chinese Diplomacy) ends at the deposition, whoever comes next.
     depositions: dict[tuple[int, str, str], list] = {}
-    for game_id, action, details, created in ModeratorAction.objects.filter(
-        game_id__in=games, action__in=("remove", "deposed")
+    logged = ModeratorAction.objects.filter(game_id__in=games)
+    for game_id, action, details, created in (
+        logged.filter(action="remove") | logged.depositions()
     ).values_list("game_id", "action", "details", "created"):
         if action == "remove":
             removals.setdefault((game_id, details.get("power")), []).append(created)

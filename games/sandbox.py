@@ -85,7 +85,7 @@ def _deposed(game: Game, power: str) -> str | None:
     """Why ``power`` has no seat when its leader was deposed (Chinese Diplomacy), saying when;
     None otherwise. Only sandboxes made before a deposed power got a new stand-in have such a
     power: undoing a phase gives it one (``undo``)."""
-    entry = game.moderator_actions.filter(action="deposed", details__power=power).first()
+    entry = game.moderator_actions.depositions().filter(details__power=power).first()
     if entry is None:
         return None
     index = entry.details.get("phase")

@@ -405,9 +405,11 @@ def _deposed(game: Game, seat: Membership) -> bool:
     seated there again since."""
     if seat.status != Seat.REPLACED:
         return False
-    return ModeratorAction.objects.filter(
-        game=game, action="deposed", details__power=seat.power, details__player=seat.user.username
-    ).exists()
+    return (
+        ModeratorAction.objects.depositions()
+        .filter(game=game, details__power=seat.power, details__player=seat.user.username)
+        .exists()
+    )
 
 
 def _take_seat(

@@ -137,3 +137,53 @@ def test_a_year_off_the_board_is_not_a_year_missed(make_game, seat) -> None:
     _at_deadline(game)  # an army on the board now, and no orders for it: missed
     counted = ratings.reliability(germany.user)
     assert (counted.due, counted.ordered) == (2, 1)
+
+
+def test_a_deposition_rolled_back_no_longer_counts(make_game, seat, make_user) -> None:
+    """The moderator rolls back the phase whose processing deposed Germany's leader: the seat
+    comes back with the phase, and the deposition with it. The log keeps its entry, but the
+    leader, later replaced and then offered the power again (a bot had it), may take it back,
+    and their reliability counts the years played after the rollback."""
+    from games import ratings
+
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    assert ModeratorAction.objects.depositions().filter(game=game).count() == 1
+    services.rollback(game, game.creator, 0)
+    germany.refresh_from_db()
+    assert germany.status == Membership.Status.ACTIVE
+    assert ModeratorAction.objects.filter(game=game, action="deposed").exists()  # kept
+    assert not ModeratorAction.objects.depositions().filter(game=game).exists()
+
+    game.refresh_from_db()
+    phase = game.current_phase
+    phase.carried["economy"]["balances"]["Germany"] = 0  # this time the year goes well
+    phase.save(update_fields=["carried"])
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _at_deadline(game)
+    _at_deadline(game)  # a year played after the rollback, its army ordered to hold
+    game.refresh_from_db()
+    services.replace_player(game, game.creator, "Germany", make_user("stand_in"))
+    services.set_bot(game, game.creator, "Germany", True)
+    counted = ratings.reliability(germany.user)
+    assert counted.due == 2, counted  # both years up to the replacement
+    back = services.take_over(game, germany.user, "Germany")
+    assert back.pk == germany.pk and back.status == Membership.Status.ACTIVE
+
+
+def test_a_deposition_after_the_rolled_back_phase_stands(make_game, seat) -> None:
+    """A rollback to a later phase than the deposition's leaves the deposition standing."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    _process(game)
+    game.refresh_from_db()
+    services.rollback(game, game.creator, 1)
+    assert ModeratorAction.objects.depositions().filter(game=game).count() == 1
+    with pytest.raises(services.GameError, match="deposed as leader of Germany"):
+        services.take_over(game, germany.user, "Germany")

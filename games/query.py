@@ -8,12 +8,13 @@ alike, and the event stream's ``since`` is refused when repeated (``events.respo
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from rest_framework.exceptions import ValidationError
 
 
 def repeated(times: int) -> str:
     """What is said of a parameter or a form field of one value given several times."""
-    return f"given {times} times: give it once, or leave it out"
+    return gettext("given %(times)s times: give it once, or leave it out") % {"times": times}
 
 
 def once(request, name: str) -> str | None:

@@ -895,6 +895,18 @@ def test_a_query_parameter_given_twice_is_refused_naming_it(game, moderator, pat
     assert client.get(path.format(pk=game.pk) + "?" + once).status_code == 200
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("ja", "2 回指定されています"), ("zh-hans", "给出了 2 次"), ("en", "given 2 times")],
+)
+def test_a_parameter_given_twice_is_refused_in_the_askers_language(game, language, words) -> None:
+    """The refusal of a repeated parameter was English whatever the language asked for."""
+    client = token_client(game.memberships.first().user)
+    response = client.get("/api/games/?page=1&page=2", HTTP_ACCEPT_LANGUAGE=language)
+    body = assert_json_4xx(response, 400)
+    assert words in body["page"][0], body
+
+
 def test_a_form_fields_second_value_is_refused_not_dropped(game, france) -> None:
     """Found by an adversary: ``amount=10&amount=3`` paid 3, the first value dropped unseen,
     where JSON naming a key twice is a 400. A list field (``orders``) still takes many."""

@@ -583,11 +583,25 @@ def submit_orders(
             raise PhaseChanged("the phase has just been processed; send your orders again")
         if versions is not None:
             if orders_version(phase.pk, membership.power) not in versions:
+                if _read_in_an_earlier_phase(phase, versions):
+                    raise OrdersChanged(
+                        "these orders were read in an earlier phase, since processed; the "
+                        f"current phase is {phase.index}: reload and look at the board first"
+                    )
                 raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
             orders = _send_replace(membership, phase, rows)()
         _back_in_play(membership)
         events.changed(membership.game_id)
     return orders
+
+
+def _read_in_an_earlier_phase(phase: Phase, versions: Collection[str]) -> bool:
+    """Whether a refused ``If-Match`` names a version of the orders of another phase of this
+    game (a version begins with its phase's id): the player's screen is a phase behind, not
+    another tab's."""
+    ids = {v.split(".", 1)[0] for v in versions}
+    ids = {int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 19} - {phase.pk}
+    return bool(ids) and Phase.objects.filter(game_id=phase.game_id, pk__in=ids).exists()
 
 
 def _send_replace(

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from games import engine
-from games.models import Game
+from games.models import Game, Order
 
 pytestmark = pytest.mark.django_db
 
@@ -369,7 +369,6 @@ def test_a_token_signs_in_as_drf_does_with_the_seat_in_the_same_query(
     stranger = APIClient()
     stranger.credentials(HTTP_AUTHORIZATION=f"Token {other}")
     assert stranger.put(put, {"orders": ["A Paris H"]}, format="json").data[0]["valid"] is False
-    from games.models import Order
 
     assert Order.objects.get(power="France").text == "A Paris - Burgundy"
 
@@ -548,6 +547,22 @@ def test_the_if_match_refusal_is_said_in_the_language_asked(api, game, seat) -> 
     player, url = _austria(game, seat, api)
     refused = player.put(url, {"orders": []}, HTTP_IF_MATCH="abc", HTTP_ACCEPT_LANGUAGE="ja")
     assert refused.status_code == 400 and "エンティティタグ" in refused.json()["If-Match"][0]
+
+
+def test_an_if_match_from_a_phase_since_processed_says_so(api, game, seat) -> None:
+    """Found by an adversary: the ETag of the orders of a phase since processed was refused as
+    orders "changed elsewhere", which sent the player looking for another tab."""
+    from games import services
+
+    player, url = _austria(game, seat, api)
+    old = player.get(url)["ETag"]
+    assert services.process_phase(game.pk, game.current_phase_id, force=True)
+    refused = player.put(url, {"orders": ["A Galicia H"]}, HTTP_IF_MATCH=old)
+    assert refused.status_code == 412
+    detail = refused.json()["detail"]
+    assert "read in an earlier phase" in detail and "current phase is 1" in detail, detail
+    game.refresh_from_db()
+    assert not Order.objects.filter(phase_id=game.current_phase_id).exists()
 
 
 # -- the orders' ETag, gzipped or not --------------------------------------------------------

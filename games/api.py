@@ -733,7 +733,11 @@ class GameViewSet(
         return Response(PhaseSerializer(phase, context=self.get_serializer_context()).data)
 
     @extend_schema(methods=["GET"], responses=MessageSerializer(many=True))
-    @extend_schema(methods=["POST"], request=MessageSerializer, responses={201: MessageSerializer})
+    @extend_schema(
+        methods=["POST"],
+        request=MessageSerializer,
+        responses={201: MessageSerializer, 200: MessageSerializer},
+    )
     @action(detail=True, methods=["get", "post"], filter_backends=[])
     def messages(self, request: Request, pk: str) -> Response:
         """Press: public, or private to the listed powers."""
@@ -751,7 +755,8 @@ class GameViewSet(
             serializer.validated_data.get("recipients", []),
             phase=serializer.validated_data.get("phase"),
         )
-        return Response(MessageSerializer(message, context=context).data, status=201)
+        answer = status.HTTP_200_OK if message.repeated else status.HTTP_201_CREATED
+        return Response(MessageSerializer(message, context=context).data, status=answer)
 
     @extend_schema(methods=["GET"], responses=PaymentSerializer(many=True))
     @extend_schema(

@@ -749,7 +749,9 @@ def send_message(
 
     ``phase``: the index of the phase it was written in (the API's, when the client names
     it); sent after that phase was processed, it is refused (``PhaseChanged``), unless it is
-    a repeat of press already sent, which is answered as before."""
+    a repeat of press already sent, which is answered as before. A repeat (the same words from
+    the same sender to the same readers within ``REPEATED_PRESS``: a double click or a retry)
+    sends nothing new; the message answered has ``repeated`` set."""
     recipients = sorted(set(recipients))
     if not shows_something(body):
         # "\u200b" or "\u202e\u2066" passed as press that shows nothing (game names refuse
@@ -788,6 +790,7 @@ def send_message(
         ).order_by("-pk")
         for earlier in repeated:
             if sorted(earlier.recipients) == recipients:
+                earlier.repeated = True
                 return earlier
         check_phase(_current(game), phase)
         events.changed(game)
@@ -800,6 +803,7 @@ def send_message(
             body=body,
         )
         _enqueue("push_press", message.pk)  # web push to its readers (games.reach)
+        message.repeated = False
         return message
 
 

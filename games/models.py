@@ -523,7 +523,8 @@ class ModeratorActionQuerySet(models.QuerySet):
         """The depositions (Chinese Diplomacy) that still stand. A rollback to the phase whose
         processing deposed a leader, or to an earlier one, undid that deposition: the seat came
         back with the phase. The log keeps both entries, as it keeps every act."""
-        phase = Cast(KT("details__phase"), models.IntegerField())  # a number in both, as JSON
+        # Both entries' phase as a whole number: a JSON key's lookup takes no OuterRef.
+        phase = Cast(KT("details__phase"), models.IntegerField())
         undone = ModeratorAction.objects.annotate(logged_phase=phase).filter(
             game=OuterRef("game"),
             action="rollback",

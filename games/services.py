@@ -596,9 +596,9 @@ def submit_orders(
 
 
 def _read_in_an_earlier_phase(phase: Phase, versions: Collection[str]) -> bool:
-    """Whether a refused ``If-Match`` names a version of the orders of another phase of this
-    game (a version begins with its phase's id): the player's screen is a phase behind, not
-    another tab's."""
+    """Whether a refused ``If-Match`` names a version of the orders of an earlier phase of
+    this game (a version begins with its phase's id; a rollback deletes the later ones): the
+    player's screen is a phase behind, rather than another tab ahead."""
     ids = {v.split(".", 1)[0] for v in versions}
     ids = {int(i) for i in ids if i.isascii() and i.isdigit() and len(i) < 19} - {phase.pk}
     return bool(ids) and Phase.objects.filter(game_id=phase.game_id, pk__in=ids).exists()

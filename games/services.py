@@ -590,7 +590,7 @@ def submit_orders(
                     )
                 raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
             orders = _send_replace(membership, phase, rows)()
-        _back_in_play(membership)
+        _back_in_play(membership, game, phase)
         events.changed(membership.game_id)
     return orders
 
@@ -613,13 +613,17 @@ def _send_replace(
     return INSERT_ORDERS.send(rows)
 
 
-def _back_in_play(membership: Membership) -> None:
+def _back_in_play(membership: Membership, game: Game, phase: Phase) -> None:
     """A player who acts (orders sent, or Ready: holding everything) has missed nothing and,
-    if in civil disorder, plays again. Under the game's lock, the seat as read there."""
+    if in civil disorder, plays again. Under the game's lock, the seat as read there. Bots left
+    alone in the phase were not ready (``play_bots``): a person back in play wakes them."""
     if membership.missed_phases or membership.status != Seat.ACTIVE:
+        returning = membership.status != Seat.ACTIVE
         membership.missed_phases = 0
         membership.status = Seat.ACTIVE
         membership.save(update_fields=["missed_phases", "status"])
+        if returning and not membership.bot:
+            _wake_bots(game, phase)
 
 
 def check_orders(
@@ -698,7 +702,7 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
         membership.ready = ready
         membership.save(update_fields=["ready"])
         if ready:
-            _back_in_play(membership)  # saying Ready is holding everything: an order too
+            _back_in_play(membership, game, phase)  # saying Ready holds everything: an order
         events.changed(game)
         if ready:
             _settle_ready(game, phase)
@@ -1318,6 +1322,7 @@ def replace_player(
     membership = _take_seat(game, user, power, own)
     old = seat and seat.user.username
     _log(game, by, "replace", power=power, old=old, new=user.username, again=own is not None)
+    _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
     _seats_changed(game, _current(game))
     return membership
 

@@ -157,6 +157,68 @@ def test_a_seat_in_civil_disorder_goes_to_a_bot_when_the_game_says_so(api, make_
     assert not handed[False]["bot"] and handed[False]["status"] == "civil_disorder"
 
 
+def _alone_with_bots(api, make_user, run_tasks, tag: str):
+    """A Colonial game of bots and one human, France, who has just missed a deadline and is in
+    civil disorder (no bot takes it): the bots, left alone, wait for the next deadline."""
+    moderator = make_user(f"mod_{tag}")
+    client = api(moderator)
+    game_id = create(
+        client, bots_fill_empty=True, bots_take_civil_disorder=False, civil_disorder_after=1
+    )
+    absent = make_user(f"absent_{tag}")
+    joined = api(absent).post(
+        f"/api/games/{game_id}/join/", {"preferences": ["France"]}, format="json"
+    )
+    assert joined.status_code == 200, joined.data
+    run_tasks(lambda: moderate(client, game_id, "start"))
+    index = Game.objects.get(pk=game_id).current_phase.index
+    past = {"minutes": -100000, "phase": index}
+    run_tasks(lambda: moderate(client, game_id, "deadline", past))
+    game = Game.objects.get(pk=game_id)
+    assert game.current_phase.index == index + 1
+    assert game.memberships.get(power="France").status == "civil_disorder"
+    assert not game.memberships.filter(ready=True).exists()  # nobody to play with
+    return game, client, absent
+
+
+def _ready_processes_at_once(api, run_tasks, game: Game, player) -> None:
+    """The player says Ready; the bots, woken when a person came to play, are ready too, so
+    the phase is processed there and then, not at its deadline."""
+    phase = Game.objects.get(pk=game.pk).current_phase
+    ready = run_tasks(
+        lambda: api(player).post(
+            f"/api/games/{game.pk}/ready/", {"ready": True, "phase": phase.index}, format="json"
+        )
+    )
+    assert ready.status_code == 200, ready.data
+    phase.refresh_from_db()
+    assert phase.processed_at is not None, "the phase waits for its deadline"
+
+
+def test_a_player_back_from_civil_disorder_wakes_the_bots(api, make_user, run_tasks):
+    """Found by an adversary: the bots are ready only while a person plays, and a lone player
+    coming back from civil disorder did not wake them, so the phase waited its deadline."""
+    game, client, absent = _alone_with_bots(api, make_user, run_tasks, "back")
+    sent = run_tasks(
+        lambda: api(absent).put(f"/api/games/{game.pk}/orders/", {"orders": []}, format="json")
+    )
+    assert sent.status_code == 200, sent.data
+    to_act = engine.powers_to_act(Game.objects.get(pk=game.pk).current_phase)
+    bots = game.memberships.filter(bot=True, status="active", power__in=to_act)
+    assert bots.exists() and all(m.ready for m in bots), [m.power for m in bots if not m.ready]
+    _ready_processes_at_once(api, run_tasks, game, absent)
+
+
+def test_a_player_the_moderator_seats_among_bots_wakes_them(api, make_user, run_tasks):
+    """Found by an adversary: a join woke the bots left alone, the moderator's replace did not."""
+    game, client, absent = _alone_with_bots(api, make_user, run_tasks, "seated")
+    newcomer = make_user("seated_newcomer")
+    body = {"power": "France", "username": newcomer.username}
+    replaced = run_tasks(lambda: moderate(client, game.pk, "replace", body))
+    assert replaced.status_code == 200, replaced.data
+    _ready_processes_at_once(api, run_tasks, game, newcomer)
+
+
 def test_a_human_takes_a_bots_seat_over(api, make_user, run_tasks):
     game_id, human, client = one_human_game(api, make_user, run_tasks)
     newcomer = api(make_user("newcomer"))

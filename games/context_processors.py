@@ -96,6 +96,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Take back: %(order)s"),
     gettext_noop("%(order)s — saved."),  # an order picked on the board, saved at once
     gettext_noop("%(order)s — saved, in place of %(earlier)s: one a turn."),  # a ride, a permit
+    gettext_noop("%(order)s — not saved: %(why)s"),  # an order picked or taken back, refused
     gettext_noop("Taken back: %(order)s."),
     gettext_noop("No builds left: take one back to build here."),
     gettext_noop("No removals left: take one back to remove this unit."),

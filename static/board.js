@@ -517,11 +517,31 @@
       });
     }
     textarea.value = kept.join("\n");
-    save();
-    idle(replaced.length
-      ? t("%(order)s — saved, in place of %(earlier)s: one a turn.",
-        { order: option.order, earlier: replaced.join("; ") })
-      : t("%(order)s — saved.", { order: option.order }));
+    // Said once the server answered: a refusal (the phase processed meanwhile, the limit of
+    // saves a minute) is said here, where the player looks, not "saved".
+    saveThenSay(function () {
+      return replaced.length
+        ? t("%(order)s — saved, in place of %(earlier)s: one a turn.",
+          { order: option.order, earlier: replaced.join("; ") })
+        : t("%(order)s — saved.", { order: option.order });
+    }, option.order);
+  }
+
+  // Save the box, then say ``words()`` if it was saved, or why ``order`` was not. An answer
+  // overtaken by a later one says nothing: the later one speaks.
+  function saveThenSay(words, order) {
+    save().then(function (outcome) {
+      if (outcome && outcome.saved) idle(words());
+      else if (outcome && outcome.refused) idle(notSaved(order, outcome.reasons));
+    }, function () {
+      idle(notSaved(order, [t("Not saved; reload the page.")]));
+    });
+  }
+
+  function notSaved(order, reasons) {
+    var why = (reasons || []).join(" ");
+    if (why && !/[.!?。！？]$/.test(why)) why += ".";  // the prompt's own words follow
+    return t("%(order)s — not saved: %(why)s", { order: order, why: why });
   }
 
   // The rule that allows the order of ``line`` once a turn (the engine's ``once``), or null.
@@ -539,8 +559,7 @@
       if (!gone && l === line) { gone = true; return false; }
       return true;
     }).join("\n");
-    save();
-    idle(t("Taken back: %(order)s.", { order: line }));
+    saveThenSay(function () { return t("Taken back: %(order)s.", { order: line }); }, line);
   }
 
   // -- checking as the player types (nothing is stored), saving when asked
@@ -642,13 +661,14 @@
       if (number !== answers) return;
       if (!reply.ok) {
         statusList.innerHTML = "";
-        refusals(reply.body).forEach(function (text) {
+        var reasons = refusals(reply.body);
+        reasons.forEach(function (text) {
           var li = document.createElement("li");
           li.className = "invalid";
           li.textContent = text;
           statusList.appendChild(li);
         });
-        return { refused: true };
+        return { refused: true, reasons: reasons };
       }
       remember(reply.body);
       showStatus(reply.body, method === "PUT");

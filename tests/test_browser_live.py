@@ -443,3 +443,31 @@ def test_a_second_tab_follows_orders_saved_in_the_first(
     shot(first, "live-orders-saved-elsewhere")
     first.context.close()
     time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_order_picked_on_the_board_and_refused_says_so_where_the_player_looks(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: an order picked from the board's menu was announced "— saved."
+    before the server answered, so a refusal (here the phase processed while the page, its
+    live stream cut, had not heard) read as saved at the top, its reason far below."""
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, _ = page_for(browser, live_server, china.user)
+    page.route("**/events/**", lambda route: route.abort())  # no live news of the processing
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    services.process_now(game, game.creator)
+    page.locator('#board g.unit[data-location="Peking"]').first.click()
+    page.locator("#order-choices button", has_text="Hold").first.click()
+    page.wait_for_selector('#order-prompt:has-text("A Peking H — not saved:")')
+    prompt = page.inner_text("#order-prompt")
+    assert "meant for phase 0" in prompt and "— saved" not in prompt, prompt
+    assert not game.phases.get(index=1).orders.filter(power="China").exists()
+    shot(page, "board-menu-order-refused")
+    page.context.close()

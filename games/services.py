@@ -185,6 +185,14 @@ def _finish(game: Game, kind: str, powers: Iterable[str], **more: object) -> Non
     Phase.objects.filter(pk=game.current_phase_id, processed_at__isnull=True).update(deadline=None)
 
 
+def _final_gold(phase: Phase) -> dict[str, dict]:
+    """Chinese Diplomacy's result says each power's final gold, the survivors' places below
+    the winners (seed 003: the goal is the largest profit), however the game ends: ended by
+    the moderator, drawn or conceded, the gold is the balances the current phase holds."""
+    economy = (phase.carried or {}).get("economy") or {}
+    return {"gold": dict(economy["balances"])} if "balances" in economy else {}
+
+
 def _seat(game: Game, power: str) -> Membership | None:
     return game.memberships.exclude(status=Seat.REPLACED).filter(power=power).first()
 
@@ -852,11 +860,12 @@ def _settle_votes(game: Game, phase: Phase) -> None:
             continue
         needed = voters - {winner}
         if needed and all(votes.get(p) == winner for p in needed):
-            _finish(game, "concession", [winner])
+            _finish(game, "concession", [winner], **_final_gold(phase))
             break
     else:
         if voters and all(votes.get(p) == "" for p in voters):
-            _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
+            powers = engine.survivors(phase) & set(engine.powers(game))
+            _finish(game, "draw", powers, **_final_gold(phase))
     game.save()
 
 
@@ -1391,8 +1400,9 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
 def declare_draw(game: Game, by: AbstractBaseUser) -> None:
     """End the game as a draw among the surviving powers."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
-    powers = engine.survivors(_current(game)) & set(engine.powers(game))  # no Chinese faction
-    _finish(game, "draw", powers)
+    phase = _current(game)
+    powers = engine.survivors(phase) & set(engine.powers(game))  # no Chinese faction
+    _finish(game, "draw", powers, **_final_gold(phase))
     game.save()
     _log(game, by, "draw", powers=sorted(powers))
 
@@ -1409,7 +1419,8 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
         winner = engine.power_named(game, winner) if winner else winner
         if winner and winner not in engine.powers(game):
             raise GameError(f"unknown power {winner!r}")
-        _finish(game, "victory" if winner else "ended", [winner] if winner else [])
+        named = [winner] if winner else []
+        _finish(game, "victory" if winner else "ended", named, **_final_gold(_current(game)))
     game.save()
     _log(game, by, "end", winner=winner)
 

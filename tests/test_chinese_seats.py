@@ -350,3 +350,32 @@ def test_each_army_in_an_entry_space_owes_its_own_order(chinese, seat):
         c.post(reverse("ready", args=[chinese.pk]), {"ready": "1", "phase": index}).status_code
         == 302
     )
+
+
+@pytest.mark.parametrize("how", ["end", "draw", "concession"])
+def test_a_game_ended_by_hand_places_the_survivors_by_their_gold(make_game, seat, how):
+    """Found by an adversary: ended by the moderator (or by a draw or a concession voted), a
+    Chinese game's result had no gold, so every survivor below the winners tied, where the
+    richer should place higher (seed 003), as at the 1950 end."""
+    from games import ratings
+
+    game = make_game("chinese")
+    phase = game.current_phase
+    balances = phase.carried["economy"]["balances"]
+    balances.update({power: 0 for power in balances})
+    balances.update({"England": -25, "Japan": -150, "Russia": 40})
+    phase.save(update_fields=["carried"])
+    if how == "end":
+        services.end_game(game, game.creator, "Russia")
+    elif how == "draw":
+        services.declare_draw(game, game.creator)
+    else:
+        for power in set(engine.powers(game)) - {"Russia"}:
+            services.vote(seat(game, power), concede_to="Russia")
+    game.refresh_from_db()
+    assert game.result["gold"]["England"] == -25 and game.result["gold"]["Japan"] == -150
+    places = ratings.ranks(game)
+    if how == "draw":  # everyone shares the draw: gold places nobody
+        assert len(set(places.values())) == 1, places
+    else:
+        assert places["Russia"] == 1 and places["England"] < places["Japan"], places

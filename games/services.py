@@ -172,6 +172,8 @@ def _open_phase(
     game.memberships.update(ready=False, **(seats or {}))
     _schedule(phase)
     _wake_bots(game, phase)
+    if phase.type != Phase.Type.MOVEMENT:  # a retreat or adjustment none who plays acts in
+        _settle_ready(game, phase)
     return phase
 
 
@@ -719,14 +721,15 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
 def _all_ready(game: Game, phase: Phase) -> bool:
     """Whether the phase may process early: the game allows it, a person plays (bots are
     ready only then, so a game left to bots waits for its deadlines) and every active seat
-    with something to do this phase is ready."""
+    with something to do this phase is ready. So is a phase that none of them has anything
+    to do in (a retreat of a power in civil disorder alone): nobody is left to wait for."""
     if not game.process_when_ready:
         return False
     to_act = engine.powers_to_act(phase)
     seats = list(game.memberships.filter(status=Seat.ACTIVE))
     players = [m for m in seats if m.power in to_act]
     people = any(not m.bot for m in seats)
-    return people and bool(players) and all(m.ready for m in players)
+    return people and all(m.ready for m in players)
 
 
 def _settle_ready(game: Game, phase: Phase) -> None:

@@ -309,6 +309,51 @@ def test_the_last_unready_seat_leaving_play_processes_the_phase(
     assert _processed_at_once(enqueued, game, phase)
 
 
+def _france_dislodged(game: Game, seat) -> Phase:
+    """Germany dislodges France's army from Burgundy (it may retreat): a retreat phase in which
+    France alone has something to do."""
+    phase = current(game)
+    phase.units = [
+        {"power": "France", "unit": "A", "location": "Burgundy"},
+        {"power": "Germany", "unit": "A", "location": "Munich"},
+        {"power": "Germany", "unit": "A", "location": "Ruhr"},
+        {"power": "England", "unit": "F", "location": "London"},
+    ]
+    phase.save(update_fields=["units"])
+    germany = seat(game, "Germany")
+    services.submit_orders(germany, ["A Munich - Burgundy", "A Ruhr S A Munich - Burgundy"])
+    assert services.process_phase(game.pk, phase.pk, force=True)
+    retreats = current(game)
+    assert retreats.type == "retreats" and services.engine.powers_to_act(retreats) == {"France"}
+    return retreats
+
+
+def test_a_retreat_left_to_a_seat_removed_is_processed_at_once(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """Found by an adversary: the only power to retreat was removed, nobody else had anything
+    to do, and the phase waited its deadline; all ready counted only phases where some seat in
+    play had something to do."""
+    game = make_game(process_when_ready=True)
+    retreats = _france_dislodged(game, seat)
+    assert not _processed_at_once(enqueued, game, retreats)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.remove_player(game, moderator, "France")
+    assert _processed_at_once(enqueued, game, retreats)
+
+
+def test_a_retreat_phase_nobody_in_play_acts_in_is_processed_as_it_opens(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """France is in civil disorder already when its army is dislodged: the retreat phase has
+    nobody in play to wait for and is processed as soon as it opens."""
+    game = make_game(process_when_ready=True, bots_take_civil_disorder=False)
+    services.remove_player(game, moderator, "France")
+    with django_capture_on_commit_callbacks(execute=True):
+        retreats = _france_dislodged(game, seat)
+    assert _processed_at_once(enqueued, game, retreats)
+
+
 def test_switching_process_when_ready_on_processes_a_phase_everyone_is_ready_in(
     make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
 ) -> None:

@@ -192,9 +192,15 @@ class RecordsInline(admin.TabularInline):
         return False
 
 
+# A seat's every field: who plays it and how is changed by the moderator's actions alone, which
+# are logged (a seat's "removed" ticked off here let its player back without a word in the log).
+SEAT_FIELDS = ["user", "power", "status", "bot", "ready", "missed_phases", "preferences"]
+SEAT_FIELDS += ["removed", "joined"]
+
+
 class MembershipInline(RecordsInline):
     model = Membership
-    readonly_fields = ["user", "power", "status", "bot", "ready", "missed_phases", "preferences"]
+    readonly_fields = SEAT_FIELDS
 
 
 class ModeratorActionInline(RecordsInline):
@@ -283,8 +289,7 @@ class MembershipAdmin(RecordsAdmin):
     list_display = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
     list_filter = ["status", "bot"]
     # Preferences too: blank or ``null`` there was stored as NULL, which the column refuses.
-    readonly_fields = ["game", "user", "power", "status", "bot", "ready", "missed_phases"]
-    readonly_fields += ["preferences"]
+    readonly_fields = ["game", *SEAT_FIELDS]
     actions = [remove_player, put_bot, take_bot_off]
 
 

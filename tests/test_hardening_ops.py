@@ -27,7 +27,7 @@ from test_security import _production_env as deploy_env
 
 from games import services
 from games.api import VariantViewSet
-from games.models import Game, ModeratorAction
+from games.models import Game, Membership, ModeratorAction
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -335,6 +335,29 @@ def test_admin_edits_go_through_the_moderator_check_and_into_the_audit_log(game,
         "name": {"old": "Test game", "new": "Renamed"},
         "movement_minutes": {"old": 24 * 60, "new": 90},
     }
+
+
+@pytest.mark.django_db
+def test_a_seat_changes_in_the_admin_only_through_the_logged_actions(game, seat, make_user):
+    """Found by an adversary: the seat's "removed" could be ticked off on the game's and the
+    seat's admin pages, letting a removed player take the power back, with nothing in the log."""
+    france = seat(game, "France")
+    Membership.objects.filter(pk=france.pk).update(removed=True, status="civil_disorder")
+    logged = ModeratorAction.objects.filter(game=game).count()
+    boss = Client()
+    boss.force_login(make_user("boss", is_staff=True, is_superuser=True))
+    for url in (
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_membership_change", args=[france.pk]),
+    ):
+        data = _admin_form_data(boss.get(url))
+        for name in [k for k in data if k.endswith("removed")]:
+            del data[name]  # the box ticked off, as the adversary did
+        data.update({k: "0" for k in data if k.endswith("missed_phases")})
+        assert boss.post(url, data).status_code == 302, url
+        france.refresh_from_db()
+        assert france.removed and france.status == "civil_disorder", url
+    assert ModeratorAction.objects.filter(game=game).count() == logged
 
 
 # -- 7. headers and caches ----------------------------------------------------------------

@@ -178,6 +178,28 @@ def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator):
     assert "deadline, minutes: This field is required." in page
 
 
+def test_the_consoles_deadline_card_takes_a_date_alone_as_shown(states, moderator):
+    """Found by an adversary: the card showed Minutes filled in with 60, so a date typed in the
+    other box was refused ("Give only one of these"): the minutes are a hint, not a value."""
+    import re
+
+    game = states["active"]
+    c = Client()
+    c.force_login(moderator)
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    console = c.get(reverse("moderate", args=[game.pk])).content.decode()
+    card = console[console.index(f'action="{url}"') :]
+    card = card[: card.index("</form>")]
+    minutes = re.search(r"<input[^>]*name=\"minutes\"[^>]*>", card).group(0)
+    assert "value=" not in minutes and 'placeholder="60"' in minutes, minutes
+    form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', card))
+    when = (datetime.now(UTC) + timedelta(days=3)).replace(second=0, microsecond=0)
+    form.update(minutes="", deadline=when.strftime("%Y-%m-%dT%H:%M"), confirm="yes")
+    c.post(url, form)
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == when
+
+
 def test_the_console_confirms_a_bot_before_putting_it_on(states, moderator):
     """The confirmation sends the inputs back as typed, and the second post acts."""
     game = states["active"]

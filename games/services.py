@@ -202,15 +202,16 @@ def _seat(game: Game, power: str) -> Membership | None:
 # -- forming a game ---------------------------------------------------------------------
 
 
-def _check_game_caps(creator: AbstractBaseUser) -> None:
+def _check_game_caps(creator: AbstractBaseUser, *, waits_for_players: bool = True) -> None:
     """One account may hold only so many unstarted and unfinished games it created: games fill
     the database and the lobby, and the creation throttle alone bounds them only per hour.
     The site's staff are not capped: they run tournaments and the demo's games (``seed_demo``
-    makes 21 for its moderator, who could otherwise make no other)."""
+    makes 21 for its moderator, who could otherwise make no other). A sandbox starts at once
+    (``waits_for_players`` False): only the cap of unfinished games bounds it."""
     if creator.is_staff:
         return
     mine = Game.objects.filter(creator=creator)
-    forming = django_settings.MAX_FORMING_GAMES
+    forming = django_settings.MAX_FORMING_GAMES if waits_for_players else 0
     unfinished = django_settings.MAX_UNFINISHED_GAMES
     if forming and mine.filter(status=Status.FORMING).count() >= forming:
         raise GameError(f"you already have {forming} games waiting for players; start or end one")
@@ -242,7 +243,7 @@ def create_game(
             # Counted and made under the creator's row lock: requests sent at once each
             # counted the same games and each made one, past the caps.
             get_user_model().objects.select_for_update().filter(pk=creator.pk).first()
-            _check_game_caps(creator)
+            _check_game_caps(creator, waits_for_players=not settings.get("sandbox"))
         game = Game.objects.create(
             name=name, variant=variant, creator=creator, options=options, **settings
         )

@@ -307,6 +307,18 @@ def test_a_new_game_the_caps_refuse_spends_none_of_the_creation_budget(
     assert api_post_game(user).status_code == 429
 
 
+def test_games_waiting_for_players_do_not_stop_a_sandbox(api, make_user, settings) -> None:
+    """Found by an adversary: five forming games refused a sandbox "waiting for players",
+    though a sandbox starts at once; only the cap on unfinished games bounds it."""
+    settings.MAX_FORMING_GAMES = 1
+    settings.MAX_UNFINISHED_GAMES = 3
+    client = api(make_user("maker"))
+    assert client.post("/api/games/", {"name": "G", "variant": "standard"}).status_code == 201
+    made = [client.post("/api/sandbox/", {"variant": "standard"}) for _ in range(3)]
+    assert [r.status_code for r in made] == [201, 201, 400], [r.content for r in made]
+    assert "unfinished games" in made[2].json()["detail"]
+
+
 def test_an_account_can_hold_only_so_many_forming_and_unfinished_games(
     api, make_user, settings
 ) -> None:

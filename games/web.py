@@ -604,6 +604,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if phase is None:  # forming, or cancelled before it started
         context["join_form"] = JoinForm(powers=engine.powers(game))
+        # The seats are the powers people play (not Chinese Diplomacy's factions).
+        context["seats"] = len(engine.powers(game))
         context["players"] = game.memberships.select_related("user")
         context["show_names"] = visibility.shows_names(game, user)
         return render(request, "games/game.html", context)

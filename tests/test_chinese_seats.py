@@ -379,3 +379,13 @@ def test_a_game_ended_by_hand_places_the_survivors_by_their_gold(make_game, seat
         assert len(set(places.values())) == 1, places
     else:
         assert places["Russia"] == 1 and places["England"] < places["Japan"], places
+
+
+def test_a_forming_games_page_counts_the_seats_people_play(moderator, make_user):
+    """Found by an adversary: a forming Chinese game said "1 of 9 seats taken", counting the
+    three factions nobody plays; it has six seats."""
+    game = services.create_game(moderator, name="Forming", variant="chinese")
+    player = make_user("first")
+    services.join_game(game, player)
+    page = client_for(player).get(reverse("game", args=[game.pk])).content.decode()
+    assert "1 of 6 seats taken" in unescape(page), page

@@ -438,7 +438,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         ordered = bool(
             phase and seat.power and Order.objects.filter(phase=phase, power=seat.power).exists()
         )
-        to_act = bool(phase and seat.power in engine.powers_to_act(phase))
+        # A game over waits for nobody's orders (its last phase may be one never processed).
+        to_act = bool(phase and not game.is_over and seat.power in engine.powers_to_act(phase))
         mine.append(
             {
                 "game": game,

@@ -682,3 +682,17 @@ def test_a_new_game_form_with_a_bad_once_says_so(client, make_user, once):
     assert 'class="errors" role="alert"' in html and "reload the page" in html
     assert "Null characters are not allowed" in html
     assert not Game.objects.filter(name="Bad once").exists()
+
+
+def test_the_lobby_asks_no_orders_of_a_game_over(make_game, seat):
+    """Found by an adversary: a finished game stayed "Orders: missing" in its players' lobby,
+    in the warning colour, for good."""
+    game = make_game("standard")
+    france = seat(game, "France")
+    page = Client()
+    page.force_login(france.user)
+    lobby = page.get(reverse("lobby")).content.decode()
+    assert '<span class="warn">missing</span>' in lobby
+    services.end_game(game, game.creator)
+    lobby = page.get(reverse("lobby")).content.decode()
+    assert '<span class="warn">missing</span>' not in lobby and "nothing to order" in lobby

@@ -383,6 +383,8 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
 
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:  # as sign-in does: no second account made by the way
+        return redirect("lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

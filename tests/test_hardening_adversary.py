@@ -287,6 +287,21 @@ def test_a_signup_form_racing_for_a_name_says_so(monkeypatch, name_taken_meanwhi
     assert b"already exists" in response.content
 
 
+@pytest.mark.django_db
+def test_a_signed_in_player_is_sent_from_the_signup_form_to_the_lobby(make_user) -> None:
+    """Found by an adversary: signed in, the sign-up form was offered, and sending it made a
+    second account and switched the session to it unsaid; sign-in already sent them on."""
+    page = browser()
+    page.force_login(make_user("already"))
+    assert page.get(reverse("signup")).url == reverse("lobby")
+    password = "a long passphrase 7"
+    sent = page.post(
+        reverse("signup"), {"username": "second", "password1": password, "password2": password}
+    )
+    assert sent.status_code == 302 and sent.url == reverse("lobby")
+    assert not get_user_model().objects.filter(username="second").exists()
+
+
 # -- 7. and 14. payments: throttled, capped, idempotent; the audit log in pages ----------
 
 

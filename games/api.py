@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
     RequestDataTooBig,
@@ -53,6 +54,7 @@ from .serializers import (
     OptionsSerializer,
     OrderSerializer,
     OrdersInputSerializer,
+    PasswordChangeSerializer,
     PaymentSerializer,
     PhaseSerializer,
     ReadySerializer,
@@ -320,12 +322,45 @@ class TokenSerializer(StrictInput, AuthTokenSerializer):
 
 
 class TokenView(ObtainAuthToken):
-    """DRF's token view (username and password for a token), rate limited."""
+    """DRF's token view (username and password for a token), rate limited; DELETE ends the
+    caller's token."""
 
     serializer_class = TokenSerializer
     throttle_classes = [SignInThrottle]
     throttle_scope = "auth"
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own, unbounded
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request) -> Response:
+        """End the token the caller signs in with (or their session's account's): a leaked
+        token stops working. POST asks for a new one."""
+        if not request.user.is_authenticated:
+            raise exceptions.NotAuthenticated()
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordView(APIView):
+    """Change the account's password, as the settings page does: the account's other sessions
+    and its token end, and the answer carries a new token."""
+
+    throttle_classes = [SignInThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(
+        request=PasswordChangeSerializer,
+        responses={200: inline_serializer("PasswordChanged", {"token": serializers.CharField()})},
+    )
+    def post(self, request: Request) -> Response:
+        user = request.user
+        serializer = PasswordChangeSerializer(data=request.data, context={"user": user})
+        serializer.is_valid(raise_exception=True)
+        user.set_password(serializer.validated_data["new_password"])
+        user.save(update_fields=["password"])
+        if request.auth is None:  # signed in by the session: it stays signed in
+            update_session_auth_hash(request._request, user)
+        Token.objects.filter(user=user).delete()
+        return Response({"token": Token.objects.create(user=user).key})
 
 
 class SignupView(APIView):

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.http import QueryDict
@@ -103,6 +104,24 @@ def create_account(**fields):
 @extend_schema_field({"type": "string", "enum": time_zones()})
 class TimeZoneField(serializers.ChoiceField):
     """An IANA time zone; the schema lists them (without a line of description for each)."""
+
+
+class PasswordChangeSerializer(StrictInput):
+    """The account's password now and the new one (checked by the site's password rules)."""
+
+    old_password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    new_password = serializers.CharField(write_only=True, style={"input_type": "password"})
+
+    def validate_old_password(self, value: str) -> str:
+        if not self.context["user"].check_password(value):
+            # Django's own words, in Django's own translations.
+            wrong = PasswordChangeForm.error_messages["password_incorrect"]
+            raise serializers.ValidationError(wrong)
+        return value
+
+    def validate_new_password(self, value: str) -> str:
+        password_validation.validate_password(value, self.context["user"])
+        return value
 
 
 class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):

@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("accounts/settings/", web.account_settings, name="account-settings"),
+    path("accounts/password/", web.PasswordChangeView.as_view(), name="password-change"),
     path("games/new/", web.create_game, name="create-game"),
     path("games/", search.find_games, name="find-games"),
     path("sandbox/new/", sandbox.new_sandbox, name="sandbox-new"),

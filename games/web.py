@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -31,7 +32,7 @@ from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control
 from django.utils.formats import date_format
@@ -40,6 +41,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
 
 from greatgame.ratelimit import too_many_attempts
 from variants import render as render_module
@@ -398,6 +400,24 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user)
             return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, which signs out the account's other sessions, and the end of
+    its API token too: a leaked password or token stops working once the password changes
+    (a client asks for a new token with the new password)."""
+
+    template_name = "registration/password_change.html"
+    success_url = reverse_lazy("account-settings")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        Token.objects.filter(user=self.request.user).delete()
+        messages.success(
+            self.request,
+            gettext("Password changed. Your other sessions and your API token have ended."),
+        )
+        return response
 
 
 @login_required

@@ -9,6 +9,7 @@ from games.api import (
     DocsView,
     GameViewSet,
     NotificationSettingsView,
+    PasswordView,
     SchemaView,
     SignupView,
     TokenView,
@@ -41,6 +42,7 @@ urlpatterns = [
     path("i18n/setlang/", language_views.set_language, name="set_language"),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/auth/signup/", SignupView.as_view(), name="api-signup"),
+    path("api/auth/password/", PasswordView.as_view(), name="api-password"),
     path("api/auth/notifications/", NotificationSettingsView.as_view(), name="api-notifications"),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script for CSP.

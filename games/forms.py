@@ -62,6 +62,13 @@ class SignUpForm(UserCreationForm):
             raise forms.ValidationError(refused)
         return username
 
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email") or ""
+        refused = notifications.address_problem(email)
+        if refused:
+            raise forms.ValidationError(refused)
+        return email
+
 
 class GameForm(forms.Form):
     """A new game. The defaults are the model's, explained in the help texts."""
@@ -421,6 +428,13 @@ class SettingsForm(forms.ModelForm):
 
     def clean_language(self) -> str:
         return self.cleaned_data.get("language") or self.instance.language
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email") or ""
+        refused = notifications.address_problem(email, self.instance.user)
+        if refused:
+            raise forms.ValidationError(refused)
+        return email
 
     def save(self, commit: bool = True) -> NotificationSettings:
         """The settings, and the address on the account (left out of the form: kept as it

@@ -28,6 +28,17 @@ logger = logging.getLogger(__name__)
 REMINDER_HOURS = (24, 1)
 
 
+def address_problem(address: str, user: AbstractBaseUser | None = None) -> str | None:
+    """Why ``address`` may not be the account's: another account has it already, in any case
+    (the mail of one player would go to another's inbox). None when it may."""
+    if not address:
+        return None
+    others = get_user_model().objects.filter(email__iexact=address.strip())
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    return gettext("Another account already uses this address.") if others.exists() else None
+
+
 def set_address(user: AbstractBaseUser, address: str) -> None:
     """The address every mail to the player goes to (the settings page and the API's
     notification settings both change it); empty: no mail."""

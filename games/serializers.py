@@ -81,6 +81,12 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
             raise serializers.ValidationError(refused)
         return value
 
+    def validate_email(self, value: str) -> str:
+        refused = notifications.address_problem(value)
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
+
     def validate(self, attrs: dict) -> dict:
         password_validation.validate_password(attrs["password"], User(**attrs))
         return attrs
@@ -157,6 +163,12 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
             "time_zone",
             "palette",
         ]
+
+    def validate_email(self, value: str) -> str:
+        refused = notifications.address_problem(value, self.instance and self.instance.user)
+        if refused:
+            raise serializers.ValidationError(refused)
+        return value
 
     def update(self, instance: NotificationSettings, validated_data: dict) -> NotificationSettings:
         """The address goes to the account (DRF writes no dotted source by itself)."""

@@ -81,3 +81,34 @@ def test_the_api_ends_a_token_and_changes_a_password(make_user):
     assert new_client.get("/api/auth/notifications/").status_code == 200
     user.refresh_from_db()
     assert user.check_password(NEW)
+
+
+def test_an_address_another_account_uses_is_refused_everywhere(make_user):
+    """Found by an adversary: any account could set another player's address, in any case,
+    and the site's mail for it went to that player's inbox."""
+    owner = make_user("owner", email="Owner@Example.com")
+    other = make_user("other", email="")
+    taken = "OWNER@example.COM"
+    api = APIClient()
+    api.force_authenticate(other)
+    refused = api.put("/api/auth/notifications/", {"email": taken}, format="json")
+    assert refused.status_code == 400 and "already uses" in str(refused.json()["email"])
+    page = Client()
+    page.force_login(other)
+    form = {"email": taken, "time_zone": "UTC", "palette": "default"}
+    again = page.post(reverse("account-settings"), form)
+    assert again.status_code == 200 and "already uses" in again.content.decode()
+    other.refresh_from_db()
+    assert other.email == ""
+    signup = APIClient().post(
+        "/api/auth/signup/",
+        {"username": "newcomer", "email": taken, "password": NEW},
+        format="json",
+    )
+    assert signup.status_code == 400 and "email" in signup.json()
+    form = {"username": "newcomer2", "email": taken, "password1": NEW, "password2": NEW}
+    assert Client().post(reverse("signup"), form).status_code == 200  # the form again
+    # One's own address, sent again in another case, is no one else's.
+    api.force_authenticate(owner)
+    kept = api.put("/api/auth/notifications/", {"email": "owner@example.com"}, format="json")
+    assert kept.status_code == 200, kept.json()

@@ -24,7 +24,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -330,12 +330,14 @@ class TokenView(ObtainAuthToken):
     throttle_scope = "auth"
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES  # DRF's view names its own, unbounded
 
+    def get_permissions(self) -> list:
+        """Anyone may ask for a token; ending one takes being signed in."""
+        return [IsAuthenticated()] if self.request.method == "DELETE" else [AllowAny()]
+
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request) -> Response:
         """End the token the caller signs in with (or their session's account's): a leaked
         token stops working. POST asks for a new one."""
-        if not request.user.is_authenticated:
-            raise exceptions.NotAuthenticated()
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
+from django.contrib.auth.models import AnonymousUser
 from django.core import validators
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
@@ -26,6 +28,20 @@ class Schema(AutoSchema):
     """A text field that is trimmed and may not be blank refuses whitespace alone, so the
     request schema asks for a character other than whitespace, not only for ``minLength: 1``
     (which drf-spectacular adds for request components)."""
+
+    def get_auth(self) -> list:
+        """``{}`` (no credentials) among the ways in wherever the view's permissions let a
+        signed-out caller in. drf-spectacular knows only ``AllowAny`` and
+        ``IsAuthenticatedOrReadOnly``, so asking for a token, and watching a public game,
+        read as needing a sign-in to a generated client."""
+        auths = super().get_auth()
+        if {} not in auths and self._open_to_anyone():
+            auths.append({})
+        return auths
+
+    def _open_to_anyone(self) -> bool:
+        request = SimpleNamespace(method=self.method, user=AnonymousUser(), auth=None)
+        return all(p.has_permission(request, self.view) for p in self.view.get_permissions())
 
     def _map_basic_serializer(self, serializer, direction) -> dict:
         """A request body of a ``StrictInput`` serializer holds its fields and no other key

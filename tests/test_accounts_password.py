@@ -112,3 +112,20 @@ def test_an_address_another_account_uses_is_refused_everywhere(make_user):
     api.force_authenticate(owner)
     kept = api.put("/api/auth/notifications/", {"email": "owner@example.com"}, format="json")
     assert kept.status_code == 200, kept.json()
+
+
+def test_the_schema_says_which_endpoints_a_signed_out_client_may_call():
+    """Found by an adversary: only sign-up listed ``{}`` (no credentials), so a generated client
+    took asking for a token, or watching a public game, to need a token already."""
+    import yaml
+
+    schema = yaml.safe_load(APIClient().get("/api/schema/").content)
+
+    def open_to_anyone(path: str, method: str) -> bool:
+        return {} in schema["paths"][path][method]["security"]
+
+    assert open_to_anyone("/api/auth/token/", "post")
+    assert open_to_anyone("/api/games/", "get") and open_to_anyone("/api/games/{id}/", "get")
+    assert not open_to_anyone("/api/auth/token/", "delete")
+    assert not open_to_anyone("/api/games/", "post")
+    assert not open_to_anyone("/api/games/{id}/orders/", "put")

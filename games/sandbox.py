@@ -123,8 +123,13 @@ def undo(
         current = game.current_phase
         # A game ended with its last phase (Chinese Diplomacy's 1950) keeps that phase
         # current, processed: undoing it is going back to it, as it was before it was
-        # processed.
-        back = current.index if current is not None and current.processed_at else None
+        # processed. One ended by hand (End, a draw) in a phase not processed reopens that
+        # phase: going back one more lost it, and in its first phase nothing was undone. (A
+        # sandbox cancelled as abandoned, before sandboxes never were, ended by a processing
+        # that opened the phase after it: undone as any processing.)
+        by_hand = game.is_over and (game.result or {}).get("kind") != "abandoned"
+        ended_here = current is not None and (current.processed_at or by_hand)
+        back = current.index if ended_here else None
         if back is None and (current is None or current.index == 0):
             raise services.GameError("there is nothing to undo")
         services.rollback(game, user, current.index - 1 if back is None else back)

@@ -531,3 +531,28 @@ def test_an_ended_sandboxs_undo_button_pressed_twice_goes_back_once(api, make_us
     assert sandbox.current_phase.index == 1 and sandbox.current_phase.processed_at is None
     page = pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
     assert 'name="over" value="0"' in page
+
+
+@pytest.mark.parametrize("processed", [0, 3])
+def test_a_sandbox_ended_by_hand_is_undone_into_the_phase_it_ended_in(
+    api, make_user, processed
+) -> None:
+    """Found by an adversary: a sandbox ended with End in a phase not processed went back one
+    phase too far on Undo (that phase lost), and in its first phase Undo said there was
+    nothing to undo and the page offered no way back."""
+    ada = make_user("ada")
+    game = _start(api, ada)
+    me = api(ada)
+    step = f"/api/sandbox/{game['id']}/"
+    for index in range(processed):
+        assert me.post(step + "process/", {"phase": index}, format="json").status_code == 200
+    sandbox = Game.objects.get(pk=game["id"])
+    services.end_game(sandbox, ada)
+    pages = Client()
+    pages.force_login(ada)
+    page = pages.get(reverse("sandbox", args=[game["id"]])).content.decode()
+    assert 'id="undo"' in page
+    undone = me.post(step + "undo/", {"phase": processed, "over": True}, format="json")
+    assert undone.status_code == 200, undone.content
+    assert undone.json()["status"] == "active"
+    assert undone.json()["current_phase"]["index"] == processed

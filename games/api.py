@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
-from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth import get_user_model, update_session_auth_hash
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
     RequestDataTooBig,
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
@@ -354,15 +355,19 @@ class PasswordView(APIView):
         responses={200: inline_serializer("PasswordChanged", {"token": serializers.CharField()})},
     )
     def post(self, request: Request) -> Response:
-        user = request.user
-        serializer = PasswordChangeSerializer(data=request.data, context={"user": user})
-        serializer.is_valid(raise_exception=True)
-        user.set_password(serializer.validated_data["new_password"])
-        user.save(update_fields=["password"])
+        with transaction.atomic():
+            # Under the account's row lock: changes sent at once each checked the old password
+            # and each answered a token, all but the last one dead.
+            user = get_user_model().objects.select_for_update().get(pk=request.user.pk)
+            serializer = PasswordChangeSerializer(data=request.data, context={"user": user})
+            serializer.is_valid(raise_exception=True)
+            user.set_password(serializer.validated_data["new_password"])
+            user.save(update_fields=["password"])
+            Token.objects.filter(user=user).delete()
+            token = Token.objects.create(user=user)
         if request.auth is None:  # signed in by the session: it stays signed in
             update_session_auth_hash(request._request, user)
-        Token.objects.filter(user=user).delete()
-        return Response({"token": Token.objects.create(user=user).key})
+        return Response({"token": token.key})
 
 
 class SignupView(APIView):

@@ -7,6 +7,7 @@ reminders and digests have gone out.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import send_mass_mail
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -29,14 +31,40 @@ REMINDER_HOURS = (24, 1)
 
 
 def address_problem(address: str, user: AbstractBaseUser | None = None) -> str | None:
-    """Why ``address`` may not be the account's: another account has it already, in any case
-    (the mail of one player would go to another's inbox). None when it may."""
-    if not address:
+    """Why ``address`` may not be the account's: another account has the same mailbox already
+    (the mail of one player would go to another's inbox). None when it may, and always for
+    the account's own address as it stands (two accounts that shared one before keep it)."""
+    if not address or (user is not None and mailbox(address) == mailbox(user.email or "")):
         return None
-    others = get_user_model().objects.filter(email__iexact=address.strip())
+    wanted = mailbox(address)
+    domains = {wanted.rpartition("@")[2], _unicode_domain(wanted.rpartition("@")[2])}
+    near = Q()
+    for domain in domains:
+        near |= Q(email__iendswith="@" + domain)
+    others = get_user_model().objects.filter(near).exclude(email="")
     if user is not None and user.pk is not None:
         others = others.exclude(pk=user.pk)
-    return gettext("Another account already uses this address.") if others.exists() else None
+    taken = any(mailbox(email) == wanted for email in others.values_list("email", flat=True))
+    return gettext("Another account already uses this address.") if taken else None
+
+
+def mailbox(address: str) -> str:
+    """An address as the mailbox it reaches, to compare two: the local part unquoted and in
+    one case, the domain in its ASCII form (IDNA) and lower case."""
+    local, _, domain = address.strip().rpartition("@")
+    if len(local) >= 2 and local.startswith('"') and local.endswith('"'):
+        local = local[1:-1]
+    domain = domain.strip()
+    with contextlib.suppress(UnicodeError):  # not a name IDNA can write: compared as it is
+        domain = domain.encode("idna").decode("ascii")
+    return f"{local.casefold()}@{domain.lower()}"
+
+
+def _unicode_domain(domain: str) -> str:
+    try:
+        return domain.encode("ascii").decode("idna")
+    except UnicodeError:
+        return domain
 
 
 def set_address(user: AbstractBaseUser, address: str) -> None:

@@ -722,14 +722,17 @@ def set_ready(membership: Membership, ready: bool = True, *, phase: int | None =
 def _all_ready(game: Game, phase: Phase) -> bool:
     """Whether the phase may process early: the game allows it, a person plays (bots are
     ready only then, so a game left to bots waits for its deadlines) and every active seat
-    with something to do this phase is ready. So is a phase that none of them has anything
-    to do in (a retreat of a power in civil disorder alone): nobody is left to wait for."""
+    with something to do this phase is ready. So is a retreat or an adjustment that none of
+    them has anything to do in (a power in civil disorder alone retreats): nobody is left to
+    wait for. A movement phase waits for its deadline then: a player away may come back."""
     if not game.process_when_ready:
         return False
     to_act = engine.powers_to_act(phase)
     seats = list(game.memberships.filter(status=Seat.ACTIVE))
     players = [m for m in seats if m.power in to_act]
     people = any(not m.bot for m in seats)
+    if not players and phase.type == Phase.Type.MOVEMENT:
+        return False
     return people and all(m.ready for m in players)
 
 

@@ -19,6 +19,7 @@ from games.throttles import ScopedThrottle, SignInThrottle
 FORMS = {
     "login": (SignInThrottle, "auth"),
     "signup": (SignInThrottle, "auth"),
+    "password-change": (SignInThrottle, "auth"),  # the old password guessed, from a session
     "admin:login": (SignInThrottle, "auth"),
     "submit-orders": (ScopedThrottle, "orders"),
     # "create-game" counts in the view (games.web.create_game): only a game made is counted,

@@ -129,3 +129,57 @@ def test_the_schema_says_which_endpoints_a_signed_out_client_may_call():
     assert not open_to_anyone("/api/auth/token/", "delete")
     assert not open_to_anyone("/api/games/", "post")
     assert not open_to_anyone("/api/games/{id}/orders/", "put")
+
+
+@pytest.mark.parametrize(
+    ("theirs", "sent"),
+    [
+        ("demo1@example.com", '"demo1"@example.com'),  # the local part quoted
+        ("x@bücher.de", "x@BÜCHER.de"),  # a non-ASCII domain in capitals
+        ("x@bücher.de", "x@xn--bcher-kva.de"),  # its ASCII (IDNA) form
+    ],
+)
+def test_another_spelling_of_a_taken_mailbox_is_refused(make_user, theirs, sent):
+    """Found by an adversary: the check compared the text, in SQLite's case rules (ASCII only),
+    so other spellings of the same mailbox passed."""
+    make_user("owner", email=theirs)
+    api = APIClient()
+    api.force_authenticate(make_user("other", email=""))
+    refused = api.put("/api/auth/notifications/", {"email": sent}, format="json")
+    assert refused.status_code == 400, refused.json()
+
+
+def test_an_address_shared_from_before_is_kept_and_other_settings_saved(make_user):
+    """Found by an adversary: two accounts that shared an address from before the check could
+    not save any setting, their own address refused."""
+    make_user("first", email="shared@example.com")
+    second = make_user("second", email="shared@example.com")
+    api = APIClient()
+    api.force_authenticate(second)
+    same = {"email": "shared@example.com", "palette": "colour-blind"}
+    assert api.put("/api/auth/notifications/", same, format="json").status_code == 200
+    page = Client()
+    page.force_login(second)
+    form = {"email": "Shared@example.com", "time_zone": "UTC", "palette": "default"}
+    assert page.post(reverse("account-settings"), form).status_code == 302
+
+
+def test_the_password_form_is_throttled_as_sign_in_is(make_user, settings):
+    """Found by an adversary: the page's password change had no limit, so a stolen session
+    could guess the old password at will; the API's was limited."""
+    from django.core.cache import cache
+
+    cache.clear()
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "3/min"},
+    }
+    page = Client()
+    page.force_login(make_user("guessed"))
+    wrong = {"old_password": "guess", "new_password1": NEW, "new_password2": NEW}
+    try:
+        answers = [page.post(reverse("password-change"), wrong).status_code for _ in range(5)]
+    finally:
+        cache.clear()  # the sign-in budget of this address, for the tests after this one
+    assert answers == [200, 200, 200, 429, 429], answers

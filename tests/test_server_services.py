@@ -877,3 +877,19 @@ def test_no_concession_to_a_power_eliminated_since_the_votes(game: Game) -> None
     services._settle_votes(other, phase)
     other.refresh_from_db()
     assert other.status == Game.Status.ACTIVE
+
+
+def test_a_movement_phase_nobody_in_play_has_units_in_waits_for_its_deadline(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """Found by an adversary reading the change that processes a retreat nobody in play acts
+    in: a movement phase in which no seat in play has a unit waits, since a player away may
+    come back before its deadline."""
+    game = make_game(process_when_ready=True, bots_take_civil_disorder=False)
+    phase = current(game)
+    phase.units = [u for u in phase.units if u["power"] == "Turkey"]
+    phase.save(update_fields=["units"])
+    services.remove_player(game, moderator, "Turkey")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.set_ready(seat(game, "France"))
+    assert not _processed_at_once(enqueued, game, phase)

@@ -32,9 +32,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth import HASH_SESSION_KEY, get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.utils.crypto import constant_time_compare
+from rest_framework.authtoken.models import Token
 
 from . import engine, visibility
 from .models import Game, Membership, Message, ModeratorAction, Order, Phase
@@ -256,15 +259,46 @@ class Cursor:
         return self.phase <= furthest
 
 
+class SignedOut(Exception):
+    """The stream's token was ended, or its session's password changed or signed out."""
+
+
 class Viewer:
     """One stream's reader: reads the game as this user may see it."""
+
+    def signed_in_still(self) -> bool:
+        """Whether the token or session the stream was opened with still signs in: a token
+        ended (``DELETE /api/auth/token/``, a password change) or a session ended (signed
+        out, the password changed elsewhere) ends its streams at their next read, rather than
+        at their end some minutes later."""
+        if not self.user.is_authenticated:
+            return True
+        if isinstance(self.token, Token):
+            return Token.objects.filter(pk=self.token.pk, user_id=self.user.pk).exists()
+        session = getattr(self.request, "session", None)
+        if session is None or session.session_key is None:
+            return True
+        if not session.exists(session.session_key):
+            return False
+        user = get_user_model().objects.filter(pk=self.user.pk).first()
+        held = session.get(HASH_SESSION_KEY)
+        return user is not None and (
+            held is None or constant_time_compare(held, user.get_session_auth_hash())
+        )
 
     def __init__(self, request: HttpRequest, game: Game) -> None:
         self.request = request
         self.user = request.user
         self.game_id = game.pk
+        self.token = getattr(request, "auth", None)  # the API's token signed in with, if any
+        self.started = False  # the first read follows the request's own sign-in check
 
     def read(self) -> tuple[Game, Phase | None, str | None, bool]:
+        """The game as this viewer may see it; after the first read, ``SignedOut`` once the
+        credential the stream was opened with no longer holds."""
+        if self.started and not self.signed_in_still():
+            raise SignedOut
+        self.started = True
         game = Game.objects.select_related("current_phase").get(pk=self.game_id)
         membership = game.membership_of(self.user)
         power = membership.power if membership and membership.power else None
@@ -470,7 +504,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
             if fresh:
                 try:
                     game, phase, power, everything = viewer.read()
-                except Game.DoesNotExist:  # deleted meanwhile: nothing more to tell
+                except (Game.DoesNotExist, SignedOut):  # deleted, or signed out, meanwhile
                     return
                 read_at = time.monotonic()
     finally:

@@ -8,6 +8,7 @@ import gc
 import json
 import re
 import threading
+import time
 
 import pytest
 from conftest import REDIS_URL
@@ -677,3 +678,35 @@ def test_with_redis_a_heartbeat_reads_nothing_and_a_change_is_heard(
     services.submit_orders(russia, ["A Moscow - Perm"])  # announced after its commit
     assert reader.until("orders")["data"]["version"] != f"{colonial.current_phase_id}.0.0"
     reader.rest()
+
+
+@pytest.mark.parametrize("how", ["token ended", "password changed", "signed out"])
+def test_a_stream_ends_when_its_credential_does(colonial, seat, settings, how):
+    """Found by an adversary: a stream opened with a token went on for its five minutes after
+    the token was ended, private press and all; so did a session's after a password change."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    settings.LIVE_MAX_SECONDS = 30
+    settings.LIVE_HEARTBEAT_SECONDS = 0.1
+    settings.LIVE_POLL_SECONDS = 0.1
+    china = seat(colonial, "China").user
+    if how == "token ended":
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=china).key}")
+    else:
+        client = signed_in(china)
+    reader = Reader(client.get(url(colonial)))
+    reader.until("powers")
+    if how == "token ended":
+        Token.objects.filter(user=china).delete()
+    elif how == "password changed":
+        china.set_password("another passphrase 99")
+        china.save()
+    else:
+        SessionStore(session_key=client.cookies["sessionid"].value).delete()
+    started = time.monotonic()
+    rest = reader.rest()
+    assert time.monotonic() - started < 10, "the stream ran on to its end"
+    assert all(event["event"] != "reconnect" for event in rest), rest

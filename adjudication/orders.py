@@ -570,6 +570,12 @@ class _Reader:
                 )
                 if 0 < len(names) <= _MOST_SUGGESTED:
                     self._did_you_mean(typed, names)
+        # Initials (``SEIO``, ``ECS``): the names whose words begin with these letters.
+        for typed, words, _ in runs:
+            if len(words) == 1 and 3 <= len(words[0]) <= 6 and words[0].isalpha():
+                names = _named_by_initials(self.variant).get(words[0], [])
+                if 0 < len(names) <= _MOST_SUGGESTED:
+                    self._did_you_mean(typed, names)
         typed = next(typed for typed, _, spaced in runs if not spaced)
         raise OrderError("there is no province called '{typed}'", typed=typed)
 
@@ -1387,6 +1393,34 @@ def _routes(variant: Variant) -> set[str]:
 _LONGEST_NAME: Final = 5
 # At most this many names are suggested for words inside names (``Pacific``): more say little.
 _MOST_SUGGESTED: Final = 4
+
+
+# Compass words written as one that players abbreviate by their two points (Southeast: SE).
+_COMPASS_POINTS: Final = {
+    "northeast": "ne",
+    "northwest": "nw",
+    "southeast": "se",
+    "southwest": "sw",
+}
+
+
+@lru_cache(maxsize=64)
+def _named_by_initials(variant: Variant) -> dict[str, list[str]]:
+    """Each name's initials -> the provinces so named (``seio`` and ``sio``: Southeast Indian
+    Ocean), a compass word giving its one letter or its two points. Only on the way to an
+    error: never read as a name, only suggested."""
+    found: dict[str, set[str]] = {}
+    for phrase, name in variant.phrases.items():
+        words = [w for w in phrase if w != "-"]
+        if "/" in name or len(words) < 2:  # a coast's words, or a name of one word
+            continue
+        spellings = [""]
+        for word in words:
+            firsts = {word[0], _COMPASS_POINTS.get(word, word[0])}
+            spellings = [s + f for s in spellings for f in firsts]
+        for initials in spellings:
+            found.setdefault(initials, set()).add(province_of(name))
+    return {initials: sorted(names) for initials, names in found.items()}
 
 
 def _names_holding(variant: Variant, words: tuple[str, ...]) -> list[str]:

@@ -1143,6 +1143,11 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
+        # A name's initials are suggested, never read (a compass word by its two points).
+        ("colonial", "F Sumatra - SEIO", "there is no province called 'SEIO': did you mean "
+         "Southeast Indian Ocean?"),
+        ("colonial", "F Java - JS", "there is no province called 'JS'"),  # two say too little
+        ("colonial", "F Java - Xyz", "there is no province called 'Xyz'"),
         # A word of one or two letters for one of a name's words (no name is read so).
         ("standard", "F Bre - N. Atlantic", "'N. Atlantic' is not a full name: did you mean "
          "North Atlantic Ocean?"),

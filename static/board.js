@@ -539,8 +539,8 @@
   }
 
   function notSaved(order, reasons) {
-    var why = (reasons || []).join(" ");
-    if (why && !/[.!?。！？]$/.test(why)) why += ".";  // the prompt's own words follow
+    var why = (reasons || []).join(" ") || t("Not saved; reload the page.");
+    if (!/[.!?。！？]$/.test(why)) why += ".";  // the prompt's own words follow
     return t("%(order)s — not saved: %(why)s", { order: order, why: why });
   }
 

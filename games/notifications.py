@@ -34,13 +34,13 @@ def address_problem(address: str, user: AbstractBaseUser | None = None) -> str |
     """Why ``address`` may not be the account's: another account has the same mailbox already
     (the mail of one player would go to another's inbox). None when it may, and always for
     the account's own address as it stands (two accounts that shared one before keep it)."""
-    if not address or (user is not None and mailbox(address) == mailbox(user.email or "")):
-        return None
     wanted = mailbox(address)
-    domains = {wanted.rpartition("@")[2], _unicode_domain(wanted.rpartition("@")[2])}
+    if not address or (user is not None and wanted == mailbox(user.email or "")):
+        return None
+    domain = wanted.rpartition("@")[2]
     near = Q()
-    for domain in domains:
-        near |= Q(email__iendswith="@" + domain)
+    for spelling in {domain, _unicode_domain(domain)}:
+        near |= Q(email__iendswith="@" + spelling)
     others = get_user_model().objects.filter(near).exclude(email="")
     if user is not None and user.pk is not None:
         others = others.exclude(pk=user.pk)

@@ -178,8 +178,12 @@ def _open_phase(
 
 
 def _finish(game: Game, kind: str, powers: Iterable[str], **more: object) -> None:
-    """End the game with its result: ``kind``, the ``powers`` it names and ``more`` (the
-    final gold of Chinese Diplomacy, whose goal is the largest profit)."""
+    """End the game with its result: ``kind``, the ``powers`` it names and ``more``. Chinese
+    Diplomacy's result says each power's final gold (its goal is the largest profit): a
+    processing gives the balances it made; otherwise (ended by hand, drawn or conceded) they
+    are those the current phase holds (``_final_gold``)."""
+    if "gold" not in more and game.current_phase_id is not None:
+        more = {**_final_gold(game.current_phase), **more}
     game.status = Status.FINISHED
     game.result = {"kind": kind, "powers": sorted(powers), **more}
     game.finished_at = timezone.now()
@@ -188,9 +192,8 @@ def _finish(game: Game, kind: str, powers: Iterable[str], **more: object) -> Non
 
 
 def _final_gold(phase: Phase) -> dict[str, dict]:
-    """Chinese Diplomacy's result says each power's final gold, the survivors' places below
-    the winners (seed 003: the goal is the largest profit), however the game ends: ended by
-    the moderator, drawn or conceded, the gold is the balances the current phase holds."""
+    """The gold of a result (Chinese Diplomacy) as ``phase`` holds it, which places the
+    survivors below the winners (seed 003); none in another variant."""
     economy = (phase.carried or {}).get("economy") or {}
     return {"gold": dict(economy["balances"])} if "balances" in economy else {}
 
@@ -389,8 +392,9 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         if seat.bot:
             _log(game, user, "bot", power=power, bot=False, player=user.username)
     membership = _take_seat(game, user, power, own)
-    _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
-    _seats_changed(game, _current(game))
+    phase = _current(game)
+    _wake_bots(game, phase)  # bots left alone were not ready: now a human plays
+    _seats_changed(game, phase)
     return membership
 
 
@@ -867,12 +871,11 @@ def _settle_votes(game: Game, phase: Phase) -> None:
             continue
         needed = voters - {winner}
         if needed and all(votes.get(p) == winner for p in needed):
-            _finish(game, "concession", [winner], **_final_gold(phase))
+            _finish(game, "concession", [winner])
             break
     else:
         if voters and all(votes.get(p) == "" for p in voters):
-            powers = engine.survivors(phase) & set(engine.powers(game))
-            _finish(game, "draw", powers, **_final_gold(phase))
+            _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
     game.save()
 
 
@@ -1338,8 +1341,9 @@ def replace_player(
     membership = _take_seat(game, user, power, own)
     old = seat and seat.user.username
     _log(game, by, "replace", power=power, old=old, new=user.username, again=own is not None)
-    _wake_bots(game, _current(game))  # bots left alone were not ready: now a human plays
-    _seats_changed(game, _current(game))
+    phase = _current(game)
+    _wake_bots(game, phase)  # bots left alone were not ready: now a human plays
+    _seats_changed(game, phase)
     return membership
 
 
@@ -1407,9 +1411,8 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
 def declare_draw(game: Game, by: AbstractBaseUser) -> None:
     """End the game as a draw among the surviving powers."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
-    phase = _current(game)
-    powers = engine.survivors(phase) & set(engine.powers(game))  # no Chinese faction
-    _finish(game, "draw", powers, **_final_gold(phase))
+    powers = engine.survivors(_current(game)) & set(engine.powers(game))  # no Chinese faction
+    _finish(game, "draw", powers)
     game.save()
     _log(game, by, "draw", powers=sorted(powers))
 
@@ -1426,8 +1429,7 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
         winner = engine.power_named(game, winner) if winner else winner
         if winner and winner not in engine.powers(game):
             raise GameError(f"unknown power {winner!r}")
-        named = [winner] if winner else []
-        _finish(game, "victory" if winner else "ended", named, **_final_gold(_current(game)))
+        _finish(game, "victory" if winner else "ended", [winner] if winner else [])
     game.save()
     _log(game, by, "end", winner=winner)
 

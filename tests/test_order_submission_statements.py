@@ -5,6 +5,9 @@ replacement undone whenever a check under the game's lock refuses it."""
 from __future__ import annotations
 
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from unittest import mock
 
@@ -255,6 +258,20 @@ def _other_connection():
     return psycopg.connect(**params)
 
 
+@contextmanager
+def _changed_while_locked(game, sql: str, params: tuple) -> Iterator[None]:
+    """A second connection holds the game's row lock and makes a change (``sql``), committed
+    half a second into the block: what the block does waits for the lock meanwhile."""
+    other = _other_connection()
+    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
+    other.execute(sql, params)
+    threading.Timer(0.5, other.commit).start()
+    try:
+        yield
+    finally:
+        other.close()
+
+
 @pytest.mark.django_db(transaction=True)  # two connections must see each other's commits
 @pytest.mark.parametrize(
     "change",
@@ -269,22 +286,14 @@ def test_a_seat_changed_while_the_submission_waits_for_the_lock_is_refused(
     """The seat is read after the game's lock is taken, in a statement of its own: one that
     waited for the lock would answer the seat as it was when it began (PostgreSQL's snapshot),
     and the orders of a seat removed or replaced meanwhile would be stored."""
-    import threading
-
-    from games.models import Membership
-
     france = Membership.objects.select_related("game__current_phase").get(
         pk=seat(game, "France").pk
     )
-    other = _other_connection()
-    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
-    other.execute(change, (france.pk,))
-    threading.Timer(0.5, other.commit).start()
-    try:
-        with pytest.raises(services.GameError, match="no longer play France"):
-            services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
-    finally:
-        other.close()
+    with (
+        _changed_while_locked(game, change, (france.pk,)),
+        pytest.raises(services.GameError, match="no longer play France"),
+    ):
+        services.submit_orders(france, ["A Paris H"], phase=france.game.current_phase)
     assert not Order.objects.filter(power="France", text="A Paris H").exists()
 
 
@@ -303,18 +312,12 @@ def test_a_seat_changed_while_ready_waits_for_the_lock_is_refused(
 ):
     """``_lock_seat`` (ready, press and the other seat actions) reads the seat after the lock
     too: read with it, in one statement, the seat was the one from before the wait."""
-    import threading
-
     france = seat(game, "France")
-    other = _other_connection()
-    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
-    other.execute(change, (france.pk,))
-    threading.Timer(0.5, other.commit).start()
-    try:
-        with pytest.raises(services.GameError, match="no longer play France"):
-            services.set_ready(france, True)
-    finally:
-        other.close()
+    with (
+        _changed_while_locked(game, change, (france.pk,)),
+        pytest.raises(services.GameError, match="no longer play France"),
+    ):
+        services.set_ready(france, True)
     assert not Membership.objects.filter(pk=france.pk, ready=True).exists()
 
 
@@ -342,7 +345,6 @@ def test_a_deadline_moved_while_processing_waits_for_the_lock_is_kept(game, requ
     """``process_phase`` reads the phase after the game's lock: read with it, the phase was
     the one from before the wait, and a deadline the moderator moved later meanwhile was
     still taken as due."""
-    import threading
     from datetime import timedelta
 
     from django.utils import timezone
@@ -351,13 +353,8 @@ def test_a_deadline_moved_while_processing_waits_for_the_lock_is_kept(game, requ
 
     phase = game.current_phase
     Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() - timedelta(seconds=5))
-    other = _other_connection()
-    other.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", (game.pk,))
     later = timezone.now() + timedelta(hours=1)
-    other.execute("UPDATE games_phase SET deadline = %s WHERE id = %s", (later, phase.pk))
-    threading.Timer(0.5, other.commit).start()
-    try:
+    moved = "UPDATE games_phase SET deadline = %s WHERE id = %s"
+    with _changed_while_locked(game, moved, (later, phase.pk)):
         assert services.process_phase(game.pk, phase.pk) is False
-    finally:
-        other.close()
     assert Phase.objects.get(pk=phase.pk).processed_at is None

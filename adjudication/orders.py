@@ -501,6 +501,22 @@ class _Reader:
             shown = typed.group() if typed else ".".join(letters).upper() + "."
             refuse_abbreviation(self.variant, "".join(letters), shown)
 
+    def _dotted_initials(self, start: int) -> None:
+        """Three letters or more each with its dot from ``start`` (``S.E.I.O.``), a name's
+        initials: refused naming that name, as its initials without dots are (``SEIO``), not as
+        the support their first letter would be. Only on the way to an error."""
+        end = start
+        while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
+            end += 1
+        if end > start and end < len(self.tokens) and _LETTER.fullmatch(self.tokens[end]):
+            end += 1  # ``S.E.I.O``: the last letter without its dot
+        if end - start < 3:
+            return
+        letters = "".join(self.keys[start:end])
+        names = _named_by_initials(self.variant).get(letters, [])
+        if 0 < len(names) <= _MOST_SUGGESTED:
+            self._did_you_mean(_typed_words(self.text, self.tokens[start:end]), names)
+
     def typed(self, index: int) -> str:
         """The token at ``index`` as the player typed it, for messages."""
         return _original(self.text, self.tokens[index])
@@ -671,7 +687,7 @@ class _Reader:
             start + 1 < len(keys)
             and keys[start] == "the"
             and "the" not in variant.name_starts
-            and keys[start + 1] in variant.name_starts
+            and self._name_starts_at(start + 1)
         ):  # "F the North Pacific": "the" before a name (none begins with it) is no word of it
             start += 1
             self.pos = start
@@ -705,6 +721,7 @@ class _Reader:
                 if not first:
                     raise OrderError("expected {what} at the end of the order", what=what)
                 self._compass_undotted(start)
+                self._dotted_initials(start)
                 if _not_a_name(variant, first):  # an order's word, a dash, a number: said so
                     self._first_word_cut(start)  # unless a name's first word cut short: B.
                     raise OrderError(
@@ -736,6 +753,22 @@ class _Reader:
                 raise OrderError(NO_SUCH_COAST[coast], province=name)
             return f"{name}/{coast}"
         return name
+
+    def _name_starts_at(self, index: int) -> bool:
+        """Whether what follows a "the" at ``index - 1`` is to be read as a name: a name's
+        first word; in the loose reading a loose form's (``the E. China Sea``, ``the And. S``);
+        or a word that is none of the order's own, so that a name misspelt after a "the" is
+        refused as itself (``the E China Sea``), not as a province called 'the'."""
+        key = self.keys[index]
+        variant = self.variant
+        if key in variant.name_starts:
+            return True
+        if self.loose and (
+            key in variant.loose_starts
+            or ("." in self.tokens[index] and key in variant.compass_starts)
+        ):
+            return True
+        return key not in _PUNCTUATION and key != "the" and not _not_a_name(variant, key)
 
     def _power_here(self, start: int, what: str) -> None:
         """Where a name belongs and none was found: a power's name there (``S Australia
@@ -1100,6 +1133,7 @@ def read(variant: Variant, text: object, phase_type: str = "movement") -> Order:
             return order
     keys = tuple([_token_key(token) for token in tokens])
     error: OrderError | None = None
+    last: _Reader | None = None  # the reading that made that error
     furthest = -1
     # A second, loose reading only where a loose form may be: a map's dotted spelling, or a
     # point of the compass cut short, which has its dot.
@@ -1112,15 +1146,17 @@ def read(variant: Variant, text: object, phase_type: str = "movement") -> Order:
                 return _order(r, phase_type)
             except OrderError as e:
                 if r.pos > furthest:
-                    error, furthest = e, r.pos
+                    error, furthest, last = e, r.pos, r
                 choices = r.next_choices()
-    assert error is not None
+    assert error is not None and last is not None
     try:
+        if error.reason.template == UNEXPECTED_END:
+            _name_cut_short(last)  # only now: a later reading may have read the order
         raise error
     finally:
         # The error's traceback holds this frame, and this frame the error: without this the
         # cycle kept the caller's frames (a whole resolver) until the garbage collector came.
-        error = None
+        error = last = None
 
 
 def _canonical(variant: Variant, text: str) -> Order | None:
@@ -1599,7 +1635,36 @@ def _end(r: _Reader) -> None:
         rest = _typed_tail(r.text, r.tokens[r.pos :])
         if len(rest) > 60:
             rest = rest[:60] + "…"
-        raise OrderError("unexpected '{rest}' at the end of the order", rest=rest)
+        raise OrderError(UNEXPECTED_END, rest=rest)
+
+
+UNEXPECTED_END: Final = "unexpected '{rest}' at the end of the order"
+
+
+def _name_cut_short(r: _Reader) -> None:
+    """Words left over that end a longer name begun by the words read before them, one of
+    them cut short (``Jav. Sea``: ``Jav.`` was read as Java): refused naming that name, not
+    as words unexpected at the end. Only on the way to an error; returns when there is none."""
+    keys, variant = r.keys, r.variant
+    for start in range(r.pos - 1, max(-1, r.pos - _LONGEST_NAME), -1):
+        if keys[start] in ORDER_WORDS or keys[start] in _PUNCTUATION:
+            break
+        for end in range(min(len(keys), start + _LONGEST_NAME), r.pos, -1):
+            typed = keys[start:end]
+            if any(k in _PUNCTUATION for k in typed):
+                continue
+            names = sorted(
+                {
+                    province_of(name)
+                    for words, name in variant.phrases.items()
+                    if "/" not in name
+                    and len(words) == len(typed)
+                    and words != typed
+                    and all(w.startswith(k) for w, k in zip(words, typed, strict=True))
+                }
+            )
+            if 0 < len(names) <= _MOST_SUGGESTED:
+                r._did_you_mean(_typed_words(r.text, r.tokens[start:end]), names)
 
 
 def _typed_tail(text: str, tokens: list[str]) -> str:

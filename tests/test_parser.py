@@ -1112,6 +1112,10 @@ def test_hyphen_inside_a_hyphenated_name(variant_id, text, canonical):
          "Mid-Pacific Ocean"),
         ("colonial", "A the Moscow - the Omsk", "A Moscow - Omsk"),
         ("chinese", "Enter A the Pacific Ocean", "Enter A Pacific Ocean"),
+        # ... also before a name's dotted short form (the loose reading's).
+        ("far-east", "F Nagasaki - the E. China Sea", "F Nagasaki - East China Sea"),
+        ("far-east", "F The E.China Sea - Nagasaki", "F East China Sea - Nagasaki"),
+        ("colonial", "F the S. E. Indian Ocean H", "F Southeast Indian Ocean H"),
         # A coast hyphened to its province, or its words hyphened (no name is a coast's).
         ("far-east", "F GOT - Thailand-east-coast", "F Gulf of Thailand - Thailand/ec"),
         ("far-east", "F GOT - Thailand (east-coast)", "F Gulf of Thailand - Thailand/ec"),
@@ -1142,6 +1146,24 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("far-east", "F Tokyo - Narnia please", "there is no province called 'Narnia'"),
         ("colonial", "A Moscow - St-Petersburg", "there is no province called 'St-Petersburg'"),
         ("far-east", "F the H", "there is no province called 'the'"),
+        # After "the", a name misspelt is named, not "the".
+        ("far-east", "F Tokyo - the E China Sea", "there is no province called 'E China "
+         "Sea': did you mean East China Sea?"),
+        ("far-east", "F Tokyo - the Narnia", "there is no province called 'Narnia'"),
+        # Words left over that end a longer name, one of them cut short, name that name
+        # (``Jav.`` alone is read as Java, ``Sea`` then left over).
+        ("far-east", "F Sumatra - Jav. Sea", "there is no province called 'Jav. Sea': did you "
+         "mean Java Sea?"),
+        ("far-east", "F Sumatra - jav sea", "there is no province called 'jav sea': did you "
+         "mean Java Sea?"),
+        ("far-east", "F Brisbane - Cor. Sea H", "there is no province called 'Cor. Sea': did "
+         "you mean Coral Sea?"),
+        ("far-east", "F Sumatra H Sea", "unexpected 'Sea' at the end of the order"),
+        # Initials with dots, as without (``S`` is then no support).
+        ("colonial", "F Sumatra - S.E.I.O.", "there is no province called 'S.E.I.O.': did you "
+         "mean Southeast Indian Ocean?"),
+        ("colonial", "F Sumatra - s. e. i. o", "there is no province called 's. e. i. o': did "
+         "you mean Southeast Indian Ocean?"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         # A name's initials are suggested, never read (a compass word by its two points).
         ("colonial", "F Sumatra - SEIO", "there is no province called 'SEIO': did you mean "

@@ -170,11 +170,17 @@ def _open_phase(
     )
     game.current_phase = phase
     game.memberships.update(ready=False, **(seats or {}))
+    _opened(game, phase)
+    return phase
+
+
+def _opened(game: Game, phase: Phase) -> None:
+    """A phase the game now waits in (new, or gone back to): its deadline scheduled, its bots
+    woken, and a retreat or adjustment none who plays acts in processed at once."""
     _schedule(phase)
     _wake_bots(game, phase)
-    if phase.type != Phase.Type.MOVEMENT:  # a retreat or adjustment none who plays acts in
+    if phase.type != Phase.Type.MOVEMENT:
         _settle_ready(game, phase)
-    return phase
 
 
 def _finish(game: Game, kind: str, powers: Iterable[str], **more: object) -> None:
@@ -1266,8 +1272,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     game.save()
     game.memberships.update(ready=False)
     game.votes.all().delete()
-    _schedule(phase)
-    _wake_bots(game, phase)
+    _opened(game, phase)
     _log(game, by, "rollback", phase=index, furthest=furthest)
     return phase
 

@@ -354,6 +354,34 @@ def test_a_retreat_phase_nobody_in_play_acts_in_is_processed_as_it_opens(
     assert _processed_at_once(enqueued, game, retreats)
 
 
+def test_a_rollback_to_a_retreat_phase_nobody_in_play_acts_in_processes_it_at_once(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    """Found by an adversary: gone back to, the same retreat phase waited for its deadline,
+    which may be days away, where it had been processed as it opened."""
+    game = make_game(process_when_ready=True, bots_take_civil_disorder=False)
+    services.remove_player(game, moderator, "France")
+    retreats = _france_dislodged(game, seat)
+    assert services.process_phase(game.pk, retreats.pk, force=True)
+    enqueued.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.rollback(game, moderator, retreats.index)
+    assert _processed_at_once(enqueued, game, current(game))
+
+
+def test_a_rollback_to_a_retreat_phase_someone_acts_in_waits(
+    make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
+) -> None:
+    game = make_game(process_when_ready=True)
+    retreats = _france_dislodged(game, seat)
+    assert services.process_phase(game.pk, retreats.pk, force=True)
+    enqueued.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.rollback(game, moderator, retreats.index)
+    assert current(game).pk == retreats.pk
+    assert not _processed_at_once(enqueued, game, retreats)
+
+
 def test_switching_process_when_ready_on_processes_a_phase_everyone_is_ready_in(
     make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
 ) -> None:

@@ -320,20 +320,24 @@ def _add_orders(
                 items[index] = _invalid(power, text, None, e)
                 continue
         orders[index] = order
-        (specials if order.kind == SPECIAL else ordinary).append(index)
         if order.number is not None or order.target_number is not None:
             numbered = True
+        alike = False  # an order for one of the alike units of a shared space
         if shared is not None and order.location is not None:
             where = province_of(order.location)
             if where in stacking:
+                alike = True
                 key = (power, where)
                 shared[key] = shared.get(key, 0) + 1
+        # A plug-in's order in a shared space (a Chinese army leaving) is given its unit as the
+        # others there are, numbered ones first; its other orders go first (below).
+        (specials if order.kind == SPECIAL and not alike else ordinary).append(index)
     refused = _one_a_turn(m, entries, orders)
     if shared:
         refused.update(_one_too_many(m, entries, orders, refused, shared))
-    # A plug-in's own orders (a canal permit, a Chinese army leaving) go first: one may give
-    # a unit its order, and the answer must not depend on where the player listed it. So do
-    # numbered ones (F2 Mid-Pacific) before those that take any free unit of a shared space,
+    # A plug-in's own orders (a canal permit) go first: one may give a unit its order, and
+    # the answer must not depend on where the player listed it. So do numbered ones (F2
+    # Mid-Pacific, A2 Pacific Ocean Leave) before those that take any free unit of a shared space,
     # and of those first the ones that name a numbered unit they must not be (``F Indian Ocean
     # S F2 Indian Ocean - Java`` leaves fleet 2 to ``F Indian Ocean - Java``, listed before it
     # or not).

@@ -568,6 +568,44 @@ def test_orders_beyond_an_entry_spaces_armies_are_the_last_written_whatever_thei
         )
 
 
+@pytest.mark.parametrize("leave", ["A Pacific Ocean Leave", "A2 Pacific Ocean Leave"])
+@pytest.mark.parametrize("first", [True, False])
+def test_a_leave_takes_no_army_a_numbered_order_names(leave, first):
+    """Found by an adversary: ``A1 Pacific Ocean - Chekiang`` with a Leave for the other army
+    was refused ("A1 Pacific Ocean already has an order"), listed before it or after: the
+    Leave had dropped its number and was given army 1 before any numbered order."""
+    move = "A1 Pacific Ocean - Chekiang"
+    orders = [move, leave] if first else [leave, move]
+    r = adjudicate(request([("Japan", "Pacific Ocean")] * 2, [("Japan", o) for o in orders]))
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds"], r["orders"]
+    assert [u["location"] for u in r["units"] if u["power"] == "Japan"] == ["Chekiang"]
+    assert leave in [o["canonical"] for o in r["orders"]]  # the number kept, as typed
+
+
+def test_a_numbered_leave_is_one_of_the_orders_that_name_its_army():
+    """``A2 ... Leave`` names army 2: a second order for army 2 is refused, whichever kind is
+    listed second, and a number no army has is refused."""
+    two = [("Japan", "Pacific Ocean")] * 2
+    for orders in (
+        ["A2 Pacific Ocean Leave", "A2 Pacific Ocean - Chekiang"],
+        ["A2 Pacific Ocean - Chekiang", "A2 Pacific Ocean Leave"],
+    ):
+        r = adjudicate(request(two, [("Japan", o) for o in orders]))
+        assert [o["result"] for o in r["orders"]][1] == "invalid", r["orders"]
+        assert r["orders"][1]["reason"] == "A2 Pacific Ocean already has an order"
+    r = adjudicate(request(two, [("Japan", "A3 Pacific Ocean Leave")]))
+    assert r["orders"][0]["result"] == "invalid"
+    assert "there is no number 3" in r["orders"][0]["reason"]
+    r = adjudicate(
+        request(two, [("Japan", "Leave A1 Pacific Ocean"), ("Japan", "Army2 Pacific Ocean Leave")])
+    )
+    assert [o["canonical"] for o in r["orders"]] == [
+        "A1 Pacific Ocean Leave",
+        "A2 Pacific Ocean Leave",
+    ]
+    assert not [u for u in r["units"] if u["power"] == "Japan"]
+
+
 def test_an_order_refused_for_its_own_reason_takes_no_army_of_an_entry_space():
     """Three orders for two armies, the first one the map refuses: it keeps its own reason,
     and the two after it have the two armies."""

@@ -1523,7 +1523,6 @@ def test_s_is_the_south_coast_after_a_slash_or_in_brackets(standard, text):
     "text",
     [
         "A Pacific Ocean Leave.",
-        "A2 Pacific Ocean Leave",
         "Leave A Pacific Ocean",
         "leave pacific ocean!",
         "Army Pacific Ocean exits",
@@ -1531,6 +1530,13 @@ def test_s_is_the_south_coast_after_a_slash_or_in_brackets(standard, text):
 )
 def test_chinese_leave_spellings(text):
     assert parse(load("chinese"), text, "movement").text() == "A Pacific Ocean Leave"
+
+
+@pytest.mark.parametrize("text", ["A2 Pacific Ocean Leave", "leave army2 the pacific ocean"])
+def test_a_chinese_leave_keeps_its_armys_number(text):
+    """As any order does in a space several units share: it names army 2 there."""
+    order = parse(load("chinese"), text, "movement")
+    assert (order.text(), order.number) == ("A2 Pacific Ocean Leave", 2)
 
 
 def test_a_hold_with_the_wrong_coast_is_answered_at_the_units_own_coast():

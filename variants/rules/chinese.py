@@ -96,7 +96,7 @@ ENTER_WORDS, LEAVE_WORD = "Enter A", "Leave"
 
 _ENTER = ("enter", "enters")
 _LEAVE = ("leave", "leaves", "exit", "exits")
-_ARMY = re.compile(r"a(rmy)?\d{0,2}")  # A, army, or A2: armies in an entry space are alike
+_ARMY = re.compile(r"a(?:rmy)?(\d{0,2})")  # A, army, or A2 (army 2 of several in a space)
 _FLEET = re.compile(r"f(leet)?\d{0,2}")
 _INITIAL = re.compile(r"[a-z]\.?")  # one letter of initials (``p.`` of ``P.A.C.``)
 
@@ -108,30 +108,38 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     if not keys:
         return None
     if keys[0] in _ENTER:
-        where = _where(variant, tokens[1:], keys[1:], ENTER_WORDS)
+        where, _ = _where(variant, tokens[1:], keys[1:], ENTER_WORDS)
         if where is None:
             raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
         return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
     if keys[-1] in _LEAVE or (keys[0] in _LEAVE and len(keys) > 1):
         rest = (tokens[:-1], keys[:-1]) if keys[-1] in _LEAVE else (tokens[1:], keys[1:])
-        where = _where(variant, *rest, LEAVE_WORD)
+        where, number = _where(variant, *rest, LEAVE_WORD)
         if where is None:
             raise OrderError("say which army leaves, e.g. 'A Pacific Ocean Leave'")
-        return Order(SPECIAL, "A", where, extra=("A", where, LEAVE_WORD))
+        # ``A2 Pacific Ocean Leave``: army 2 there leaves, as ``A2`` names it in any order.
+        army = "A" if number is None else f"A{number}"
+        return Order(SPECIAL, "A", where, number=number, extra=(army, where, LEAVE_WORD))
     return None
 
 
-def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> str | None:
-    """The space these words name, after an army word (``A``, ``army``, ``A2``); None when
-    they name none at all. A fleet, or a name that is no space's, is refused for that."""
+def _where(
+    variant: Variant, tokens: list[str], keys: list[str], form: str
+) -> tuple[str | None, int | None]:
+    """The space these words name, after an army word (``A``, ``army``, ``A2``), and the
+    army's number if it has one; None when they name none at all. A fleet, or a name that is
+    no space's, is refused for that."""
     if keys and _FLEET.fullmatch(keys[0]):
         raise OrderError("Chinese Diplomacy has no fleets: only armies enter and leave the board")
-    if keys and _ARMY.fullmatch(keys[0]):
+    number = None
+    army = _ARMY.fullmatch(keys[0]) if keys else None
+    if army:
+        number = int(army.group(1)) if army.group(1) else None
         tokens = tokens[1:]
     if len(tokens) > 1 and normalise(tokens[0]) == "the" and "the" not in variant.name_starts:
         tokens = tokens[1:]  # "Enter A the Pacific Ocean", as in any order before a name
     if not tokens:
-        return None
+        return None, None
     where = variant.lookup(" ".join(tokens))
     if where is None:  # the parser gives ``typed`` back as the player typed the words
         _more_than_a_space(variant, tokens, form)
@@ -140,7 +148,7 @@ def _where(variant: Variant, tokens: list[str], keys: list[str], form: str) -> s
             word = "".join(tokens)
             refuse_abbreviation(variant, normalise(word), word)
         raise OrderError("there is no province called '{typed}'", typed=" ".join(tokens))
-    return where
+    return where, number
 
 
 def _more_than_a_space(variant: Variant, tokens: list[str], form: str) -> None:
@@ -421,7 +429,7 @@ class Movement(_Stacking):
             raise OrderError(
                 "armies leave the board only from an entry space, not {space}", space=where
             )
-        i = self.unit_for(power, Order(HOLD, "A", where))
+        i = self.unit_for(power, Order(HOLD, "A", where, number=order.number))
         self.order[i] = Order(HOLD, "A", where)
         return order
 

@@ -1380,6 +1380,9 @@ def test_plugin_orders_read_names_as_written():
     assert order.text() == "Suez permit F Mediterranean Sea"
     with pytest.raises(OrderError, match="Suez permit names the fleet"):
         parse(colonial, "Suez permit F MED ITERRANEAN SEA", "movement")
+    # Found by an adversary: "the" before the sea, and a colon after "permit", were refused.
+    for text in ("Suez permit F the Red Sea", "Suez permit: F Red Sea", "suez permit: the red sea"):
+        assert parse(colonial, text, "movement").text() == "Suez permit F Red Sea", text
     chinese = load("chinese")
     assert parse(chinese, "Enter A Indo - China", "movement").text() == "Enter A Indo-China"
     with pytest.raises(OrderError, match="no province called 'Pacific Oce An'"):

@@ -23,6 +23,10 @@ def _canal(variant: Variant) -> tuple[tuple[str, str], str]:
     return tuple(data["connects"]), data["controlled_from"]
 
 
+_PERMIT_WORDS = ("permit", "permits", "permission", "allow", "allows")
+_BEFORE_THE_SEA = (("canal",), (":",), _PERMIT_WORDS, (":",), ("f", "fleet"))
+
+
 def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order | None:
     """``Suez permit F Mediterranean Sea``: the permit names the fleet's sea."""
     if not tokens or tokens[0] != "suez":
@@ -30,14 +34,13 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     if phase_type != "movement":
         raise OrderError("a Suez permit is given in a movement phase")
     words = tokens[1:]
-    if words and words[0] == "canal":  # the rule's own name: "Suez Canal permit F Med"
-        words = words[1:]
-    if words and words[0] == ":":  # "Suez: permit F Med", "Suez Canal: F Med"
-        words = words[1:]
-    if words and words[0] in ("permit", "permits", "permission", "allow", "allows"):
-        words = words[1:]
-    if words and words[0] in ("f", "fleet"):
-        words = words[1:]
+    # Each of these words in turn, where it is: "Suez Canal permit F Med" (the rule's own
+    # name), "Suez: permit F Med", "Suez permit: F the Red Sea".
+    for optional in _BEFORE_THE_SEA:
+        if words and words[0] in optional:
+            words = words[1:]
+    if len(words) > 1 and words[0] == "the" and "the" not in variant.name_starts:
+        words = words[1:]  # "the" before a name, as in any order
     sea = variant.lookup(" ".join(words)) if words else None
     ends, _ = _canal(variant)
     if sea not in ends:

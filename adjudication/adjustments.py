@@ -76,10 +76,7 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
                 delta[power] -= 1
                 answer(index, "succeeds", canonical="Waive")
             elif order.kind == BUILD:
-                if province_of(order.location) in built:
-                    where = province_of(order.location)
-                    raise OrderError("{where} already has a build this phase", where=where)
-                unit = _build(board, power, order, delta[power], owed[power], occupied)
+                unit = _build(board, power, order, delta[power], owed[power], occupied, built)
                 delta[power] -= 1
                 built.add(unit.province)
                 units.append(unit)
@@ -111,7 +108,18 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
     return units, disorder
 
 
-def _build(board: Board, power: str, order, remaining: int, owed: int, occupied: set[str]) -> Unit:
+def _build(
+    board: Board,
+    power: str,
+    order,
+    remaining: int,
+    owed: int,
+    occupied: set[str],
+    built: set[str],
+) -> Unit:
+    """The unit a build order makes, or OrderError. A build where another was made this phase
+    is refused as such only when the power might build there at all: a reason that depends on
+    no other order first, and none that tells one power of another's build."""
     variant = board.variant
     province = province_of(order.location)
     if remaining <= 0:
@@ -124,6 +132,8 @@ def _build(board: Board, power: str, order, remaining: int, owed: int, occupied:
         )
     if board.centres.get(province) != power:
         raise OrderError("{power} does not own {province}", power=power, province=province)
+    if province in built:
+        raise OrderError("{where} already has a build this phase", where=province)
     if province in occupied:
         raise OrderError("{province} is occupied", province=province)
     kind = order.unit

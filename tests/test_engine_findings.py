@@ -316,6 +316,27 @@ def test_an_army_retreating_to_sea_and_a_second_build_get_their_true_reason():
     assert builds["orders"][1]["reason"] == "London already has a build this phase"
 
 
+@pytest.mark.parametrize("britain_first", [True, False])
+def test_a_build_where_another_power_built_is_refused_for_its_own_reason(britain_first):
+    """Found by an adversary: China's build in Hong Kong, listed after Britain's, was refused
+    with "Hong Kong already has a build this phase" (listed before it, with the true reason),
+    which also told China of Britain's build."""
+    britain = {"power": "Britain", "order": "Build F Hong Kong"}
+    china = {"power": "China", "order": "Build A Hong Kong"}
+    builds = adjudicate(
+        {
+            "variant": "colonial",
+            "phase": {"season": "winter", "year": 1870, "type": "adjustments"},
+            "units": [],
+            "supply_centers": {"Britain": ["Hong Kong", "Madras"], "China": ["Peking", "Canton"]},
+            "orders": [britain, china] if britain_first else [china, britain],
+        }
+    )
+    replies = {o["power"]: o for o in builds["orders"]}
+    assert replies["Britain"]["result"] == "succeeds"
+    assert replies["China"]["reason"] == "Hong Kong is not a home centre of China"
+
+
 # -- orders a power may give once a turn -----------------------------------------------------
 
 

@@ -1523,6 +1523,22 @@ def test_s_is_the_south_coast_after_a_slash_or_in_brackets(standard, text):
 
 
 @pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        # Found by an adversary: the Far East's alias, not Colonial's; "Sea of Okhotsk" was
+        # refused with "did you mean Sea of Japan?".
+        ("colonial", "F Otaru - Sea of Okhotsk", "F Otaru - Okhotsk Sea"),
+        # ... and the seed's "Imperial armies": Chinese Diplomacy's powers by their adjectives.
+        ("chinese", "A Kiangsu S Imperial A Shamtung", "A Kiangsu S Imperials A Shamtung"),
+        ("chinese", "A Kiangsu S Communist A Shamtung", "A Kiangsu S Communists A Shamtung"),
+        ("chinese", "A Kiangsu S American A Shamtung", "A Kiangsu S United States A Shamtung"),
+    ],
+)
+def test_names_players_write_from_the_rules(variant_id, text, canonical):
+    assert parse(load(variant_id), text, "movement").text() == canonical
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "A Pacific Ocean Leave.",

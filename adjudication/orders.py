@@ -1335,9 +1335,12 @@ def _via(r: _Reader) -> str | None:
     via: str | None = "convoy" if word in CONVOY_WORDS else _route_phrase(r)
     if via == "convoy":
         r.pos += 1
-    elif via is None:  # no route of this map: the move or support says so
+    elif via is None:  # no route of this map: the move or support says so, as typed
+        start = r.pos
         r.pos += 1
-        via = word.upper()
+        while r.pos < len(r.keys) and r.keys[r.pos].isalpha() and r.keys[r.pos] not in ORDER_WORDS:
+            r.pos += 1  # the words of one name: "via Suez Canal"
+        via = _typed_words(r.text, r.tokens[start : r.pos])
     if bracket and not r.accept(_CLOSING):
         raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
     return via

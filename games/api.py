@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
+from django.utils.translation import gettext_lazy
 from django.views.defaults import page_not_found
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
@@ -225,7 +226,17 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.PermissionDenied(str(exc))
     elif isinstance(exc, exceptions.UnsupportedMediaType):
         exc = _unsupported(exc, context.get("request"))
+    elif isinstance(exc, exceptions.NotAuthenticated):
+        # DRF's "Authentication credentials were not provided." told a player whose page had
+        # been signed out in another tab nothing they could act on.
+        exc = exceptions.NotAuthenticated(NOT_SIGNED_IN)
     return drf_exception_handler(exc, context)
+
+
+NOT_SIGNED_IN = gettext_lazy(
+    "You are not signed in: sign in again (reload the page), or send an API token "
+    "(Authorization: Token …)."
+)
 
 
 def _unsupported(

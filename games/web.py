@@ -22,6 +22,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -216,6 +217,44 @@ def watchable(view):
         return view(request, pk, *args, **kwargs)
 
     return wrapped
+
+
+def signed_in_to_act(view):
+    """``login_required`` for a game's forms (orders, press, Ready, payments, votes, joining):
+    a form sent by someone signed out meanwhile (in another tab, or the session ended) goes
+    to the sign-in page and from there back to the game page, not to the form's address,
+    which answers a GET with 405; and what was typed in the orders or press box is kept for
+    the game page to show again, as any refused form's is."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, pk, *args, **kwargs)
+        if request.method == "POST":
+            _keep_typed(request, pk)
+            messages.error(
+                request,
+                gettext("You were signed out. Sign in again: what you typed is still in its box."),
+            )
+        return redirect_to_login(reverse("game", args=[pk]))
+
+    return wrapped
+
+
+def _keep_typed(request: HttpRequest, pk: int) -> None:
+    """The orders or press a signed-out form carried, kept in the session (which signing in
+    keeps) under the keys the game page reads refused text from."""
+    orders = request.POST.get("orders", "").replace("\x00", "")
+    if orders.strip() and len(orders) <= MAX_KEPT_TEXT:
+        request.session[f"unsaved-orders-{pk}"] = orders
+    body = request.POST.get("body", "").replace("\x00", "")
+    if body.strip() and len(body) <= MAX_KEPT_TEXT:
+        recipients = [r[:50] for r in request.POST.getlist("recipients")[:20]]
+        request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
+
+
+# The most text of a signed-out form kept for later: more than any box takes.
+MAX_KEPT_TEXT = 25_000
 
 
 def moderator_only(view):
@@ -558,7 +597,7 @@ def _created_already(request: HttpRequest, slot: str) -> HttpResponse:
     return redirect("lobby")
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def join_game(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk, request.user)
@@ -572,7 +611,7 @@ def join_game(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("game", pk=pk)
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk, request.user)
@@ -1011,7 +1050,7 @@ def _cached(
     return response
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     """The orders box without JavaScript: replace the orders, then show how each fared."""
@@ -1084,7 +1123,7 @@ def _not_saved(request: HttpRequest, pk: int, form: OrdersForm, why: str) -> Non
     messages.error(request, why)
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def add_order(request: HttpRequest, pk: int) -> HttpResponse:
     """One order added to the saved ones by a button (Chinese Diplomacy's Enter and Leave, a
@@ -1129,7 +1168,7 @@ def add_order(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def ready(request: HttpRequest, pk: int) -> HttpResponse:
     """Ready (or not) for the phase the button was shown in, and only for that one."""
@@ -1206,7 +1245,7 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
     request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk, request.user)
@@ -1254,7 +1293,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(f"{url}?{urlencode({'thread': thread})}#press" if thread else f"{url}#press")
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def pay(request: HttpRequest, pk: int) -> HttpResponse:
     """Gold for another great power, without JavaScript; the service checks the rules."""
@@ -1305,7 +1344,7 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
         messages.success(request, paid % words)
 
 
-@login_required
+@signed_in_to_act
 @require_POST
 def vote(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)

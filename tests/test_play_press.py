@@ -240,3 +240,50 @@ def test_press_that_shows_nothing_is_refused(colonial, seat, api, body):
             f"/api/games/{colonial.pk}/messages/", {"body": fine, "recipients": []}, format="json"
         )
         assert sent.status_code == 201, sent.content
+
+
+def test_press_sent_after_signing_out_elsewhere_waits_in_the_box_for_signing_in(colonial, seat):
+    """Found by an adversary: signed out in another tab, a message sent from the game page
+    went to the sign-in page, which then led to the press form's address (a GET there: 405,
+    "Not allowed here"), and the message was gone. Now the sign-in leads back to the game
+    page, the message in its box, its recipients ticked."""
+    russia = seat(colonial, "Russia").user
+    russia.set_password("pw")
+    russia.save()
+    page = Client()
+    sent = {"phase": "0", "body": "Still allies?", "recipients": ["Britain"]}
+    response = page.post(reverse("send-press", args=[colonial.pk]), sent)
+    game_url = reverse("game", args=[colonial.pk])
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login")) and f"next={game_url}" in response.url
+    assert not colonial.messages.exists()
+    signed_in = page.post(
+        response.url, {"username": russia.username, "password": "pw"}, follow=True
+    )
+    assert signed_in.redirect_chain[-1][0] == game_url
+    html = signed_in.content.decode()
+    assert "You were signed out" in html
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert "Still allies?</textarea>" in form and ticked(html) == ["Britain"]
+
+
+def test_orders_saved_after_signing_out_elsewhere_wait_in_the_box(colonial, seat):
+    russia = seat(colonial, "Russia").user
+    russia.set_password("pw")
+    russia.save()
+    page = Client()
+    response = page.post(reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H"})
+    page.post(response.url, {"username": russia.username, "password": "pw"})
+    html = page.get(reverse("game", args=[colonial.pk])).content.decode()
+    assert "A Moscow H</textarea>" in html
+    assert not models.Order.objects.filter(phase__game=colonial).exists()
+
+
+def test_the_api_says_how_to_sign_in_again(colonial, client):
+    response = client.put(
+        f"/api/games/{colonial.pk}/orders/",
+        {"orders": ["A Moscow H"]},
+        content_type="application/json",
+    )
+    assert response.status_code in (401, 403)
+    assert response.json()["detail"].startswith("You are not signed in: sign in again")

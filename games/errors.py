@@ -23,13 +23,17 @@ def titles() -> dict[int, str]:
         403: gettext("Not allowed"),
         404: gettext("Not found"),
         405: gettext("Not allowed here"),
+        429: gettext("Too many attempts"),
         500: gettext("Server error"),
     }
 
 
-def error_page(request: HttpRequest, status: int, message: str = "") -> HttpResponse:
-    """``message`` on the site's error page, answered with ``status``."""
-    context = {"title": titles().get(status, str(status)), "message": message}
+def error_page(
+    request: HttpRequest, status: int, message: str = "", back: str | None = None
+) -> HttpResponse:
+    """``message`` on the site's error page, answered with ``status``; ``back``: the page to
+    go back to (a game's), linked before the lobby."""
+    context = {"title": titles().get(status, str(status)), "message": message, "back": back}
     return HttpResponse(render_to_string("error.html", context, request), status=status)
 
 

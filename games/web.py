@@ -558,7 +558,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
         if not throttle.allow_request(request, SimpleNamespace(throttle_scope="games")):
             if slot:
                 cache.delete(slot)
-            return too_many_attempts(throttle)
+            return too_many_attempts(throttle, request)
         try:
             game = services.create_game(request.user, capped=True, **form.settings())
         except services.GameError as error:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from types import SimpleNamespace
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 
 from games.throttles import ScopedThrottle, SignInThrottle
 
@@ -49,16 +51,29 @@ class FormRateLimitMiddleware:
         throttle = throttle_class()
         if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):
             return None
-        return too_many_attempts(throttle)
+        return too_many_attempts(throttle, request, game=view_kwargs.get("pk"))
 
 
-def too_many_attempts(throttle: ScopedThrottle) -> HttpResponse:
-    """The 429 of a form over its scope's rate, saying when to try again."""
+def too_many_attempts(
+    throttle: ScopedThrottle, request: HttpRequest, game: int | None = None
+) -> HttpResponse:
+    """The 429 of a form over its scope's rate, on the site's error page, saying when to try
+    again. A game's form (orders, press, a payment, joining) keeps what was typed for the
+    game page, as a refused form does, and the page links back to it."""
+    from games.errors import error_page
+    from games.web import _keep_typed
+
     wait = round(throttle.wait() or 1)
-    response = HttpResponse(
-        f"Too many attempts; try again in {wait} seconds.",
-        status=429,
-        content_type="text/plain; charset=utf-8",
-    )
+    message = ngettext(
+        "Too many attempts; try again in %(wait)d second.",
+        "Too many attempts; try again in %(wait)d seconds.",
+        wait,
+    ) % {"wait": wait}
+    back = None
+    if game is not None:
+        _keep_typed(request, game)
+        back = reverse("game", args=[game])
+        message += " " + gettext("What you typed is kept for the game page.")
+    response = error_page(request, 429, message, back=back)
     response["Retry-After"] = str(wait)
     return response

@@ -233,7 +233,15 @@ def test_game_creation_joins_and_press_are_throttled_per_user(
     # The page's press form shares the budget.
     page = Client()
     page.force_login(seat(game, "France").user)
-    assert page.post(reverse("send-press", args=[game.pk]), {"body": "hi"}).status_code == 429
+    refused = page.post(reverse("send-press", args=[game.pk]), {"body": "hi there"})
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    # Found by an adversary: a bare line of plain text, and the message lost. Now the site's
+    # page, a way back to the game, and the message in its box there.
+    html = refused.content.decode()
+    assert "<html" in html and "Too many attempts; try again in" in html
+    assert f'href="{reverse("game", args=[game.pk])}"' in html
+    game_page = page.get(reverse("game", args=[game.pk])).content.decode()
+    assert "hi there</textarea>" in game_page
 
 
 def _game_form(name: str, once: str, **fields) -> dict:

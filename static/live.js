@@ -16,6 +16,15 @@
   })();
   function t(text) { return WORDS[text] || text; }
 
+  // -- press -------------------------------------------------------------------------
+
+  // A thread's box shows its newest messages, at the bottom: it opened at the oldest, and
+  // press arriving live went in below what was shown.
+  function pressToEnd(list) { list.scrollTop = list.scrollHeight; }
+  function pressAtEnd(list) { return list.scrollHeight - list.scrollTop - list.clientHeight < 40; }
+  var pressList = document.querySelector("ol.messages-list");
+  if (pressList) pressToEnd(pressList);
+
   // -- the board ---------------------------------------------------------------------
 
   function drawn() {
@@ -249,7 +258,9 @@
         body.appendChild(document.createTextNode(line));
       });
       li.append(from, " ", at, body);
+      var reading = pressAtEnd(list);  // not scrolled back to older messages
       list.appendChild(li);
+      if (reading) pressToEnd(list);
       return;
     }
     if (m.from === myPower) return;

@@ -471,3 +471,35 @@ def test_an_order_picked_on_the_board_and_refused_says_so_where_the_player_looks
     assert not game.phases.get(index=1).orders.filter(power="China").exists()
     shot(page, "board-menu-order-refused")
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_thread_shows_its_newest_press_and_press_coming_in(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: a thread's box opened at its oldest message and press arriving
+    live went in below what was shown (a box 2,645 px tall, 352 px of it shown, scrolled to
+    the top)."""
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    for n in range(15):
+        services.send_message(game, russia.user, f"Old news {n}\nsecond line\nthird line")
+    cn, _ = page_for(browser, live_server, china.user)
+    cn.goto(f"{live_server.url}/games/{game.pk}/?thread=public#press")
+    cn.wait_for_selector("#live[data-connected='1']", state="attached")
+    shown = "(l) => l.scrollTop + l.clientHeight >= l.scrollHeight - 2"
+    box = cn.locator("ol.messages-list")
+    assert box.evaluate("(l) => l.scrollHeight > l.clientHeight + 100")  # it does scroll
+    assert box.evaluate(shown)
+    services.send_message(game, russia.user, "Fresh news")
+    cn.wait_for_selector("ol.messages-list >> text=Fresh news")
+    assert box.evaluate(shown)
+    # Scrolled back to read older press, the reader stays there as more comes in.
+    box.evaluate("(l) => { l.scrollTop = 0; }")
+    services.send_message(game, russia.user, "Later news")
+    cn.wait_for_selector("ol.messages-list >> text=Later news")
+    assert box.evaluate("(l) => l.scrollTop") == 0

@@ -357,6 +357,11 @@ class ModerationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.action = action
 
+    def _named(self, names: list[str]) -> str:
+        """Inputs of the action as the console labels them (``minutes, or the new deadline``)."""
+        labels = {f.name: str(f.label) for f in moderation.ACTIONS[self.action].fields}
+        return ", ".join(labels.get(name, name).lower() for name in names)
+
     def clean_deadline(self):
         value = self.cleaned_data.get("deadline")
         problem = moderation.deadline_problem(value)
@@ -371,10 +376,15 @@ class ModerationForm(forms.Form):
         for name in moderation.ACTIONS[self.action].missing(data):
             if name not in self.errors:
                 self.add_error(name, _("This field is required."))
+        wanted = moderation.ACTIONS[self.action].lacks_one_of(data)
+        if wanted and not set(wanted) & set(self.errors):  # one was given, and refused
+            self.add_error(
+                None, _("Give one of these: %(names)s.") % {"names": self._named(wanted)}
+            )
         both = moderation.ACTIONS[self.action].conflicting(data)
         if both:
             self.add_error(
-                None, _("Give only one of these: %(names)s.") % {"names": ", ".join(both)}
+                None, _("Give only one of these: %(names)s.") % {"names": self._named(both)}
             )
         username = data.get("username")
         if username:

@@ -85,12 +85,16 @@ class Action:
         return [k for k, v in data.items() if v not in (None, "") and k not in own]
 
     def missing(self, data: dict) -> list[str]:
-        """The inputs the action needs that ``data`` lacks (empty values count as missing)."""
+        """The inputs the action needs that ``data`` lacks (empty values count as missing);
+        the ``one_of`` inputs are ``lacks_one_of``'s."""
         given = {k for k, v in data.items() if v not in (None, "")}
-        out = [f.name for f in self.fields if f.required and f.name not in given]
-        if self.one_of and not given & set(self.one_of):
-            out.append(self.one_of[0])
-        return out
+        return [f.name for f in self.fields if f.required and f.name not in given]
+
+    def lacks_one_of(self, data: dict) -> list[str]:
+        """The ``one_of`` inputs when ``data`` gives none of them (a new deadline needs
+        minutes or a date), else nothing."""
+        given = {k for k, v in data.items() if v not in (None, "")}
+        return list(self.one_of) if self.one_of and not given & set(self.one_of) else []
 
 
 RUNNING = frozenset({Status.ACTIVE, Status.PAUSED})

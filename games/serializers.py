@@ -756,6 +756,10 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         if missing:
             # A rule of the action, not of the schema (one body serves every action).
             raise serializers.ValidationError({f: f"{action} needs this field" for f in missing})
+        wanted = moderation.ACTIONS[action].lacks_one_of(attrs)
+        if wanted:
+            said = f"{action} needs one of {', '.join(wanted)}"
+            raise serializers.ValidationError({name: said for name in wanted})
         both = moderation.ACTIONS[action].conflicting(attrs)
         if both:
             raise serializers.ValidationError(

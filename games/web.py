@@ -1520,8 +1520,15 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         form = ModerationForm(request.POST, action=action)
         valid = form.is_valid()
     if not valid:
+        # Under the action's and the field's labels, as the console shows them.
+        labels = {f.name: f.label for f in entry.fields}
         for field, errors in form.errors.items():
-            messages.error(request, f"{action}, {field}: {' '.join(errors)}")
+            where = (
+                [str(entry.label), str(labels.get(field, field))]
+                if field in form.fields
+                else [str(entry.label)]
+            )
+            messages.error(request, f"{': '.join(where)}: {' '.join(errors)}")
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {

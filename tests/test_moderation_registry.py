@@ -161,7 +161,7 @@ def test_both_inputs_declare_every_field_of_the_registry():
             assert field.name in ModerationForm.base_fields, (action.name, field.name)
 
 
-def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator):
+def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator, api):
     """Once only the API took a date and time; the console now asks for the same inputs."""
     game = states["active"]
     c = Client()
@@ -174,8 +174,27 @@ def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator):
     too_far = (when + timedelta(days=400)).strftime("%Y-%m-%dT%H:%M")
     page = c.post(url, {"deadline": too_far}, follow=True).content.decode()
     assert "at most 366 days from now" in page
+    # Found by an adversary: "deadline, minutes: This field is required." of two fields the
+    # card marks optional, and "deadline, __all__: ..." for two given.
     page = c.post(url, {"minutes": "", "deadline": ""}, follow=True).content.decode()
-    assert "deadline, minutes: This field is required." in page
+    assert "Deadline: Give one of these: minutes, or the new deadline." in page
+    assert "This field is required" not in page
+    # A date that does not exist (New York's clocks going forward) is refused for itself alone.
+    from games.models import NotificationSettings
+
+    prefs = NotificationSettings.of(moderator)
+    prefs.time_zone = "America/New_York"
+    prefs.save()
+    page = c.post(url, {"deadline": "2027-03-14T02:30"}, follow=True).content.decode()
+    assert "Deadline: Or the new deadline: " in page
+    assert "Give one of these" not in page and "This field is required" not in page
+    page = c.post(url, {"minutes": "600000"}, follow=True).content.decode()
+    assert "Deadline: Minutes: Ensure this value is less than or equal to" in page
+    answer = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/", {"phase": game.current_phase.index}
+    )
+    assert answer.status_code == 400
+    assert answer.json()["minutes"] == ["deadline needs one of minutes, deadline"]
 
 
 def test_the_consoles_deadline_card_takes_a_date_alone_as_shown(states, moderator):
@@ -232,7 +251,8 @@ def test_a_deadline_with_both_minutes_and_a_date_is_refused_everywhere(states, a
         {"minutes": "60", "deadline": when.strftime("%Y-%m-%dT%H:%M"), "confirm": "yes"},
         follow=True,
     ).content.decode()
-    assert "Give only one of these: minutes, deadline." in page
+    assert "Deadline: Give only one of these: minutes, or the new deadline." in page
+    assert "__all__" not in page
     with pytest.raises(services.GameError, match="give one of minutes, deadline"):
         moderation.perform("deadline", game, moderator, {"minutes": 60, "deadline": when})
     game.current_phase.refresh_from_db()

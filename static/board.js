@@ -163,6 +163,35 @@
       shownAt = null;
       apply();
     }
+    // "Fit": the whole board in the view (the start view, ``fit``, may leave some of a tall
+    // board out, and did leave units out of sight).
+    function whole() {
+      var w = viewport.clientWidth, h = viewport.clientHeight - pad, b = size();
+      if (!inner.querySelector("svg")) return;
+      view.s = Math.min(w / b.w, h / b.h);
+      view.x = (w - b.w * view.s) / 2;
+      view.y = (h - b.h * view.s) / 2;
+      shownAt = null;
+      apply();
+    }
+    // The legend fades while the pointer or the focused unit is under it: it floats over the
+    // board's lower left corner, over units there (it never takes their clicks: CSS).
+    function fadeLegend(x, y, rect) {
+      var legend = inner.querySelector("svg #legend");
+      if (!legend) return;
+      var r = legend.getBoundingClientRect();
+      var under = rect
+        ? rect.left < r.right && rect.right > r.left && rect.top < r.bottom && rect.bottom > r.top
+        : x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+      viewport.classList.toggle("under-legend", under);
+    }
+    viewport.addEventListener("pointermove", function (e) {
+      if (e.pointerType === "mouse" || e.pointerType === "pen") fadeLegend(e.clientX, e.clientY);
+    });
+    viewport.addEventListener("pointerleave", function () { viewport.classList.remove("under-legend"); });
+    viewport.addEventListener("focusin", function (e) {
+      if (e.target !== viewport) fadeLegend(0, 0, e.target.getBoundingClientRect());
+    });
     // Pan so that a screen rectangle (a unit) shows above ``bottom`` px of the view.
     function reveal(rect, bottom) {
       var r = viewport.getBoundingClientRect();
@@ -221,14 +250,16 @@
       zoom(Math.pow(1.0015, -e.deltaY * (e.deltaMode === 1 ? 20 : 1)), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
     viewport.addEventListener("keydown", function (e) {
-      if (e.target !== viewport) return;
+      var zoomKey = ["+", "=", "-", "0"].indexOf(e.key) >= 0;
+      // The zoom keys also from a unit the focus is on; the arrows move the focus there.
+      if (e.target !== viewport && !zoomKey) return;
       var step = 60, keys = {
         ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step],
       };
       if (keys[e.key]) { view.x += keys[e.key][0]; view.y += keys[e.key][1]; apply(); }
       else if (e.key === "+" || e.key === "=") zoom(1.25);
       else if (e.key === "-") zoom(1 / 1.25);
-      else if (e.key === "0") fit();
+      else if (e.key === "0") whole();
       else return;
       e.preventDefault();
     });
@@ -248,7 +279,7 @@
         var which = e.target.dataset.zoom;
         if (which === "in") zoom(1.4);
         else if (which === "out") zoom(1 / 1.4);
-        else if (which === "reset") fit();
+        else if (which === "reset") whole();
       });
     }
     // The board arrives on its own (live.js); fit it the first time, keep the view after.
@@ -922,6 +953,7 @@
 
   // Ask for one of ``targets`` (places, highlighted and clickable on the board).
   function ask(text, targets, onPick, extra) {
+    var focused = menu.contains(document.activeElement);  // a key pressed a button of it
     prompt.textContent = text;
     choices.innerHTML = "";
     highlight(targets);
@@ -934,6 +966,8 @@
     if (extra) extra();
     button(t("Cancel"), function () { idle(); });
     position();
+    // The focus goes on to the menu's next step: it was on a button just taken away.
+    if (focused) choices.querySelector("button").focus({ preventScroll: true });
   }
 
   // -- where the menu is: docked in the orders panel while nothing is chosen; beside the
@@ -1044,48 +1078,54 @@
 
   var lastNote = "";
   function idle(note) {
-    step = null;
-    viewport.classList.remove("picking");
-    highlight([]);
-    docked();
-    choices.innerHTML = "";
-    lastNote = note || "";
-    var lead = note ? note + " " : "";
-    if (ADJUSTING) {
-      // Builds, removals and waives are chosen from the engine's list (or by clicking a home
-      // centre or a unit). Once one is chosen the prompt counts what is left; the ones chosen
-      // can be taken back, and only what is left is offered.
-      var chosen = spent();
-      var taken = {};  // province -> adjustments chosen there
-      chosen.forEach(function (l) {
-        var p = lineLocation(l);
-        if (p) taken[p] = (taken[p] || 0) + 1;
+    // Back from the menu (Escape, Cancel, an order placed), the focus goes back to the unit.
+    var back = anchor && menu.contains(document.activeElement) ? spotOf(anchor) : null;
+    try {
+      step = null;
+      viewport.classList.remove("picking");
+      highlight([]);
+      docked();
+      choices.innerHTML = "";
+      lastNote = note || "";
+      var lead = note ? note + " " : "";
+      if (ADJUSTING) {
+        // Builds, removals and waives are chosen from the engine's list (or by clicking a home
+        // centre or a unit). Once one is chosen the prompt counts what is left; the ones chosen
+        // can be taken back, and only what is left is offered.
+        var chosen = spent();
+        var taken = {};  // province -> adjustments chosen there
+        chosen.forEach(function (l) {
+          var p = lineLocation(l);
+          if (p) taken[p] = (taken[p] || 0) + 1;
+        });
+        var left = allowed - chosen.length;
+        prompt.textContent = lead + (chosen.length || !data.guide
+          ? (allowed ? adjustmentLeft() : "") + (left > 0 ? " " + t("Choose below.") : "")
+          : data.guide);
+        chosen.forEach(function (l) {
+          button(t("Take back: %(order)s", { order: l }), function () { takeBack(l); })
+            .classList.add("take-back");
+        });
+        options.forEach(function (o) {
+          if (left <= 0 && o.kind !== "special") return;
+          // There already (as many as one's units there: one removal a fleet in an ocean).
+          if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, unitsIn(o.location).length)) return;
+          button(o.order, function () { place(o); });
+        });
+        return;
+      }
+      prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
+      mine().forEach(function (u) {
+        var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
+        if ((missingUnits || (missingUnits = missingAtFirst())).has(u)) b.classList.add("warn");
       });
-      var left = allowed - chosen.length;
-      prompt.textContent = lead + (chosen.length || !data.guide
-        ? (allowed ? adjustmentLeft() : "") + (left > 0 ? " " + t("Choose below.") : "")
-        : data.guide);
-      chosen.forEach(function (l) {
-        button(t("Take back: %(order)s", { order: l }), function () { takeBack(l); })
-          .classList.add("take-back");
+      // A rule's own orders (a canal permit, a Chinese army entering or leaving).
+      options.filter(function (o) { return o.kind === "special"; }).forEach(function (o) {
+        button(o.order, function () { place(o); }).classList.add("rule-order");
       });
-      options.forEach(function (o) {
-        if (left <= 0 && o.kind !== "special") return;
-        // There already (as many as one's units there: one removal a fleet in an ocean).
-        if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, unitsIn(o.location).length)) return;
-        button(o.order, function () { place(o); });
-      });
-      return;
+    } finally {
+      if (back && back.focus) back.focus({ preventScroll: true });
     }
-    prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
-    mine().forEach(function (u) {
-      var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
-      if ((missingUnits || (missingUnits = missingAtFirst())).has(u)) b.classList.add("warn");
-    });
-    // A rule's own orders (a canal permit, a Chinese army entering or leaving).
-    options.filter(function (o) { return o.kind === "special"; }).forEach(function (o) {
-      button(o.order, function () { place(o); }).classList.add("rule-order");
-    });
   }
 
   // The kinds of order the engine lists, as the buttons name them.

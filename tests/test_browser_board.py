@@ -545,3 +545,64 @@ def test_a_second_ride_or_permit_chosen_takes_the_place_of_the_first(chromium, l
     stored = Order.objects.filter(phase=phase).order_by("position")
     assert [(o.text, o.valid) for o in stored] == [(line, True) for line in box]
     assert "Without orders: A Moscow" in page.inner_text("#unordered")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fit_shows_every_unit_and_the_legend_takes_no_unit_from_the_pointer(
+    chromium, live_server, demo
+):
+    """Found by an adversary: on the Far East board "Fit" fitted the width alone, leaving
+    Australia's units out of sight, and the legend in the view's corner covered fleets in the
+    Indian Ocean and took their clicks."""
+    game = Game.objects.get(variant="far-east", memberships__user__username="demo3")
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board[data-scale]")
+    page.click(".zoom [data-zoom=reset]")
+    page.wait_for_timeout(200)
+    area = board_area(page)
+    units = page.locator("#board g.unit")
+    assert units.count() > 10
+    for n in range(units.count()):
+        assert inside(box(units.nth(n)), area), units.nth(n).get_attribute("data-location")
+    legend = box(page.locator("#board #legend > rect"))
+    x, y = legend["x"] + legend["width"] / 2, legend["y"] + legend["height"] / 2
+    under = page.evaluate(f"document.elementFromPoint({x}, {y}).closest('#legend') === null")
+    assert under  # what is under the legend takes the pointer
+    page.mouse.move(x, y)
+    page.wait_for_selector("#board.under-legend")  # and the legend fades over it
+    page.mouse.move(area["x"] + area["width"] / 2, area["y"] + 10)
+    page.wait_for_selector("#board:not(.under-legend)")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_order_menu_keeps_the_keyboards_focus(chromium, live_server, demo):
+    """Found by an adversary: Enter on a unit, then Enter on "Move…", left the focus on the
+    page's body (the button pressed was taken away), and Escape did the same."""
+    game = Game.objects.get(variant="colonial", memberships__user__username="demo3")
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    power = game.memberships.get(user__username="demo3").power
+    page.wait_for_selector("#board[data-scale]")
+    page.wait_for_timeout(300)  # the board in place (it comes on its own, after the page)
+    unit = page.locator(f'#board g.unit[data-power="{power}"][tabindex]').first
+    unit.press("Enter")
+    focused = "document.activeElement.closest('#order-choices') !== null"
+    # Polled from here: the page's CSP forbids wait_for_function's evaluated strings.
+    for _ in range(50):
+        if page.evaluate(focused):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(focused)
+    move = page.locator("#order-choices button", has_text="Move")
+    move.first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#order-choices >> text=Cancel")
+    assert page.evaluate(focused)
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.matches('g.unit')")
+    # The zoom keys work from the unit the focus is on.
+    before = float(page.locator("#board").get_attribute("data-scale"))
+    page.keyboard.press("+")
+    assert float(page.locator("#board").get_attribute("data-scale")) > before

@@ -681,7 +681,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     start.phase = phase.index
     context["live_cursor"] = start
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
-    context["powers"] = _powers(game, user, palette_of(request), seats)
+    context["powers"] = _powers(game, user, palette_of(request), seats, phase)
     # Not to whoever moderates the game without playing it: they have seen every power's
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
@@ -730,17 +730,23 @@ def bots_words(game: Game) -> str:
     return gettext("Only when the moderator puts one on a seat.")
 
 
-def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> list[dict]:
-    """The powers' table; ``every_seat``: all the game's seats with their users."""
+def _powers(
+    game: Game, user, palette: str, every_seat: list[Membership], shown: Phase | None = None
+) -> list[dict]:
+    """The powers' table; ``every_seat``: all the game's seats with their users. ``shown``:
+    the phase the page shows, whose centres, units and orders the table counts (a past
+    phase's beside its board, not today's); Ready is the current phase's alone."""
     phase = game.current_phase
+    shown = shown or phase
+    past = shown is not None and phase is not None and shown.pk != phase.pk
     show = visibility.shows_names(game, user)
     bots = visibility.shows_bots(game, user)
     seats = {m.power: m for m in every_seat if m.status != Membership.Status.REPLACED}
     alive = engine.survivors(phase) if phase else set()
     # Unordered: the model's ordering would join the phase and the game for nothing.
-    powers_in = phase.orders.order_by().values_list("power", flat=True).distinct() if phase else []
+    powers_in = shown.orders.order_by().values_list("power", flat=True).distinct() if shown else []
     ordered = set(powers_in)
-    counts = engine.centres_and_units(phase) if phase else {}
+    counts = engine.centres_and_units(shown) if shown else {}
     colours = power_colours(game.variant, palette)
     out = []
     for name in engine.powers(game):
@@ -752,7 +758,7 @@ def _powers(game: Game, user, palette: str, every_seat: list[Membership]) -> lis
                 "player": visibility.player_name(seat, user, show, bots) if seat else None,
                 "status": seat.status if seat else Membership.Status.CIVIL_DISORDER,
                 "status_label": seat.get_status_display() if seat else gettext("Civil disorder"),
-                "ready": bool(seat and seat.ready),
+                "ready": bool(seat and seat.ready) and not past,
                 "orders": name in ordered,
                 "bot": bool(visibility.is_bot(seat, user, bots)),
                 "centres": counts.get(name, (0, 0))[0],

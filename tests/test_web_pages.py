@@ -696,3 +696,33 @@ def test_the_lobby_asks_no_orders_of_a_game_over(make_game, seat):
     services.end_game(game, game.creator)
     lobby = page.get(reverse("lobby")).content.decode()
     assert '<span class="warn">missing</span>' not in lobby and "nothing to order" in lobby
+
+
+def test_a_past_phases_page_counts_that_phase_in_the_powers_table(make_game, seat, moderator):
+    """Found by an adversary: the history's page showed today's powers' table beside the old
+    board: today's centres and units, the orders in and Ready of the current phase."""
+    import re
+
+    from django.test import Client
+
+    from games import services
+
+    game = make_game("standard")
+    russia = seat(game, "Russia")
+    services.submit_orders(russia, ["A Moscow - Ukraine"])
+    services.process_now(game, moderator)
+    services.set_ready(seat(game, "England"))
+    page = Client()
+    page.force_login(russia.user)
+
+    def row(html: str, power: str) -> str:
+        return re.search(rf'<tr data-power="{power}">.*?</tr>', html, re.S).group(0)
+
+    now = page.get(f"/games/{game.pk}/").content.decode()
+    assert 'class="orders-in"></td>' in row(now, "Russia")  # no orders yet this phase
+    assert 'class="ready">yes' in row(now, "England")
+    assert "the players are today" not in now
+    then = page.get(f"/games/{game.pk}/?phase=0").content.decode()
+    assert 'class="orders-in">in</td>' in row(then, "Russia")
+    assert 'class="ready"></td>' in row(then, "England")
+    assert "the players are today" in then

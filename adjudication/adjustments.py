@@ -72,6 +72,8 @@ def adjudicate_adjustments(board: Board, entries: list, answer) -> tuple[list[Un
             order = parse(variant, text, "adjustments")
             if order.kind == WAIVE:
                 if delta[power] <= 0:
+                    if owed[power] > 0:  # its builds are all taken by earlier orders
+                        raise OrderError("{power} has no builds left to waive", power=power)
                     raise OrderError("{power} has no builds to waive", power=power)
                 delta[power] -= 1
                 answer(index, "succeeds", canonical="Waive")

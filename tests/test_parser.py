@@ -826,6 +826,20 @@ def test_waive_without_builds():
     assert unit_set(r) == set(units)
 
 
+def test_waive_after_every_build_is_taken():
+    """Found by an adversary: "has no builds to waive" of a power that had one, taken by its
+    build listed before."""
+    centres = {"Russia": ["Moscow", "Warsaw"]}
+    r = judge(
+        "standard",
+        [("Russia", "A", "Moscow")],
+        [("Russia", "Build A Warsaw"), ("Russia", "Waive")],
+        WINTER,
+        supply_centers=centres,
+    )
+    assert_invalid(r, 1, "Russia has no builds left to waive")
+
+
 # -- retreat phase reasons ---------------------------------------------------------------------
 
 RETREATS = {"season": "spring", "year": 1901, "type": "retreats"}

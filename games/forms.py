@@ -306,6 +306,9 @@ class MessageForm(forms.Form):
 
     def __init__(self, *args, powers: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if not powers:  # public press only: nobody to tick, so no "Recipients" to show
+            del self.fields["recipients"]
+            return
         self.fields["recipients"].choices = [(p, p) for p in powers]
 
 

@@ -992,7 +992,7 @@ def _press_fields(language: str, others: tuple[str, ...], ticked: tuple[str, ...
     language, choice of recipients and ticked thread: the form is never bound on the page, so
     nothing else changes them, and Django's widget templates cost 2.5 ms a page."""
     form = MessageForm(powers=list(others))
-    if ticked is not None:
+    if ticked is not None and "recipients" in form.fields:
         form.initial["recipients"] = list(ticked)
         form.fields["recipients"].help_text = gettext(
             "Ticked to reply in this thread; untick everyone for a public message."
@@ -1246,7 +1246,8 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
     body = form.data.get("body", "").replace("\x00", "")  # a NUL, refused, is not kept
     if not body.strip() or len(body) > 2 * form.fields["body"].max_length:
         return
-    powers = {value for value, _label in form.fields["recipients"].choices}
+    field = form.fields.get("recipients")
+    powers = {value for value, _label in field.choices} if field else set()
     recipients = [p for p in form.data.getlist("recipients") if p in powers]
     request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
 
@@ -1261,7 +1262,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     form = MessageForm(request.POST, powers=engine.powers(game))
     thread = ""
     if form.is_valid():
-        recipients = form.cleaned_data["recipients"]
+        recipients = form.cleaned_data.get("recipients", [])
         # The phase the form was shown in: press written before the phase was processed is
         # not sent in the next one unseen; it comes back in the box, with why.
         phase = ascii_index(request.POST.get("phase"))

@@ -287,3 +287,16 @@ def test_the_api_says_how_to_sign_in_again(colonial, client):
     )
     assert response.status_code in (401, 403)
     assert response.json()["detail"].startswith("You are not signed in: sign in again")
+
+
+def test_a_public_press_game_asks_for_no_recipients(make_game, seat):
+    """Found by an adversary: "Recipients:" and "Tick nobody for a public message." with
+    nothing to tick, in a game of public press only."""
+    game = make_game("colonial", press=models.Game.Press.PUBLIC)
+    page = client_for(seat(game, "Russia").user)
+    html = page.get(reverse("game", args=[game.pk])).content.decode()
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert "Recipients" not in form and "Tick nobody" not in form
+    assert 'name="body"' in form
+    page.post(reverse("send-press", args=[game.pk]), {"phase": "0", "body": "Hello, all"})
+    assert game.messages.get().recipients == []

@@ -278,7 +278,7 @@ def test_the_moderator_console_reads_its_phase_in_ascii_digits_only(game, modera
         game.current_phase_id == phase.pk
         and not Game.objects.get(pk=game.pk).phases.filter(processed_at__isnull=False).exists()
     )
-    assert any("phase" in m for m in flashed(response))
+    assert any("Phase: " in m for m in flashed(response))  # under its label
     browser(moderator).post(url, {"phase": "0", "confirm": "yes"})
     game.refresh_from_db()
     assert game.current_phase_id != phase.pk  # written plainly, it is processed
@@ -627,7 +627,7 @@ def test_moderator_page_deadline_minutes_are_bounded(game, moderator, minutes) -
         {"minutes": minutes, "confirm": "yes"},
     )
     assert response.status_code == 302
-    assert any("minutes" in m for m in flashed(response))
+    assert any("Deadline: Minutes: " in m for m in flashed(response))  # under its labels
     game.current_phase.refresh_from_db()
     assert game.current_phase.deadline == deadline
 

@@ -17,6 +17,7 @@ import json
 import re
 
 from django.conf import settings
+from django.http import QueryDict
 from django.utils.translation import gettext
 from rest_framework import exceptions, parsers, status
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -130,8 +131,18 @@ class JSONParser(parsers.JSONParser):
 
 class FormParser(parsers.FormParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        """A form's fields; a body that is JSON sent as a form (``curl -d`` says it is one)
+        is refused saying so, rather than read as a form with no field the view wants."""
         check_size(parser_context)
-        return super().parse(stream, media_type, parser_context)
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        body = stream.read() if stream is not None else b""
+        if body.lstrip()[:1] in (b"{", b"["):
+            raise exceptions.ParseError(
+                "This body is JSON, but its Content-Type says it is a form "
+                "(application/x-www-form-urlencoded, as curl -d sends it): send it with "
+                "Content-Type: application/json."
+            )
+        return QueryDict(body, encoding=encoding)
 
 
 class MultiPartParser(parsers.MultiPartParser):

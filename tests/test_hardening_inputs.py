@@ -1574,3 +1574,24 @@ def test_a_body_of_a_type_not_read_is_told_which_types_are(game, seat) -> None:
     assert detail.startswith('Unsupported media type "text/plain"; send it as application/json')
     assert detail.endswith("application/x-www-form-urlencoded or multipart/form-data.")
     assert client.generic("PUT", path, body, content_type="application/json").status_code == 200
+
+
+def test_json_sent_as_a_form_is_refused_saying_so(game, france) -> None:
+    """Found by an adversary: ``curl -d '{"orders": [...]}'`` (a form's Content-Type) was
+    answered "orders: This field is required.", which sent the client looking at its JSON."""
+    response = token_client(france.user).generic(
+        "PUT",
+        f"/api/games/{game.pk}/orders/",
+        json.dumps({"orders": ["A Paris H"]}),
+        content_type="application/x-www-form-urlencoded",
+    )
+    detail = assert_json_4xx(response, 400)
+    assert "Content-Type: application/json" in str(detail)
+    # A real form is still read as one.
+    response = token_client(france.user).generic(
+        "PUT",
+        f"/api/games/{game.pk}/orders/",
+        "orders=A+Paris+H",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200, response.content

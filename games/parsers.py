@@ -17,7 +17,7 @@ import json
 import re
 
 from django.conf import settings
-from django.http import QueryDict
+from django.http import Http404, QueryDict
 from django.utils.translation import gettext
 from rest_framework import exceptions, parsers, status
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -154,10 +154,12 @@ class MultiPartParser(parsers.MultiPartParser):
 class JSONAnyway(DefaultContentNegotiation):
     """DRF's content negotiation, answering with the view's first renderer (JSON for every API
     view) rather than 406 when the client accepts none of them: a browser's
-    ``Accept: text/html`` gets JSON, as every client under /api/ does."""
+    ``Accept: text/html`` gets JSON, as every client under /api/ does. So does a ``?format=``
+    no renderer has (``xml``), which DRF answered with a 404 "Not found." of a game that
+    exists."""
 
     def select_renderer(self, request, renderers, format_suffix=None):
         try:
             return super().select_renderer(request, renderers, format_suffix)
-        except exceptions.NotAcceptable:
+        except (exceptions.NotAcceptable, Http404):
             return renderers[0], renderers[0].media_type

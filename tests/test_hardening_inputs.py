@@ -1595,3 +1595,10 @@ def test_json_sent_as_a_form_is_refused_saying_so(game, france) -> None:
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 200, response.content
+
+
+def test_a_format_no_renderer_has_is_answered_in_json(game, france) -> None:
+    """Found by an adversary: ``?format=xml`` answered 404 "Not found." of a game that exists."""
+    response = token_client(france.user).get(f"/api/games/{game.pk}/?format=xml")
+    assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+    assert response.json()["id"] == game.pk

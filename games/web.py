@@ -23,6 +23,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -242,15 +243,47 @@ def signed_in_to_act(view):
 
 
 def _keep_typed(request: HttpRequest, pk: int) -> None:
-    """The orders or press a signed-out form carried, kept in the session (which signing in
-    keeps) under the keys the game page reads refused text from."""
+    """The orders or press a game's form carried, kept in the session (which signing in
+    keeps) under the keys the game page reads refused text from: for its signed-in sender
+    at once; for a sender signed out meanwhile (``signed_in_to_act``), only for the account
+    the form was shown to (its ``author`` field), should another sign in on that browser."""
+    user = request.user
+    if user.is_authenticated:
+        owner = user.pk
+    else:
+        try:
+            owner = signing.loads(request.POST.get("author", ""), salt=AUTHOR_SALT)
+        except signing.BadSignature:
+            return  # an old page's form, or a forged one: nothing is kept for anyone
     orders = request.POST.get("orders", "").replace("\x00", "")
     if orders.strip() and len(orders) <= MAX_KEPT_TEXT:
-        request.session[f"unsaved-orders-{pk}"] = orders
+        request.session[f"kept-orders-{pk}"] = {"by": owner, "text": orders}
     body = request.POST.get("body", "").replace("\x00", "")
     if body.strip() and len(body) <= MAX_KEPT_TEXT:
         recipients = [r[:50] for r in request.POST.getlist("recipients")[:20]]
-        request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
+        request.session[f"kept-press-{pk}"] = {
+            "by": owner,
+            "text": {"body": body, "recipients": recipients},
+        }
+
+
+def _take_kept(request: HttpRequest, pk: int) -> None:
+    """What ``_keep_typed`` kept for this game, given back to the game page's boxes if it was
+    typed by the account now signed in, else dropped."""
+    for what, key in (("orders", f"unsaved-orders-{pk}"), ("press", f"unsent-press-{pk}")):
+        kept = request.session.pop(f"kept-{what}-{pk}", None)
+        if isinstance(kept, dict) and kept.get("by") == request.user.pk:
+            request.session[key] = kept.get("text")
+
+
+def author_field(user) -> str:
+    """The ``author`` field of a game's orders and press forms: who the form was shown to,
+    signed, so that text kept from it after its sender was signed out goes back to them
+    alone (``_keep_typed``)."""
+    return signing.dumps(user.pk, salt=AUTHOR_SALT) if user.is_authenticated else ""
+
+
+AUTHOR_SALT = "games.web.kept-text"
 
 
 # The most text of a signed-out form kept for later: more than any box takes.
@@ -629,6 +662,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The board, your orders, the press and the history. ``?phase=n`` shows a past phase."""
     game = request.watched_game
     user = request.user
+    if user.is_authenticated:
+        _take_kept(request, game.pk)
     # Every seat, read once: the powers' table shows them, and the viewer's own is among them.
     seats = list(game.memberships.select_related("user"))
     game.know_seats(seats)
@@ -663,6 +698,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "rules_variant": game.variant,
         "time_zone": time_zone_of(request),
         "options": _options(game, visibility.creator_name(game, user)),
+        "author": author_field(user),
     }
     if phase is None:  # forming, or cancelled before it started
         context["join_form"] = JoinForm(powers=engine.powers(game))

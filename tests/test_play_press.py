@@ -242,16 +242,27 @@ def test_press_that_shows_nothing_is_refused(colonial, seat, api, body):
         assert sent.status_code == 201, sent.content
 
 
+def _author(user, game) -> str:
+    """The ``author`` field of the game page's forms, as shown to ``user``."""
+    html = client_for(user).get(reverse("game", args=[game.pk])).content.decode()
+    return re.search(r'name="author" value="([^"]+)"', html).group(1)
+
+
+def _signed_out_browser(user) -> Client:
+    user.set_password("pw")
+    user.save()
+    return Client()
+
+
 def test_press_sent_after_signing_out_elsewhere_waits_in_the_box_for_signing_in(colonial, seat):
     """Found by an adversary: signed out in another tab, a message sent from the game page
     went to the sign-in page, which then led to the press form's address (a GET there: 405,
     "Not allowed here"), and the message was gone. Now the sign-in leads back to the game
     page, the message in its box, its recipients ticked."""
     russia = seat(colonial, "Russia").user
-    russia.set_password("pw")
-    russia.save()
-    page = Client()
-    sent = {"phase": "0", "body": "Still allies?", "recipients": ["Britain"]}
+    author = _author(russia, colonial)
+    page = _signed_out_browser(russia)
+    sent = {"phase": "0", "body": "Still allies?", "recipients": ["Britain"], "author": author}
     response = page.post(reverse("send-press", args=[colonial.pk]), sent)
     game_url = reverse("game", args=[colonial.pk])
     assert response.status_code == 302
@@ -269,14 +280,35 @@ def test_press_sent_after_signing_out_elsewhere_waits_in_the_box_for_signing_in(
 
 def test_orders_saved_after_signing_out_elsewhere_wait_in_the_box(colonial, seat):
     russia = seat(colonial, "Russia").user
-    russia.set_password("pw")
-    russia.save()
-    page = Client()
-    response = page.post(reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H"})
+    author = _author(russia, colonial)
+    page = _signed_out_browser(russia)
+    response = page.post(
+        reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H", "author": author}
+    )
     page.post(response.url, {"username": russia.username, "password": "pw"})
     html = page.get(reverse("game", args=[colonial.pk])).content.decode()
     assert "A Moscow H</textarea>" in html
     assert not models.Order.objects.filter(phase__game=colonial).exists()
+
+
+def test_text_kept_after_signing_out_is_shown_to_nobody_else(colonial, seat):
+    """Someone else signing in on that browser (a shared computer) is not shown the press or
+    orders the first player typed; nor is anyone shown text from a form without its author."""
+    russia, china = seat(colonial, "Russia").user, seat(colonial, "China").user
+    author = _author(russia, colonial)
+    page = _signed_out_browser(china)
+    press = {"phase": "0", "body": "Secret plan", "author": author}
+    response = page.post(reverse("send-press", args=[colonial.pk]), press)
+    page.post(
+        reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H", "author": author}
+    )
+    page.post(response.url, {"username": china.username, "password": "pw"})
+    html = page.get(reverse("game", args=[colonial.pk])).content.decode()
+    assert "Secret plan" not in html and "A Moscow H" not in html
+    page = _signed_out_browser(russia)
+    response = page.post(reverse("send-press", args=[colonial.pk]), {**press, "author": "forged"})
+    page.post(response.url, {"username": russia.username, "password": "pw"})
+    assert "Secret plan" not in page.get(reverse("game", args=[colonial.pk])).content.decode()
 
 
 def test_the_api_says_how_to_sign_in_again(colonial, client):

@@ -232,21 +232,24 @@ def signed_in_to_act(view):
         if request.user.is_authenticated:
             return view(request, pk, *args, **kwargs)
         if request.method == "POST":
-            _keep_typed(request, pk)
-            messages.error(
-                request,
-                gettext("You were signed out. Sign in again: what you typed is still in its box."),
-            )
+            if _keep_typed(request, pk):
+                said = gettext(
+                    "You were signed out. Sign in again: what you typed is still in its box."
+                )
+            else:
+                said = gettext("You were signed out. Sign in again, then do it again.")
+            messages.error(request, said)
         return redirect_to_login(reverse("game", args=[pk]))
 
     return wrapped
 
 
-def _keep_typed(request: HttpRequest, pk: int) -> None:
+def _keep_typed(request: HttpRequest, pk: int) -> bool:
     """The orders or press a game's form carried, kept in the session (which signing in
     keeps) under the keys the game page reads refused text from: for its signed-in sender
     at once; for a sender signed out meanwhile (``signed_in_to_act``), only for the account
-    the form was shown to (its ``author`` field), should another sign in on that browser."""
+    the form was shown to (its ``author`` field), should another sign in on that browser.
+    Whether anything was kept."""
     user = request.user
     if user.is_authenticated:
         owner = user.pk
@@ -254,10 +257,12 @@ def _keep_typed(request: HttpRequest, pk: int) -> None:
         try:
             owner = signing.loads(request.POST.get("author", ""), salt=AUTHOR_SALT)
         except signing.BadSignature:
-            return  # an old page's form, or a forged one: nothing is kept for anyone
+            return False  # an old page's form, or a forged one: nothing is kept for anyone
+    kept = False
     orders = request.POST.get("orders", "").replace("\x00", "")
     if orders.strip() and len(orders) <= MAX_KEPT_TEXT:
         request.session[f"kept-orders-{pk}"] = {"by": owner, "text": orders}
+        kept = True
     body = request.POST.get("body", "").replace("\x00", "")
     if body.strip() and len(body) <= MAX_KEPT_TEXT:
         recipients = [r[:50] for r in request.POST.getlist("recipients")[:20]]
@@ -265,6 +270,8 @@ def _keep_typed(request: HttpRequest, pk: int) -> None:
             "by": owner,
             "text": {"body": body, "recipients": recipients},
         }
+        kept = True
+    return kept
 
 
 def _take_kept(request: HttpRequest, pk: int) -> None:

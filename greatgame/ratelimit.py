@@ -71,9 +71,9 @@ def too_many_attempts(
     ) % {"wait": wait}
     back = None
     if game is not None:
-        _keep_typed(request, game)
         back = reverse("game", args=[game])
-        message += " " + gettext("What you typed is kept for the game page.")
+        if _keep_typed(request, game):
+            message += " " + gettext("What you typed is kept for the game page.")
     response = error_page(request, 429, message, back=back)
     response["Retry-After"] = str(wait)
     return response

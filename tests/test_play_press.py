@@ -308,7 +308,9 @@ def test_text_kept_after_signing_out_is_shown_to_nobody_else(colonial, seat):
     page = _signed_out_browser(russia)
     response = page.post(reverse("send-press", args=[colonial.pk]), {**press, "author": "forged"})
     page.post(response.url, {"username": russia.username, "password": "pw"})
-    assert "Secret plan" not in page.get(reverse("game", args=[colonial.pk])).content.decode()
+    html = page.get(reverse("game", args=[colonial.pk])).content.decode()
+    assert "Secret plan" not in html
+    assert "Sign in again, then do it again." in html  # nothing kept, nothing promised
 
 
 def test_the_api_says_how_to_sign_in_again(colonial, client):

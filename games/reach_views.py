@@ -30,6 +30,7 @@ from .errors import error_page
 from .input_types import LanguageField, StrictInput
 from .models import Game, PushSubscription, Webhook
 from .parsers import JSONParser
+from .signed_out import signed_in_to_act
 
 
 class WebhookSerializer(StrictInput, serializers.ModelSerializer):
@@ -235,7 +236,7 @@ class PushSubscriptionsView(APIView):
 # -- pages ---------------------------------------------------------------------------------
 
 
-@login_required
+@signed_in_to_act(back="moderate")
 @require_POST
 def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The moderator console's form: add a webhook (its secret is shown once, on the console)."""

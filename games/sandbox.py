@@ -40,6 +40,7 @@ from .serializers import (
     OrdersInputSerializer,
     PaymentSerializer,
 )
+from .signed_out import signed_in_to_act
 from .throttles import ScopedThrottle
 
 # -- services --------------------------------------------------------------------------------
@@ -328,7 +329,7 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/sandbox.html", context)
 
 
-@login_required
+@signed_in_to_act(back="sandbox")
 @require_POST
 def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
     game = _own(pk, request.user)
@@ -378,7 +379,7 @@ def _keep_unsaved(request: HttpRequest, pk: int, power: str, text: str) -> None:
         request.session[f"unsaved-sandbox-{pk}-{power}"] = text
 
 
-@login_required
+@signed_in_to_act(back="sandbox")
 @require_POST
 def sandbox_pay(request: HttpRequest, pk: int) -> HttpResponse:
     """Gold from one of the sandbox's powers to another; the service checks the rules."""
@@ -398,7 +399,7 @@ def sandbox_pay(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("sandbox", args=[pk]) + "#gold")
 
 
-@login_required
+@signed_in_to_act(back="sandbox")
 @require_POST
 def sandbox_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=_own(pk, request.user).pk)

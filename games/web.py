@@ -22,8 +22,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
-from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -83,6 +81,7 @@ from .models import (
     PressRead,
 )
 from .search import with_seats
+from .signed_out import author_field, signed_in_to_act, take_kept
 from .throttles import ScopedThrottle
 
 # The actions' names as the console shows them (the keys are the API's words).
@@ -220,83 +219,6 @@ def watchable(view):
     return wrapped
 
 
-def signed_in_to_act(view):
-    """``login_required`` for a game's forms (orders, press, Ready, payments, votes, joining):
-    a form sent by someone signed out meanwhile (in another tab, or the session ended) goes
-    to the sign-in page and from there back to the game page, not to the form's address,
-    which answers a GET with 405; and what was typed in the orders or press box is kept for
-    the game page to show again, as any refused form's is."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, pk: int, *args, **kwargs) -> HttpResponse:
-        if request.user.is_authenticated:
-            return view(request, pk, *args, **kwargs)
-        if request.method == "POST":
-            if _keep_typed(request, pk):
-                said = gettext(
-                    "You were signed out. Sign in again: what you typed is still in its box."
-                )
-            else:
-                said = gettext("You were signed out. Sign in again, then do it again.")
-            messages.error(request, said)
-        return redirect_to_login(reverse("game", args=[pk]))
-
-    return wrapped
-
-
-def _keep_typed(request: HttpRequest, pk: int) -> bool:
-    """The orders or press a game's form carried, kept in the session (which signing in
-    keeps) under the keys the game page reads refused text from: for its signed-in sender
-    at once; for a sender signed out meanwhile (``signed_in_to_act``), only for the account
-    the form was shown to (its ``author`` field), should another sign in on that browser.
-    Whether anything was kept."""
-    user = request.user
-    if user.is_authenticated:
-        owner = user.pk
-    else:
-        try:
-            owner = signing.loads(request.POST.get("author", ""), salt=AUTHOR_SALT)
-        except signing.BadSignature:
-            return False  # an old page's form, or a forged one: nothing is kept for anyone
-    kept = False
-    orders = request.POST.get("orders", "").replace("\x00", "")
-    if orders.strip() and len(orders) <= MAX_KEPT_TEXT:
-        request.session[f"kept-orders-{pk}"] = {"by": owner, "text": orders}
-        kept = True
-    body = request.POST.get("body", "").replace("\x00", "")
-    if body.strip() and len(body) <= MAX_KEPT_TEXT:
-        recipients = [r[:50] for r in request.POST.getlist("recipients")[:20]]
-        request.session[f"kept-press-{pk}"] = {
-            "by": owner,
-            "text": {"body": body, "recipients": recipients},
-        }
-        kept = True
-    return kept
-
-
-def _take_kept(request: HttpRequest, pk: int) -> None:
-    """What ``_keep_typed`` kept for this game, given back to the game page's boxes if it was
-    typed by the account now signed in, else dropped."""
-    for what, key in (("orders", f"unsaved-orders-{pk}"), ("press", f"unsent-press-{pk}")):
-        kept = request.session.pop(f"kept-{what}-{pk}", None)
-        if isinstance(kept, dict) and kept.get("by") == request.user.pk:
-            request.session[key] = kept.get("text")
-
-
-def author_field(user) -> str:
-    """The ``author`` field of a game's orders and press forms: who the form was shown to,
-    signed, so that text kept from it after its sender was signed out goes back to them
-    alone (``_keep_typed``)."""
-    return signing.dumps(user.pk, salt=AUTHOR_SALT) if user.is_authenticated else ""
-
-
-AUTHOR_SALT = "games.web.kept-text"
-
-
-# The most text of a signed-out form kept for later: more than any box takes.
-MAX_KEPT_TEXT = 25_000
-
-
 def moderator_only(view):
     """Only the game's moderator may open the moderator pages."""
 
@@ -307,7 +229,7 @@ def moderator_only(view):
             return error_page(request, 403, gettext("Only the moderator may do this."))
         return view(request, game, *args, **kwargs)
 
-    return login_required(wrapped)
+    return signed_in_to_act(wrapped, back="moderate")
 
 
 def _act(request: HttpRequest, action, *args, **kwargs) -> bool:
@@ -670,7 +592,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = request.watched_game
     user = request.user
     if user.is_authenticated:
-        _take_kept(request, game.pk)
+        take_kept(request, game.pk)
     # Every seat, read once: the powers' table shows them, and the viewer's own is among them.
     seats = list(game.memberships.select_related("user"))
     game.know_seats(seats)

@@ -61,7 +61,7 @@ def too_many_attempts(
     again. A game's form (orders, press, a payment, joining) keeps what was typed for the
     game page, as a refused form does, and the page links back to it."""
     from games.errors import error_page
-    from games.web import _keep_typed
+    from games.signed_out import keep_typed
 
     wait = round(throttle.wait() or 1)
     message = ngettext(
@@ -72,7 +72,7 @@ def too_many_attempts(
     back = None
     if game is not None:
         back = reverse("game", args=[game])
-        if _keep_typed(request, game):
+        if keep_typed(request, game):
             message += " " + gettext("What you typed is kept for the game page.")
     response = error_page(request, 429, message, back=back)
     response["Retry-After"] = str(wait)

@@ -334,3 +334,29 @@ def test_a_public_press_game_asks_for_no_recipients(make_game, seat):
     assert 'name="body"' in form
     page.post(reverse("send-press", args=[game.pk]), {"phase": "0", "body": "Hello, all"})
     assert game.messages.get().recipients == []
+
+
+def test_a_signed_out_browser_keeps_one_games_text_at_a_time(colonial, make_game, seat):
+    """Found by an adversary: every game a signed-out browser posted to kept up to two boxes
+    of text in its session, which grew past a megabyte."""
+    russia = seat(colonial, "Russia").user
+    author = _author(russia, colonial)
+    page = _signed_out_browser(russia)
+    for pk in (colonial.pk, 999_001, 999_002):
+        page.post(reverse("send-press", args=[pk]), {"body": "x" * 20_000, "author": author})
+        page.post(reverse("submit-orders", args=[pk]), {"orders": "y" * 20_000, "author": author})
+    kept = [k for k in list(page.session.keys()) if k.startswith("kept-")]
+    assert sorted(kept) == ["kept-orders-999002", "kept-press-999002"]
+
+
+@pytest.mark.parametrize(
+    ("name", "back"),
+    [("moderate-action", "moderate"), ("sandbox-step", "sandbox"), ("webhook-add", "moderate")],
+)
+def test_a_signed_out_console_or_sandbox_form_leads_back_to_its_page(colonial, name, back):
+    """Found by an adversary: the moderator's console, a sandbox's steps and the webhooks form
+    sent after signing out led, once signed in, to the form's address: a 405."""
+    args = [colonial.pk] if name == "webhook-add" else [colonial.pk, "process"]
+    response = Client().post(reverse(name, args=args), {})
+    assert response.status_code == 302
+    assert response.url.endswith("?next=" + reverse(back, args=[colonial.pk]))

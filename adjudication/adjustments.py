@@ -134,8 +134,6 @@ def _build(
         )
     if board.centres.get(province) != power:
         raise OrderError("{power} does not own {province}", power=power, province=province)
-    if province in built:
-        raise OrderError("{where} already has a build this phase", where=province)
     if province in occupied:
         raise OrderError("{province} is occupied", province=province)
     kind = order.unit
@@ -157,6 +155,8 @@ def _build(
         if kind == "A":
             raise OrderError("an army cannot stand in {location}", location=location)
         raise OrderError("a fleet cannot stand in {location}", location=location)
+    if province in built:  # last: every reason of the order's own comes first
+        raise OrderError("{where} already has a build this phase", where=province)
     return Unit(power, kind, location, province)
 
 

@@ -508,14 +508,16 @@ class _Reader:
         end = start
         while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
             end += 1
+        ends = [end]
         if end > start and end < len(self.tokens) and _LETTER.fullmatch(self.tokens[end]):
-            end += 1  # ``S.E.I.O``: the last letter without its dot
-        if end - start < 3:
-            return
-        letters = "".join(self.keys[start:end])
-        names = _named_by_initials(self.variant).get(letters, [])
-        if 0 < len(names) <= _MOST_SUGGESTED:
-            self._did_you_mean(_typed_words(self.text, self.tokens[start:end]), names)
+            ends.insert(0, end + 1)  # ``S.E.I.O``: the last letter without its dot, or an H
+        for end in ends:
+            if end - start < 3:
+                continue
+            letters = "".join(self.keys[start:end])
+            names = _named_by_initials(self.variant).get(letters, [])
+            if 0 < len(names) <= _MOST_SUGGESTED:
+                self._did_you_mean(_typed_words(self.text, self.tokens[start:end]), names)
 
     def typed(self, index: int) -> str:
         """The token at ``index`` as the player typed it, for messages."""
@@ -1264,9 +1266,8 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
             destination = r.location(SUPPORTED_DESTINATION)
             via = _via(r)  # a supporter may repeat the move's route; it changes nothing
             if via is not None and via != "convoy" and via not in _routes(r.variant):
-                raise OrderError(
-                    "there is no route called '{typed}' on this map", typed=r.typed(r.pos - 1)
-                )
+                # ``via`` is the route's words as typed (``_via``)
+                raise OrderError("there is no route called '{typed}' on this map", typed=via)
             if route is not None and via not in (None, route):
                 raise OrderError(
                     "the move names two routes, {route} and {via}", route=route, via=via
@@ -1652,6 +1653,8 @@ def _name_cut_short(r: _Reader) -> None:
     for start in range(r.pos - 1, max(-1, r.pos - _LONGEST_NAME), -1):
         if keys[start] in ORDER_WORDS or keys[start] in _PUNCTUATION:
             break
+        if len(keys[start]) < 3:  # a letter or two (``T. S. R.``) says too little of a name
+            continue
         for end in range(min(len(keys), start + _LONGEST_NAME), r.pos, -1):
             typed = keys[start:end]
             if any(k in _PUNCTUATION for k in typed):

@@ -272,6 +272,8 @@ def test_notations_close_to_the_seeds_are_not_misread(variant, text, words):
         ("A Moscow - Peking", "Moscow is not adjacent to Peking"),
         ("A Orenburg S A Moscow - Omsk via Bogus", "no route called 'Bogus'"),
         ("A Orenburg S A Moscow - Omsk by Bogus", "no route called 'Bogus'"),
+        # Found by an adversary: a support named only the route's last word ('Canal').
+        ("A Orenburg S A Moscow - Omsk via the Suez Canal", "no route called 'the Suez Canal'"),
     ],
 )
 def test_reasons_say_the_true_cause(order, words):
@@ -314,6 +316,27 @@ def test_an_army_retreating_to_sea_and_a_second_build_get_their_true_reason():
         }
     )
     assert builds["orders"][1]["reason"] == "London already has a build this phase"
+
+
+def test_a_second_build_in_one_place_is_refused_for_its_own_reason_first():
+    """Found by an adversary: ``Build F Paris`` after ``Build A Paris`` was refused as
+    "already has a build", listed first as "inland": its own reason comes first now."""
+    for orders, refused, reason in (
+        (["Build A Paris", "Build F Paris"], 1, "a fleet cannot be built in Paris: it is inland"),
+        (["Build F Paris", "Build A Paris"], 0, "a fleet cannot be built in Paris: it is inland"),
+        (["Build A Paris", "Build A Paris"], 1, "Paris already has a build this phase"),
+    ):
+        builds = adjudicate(
+            {
+                "variant": "standard",
+                "phase": {"season": "winter", "year": 1901, "type": "adjustments"},
+                "units": [],
+                "supply_centers": {"France": ["Paris", "Brest", "Marseilles", "Spain"]},
+                "orders": [{"power": "France", "order": o} for o in orders],
+            }
+        )
+        assert builds["orders"][refused]["reason"] == reason, (orders, builds["orders"])
+        assert builds["orders"][1 - refused]["result"] == "succeeds"
 
 
 @pytest.mark.parametrize("britain_first", [True, False])

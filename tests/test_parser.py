@@ -1178,6 +1178,11 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
          "mean Southeast Indian Ocean?"),
         ("colonial", "F Sumatra - s. e. i. o", "there is no province called 's. e. i. o': did "
          "you mean Southeast Indian Ocean?"),
+        ("colonial", "F S.E.I.O. H", "there is no province called 'S.E.I.O.': did you mean "
+         "Southeast Indian Ocean?"),
+        # A letter or two say too little to suggest a name from (``Timor Sea`` for T. S.).
+        ("colonial", "A Moscow - Vladivostok via T. S. R.", "unexpected 'S. R.' at the end of "
+         "the order"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         # A name's initials are suggested, never read (a compass word by its two points).
         ("colonial", "F Sumatra - SEIO", "there is no province called 'SEIO': did you mean "

@@ -1078,8 +1078,10 @@
 
   var lastNote = "";
   function idle(note) {
-    // Back from the menu (Escape, Cancel, an order placed), the focus goes back to the unit.
-    var back = anchor && menu.contains(document.activeElement) ? spotOf(anchor) : null;
+    // Back from the menu (Escape, Cancel, an order placed), the focus goes back to the unit;
+    // for an order of no unit (a build, a Chinese Enter), to the menu's first choice.
+    var inMenu = menu.contains(document.activeElement);
+    var back = anchor && inMenu ? spotOf(anchor) : null;
     try {
       step = null;
       viewport.classList.remove("picking");
@@ -1124,7 +1126,11 @@
         button(o.order, function () { place(o); }).classList.add("rule-order");
       });
     } finally {
-      if (back && back.focus) back.focus({ preventScroll: true });
+      if (back && back.matches("[tabindex]")) back.focus({ preventScroll: true });
+      else if (inMenu) {
+        var first = choices.querySelector("button");
+        if (first) first.focus({ preventScroll: true });
+      }
     }
   }
 

@@ -23,7 +23,7 @@
   function pressToEnd(list) { list.scrollTop = list.scrollHeight; }
   function pressAtEnd(list) { return list.scrollHeight - list.scrollTop - list.clientHeight < 40; }
   var pressList = document.querySelector("ol.messages-list");
-  if (pressList) pressToEnd(pressList);
+  if (pressList && !pressList.dataset.paged) pressToEnd(pressList);
 
   // -- the board ---------------------------------------------------------------------
 
@@ -244,7 +244,8 @@
 
   function onPress(m) {
     var list = document.querySelector("ol.messages-list");
-    if (list && list.dataset.thread === m.thread) {
+    // An earlier page of the thread is not its end: new press is counted unread instead.
+    if (list && list.dataset.thread === m.thread && !list.dataset.paged) {
       var li = document.createElement("li");
       li.className = "live-new";
       var from = document.createElement("span");

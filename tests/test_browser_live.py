@@ -503,3 +503,27 @@ def test_a_long_thread_shows_its_newest_press_and_press_coming_in(
     services.send_message(game, russia.user, "Later news")
     cn.wait_for_selector("ol.messages-list >> text=Later news")
     assert box.evaluate("(l) => l.scrollTop") == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_press_coming_in_is_not_put_on_an_earlier_page_of_its_thread(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: on "Earlier messages", a new message went in below the oldest
+    ones shown, the fifty between them missing."""
+    game = make_game("colonial", process_when_ready=False)
+    russia, china = seat(game, "Russia"), seat(game, "China")
+    for n in range(60):
+        services.send_message(game, russia.user, f"Old news {n}")
+    cn, _ = page_for(browser, live_server, china.user)
+    cn.goto(f"{live_server.url}/games/{game.pk}/?thread=public#press")
+    cn.click("text=Earlier messages")
+    cn.wait_for_selector("ol.messages-list[data-paged]")
+    cn.wait_for_selector("#live[data-connected='1']", state="attached")
+    services.send_message(game, russia.user, "Fresh news")
+    cn.wait_for_timeout(1500)  # the stream's nudge, several polls' worth
+    assert cn.locator("ol.messages-list >> text=Fresh news").count() == 0

@@ -606,4 +606,3 @@ def test_the_order_menu_keeps_the_keyboards_focus(chromium, live_server, demo):
     before = float(page.locator("#board").get_attribute("data-scale"))
     page.keyboard.press("+")
     assert float(page.locator("#board").get_attribute("data-scale")) > before
-

@@ -1266,8 +1266,10 @@ def _movement(r: _Reader, unit: str | None, number: int | None, location: str) -
             destination = r.location(SUPPORTED_DESTINATION)
             via = _via(r)  # a supporter may repeat the move's route; it changes nothing
             if via is not None and via != "convoy" and via not in _routes(r.variant):
-                # ``via`` is the route's words as typed (``_via``)
-                raise OrderError("there is no route called '{typed}' on this map", typed=via)
+                # The route's words as typed, all of them (``_via`` read them), not the last.
+                end = r.pos - (1 if r.keys[r.pos - 1] == ")" else 0)
+                typed = _typed_words(r.text, r.tokens[end - len(via.split()) : end])
+                raise OrderError("there is no route called '{typed}' on this map", typed=typed)
             if route is not None and via not in (None, route):
                 raise OrderError(
                     "the move names two routes, {route} and {via}", route=route, via=via
@@ -1336,12 +1338,13 @@ def _via(r: _Reader) -> str | None:
     via: str | None = "convoy" if word in CONVOY_WORDS else _route_phrase(r)
     if via == "convoy":
         r.pos += 1
-    elif via is None:  # no route of this map: the move or support says so, as typed
+    elif via is None:  # no route of this map: the move or support says so
         start = r.pos
         r.pos += 1
         while r.pos < len(r.keys) and r.keys[r.pos].isalpha() and r.keys[r.pos] not in ORDER_WORDS:
             r.pos += 1  # the words of one name: "via Suez Canal"
-        via = _typed_words(r.text, r.tokens[start : r.pos])
+        # In capitals, as a rule's own route is written (a plug-in may check for ``FERRY``).
+        via = " ".join(r.keys[start : r.pos]).upper()
     if bracket and not r.accept(_CLOSING):
         raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
     return via

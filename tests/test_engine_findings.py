@@ -596,19 +596,19 @@ def test_a_permit_naming_no_fleet_does_not_cancel_the_real_permit(reverse):
     [
         (
             "Banana",
-            "there is no route called 'Banana' on this map; after 'via' write Convoy or TSR, or "
+            "there is no route called 'BANANA' on this map; after 'via' write Convoy or TSR, or "
             "leave 'via' out",
         ),
         # The canal is no route: the reason says to leave 'via' out, as the plain move is.
         (
             "Suez",
-            "there is no route called 'Suez' on this map; after 'via' write Convoy or TSR, or "
+            "there is no route called 'SUEZ' on this map; after 'via' write Convoy or TSR, or "
             "leave 'via' out",
         ),
-        # Found by an adversary: named as typed, all its words ("unexpected 'Canal'" before).
+        # Found by an adversary: all its words are named ("unexpected 'Canal'" before).
         (
             "the Suez Canal",
-            "there is no route called 'the Suez Canal' on this map; after 'via' write Convoy or "
+            "there is no route called 'THE SUEZ CANAL' on this map; after 'via' write Convoy or "
             "TSR, or leave 'via' out",
         ),
         ("Convoy", "only armies can be convoyed"),

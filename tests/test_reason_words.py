@@ -115,15 +115,15 @@ def test_a_reason_listing_routes_or_coasts_says_its_or_in_the_readers_language(
         for language in ("en", "ja", "zh-hans")
     }
     assert said["en"]["reason"] == (
-        "there is no route called 'Suez' on this map; after 'via' write Convoy or TSR, or leave "
+        "there is no route called 'SUEZ' on this map; after 'via' write Convoy or TSR, or leave "
         "'via' out"
     )
     assert said["ja"]["reason"] == (
-        "このマップに「Suez」という経路はありません。「via」の後には Convoy か TSR と書くか、"
+        "このマップに「SUEZ」という経路はありません。「via」の後には Convoy か TSR と書くか、"
         "「via」を省いてください"
     )
     assert said["zh-hans"]["reason"] == (
-        "此地图上没有名为“Suez”的路线；“via”之后请写 Convoy 或 TSR，或省略“via”"
+        "此地图上没有名为“SUEZ”的路线；“via”之后请写 Convoy 或 TSR，或省略“via”"
     )
     routes = said["ja"]["reason_words"]["args"]["routes"]
     assert routes == {"template": "{first} or {last}", "args": {"first": "Convoy", "last": "TSR"}}

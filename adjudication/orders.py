@@ -483,17 +483,22 @@ class _Reader:
             self.pos += 1
         return tok
 
+    def _dotted_letters(self, start: int) -> list[int]:
+        """Where a run of single letters each with its dot from ``start`` may end, longest
+        first: with the letter after them that has none (``K.S.U``, or an order's ``H``)
+        where there is one, and without it."""
+        end = start
+        while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
+            end += 1
+        if end > start and end < len(self.tokens) and _LETTER.fullmatch(self.tokens[end]):
+            return [end + 1, end]
+        return [end]
+
     def _dotted_abbreviation(self, start: int) -> None:
         """Initials with dots from ``start`` (``K.S.U.``, read as the letters ``k. s. u.``)
         that spell an abbreviation the variant does not take: refused as such, as typed
         (``refuse_abbreviation``), not as a province named by their first letter."""
-        end = start
-        while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
-            end += 1
-        ends = [end]
-        if end < len(self.tokens) and end > start and _LETTER.fullmatch(self.tokens[end]):
-            ends.insert(0, end + 1)  # ``K.S.U``: the last letter without its dot, if it fits
-        for end in ends:
+        for end in self._dotted_letters(start):
             if end - start < 2:
                 continue
             letters = [self.keys[i] for i in range(start, end)]
@@ -505,13 +510,7 @@ class _Reader:
         """Three letters or more each with its dot from ``start`` (``S.E.I.O.``), a name's
         initials: refused naming that name, as its initials without dots are (``SEIO``), not as
         the support their first letter would be. Only on the way to an error."""
-        end = start
-        while end < len(self.tokens) and _DOTTED_LETTER.fullmatch(self.tokens[end]):
-            end += 1
-        ends = [end]
-        if end > start and end < len(self.tokens) and _LETTER.fullmatch(self.tokens[end]):
-            ends.insert(0, end + 1)  # ``S.E.I.O``: the last letter without its dot, or an H
-        for end in ends:
+        for end in self._dotted_letters(start):
             if end - start < 3:
                 continue
             letters = "".join(self.keys[start:end])

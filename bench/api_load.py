@@ -415,6 +415,7 @@ def main() -> int:
     tag = f"api{int(time.time())}"
     started = time.monotonic()
     games = common.make_games(args.games, tag)
+    vacuumed = common.vacuum()
     setup_s = time.monotonic() - started
     database_url = f"{common.DATABASE_URL}?conn_max_age={args.conn_max_age}"
 
@@ -463,6 +464,7 @@ def main() -> int:
     print(f"api load: {tag}, {common.machine()} (after the run, its own load included)")
     print(f"before:            load average {' '.join(f'{x:.2f}' for x in load_before)}")
     print(f"set-up:            {args.games} games, {players} players, {setup_s:.1f} s")
+    print(f"database:          {vacuumed}")
     print(
         f"server:            gunicorn {args.workers} "
         f"{'gthread workers x ' + str(args.gthreads) + ' threads' if args.gthreads > 1 else 'sync workers'}"  # noqa: E501

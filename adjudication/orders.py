@@ -1319,12 +1319,17 @@ def _via(r: _Reader) -> str | None:
     ``(TSR)`` or ``(via Convoy)``, as rule books write it after the destination."""
     if r.pos >= len(r.keys):  # the order's end, as after most moves
         return None
-    bracket = r.peek() == "(" and r.peek(1) in _bracket_starts(r.variant)
+    bracket = r.peek() == "(" and (
+        r.peek(1) in _bracket_starts(r.variant) or _spaced_initials(r, r.pos + 1) is not None
+    )
     if bracket:
         r.pos += 1
     if not r.accept(_VIA_WORDS) and not bracket:
         return None
-    if r.peek() == "the" and r.peek(1) in _bracket_starts(r.variant) - _VIA_WORDS:
+    if r.peek() == "the" and (
+        r.peek(1) in _bracket_starts(r.variant) - _VIA_WORDS
+        or _spaced_initials(r, r.pos + 1) is not None
+    ):
         r.pos += 1  # "via the TSR", "by the railroad"
     word = r.peek()
     if word is None:
@@ -1355,6 +1360,25 @@ def _route_phrase(r: _Reader) -> str | None:
         if r.keys[r.pos : r.pos + len(words)] == words:
             r.pos += len(words)
             return route
+    spelt = _spaced_initials(r, r.pos)
+    if spelt is not None:
+        route, r.pos = spelt
+        return route
+    return None
+
+
+def _spaced_initials(r: _Reader, start: int) -> tuple[str, int] | None:
+    """A route's initials one by one from ``start``, spaced (``T. S. R.``, ``t s r``; "T.S.R."
+    is one word already, read as the route's name is): the route and where its letters end."""
+    end = start
+    while end < len(r.keys) and len(r.keys[end]) == 1 and r.keys[end].isalpha():
+        end += 1
+    if end - start < 2:
+        return None
+    initials = ("".join(r.keys[start:end]),)
+    for words, route in _route_words(r.variant):
+        if words == initials:
+            return route, end
     return None
 
 

@@ -1071,6 +1071,29 @@ def test_initials_with_dots_of_a_coast_or_a_route_read(variant_id, text, canonic
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "A Mos - Vla via T. S. R.",
+        "A Mos - Vla via t s r",
+        "A Mos - Vla by the T. S. R.",
+        "A Mos - Vla (T. S. R.)",
+        "A Mos - Vla (via t. s. r)",
+    ],
+)
+def test_a_route_spelt_in_spaced_initials_is_read(text):
+    """``T. S. R.`` with a space after each dot, or the bare letters, is the railroad, as
+    ``T.S.R.`` is, with or without ``via`` and in brackets."""
+    order = parse(load("colonial"), text, "movement")
+    assert order.text() == "A Moscow - Vladivostok via TSR"
+
+
+@pytest.mark.parametrize("text", ["A Mos - Vla via T. S.", "A Mos - Vla (T. S.)"])
+def test_letters_that_spell_no_route_are_still_refused(text):
+    with pytest.raises(OrderError):
+        parse(load("colonial"), text, "movement")
+
+
+@pytest.mark.parametrize(
     ("variant_id", "text", "typed"),
     [
         ("standard", "A.X.Y. - Sev", "X"),  # initials of no name
@@ -1181,8 +1204,8 @@ def test_a_hyphen_or_underscore_between_a_names_words(variant_id, text, canonica
         ("colonial", "F S.E.I.O. H", "there is no province called 'S.E.I.O.': did you mean "
          "Southeast Indian Ocean?"),
         # A letter or two say too little to suggest a name from (``Timor Sea`` for T. S.).
-        ("colonial", "A Moscow - Vladivostok via T. S. R.", "unexpected 'S. R.' at the end of "
-         "the order"),
+        ("colonial", "A Moscow - Vladivostok via T. S.", "unexpected 'S.' at the end of the "
+         "order"),
         ("far-east", "F Tokyo - Ec", "there is no province called 'Ec'"),  # no Thailand here
         # A name's initials are suggested, never read (a compass word by its two points).
         ("colonial", "F Sumatra - SEIO", "there is no province called 'SEIO': did you mean "

@@ -352,7 +352,7 @@ COAST_WORDS: Final = {
     "nc": "nc", "north": "nc", "n": "nc", "sc": "sc", "south": "sc",
     "ec": "ec", "east": "ec", "e": "ec", "wc": "wc", "west": "wc", "w": "wc",
 }  # fmt: skip
-_UNIT_NUMBER: Final = re.compile(r"^([af])(\d+)$")
+_UNIT_NUMBER: Final = re.compile(r"^(?:(a)(?:rmy)?|(f)(?:leet)?)(\d+)$")  # A2, Army2, Fleet2
 _NUMBER_STARTS: Final = frozenset("0123456789-")  # the first characters of a unit's number apart
 # The words a coast after a name may start with (``/nc``, ``(sc)``, ``nc``, ``north coast``):
 # any other next word skips looking for one.
@@ -652,9 +652,9 @@ class _Reader:
         if tok is not None:
             m = _UNIT_NUMBER.match(tok)
             if m:
-                kind = m.group(1).upper()
+                kind = (m.group(1) or m.group(2)).upper()
                 self.pos += 1
-                return kind, self._number(kind, m.group(2), self.pos - 1)
+                return kind, self._number(kind, m.group(3), self.pos - 1)
         return None, None
 
     def _number(self, kind: str, digits: str, start: int) -> int:

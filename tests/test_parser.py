@@ -1593,11 +1593,41 @@ def test_chinese_leave_spellings(text):
     assert parse(load("chinese"), text, "movement").text() == "A Pacific Ocean Leave"
 
 
-@pytest.mark.parametrize("text", ["A2 Pacific Ocean Leave", "leave army2 the pacific ocean"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A2 Pacific Ocean Leave",
+        "leave army2 the pacific ocean",
+        "A 2 Pacific Ocean Leave",  # the number apart, as any order may write it
+        "Army 2 Pacific Ocean leave",
+        "Leave A 2 Pacific Ocean",
+    ],
+)
 def test_a_chinese_leave_keeps_its_armys_number(text):
     """As any order does in a space several units share: it names army 2 there."""
     order = parse(load("chinese"), text, "movement")
     assert (order.text(), order.number) == ("A2 Pacific Ocean Leave", 2)
+
+
+@pytest.mark.parametrize("text", ["A0 Pacific Ocean Leave", "A 0 Pacific Ocean Leave"])
+def test_a_chinese_leave_of_army_0_is_refused_as_other_orders_are(text):
+    """Units are numbered from 1: army 0 is refused when read, with the reason ``F0`` gets,
+    not accepted and then found to have no army."""
+    with pytest.raises(OrderError, match="numbered from 1"):
+        parse(load("chinese"), text, "movement")
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "text", "canonical"),
+    [
+        ("chinese", "Army2 Pacific Ocean - Kwangtung", "A2 Pacific Ocean - Kwangtung"),
+        ("far-east", "Fleet2 Mid-Pacific Ocean - Guam", "F2 Mid-Pacific Ocean - Guam"),
+        ("far-east", "F Guam S fleet12 mid-pacific ocean", "F Guam S F12 Mid-Pacific Ocean"),
+    ],
+)
+def test_a_unit_word_in_full_with_its_number_joined_is_read(variant_id, text, canonical):
+    """``Army2`` as ``A2`` and ``Army 2`` are: the unit word in full, its number joined."""
+    assert parse(load(variant_id), text, "movement").text() == canonical
 
 
 def test_a_hold_with_the_wrong_coast_is_answered_at_the_units_own_coast():

@@ -16,7 +16,15 @@ import re
 from collections import Counter
 
 from adjudication.board import Board, Dislodged, RequestError, Unit
-from adjudication.orders import HOLD, ORDER_WORDS, SPECIAL, Order, OrderError, refuse_abbreviation
+from adjudication.orders import (
+    HOLD,
+    NUMBERED_FROM_1,
+    ORDER_WORDS,
+    SPECIAL,
+    Order,
+    OrderError,
+    refuse_abbreviation,
+)
 from adjudication.reasons import listed, why
 from adjudication.registry import Rule
 from adjudication.variant import Variant, normalise, province_of
@@ -134,7 +142,13 @@ def _where(
     number = None
     army = _ARMY.fullmatch(keys[0]) if keys else None
     if army:
-        number = int(army.group(1)) if army.group(1) else None
+        digits, typed = army.group(1), tokens[0]
+        if not digits and len(keys) > 2 and keys[1].isdigit() and len(keys[1]) <= 2:
+            # "A 2 Pacific Ocean Leave", as A2
+            digits, typed, tokens = keys[1], f"{tokens[0]} {tokens[1]}", tokens[1:]
+        if digits and int(digits) == 0:
+            raise OrderError(NUMBERED_FROM_1, typed=typed, unit="A")
+        number = int(digits) if digits else None
         tokens = tokens[1:]
     if len(tokens) > 1 and normalise(tokens[0]) == "the" and "the" not in variant.name_starts:
         tokens = tokens[1:]  # "Enter A the Pacific Ocean", as in any order before a name

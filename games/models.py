@@ -363,6 +363,12 @@ class Order(models.Model):
     result = models.CharField(max_length=20, blank=True, help_text="Filled in when processed.")
     result_reason = models.CharField(max_length=300, blank=True)
     result_reason_words = models.JSONField(null=True, blank=True)
+    stopped_at = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="Where a railroad move that ended short of its target stopped (result "
+        "'stopped'), as the engine names it.",
+    )
     position = OrderPosition(default=0)
 
     class Meta:

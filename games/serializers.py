@@ -490,6 +490,11 @@ class OrderSerializer(serializers.Serializer):
         source="said_result_reason", read_only=True, help_text="In the request's language."
     )
     result_reason_words = serializers.JSONField(read_only=True)
+    stopped_at = serializers.CharField(
+        read_only=True,
+        help_text="Where a railroad move that ended short of its target stopped (result "
+        "'stopped'); empty otherwise.",
+    )
 
 
 def _text(value: object) -> str | None:
@@ -498,7 +503,7 @@ def _text(value: object) -> str | None:
 
 def order_answers(orders: Iterable[Order]) -> list[dict]:
     """``OrderSerializer(orders, many=True).data``, made directly: the serializer copies its
-    ten fields for every answer, which was a tenth of an order submission's CPU. Same keys,
+    eleven fields for every answer, which was a tenth of an order submission's CPU. Same keys,
     same values (``tests/test_api_order_model.py`` compares the two)."""
     return [
         {
@@ -512,6 +517,7 @@ def order_answers(orders: Iterable[Order]) -> list[dict]:
             "result": _text(o.result),
             "result_reason": _text(o.said_result_reason),
             "result_reason_words": o.result_reason_words,
+            "stopped_at": _text(o.stopped_at),
         }
         for o in orders
     ]

@@ -682,6 +682,7 @@ def _order_limits(texts: list[str]) -> None:
 # The columns the engine's words go into (``Order.reason``, ``result_reason``, ``result``).
 REASON_LENGTH = Order._meta.get_field("reason").max_length
 RESULT_LENGTH = Order._meta.get_field("result").max_length
+STOPPED_AT_LENGTH = Order._meta.get_field("stopped_at").max_length
 
 
 def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable[Order]:
@@ -963,6 +964,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         order.result = clip(reply["result"], RESULT_LENGTH)
         order.result_reason = clip(reply.get("reason", ""), REASON_LENGTH)
         order.result_reason_words = reply.get("reason_words")
+        order.stopped_at = clip(reply.get("stopped_at") or "", STOPPED_AT_LENGTH)
     _store_results(orders)
     phase.results = response
     phase.processed_at = now
@@ -1056,13 +1058,13 @@ def _store_results(orders: list[Order]) -> None:
     if not orders:
         return
     table = connection.ops.quote_name(Order._meta.db_table)
-    result, reason, words = (
+    result, reason, words, stopped = (
         connection.ops.quote_name(Order._meta.get_field(name).column)
-        for name in ("result", "result_reason", "result_reason_words")
+        for name in ("result", "result_reason", "result_reason_words", "stopped_at")
     )
     # The words go in as JSON text; PostgreSQL's jsonb column wants the cast, SQLite keeps text.
     as_json = "CAST(v.column4 AS jsonb)" if connection.vendor == "postgresql" else "v.column4"
-    rows = ", ".join(["(%s, %s, %s, %s)"] * len(orders))
+    rows = ", ".join(["(%s, %s, %s, %s, %s)"] * len(orders))
     params = [
         value
         for o in orders
@@ -1071,12 +1073,14 @@ def _store_results(orders: list[Order]) -> None:
             o.result,
             o.result_reason,
             None if o.result_reason_words is None else json.dumps(o.result_reason_words),
+            o.stopped_at,
         )
     ]
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET {result} = v.column2, {reason} = v.column3, "
-            f"{words} = {as_json} FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
+            f"{words} = {as_json}, {stopped} = v.column5 "
+            f"FROM (VALUES {rows}) AS v WHERE {table}.id = v.column1",
             params,
         )
 
@@ -1263,7 +1267,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     phase.seats = {}
     phase.deadline = None if paused else deadline
     phase.save()
-    phase.orders.update(result="", result_reason="", result_reason_words=None)
+    phase.orders.update(result="", result_reason="", result_reason_words=None, stopped_at="")
     game.current_phase = phase
     game.status = Status.PAUSED if paused else Status.ACTIVE
     game.result = None

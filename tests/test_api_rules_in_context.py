@@ -127,3 +127,27 @@ def test_a_chinese_power_that_did_not_enter_in_1900_enters_in_1901():
     assert Phase.objects.get(game_id=game_id, index=1).orders.get(power="France").result == (
         "succeeds"
     )
+
+
+def test_a_railroad_move_stopped_short_says_where_in_the_phases_orders():
+    """The phase's stored orders carry ``stopped_at`` as the engine's reply does: where the
+    army stopped, for a client that reads the orders rather than the raw results."""
+    game_id, moderator, players = new_game("colonial")
+    place(game_id, [("Russia", "A", "Moscow"), ("China", "A", "Irkutsk")])
+    order(players["Russia"], game_id, ["A Moscow - Irkutsk via TSR"])
+    order(players["China"], game_id, ["A Irkutsk H"])
+    process(moderator, game_id)
+    orders = moderator.get(f"/api/games/{game_id}/phases/0/").data["orders"]
+    stopped = {o["canonical"]: (o["result"], o["stopped_at"]) for o in orders}
+    assert stopped["A Moscow - Irkutsk via TSR"] == ("stopped", "Krasnoyarsk")
+    assert stopped["A Irkutsk H"] == ("succeeds", "")
+    # The player's own view of the orders says so too.
+    mine = players["Russia"].get(f"/api/games/{game_id}/phases/0/").data["orders"]
+    assert [o["stopped_at"] for o in mine if o["power"] == "Russia"] == ["Krasnoyarsk"]
+    # A rollback to the phase makes its orders unjudged again: no result, nowhere stopped.
+    rolled = moderator.post(
+        f"/api/games/{game_id}/moderation/rollback/", {"phase": 0}, format="json"
+    )
+    assert rolled.status_code == 200, rolled.data
+    stored = Phase.objects.get(game_id=game_id, index=0).orders.get(power="Russia")
+    assert (stored.result, stored.stopped_at) == ("", "")

@@ -1453,9 +1453,16 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     zone = time_zone_of(request)
     entries = visibility.audit_log(game, request.user)
     log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
+    # What a refused action's form held (``moderate_action``), given back to its boxes.
+    kept = request.session.pop(REFUSED_ACTION, None)
+    typed = kept["values"] if isinstance(kept, dict) and kept.get("game") == game.pk else {}
+    action_typed = kept.get("action") if typed else None
     context = {
         "game": game,
-        "actions": moderation.possible(game),
+        "actions": [
+            (a, [(f, typed.get(f.name, "") if a.name == action_typed else "") for f in a.fields])
+            for a in moderation.possible(game)
+        ],
         "powers": engine.powers(game),
         # Rollback's choices: the current phase is no earlier one (the service refuses it),
         # unless the game is over: then it is the phase the game ended in, to go back to.
@@ -1474,6 +1481,13 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "webhooks": list(game.webhooks.all()),
     }
     return render(request, "games/moderate.html", context)
+
+
+# The session key of a refused action's typed inputs, the kinds of input typed (not picked
+# from a list), and how much of each is kept.
+REFUSED_ACTION = "moderation_refused"
+TYPED_KINDS = frozenset({"minutes", "deadline", "username"})
+TYPED_KEPT = 200
 
 
 @moderator_only
@@ -1501,6 +1515,16 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
                 else [str(entry.label)]
             )
             messages.error(request, f"{': '.join(where)}: {' '.join(errors)}")
+        # The boxes a moderator types in get back what was typed, to be mended, not retyped.
+        request.session[REFUSED_ACTION] = {
+            "game": game.pk,
+            "action": action,
+            "values": {
+                f.name: request.POST.get(f.name, "")[:TYPED_KEPT]
+                for f in entry.fields
+                if f.kind in TYPED_KINDS
+            },
+        }
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {

@@ -632,6 +632,30 @@ def test_moderator_page_deadline_minutes_are_bounded(game, moderator, minutes) -
     assert game.current_phase.deadline == deadline
 
 
+def test_a_refused_console_action_gives_back_what_was_typed(game, moderator) -> None:
+    """The moderator mends the minutes refused rather than typing them again; only that
+    action's box gets them, and only once."""
+    client = browser(moderator)
+    client.post(reverse("moderate-action", args=[game.pk, "deadline"]), {"minutes": "99999999"})
+    page = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert page.count('value="99999999"') == 1
+    assert (
+        'id="minutes-deadline" type="number" name="minutes" placeholder="60" value="99999999"'
+        in page
+    )
+    again = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert 'value="99999999"' not in again
+
+
+def test_a_refused_console_action_keeps_nothing_for_another_game(game, moderator, make_game):
+    other = make_game()
+    client = browser(moderator)
+    client.post(reverse("moderate-action", args=[game.pk, "deadline"]), {"minutes": "99999999"})
+    assert (
+        'value="99999999"' not in client.get(reverse("moderate", args=[other.pk])).content.decode()
+    )
+
+
 def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> None:
     response = token_client(moderator).post(
         f"/api/games/{game.pk}/moderation/deadline/",

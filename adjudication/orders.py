@@ -665,18 +665,21 @@ class _Reader:
         return number
 
     def power(self) -> str | None:
-        """A power's name (or abbreviation) before a unit word: whose unit a support names."""
+        """A power's name (or abbreviation) before a unit word: whose unit a support names,
+        also after ``the`` (``S the Imperial A Hupeh``, ``S the German A Berlin``)."""
         keys = self.keys
         if self.pos >= len(keys) or keys[self.pos] in UNIT_WORDS:  # no power's name is one
             return None
-        for size in (1, 2, 3):
-            after = self.peek(size)
-            if after is None or not (after in UNIT_WORDS or _UNIT_NUMBER.match(after)):
-                continue
-            power = self.variant.power_names.get("".join(keys[self.pos : self.pos + size]))
-            if power is not None:
-                self.pos += size
-                return power
+        starts = (self.pos, self.pos + 1) if keys[self.pos] == "the" else (self.pos,)
+        for start in starts:
+            for size in (1, 2, 3):
+                after = keys[start + size] if start + size < len(keys) else None
+                if after is None or not (after in UNIT_WORDS or _UNIT_NUMBER.match(after)):
+                    continue
+                power = self.variant.power_names.get("".join(keys[start : start + size]))
+                if power is not None:
+                    self.pos = start + size
+                    return power
         return None
 
     def location(self, what: str = PROVINCE) -> str:

@@ -1574,6 +1574,16 @@ def test_s_is_the_south_coast_after_a_slash_or_in_brackets(standard, text):
         ("chinese", "A Kiangsu S Imperial A Shamtung", "A Kiangsu S Imperials A Shamtung"),
         ("chinese", "A Kiangsu S Communist A Shamtung", "A Kiangsu S Communists A Shamtung"),
         ("chinese", "A Kiangsu S American A Shamtung", "A Kiangsu S United States A Shamtung"),
+        # ... with "the" before it, as one writes it in a sentence.
+        ("chinese", "A Kiangsu S the Imperial A Shamtung", "A Kiangsu S Imperials A Shamtung"),
+        ("chinese", "A Kiangsu S the Imperials Army Shamtung", "A Kiangsu S Imperials A Shamtung"),
+        ("colonial", "F Egy S the British F Red Sea", "F Egypt S Britain F Red Sea"),
+        # The standard map's powers by their adjectives too, with or without "the".
+        ("standard", "A Mun S German A Ber", "A Munich S Germany A Berlin"),
+        ("standard", "A Mun S the German A Ber - Sil", "A Munich S Germany A Berlin - Silesia"),
+        ("standard", "F Bre C the english A Lon - Bre", "F Brest C England A London - Brest"),
+        # An adjective that begins a province's name is still the province without a unit word.
+        ("standard", "F Lon S English Channel", "F London S English Channel"),
     ],
 )
 def test_names_players_write_from_the_rules(variant_id, text, canonical):

@@ -319,7 +319,7 @@ class Viewer:
         if phase is None:
             return {"clock": clock}
         seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
-        rows = list(Order.objects.filter(phase=phase).values_list("power", "pk"))
+        rows = list(Order.objects.filter(phase=phase).values_list("power", "text"))
         ordered = {name for name, _ in rows}
         counts = engine.centres_and_units(phase)
         powers = [
@@ -345,7 +345,7 @@ class Viewer:
         if power is not None and not phase.processed_at:
             # The ETag of GET .../orders/: a page (or tab) holding another version learns that
             # its player's orders were saved elsewhere (another tab, another device).
-            own = [Order(pk=pk) for name, pk in rows if name == power]
+            own = [Order(text=text) for name, text in rows if name == power]
             state["orders"] = {
                 "phase": phase.index,
                 "version": services.orders_version(phase.pk, power, own),

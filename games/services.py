@@ -23,7 +23,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Case, Count, F, Max, Q, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -545,24 +545,24 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
 
 
 def orders_version(phase_id: int, power: str, orders: list[Order] | None = None) -> str:
-    """A version of the power's orders in the phase: any replacement changes it (the new rows
-    get new ids), so a client can say which version it edited (the API's ETag / If-Match).
+    """A version of the power's orders in the phase, from what they say: other orders make
+    another version, and the same orders sent again keep theirs, so a tab whose orders another
+    tab saved again unchanged is not refused as stale (the API's ETag / If-Match).
 
-    ``orders``: the power's orders as just read or stored, so the version is theirs exactly.
+    ``orders``: the power's orders as just read or stored, in their order, so the version is
+    theirs exactly. A tab holding a version that came back (X, then Y, then X again) edited
+    what is stored now, so saving over it loses nothing.
     """
     if orders is None:
-        stored = Order.objects.filter(phase_id=phase_id, power=power).aggregate(
-            count=Count("pk"), last=Max("pk")
-        )
-        count, last = stored["count"], stored["last"] or 0
+        stored = Order.objects.filter(phase_id=phase_id, power=power).order_by("position")
+        texts = list(stored.values_list("text", flat=True))
     else:
-        count, last = len(orders), max((o.pk for o in orders), default=0)
-    if not last:
-        return f"{phase_id}.{count}.0"
-    # The newest row's id, signed rather than shown: ids count every order saved on the site,
-    # so the bare number told a player how busy everyone else had been since their last save.
-    tag = salted_hmac("orders-version", f"{phase_id}.{power}.{count}.{last}").hexdigest()[:16]
-    return f"{phase_id}.{count}.{tag}"
+        texts = [o.text for o in orders]
+    if not texts:
+        return f"{phase_id}.0.0"
+    # Signed, so that a version says nothing of the orders to whoever sees it but not them.
+    signed = salted_hmac("orders-version", "\n".join([f"{phase_id}.{power}", *texts]))
+    return f"{phase_id}.{len(texts)}.{signed.hexdigest()[:16]}"
 
 
 def submit_orders(

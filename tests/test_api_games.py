@@ -505,6 +505,22 @@ def test_if_match_passes_when_any_tag_of_a_list_is_current(api, game, seat) -> N
     assert _saved(game, seat) == ["A Vienna - Tyrolia"]
 
 
+def test_the_same_orders_saved_again_keep_their_etag(api, game, seat) -> None:
+    """Two tabs: the second saves the orders unchanged; the first's ETag is still current, so
+    its next save is not refused as stale (nothing it had not seen was overwritten)."""
+    first, url = _austria(game, seat, api)
+    second = api(seat(game, "Austria").user)
+    held = first.get(url)["ETag"]
+    again = second.put(url, {"orders": ["A Vienna - Galicia"]}, HTTP_IF_MATCH=held)
+    assert again.status_code == 200 and again["ETag"] == held
+    assert second.get(url)["ETag"] == held
+    mended = first.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_MATCH=held)
+    assert mended.status_code == 200 and mended["ETag"] != held
+    late = second.put(url, {"orders": ["A Vienna - Bohemia"]}, HTTP_IF_MATCH=held)
+    assert late.status_code == 412
+    assert _saved(game, seat) == ["A Vienna - Tyrolia"]
+
+
 @pytest.mark.parametrize(
     "header",
     [

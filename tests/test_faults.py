@@ -106,9 +106,19 @@ def test_a_stale_version_changes_nothing(game, seat) -> None:
     with pytest.raises(services.OrdersChanged):
         services.submit_orders(austria, ["A Vienna - Tyrolia"], version=before)
     assert texts(game, seat, "Austria") == ["A Vienna - Galicia"]
-    # The same orders sent again are a new version too: the version is of the rows, not text.
+    # The same orders sent again keep their version: a second tab that saved them unchanged
+    # leaves the first one's version current (an adversary found both refused as stale).
     services.submit_orders(austria, ["A Vienna - Galicia"], version=after)
-    assert services.orders_version(game.current_phase_id, "Austria") != after
+    assert services.orders_version(game.current_phase_id, "Austria") == after
+    services.submit_orders(austria, ["A Vienna - Galicia"], version=after)
+    # Other orders, or the same ones in another order or spelling, are another version.
+    services.submit_orders(austria, ["A Vienna - Galicia", "A Budapest H"], version=after)
+    two = services.orders_version(game.current_phase_id, "Austria")
+    assert two != after
+    services.submit_orders(austria, ["A Budapest H", "A Vienna - Galicia"], version=two)
+    assert services.orders_version(game.current_phase_id, "Austria") != two
+    with pytest.raises(services.OrdersChanged):
+        services.submit_orders(austria, ["A Vienna - Bohemia"], version=two)
 
 
 def test_a_version_tells_nothing_of_other_players_saves(game, seat) -> None:

@@ -1453,10 +1453,13 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     zone = time_zone_of(request)
     entries = visibility.audit_log(game, request.user)
     log = Paginator(entries, AUDIT_PAGE).get_page(ascii_index(request.GET.get("log")) or 1)
-    # What a refused action's form held (``moderate_action``), given back to its boxes.
-    kept = request.session.pop(REFUSED_ACTION, None)
-    typed = kept["values"] if isinstance(kept, dict) and kept.get("game") == game.pk else {}
-    action_typed = kept.get("action") if typed else None
+    # What a refused action's form held (``moderate_action``), given back to its boxes: taken
+    # only by this game's console, so that another game's, opened first, leaves it waiting.
+    kept = request.session.get(REFUSED_ACTION)
+    typed, action_typed = {}, None
+    if isinstance(kept, dict) and kept.get("game") == game.pk:
+        del request.session[REFUSED_ACTION]
+        typed, action_typed = kept.get("values") or {}, kept.get("action")
     context = {
         "game": game,
         "actions": [
@@ -1483,11 +1486,14 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
     return render(request, "games/moderate.html", context)
 
 
-# The session key of a refused action's typed inputs, the kinds of input typed (not picked
-# from a list), and how much of each is kept.
+# The session key of a refused action's inputs, how much of each is kept, and what a value of
+# a number or date box must look like to be shown in it again.
 REFUSED_ACTION = "moderation_refused"
-TYPED_KINDS = frozenset({"minutes", "deadline", "username"})
 TYPED_KEPT = 200
+KEPT_SHAPES = {
+    "minutes": re.compile(r"-?\d{1,12}"),
+    "deadline": re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?"),
+}
 
 
 @moderator_only
@@ -1515,16 +1521,7 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
                 else [str(entry.label)]
             )
             messages.error(request, f"{': '.join(where)}: {' '.join(errors)}")
-        # The boxes a moderator types in get back what was typed, to be mended, not retyped.
-        request.session[REFUSED_ACTION] = {
-            "game": game.pk,
-            "action": action,
-            "values": {
-                f.name: request.POST.get(f.name, "")[:TYPED_KEPT]
-                for f in entry.fields
-                if f.kind in TYPED_KINDS
-            },
-        }
+        _keep_refused(request, game, entry)
         return redirect("moderate", pk=game.pk)
     if request.POST.get("confirm") != "yes":
         context = {
@@ -1540,7 +1537,23 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         return render(request, "games/moderate_confirm.html", context)
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
         messages.success(request, gettext("Done: %(action)s.") % {"action": entry.label.lower()})
+    else:
+        _keep_refused(request, game, entry)
     return redirect("moderate", pk=game.pk)
+
+
+def _keep_refused(request: HttpRequest, game: Game, entry: moderation.Action) -> None:
+    """What a refused action's form held, for the console to give back to its boxes and
+    lists (``moderate``), to be mended rather than typed or picked again. A value its box
+    could not show (letters in a number box) is not kept: the browser would drop it."""
+    values = {}
+    for field in entry.fields:
+        value = request.POST.get(field.name, "")[:TYPED_KEPT]
+        value = "".join(c for c in value if c.isprintable())  # a NUL is no HTML
+        shape = KEPT_SHAPES.get(field.kind)
+        if field.kind != "current_phase" and (shape is None or shape.fullmatch(value)):
+            values[field.name] = value
+    request.session[REFUSED_ACTION] = {"game": game.pk, "action": entry.name, "values": values}
 
 
 # -- variants ------------------------------------------------------------------------------

@@ -648,12 +648,37 @@ def test_a_refused_console_action_gives_back_what_was_typed(game, moderator) -> 
 
 
 def test_a_refused_console_action_keeps_nothing_for_another_game(game, moderator, make_game):
+    """Nor does another game's console, opened first, throw it away."""
     other = make_game()
     client = browser(moderator)
     client.post(reverse("moderate-action", args=[game.pk, "deadline"]), {"minutes": "99999999"})
-    assert (
-        'value="99999999"' not in client.get(reverse("moderate", args=[other.pk])).content.decode()
+    elsewhere = client.get(reverse("moderate", args=[other.pk])).content.decode()
+    assert 'value="99999999"' not in elsewhere
+    assert 'value="99999999"' in client.get(reverse("moderate", args=[game.pk])).content.decode()
+
+
+def test_a_refused_replace_keeps_the_power_picked_and_the_name_typed(game, moderator) -> None:
+    """Refused after the confirmation (no such player): the power picked stays picked, so
+    mending the name does not send it for the list's first power."""
+    client = browser(moderator)
+    sent = {"power": "Italy", "username": "nobody_here", "phase": "0", "confirm": "yes"}
+    client.post(reverse("moderate-action", args=[game.pk, "replace"]), sent)
+    page = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert 'value="nobody_here"' in page
+    assert page.count("<option selected>Italy</option>") == 1
+
+
+def test_a_value_its_box_cannot_show_is_not_given_back(game, moderator) -> None:
+    client = browser(moderator)
+    client.post(reverse("moderate-action", args=[game.pk, "deadline"]), {"minutes": "12abc"})
+    page = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert "12abc" not in page
+    client.post(
+        reverse("moderate-action", args=[game.pk, "replace"]),
+        {"power": "Italy", "username": "de\x00mo", "phase": "0", "confirm": "yes"},
     )
+    page = client.get(reverse("moderate", args=[game.pk])).content.decode()
+    assert 'value="demo"' in page and "\x00" not in page
 
 
 def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> None:

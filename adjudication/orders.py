@@ -1347,7 +1347,9 @@ def _via(r: _Reader) -> str | None:
         r.pos += 1
     elif via is None:  # no route of this map: the move or support says so
         start = r.pos
-        r.pos += 1
+        r.pos = _letters_end(r, start)  # initials one by one ("via T. S. R. X."): all of them
+        if r.pos - start < 2:
+            r.pos = start + 1
         while r.pos < len(r.keys) and r.keys[r.pos].isalpha() and r.keys[r.pos] not in ORDER_WORDS:
             r.pos += 1  # the words of one name: "via Suez Canal"
         # In capitals, as a rule's own route is written (a plug-in may check for ``FERRY``).
@@ -1370,12 +1372,18 @@ def _route_phrase(r: _Reader) -> str | None:
     return None
 
 
-def _spaced_initials(r: _Reader, start: int) -> tuple[str, int] | None:
-    """A route's initials one by one from ``start``, spaced (``T. S. R.``, ``t s r``; "T.S.R."
-    is one word already, read as the route's name is): the route and where its letters end."""
+def _letters_end(r: _Reader, start: int) -> int:
+    """Where a run of single letters from ``start`` ends (``t s r``, ``T. S. R.``)."""
     end = start
     while end < len(r.keys) and len(r.keys[end]) == 1 and r.keys[end].isalpha():
         end += 1
+    return end
+
+
+def _spaced_initials(r: _Reader, start: int) -> tuple[str, int] | None:
+    """A route's initials one by one from ``start``, spaced (``T. S. R.``, ``t s r``; "T.S.R."
+    is one word already, read as the route's name is): the route and where its letters end."""
+    end = _letters_end(r, start)
     if end - start < 2:
         return None
     initials = ("".join(r.keys[start:end]),)

@@ -274,6 +274,12 @@ def test_notations_close_to_the_seeds_are_not_misread(variant, text, words):
         ("A Orenburg S A Moscow - Omsk by Bogus", "no route called 'Bogus'"),
         # Found by an adversary: a support named only the route's last word ('Canal').
         ("A Orenburg S A Moscow - Omsk via the Suez Canal", "no route called 'the Suez Canal'"),
+        # Found by an adversary: letters one by one named no route, and only the first or the
+        # letters after an order's word ('s') were named. All of them now.
+        ("A Orenburg S A Moscow - Omsk via T. S. R. X.", "no route called 'T. S. R. X.'"),
+        ("A Orenburg S A Moscow - Omsk via t s", "no route called 't s'"),
+        ("A Moscow - Omsk via T. S. R. X.", "no route called 'T S R X'"),
+        ("A Moscow - Omsk via t s", "no route called 'T S'"),
     ],
 )
 def test_reasons_say_the_true_cause(order, words):

@@ -84,8 +84,16 @@ def unknown_fields(serializer: serializers.Serializer, data: Mapping) -> dict[st
     unknown = [key for key in data if key not in serializer.fields][:20]  # the first are enough
     if not unknown:
         return {}
-    fields = ", ".join(name for name, field in serializer.fields.items() if not field.read_only)
-    message = _("Not a field of this request (its fields: %(fields)s).") % {"fields": fields}
+    own = getattr(serializer, "input_names", None)  # one body for several requests: this one's
+    names = own() if own is not None else None
+    if names is None:
+        names = [name for name, field in serializer.fields.items() if not field.read_only]
+    if names:
+        message = _("Not a field of this request (its fields: %(fields)s).") % {
+            "fields": ", ".join(names)
+        }
+    else:
+        message = _("Not a field of this request, which takes none.")
     return {str(key)[:50]: [message] for key in unknown}
 
 

@@ -747,6 +747,12 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         required=False, help_text="bot: true puts a bot on the power's seat, false takes it off"
     )
 
+    def input_names(self) -> list[str] | None:
+        """The fields of the action asked for, which an unknown field's refusal lists (this
+        body serves every action; ``input_types.unknown_fields``)."""
+        action = moderation.ACTIONS.get(self.context.get("action", ""))
+        return None if action is None else [f.name for f in action.fields]
+
     def validate_deadline(self, value: datetime) -> datetime:
         problem = moderation.deadline_problem(value)
         if problem:

@@ -401,6 +401,36 @@ def test_deep_but_parsable_json_is_refused_too(game, france) -> None:
     assert_json_4xx(response, 400)
 
 
+@pytest.mark.parametrize(
+    ("action", "listed"),
+    [
+        ("process", "Not a field of this request (its fields: phase)."),
+        ("replace", "Not a field of this request (its fields: power, username, phase)."),
+    ],
+)
+def test_a_moderator_actions_unknown_field_lists_that_actions_fields(
+    game, moderator, action, listed
+) -> None:
+    """One body serves every action: the refusal lists the fields of the action asked for,
+    not every action's."""
+    client = token_client(moderator)
+    body = {"phase": game.current_phase.index, "extra": 1}
+    response = client.post(f"/api/games/{game.pk}/moderation/{action}/", body, format="json")
+    assert assert_json_4xx(response, 400)["extra"] == [listed]
+
+
+def test_an_action_without_fields_says_it_takes_none(moderator) -> None:
+    from games import services
+
+    waiting = services.create_game(moderator, name="Not started", variant="standard")
+    response = token_client(moderator).post(
+        f"/api/games/{waiting.pk}/moderation/start/", {"extra": 1}, format="json"
+    )
+    assert assert_json_4xx(response, 400)["extra"] == [
+        "Not a field of this request, which takes none."
+    ]
+
+
 def test_a_misspelt_field_is_refused_not_ignored(game, france) -> None:
     """ "phaes" for "phase": dropped silently, the orders would be stored without the phase
     check the client asked for."""

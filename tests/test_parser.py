@@ -1627,6 +1627,30 @@ def test_a_chinese_leave_keeps_its_armys_number(text):
     assert (order.text(), order.number) == ("A2 Pacific Ocean Leave", 2)
 
 
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # The advice keeps the army's number (adversary's finding: it dropped it).
+        ("A 2 Pacific Ocean - Leave", "write 'A2 Pacific Ocean Leave'"),
+        ("A2 Pacific Ocean - Leave", "write 'A2 Pacific Ocean Leave'"),
+        ("A Pacific Ocean - Leave", "write 'A Pacific Ocean Leave'"),
+        # Numbers below 1, refused as the core refuses F-1 (not as a province '- 1 Pacific').
+        ("A-1 Pacific Ocean Leave", "there is no unit A-1: the units a power has in one space"),
+        ("Army-2 Pacific Ocean Leave", "there is no unit Army-2"),
+        # An army that enters is not on the board yet: no number names it (it was dropped).
+        (
+            "Enter A2 Pacific Ocean",
+            "an army that enters has no number yet: write 'Enter A Pacific Ocean'",
+        ),
+        ("Enter A 2 Pacific Ocean", "has no number yet"),
+    ],
+)
+def test_a_chinese_enter_or_leave_refused_says_so_with_its_number(text, reason):
+    with pytest.raises(OrderError) as refused:
+        parse(load("chinese"), text, "movement")
+    assert reason in str(refused.value)
+
+
 @pytest.mark.parametrize("text", ["A0 Pacific Ocean Leave", "A 0 Pacific Ocean Leave"])
 def test_a_chinese_leave_of_army_0_is_refused_as_other_orders_are(text):
     """Units are numbered from 1: army 0 is refused when read, with the reason ``F0`` gets,

@@ -116,9 +116,14 @@ def parse_order(variant: Variant, tokens: list[str], phase_type: str) -> Order |
     if not keys:
         return None
     if keys[0] in _ENTER:
-        where, _ = _where(variant, tokens[1:], keys[1:], ENTER_WORDS)
+        where, number = _where(variant, tokens[1:], keys[1:], ENTER_WORDS)
         if where is None:
             raise OrderError("say where the army enters, e.g. 'Enter A Pacific Ocean'")
+        if number is not None:  # a number names an army on the board; this one is not yet
+            raise OrderError(
+                "an army that enters has no number yet: write '{order}'",
+                order=f"{ENTER_WORDS} {where}",
+            )
         return Order(SPECIAL, "A", where, extra=(ENTER_WORDS, where))
     if keys[-1] in _LEAVE or (keys[0] in _LEAVE and len(keys) > 1):
         rest = (tokens[:-1], keys[:-1]) if keys[-1] in _LEAVE else (tokens[1:], keys[1:])
@@ -146,7 +151,9 @@ def _where(
         if not digits and len(keys) > 2 and keys[1].isdigit() and len(keys[1]) <= 2:
             # "A 2 Pacific Ocean Leave", as A2
             digits, typed, tokens = keys[1], f"{tokens[0]} {tokens[1]}", tokens[1:]
-        if digits and int(digits) == 0:
+        below_one = not digits and len(keys) > 3 and keys[1] == "-" and keys[2].isdigit()
+        if below_one or (digits and int(digits) == 0):  # A-1, A 0: as the core refuses F-1, F0
+            typed = "".join(tokens[:3]) if below_one else typed
             raise OrderError(NUMBERED_FROM_1, typed=typed, unit="A")
         number = int(digits) if digits else None
         tokens = tokens[1:]
@@ -156,7 +163,7 @@ def _where(
         return None, None
     where = variant.lookup(" ".join(tokens))
     if where is None:  # the parser gives ``typed`` back as the player typed the words
-        _more_than_a_space(variant, tokens, form)
+        _more_than_a_space(variant, tokens, form, number)
         # ``Enter A PAC`` or ``Enter A P.A.C.``: full names only, refused as the abbreviation.
         if len(tokens) == 1 or all(_INITIAL.fullmatch(t) for t in tokens):
             word = "".join(tokens)
@@ -165,7 +172,9 @@ def _where(
     return where, number
 
 
-def _more_than_a_space(variant: Variant, tokens: list[str], form: str) -> None:
+def _more_than_a_space(
+    variant: Variant, tokens: list[str], form: str, number: int | None = None
+) -> None:
     """An Enter or Leave written with more than its space, a move (``A Siberia - Leave``,
     ``Enter A - Siberia``) or an order's word (``Enter A Siberia H``): refused with the form
     it takes, where the words on one side of the order's word name a space. Only on the way
@@ -189,7 +198,7 @@ def _more_than_a_space(variant: Variant, tokens: list[str], form: str) -> None:
             )
         raise OrderError(
             "a Leave order names only the army that leaves: write '{order}'",
-            order=f"A {where} {LEAVE_WORD}",
+            order=f"A{number or ''} {where} {LEAVE_WORD}",
         )
     if not entry:
         spaces = listed(list(_entries(variant)))

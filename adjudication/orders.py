@@ -1322,9 +1322,7 @@ def _via(r: _Reader) -> str | None:
     ``(TSR)`` or ``(via Convoy)``, as rule books write it after the destination."""
     if r.pos >= len(r.keys):  # the order's end, as after most moves
         return None
-    bracket = r.peek() == "(" and (
-        r.peek(1) in _bracket_starts(r.variant) or _spaced_initials(r, r.pos + 1) is not None
-    )
+    bracket = r.peek() == "(" and _opens_a_route(r, r.pos + 1)
     if bracket:
         r.pos += 1
     if not r.accept(_VIA_WORDS) and not bracket:
@@ -1357,6 +1355,15 @@ def _via(r: _Reader) -> str | None:
     if bracket and not r.accept(_CLOSING):
         raise OrderError("a bracket after {via} is not closed", via=_via_word(via))
     return via
+
+
+def _opens_a_route(r: _Reader, start: int) -> bool:
+    """Whether the words from ``start`` begin a route in brackets: via, by, convoy, a route's
+    name or its initials one by one, each also after ``the`` (``(the T. S. R.)``)."""
+    if start < len(r.keys) and r.keys[start] == "the":
+        start += 1
+    word = r.keys[start] if start < len(r.keys) else None
+    return word in _bracket_starts(r.variant) or _spaced_initials(r, start) is not None
 
 
 def _route_phrase(r: _Reader) -> str | None:
@@ -1450,6 +1457,11 @@ def _route_in_arrow(r: _Reader) -> str | None:
     """A route written between two dashes, ``MOS-TSR-VLA``: only a route word of this map
     (no name's word) followed by a dash is read so."""
     word, after = r.peek(), r.peek(1)
+    spelt = _spaced_initials(r, r.pos)  # MOS - T. S. R. - VLA
+    if spelt is not None and spelt[0] in _routes(r.variant) and r.peek(spelt[1] - r.pos) == "-":
+        r.pos = spelt[1]
+        r.skip_arrow()
+        return spelt[0]
     if word is None or after not in ("-",):
         return None
     for route in _routes(r.variant):

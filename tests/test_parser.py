@@ -1078,6 +1078,10 @@ def test_initials_with_dots_of_a_coast_or_a_route_read(variant_id, text, canonic
         "A Mos - Vla by the T. S. R.",
         "A Mos - Vla (T. S. R.)",
         "A Mos - Vla (via t. s. r)",
+        # Found by an adversary: between dashes, as A MOS-T.S.R.-VLA is; in brackets after "the".
+        "A Mos - T. S. R. - Vla",
+        "A Mos - Vla (the T. S. R.)",
+        "A Mos - Vla (the TSR)",
     ],
 )
 def test_a_route_spelt_in_spaced_initials_is_read(text):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import send_mass_mail
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -46,6 +48,27 @@ def address_problem(address: str, user: AbstractBaseUser | None = None) -> str |
         others = others.exclude(pk=user.pk)
     taken = any(mailbox(email) == wanted for email in others.values_list("email", flat=True))
     return gettext("Another account already uses this address.") if taken else None
+
+
+_addresses_in_process = threading.Lock()
+
+
+@contextlib.contextmanager
+def one_address_at_a_time(address: str) -> Iterator[None]:
+    """A transaction in which an address is checked free (``address_problem``) and saved, one
+    after another for one mailbox: two sign-ups at once each checked it before the other saved
+    it, and both accounts got it. PostgreSQL locks the mailbox for the transaction (any
+    process); SQLite, written by one server process, takes a lock of the process."""
+    wanted = mailbox(address) if address else ""
+    if not wanted:
+        with transaction.atomic():
+            yield
+        return
+    with _addresses_in_process, transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"mail:{wanted}"])
+        yield
 
 
 def mailbox(address: str) -> str:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.http import QueryDict
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -96,10 +96,15 @@ class SignupSerializer(StrictInput, serializers.ModelSerializer):
 
 
 def create_account(**fields):
-    """A new account; the name taken meanwhile (two sign-ups at once, each checked before
-    the other was saved) is the same refusal as one taken before, not a database error."""
+    """A new account; the name or the address taken meanwhile (two sign-ups at once, each
+    checked before the other was saved) is the same refusal as one taken before, not a
+    database error nor two accounts on one mailbox."""
+    email = fields.get("email") or ""
     try:
-        with transaction.atomic():
+        with notifications.one_address_at_a_time(email):
+            refused = notifications.address_problem(email)  # again, now that it is ours
+            if refused:
+                raise serializers.ValidationError({"email": [refused]})
             return User.objects.create_user(**fields)
     except IntegrityError:
         raise serializers.ValidationError(

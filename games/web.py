@@ -25,7 +25,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
@@ -51,6 +51,7 @@ from . import (
     engine,
     events,
     moderation,
+    notifications,
     phase_guide,
     reason_words,
     services,
@@ -390,12 +391,18 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        email = form.cleaned_data.get("email") or ""
+        user = None
         try:
-            with transaction.atomic():
-                user = form.save()
+            with notifications.one_address_at_a_time(email):
+                refused = notifications.address_problem(email)  # taken meanwhile?
+                if refused:
+                    form.add_error("email", refused)
+                else:
+                    user = form.save()
         except IntegrityError:  # the name was taken meanwhile, by a sign-up at the same time
             form.add_error("username", "A user with that username already exists.")
-        else:
+        if user is not None:
             # Mails speak the language the player signed up in until they choose another.
             NotificationSettings.for_new_account(user, translation.get_language())
             login(request, user)

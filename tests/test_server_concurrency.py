@@ -152,3 +152,34 @@ def test_games_created_at_once_never_pass_the_creators_caps(make_user, settings)
     assert all(isinstance(r, services.GameError) for r in results if r not in made), results
     assert len(made) == 2, results
     assert services.Game.objects.filter(creator=creator).count() == 2
+
+
+def test_two_sign_ups_at_once_cannot_share_an_address(monkeypatch) -> None:
+    """Each sign-up checks the address is free, then saves it: both checked before either
+    saved, and two accounts got one mailbox (an adversary's finding). The check is slowed
+    so that the two overlap; one account gets the address, the other is refused for it."""
+    import time
+
+    from django.contrib.auth import get_user_model
+
+    from games import notifications, serializers
+
+    checked = notifications.address_problem
+
+    def slow_check(address, user=None):
+        answer = checked(address, user)
+        time.sleep(0.3)  # the other sign-up checks meanwhile
+        return answer
+
+    monkeypatch.setattr(notifications, "address_problem", slow_check)
+
+    def sign_up(name: str) -> object:
+        return serializers.create_account(
+            username=name, email="Same@Example.org", password="a long pass phrase"
+        )
+
+    results = run_together([lambda: sign_up("first_one"), lambda: sign_up("second_one")])
+    users = get_user_model().objects.filter(email__iexact="same@example.org")
+    assert users.count() == 1, results
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1 and "Another account already uses this address" in str(refused[0])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -192,6 +193,29 @@ def test_start_position_draws_armies_and_fleets_by_shape_in_their_colour() -> No
             assert tokens[0].get("fill") == colour
         # An unseen disc catches clicks between a ship's hull and sail.
         assert g.find(f"{SVG}circle[@class='hit']").get("fill-opacity") == "0"
+
+
+@pytest.mark.parametrize("variant", ["colonial", "chinese", "far-east"])
+def test_each_legend_token_sits_in_its_row_inside_the_frame(variant) -> None:
+    """At a board unit's size a token stood over the frame's left edge and its neighbours."""
+    root = parse(render_board(variant, {"units": [], "supply_centers": {}}))
+    legend = root.find(f".//{SVG}g[@id='legend']")
+    frame = legend.find(f"{SVG}rect")
+    left, width = float(frame.get("x")), float(frame.get("width"))
+    rows = legend.findall(f"{SVG}g[@class='legend-power']")
+    centres = []
+    for row in rows:
+        scaled = row.find(f"{SVG}g[@transform]")
+        k = 1.0  # drawn at a board unit's size, unless scaled
+        if scaled is not None:
+            k = float(re.search(r"scale\(([\d.]+)\)", scaled.get("transform")).group(1))
+        token = row.find(f".//{SVG}circle[@class='token']")
+        cx, cy, r = (float(token.get(a)) for a in ("cx", "cy", "r"))
+        edge = k * (r + float(token.get("stroke-width")) / 2)  # what shows of it, casing too
+        assert left < cx - edge and cx + edge < left + width
+        centres.append((cy, edge))
+    for (above, edge), (below, _) in itertools.pairwise(centres):
+        assert below - above > 2 * edge  # apart from the next row's
 
 
 def test_names_are_laid_out_for_the_page_to_keep_them_readable() -> None:

@@ -139,6 +139,7 @@ LABEL_PX = 11.0
 # Units are drawn this much larger than the board's own spacing was laid out for (easier to
 # see and to click at the page's default fit).
 UNIT = 1.4
+LEGEND_TOKEN = 0.55  # an army in the legend, to a unit on the board: within a row of its own
 # The legend's heading (its smallest words) is this size before the page grows it; names at
 # the default views keep out from under it (``_legend_box``).
 LEGEND_FONT = 9.0
@@ -1895,9 +1896,16 @@ class _Drawing:
         ]
         for n, power in enumerate(powers):
             cy = y0 + row * (n + 1) + 8 * s
+            cx = x0 + 14 * s
+            # The army's token, small enough for its row: at a board unit's size it stood
+            # over the frame's left edge and over the rows above and below.
+            token = (
+                f'<g transform="translate({_f(cx)} {_f(cy)}) scale({LEGEND_TOKEN}) '
+                f'translate({_f(-cx)} {_f(-cy)})">' + self.unit_shape("A", power, (cx, cy)) + "</g>"
+            )
             out.append(
                 f'<g class="legend-power" data-power="{escape(power)}">'
-                + self.unit_shape("A", power, (x0 + 14 * s, cy))
+                + token
                 + f'<text x="{_f(x0 + 28 * s)}" y="{_f(cy + 3.5 * s)}" font-size="{_f(10 * s)}" '
                 f'style="text-anchor:start" fill="#222222" '
                 f"font-family=\"'DejaVu Sans',Verdana,Arial,sans-serif\">{escape(power)}</text>"

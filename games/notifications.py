@@ -90,11 +90,20 @@ def _unicode_domain(domain: str) -> str:
         return domain
 
 
+class AddressTaken(ValueError):
+    """Another account took the address between its check and its saving."""
+
+
 def set_address(user: AbstractBaseUser, address: str) -> None:
     """The address every mail to the player goes to (the settings page and the API's
-    notification settings both change it); empty: no mail."""
-    user.email = get_user_model().objects.normalize_email(address)
-    user.save(update_fields=["email"])
+    notification settings both change it); empty: no mail. Checked again as it is saved
+    (``one_address_at_a_time``): ``AddressTaken`` if another account took it meanwhile."""
+    with one_address_at_a_time(address):
+        refused = address_problem(address, user)
+        if refused:
+            raise AddressTaken(refused)
+        user.email = get_user_model().objects.normalize_email(address)
+        user.save(update_fields=["email"])
 
 
 def _recipients(memberships, preference: str) -> list[tuple]:

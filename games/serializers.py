@@ -179,7 +179,10 @@ class NotificationSettingsSerializer(StrictInput, serializers.ModelSerializer):
         """The address goes to the account (DRF writes no dotted source by itself)."""
         account = validated_data.pop("user", None)
         if account is not None:
-            notifications.set_address(instance.user, account["email"])
+            try:
+                notifications.set_address(instance.user, account["email"])
+            except notifications.AddressTaken as taken:
+                raise serializers.ValidationError({"email": [str(taken)]}) from None
         return super().update(instance, validated_data)
 
 

@@ -25,7 +25,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
@@ -434,9 +434,14 @@ def account_settings(request: HttpRequest) -> HttpResponse:
     prefs = NotificationSettings.of(request.user)
     form = SettingsForm(request.POST or None, instance=prefs)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, gettext("Settings saved."))
-        return redirect("account-settings")
+        try:
+            with transaction.atomic():  # all of the settings, or none if the address is taken
+                form.save()
+        except notifications.AddressTaken as taken:
+            form.add_error("email", str(taken))
+        else:
+            messages.success(request, gettext("Settings saved."))
+            return redirect("account-settings")
     context = {"form": form, "vapid_public_key": settings.VAPID_PUBLIC_KEY}
     return render(request, "games/settings.html", context)
 

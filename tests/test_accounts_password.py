@@ -4,6 +4,7 @@ password or token stayed good for ever unless the staff stepped in)."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -112,6 +113,50 @@ def test_an_address_another_account_uses_is_refused_everywhere(make_user):
     api.force_authenticate(owner)
     kept = api.put("/api/auth/notifications/", {"email": "owner@example.com"}, format="json")
     assert kept.status_code == 200, kept.json()
+
+
+def test_an_address_taken_between_the_check_and_the_save_is_refused_everywhere(
+    make_user, monkeypatch
+):
+    """Another account took the address after the form's check and before the save (the
+    check is made again as the address is saved): a refusal as for one taken before, with
+    nothing of the form saved, and no account made."""
+    from games import notifications
+
+    checks = {"count": 0}
+    checked = notifications.address_problem
+
+    def taken_at_the_second_check(address, user=None):
+        checks["count"] += 1
+        if checks["count"] % 2 == 0:
+            return "Another account already uses this address."
+        return checked(address, user)
+
+    monkeypatch.setattr(notifications, "address_problem", taken_at_the_second_check)
+    other = make_user("other", email="")
+    api = APIClient()
+    api.force_authenticate(other)
+    body = {"email": "new@example.org", "time_zone": "Asia/Tokyo"}
+    refused = api.put("/api/auth/notifications/", body, format="json")
+    assert refused.status_code == 400 and "already uses" in str(refused.json()["email"])
+    page = Client()
+    page.force_login(other)
+    form = {"email": "new@example.org", "time_zone": "Asia/Tokyo", "palette": "default"}
+    again = page.post(reverse("account-settings"), form)
+    assert again.status_code == 200 and "already uses" in again.content.decode()
+    other.refresh_from_db()
+    assert other.email == ""
+    assert notifications.NotificationSettings.of(other).time_zone != "Asia/Tokyo"
+    signup = APIClient().post(
+        "/api/auth/signup/",
+        {"username": "newcomer", "email": "new@example.org", "password": NEW},
+        format="json",
+    )
+    assert signup.status_code == 400 and "already uses" in str(signup.json()["email"])
+    form = {"username": "newcomer2", "email": "new@example.org", "password1": NEW, "password2": NEW}
+    page = Client().post(reverse("signup"), form)
+    assert page.status_code == 200 and "already uses" in page.content.decode()
+    assert not get_user_model().objects.filter(username__in=["newcomer", "newcomer2"]).exists()
 
 
 def test_the_schema_says_which_endpoints_a_signed_out_client_may_call():

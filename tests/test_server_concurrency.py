@@ -183,3 +183,29 @@ def test_two_sign_ups_at_once_cannot_share_an_address(monkeypatch) -> None:
     assert users.count() == 1, results
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(refused) == 1 and "Another account already uses this address" in str(refused[0])
+
+
+def test_two_accounts_taking_one_address_at_once_cannot_both_have_it(
+    make_user, monkeypatch
+) -> None:
+    """The settings' address change, as a sign-up: checked and saved one after the other."""
+    import time
+
+    from django.contrib.auth import get_user_model
+
+    from games import notifications
+
+    checked = notifications.address_problem
+
+    def slow_check(address, user=None):
+        answer = checked(address, user)
+        time.sleep(0.3)
+        return answer
+
+    monkeypatch.setattr(notifications, "address_problem", slow_check)
+    first, second = make_user("first_mover"), make_user("second_mover")
+    results = run_together(
+        [lambda u=u: notifications.set_address(u, "shared@example.org") for u in (first, second)]
+    )
+    assert get_user_model().objects.filter(email="shared@example.org").count() == 1, results
+    assert sum(isinstance(r, notifications.AddressTaken) for r in results) == 1

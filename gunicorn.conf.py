@@ -19,6 +19,10 @@ worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2)))
 accesslog = None
+# No control socket: gunicorn 25.1 and later open one for its ``gunicornc`` tool by default, in
+# $HOME/.gunicorn unless XDG_RUNTIME_DIR is set, which nothing here uses, and two servers run by
+# one account (a bench beside ``make run``) would take the same path. Older releases skip it.
+control_socket_disable = True
 errorlog = "-"
 logconfig_dict = {
     "version": 1,

@@ -235,6 +235,41 @@ def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(mon
         gc.unfreeze()
 
 
+def test_gunicorn_opens_no_control_socket_in_the_home_directory(tmp_path) -> None:
+    """gunicorn 25.1 and later open a control socket in $HOME/.gunicorn by default; two servers
+    of one account (a bench beside ``make run``) took the same one. The config turns it off."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "HOME": str(tmp_path), "DJANGO_DEBUG": "1"}
+    env.pop("XDG_RUNTIME_DIR", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "greatgame.wsgi", "--config", "gunicorn.conf.py",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        else:
+            raise AssertionError("gunicorn did not start")
+        time.sleep(2)  # the control socket came some 0.1 s after the listening one
+        assert not (tmp_path / ".gunicorn").exists()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
 # -- 6. staff is not moderator ------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -42,6 +43,16 @@ class AsciiIntegerField(forms.IntegerField):
             return None
         text = str(value)
         if not re.fullmatch(r"-?[0-9]{1,10}", text):
+            if re.fullmatch(r"-?[0-9]{11,100}", text):  # a whole number, out of range
+                below = text.startswith("-")
+                limit = self.min_value if below else self.max_value
+                if limit is not None:
+                    code = "min_value" if below else "max_value"
+                    words = self.error_messages.get(code)
+                    check = MinValueValidator(limit) if below else MaxValueValidator(limit)
+                    raise ValidationError(
+                        words or check.message, code=code, params={"limit_value": limit}
+                    )
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return int(text)
 

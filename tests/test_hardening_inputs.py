@@ -711,6 +711,17 @@ def test_a_value_its_box_cannot_show_is_not_given_back(game, moderator) -> None:
     assert 'value="demo"' in page and "\x00" not in page
 
 
+def test_a_console_phase_too_large_is_refused_as_out_of_range(game, moderator) -> None:
+    """Found by an adversary: 23 digits were "Enter a whole number." (it is one)."""
+    response = browser(moderator).post(
+        reverse("moderate-action", args=[game.pk, "pause"]),
+        {"phase": "9" * 23, "confirm": "yes"},
+    )
+    assert any("less than or equal to" in m for m in flashed(response))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
 def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> None:
     response = token_client(moderator).post(
         f"/api/games/{game.pk}/moderation/deadline/",

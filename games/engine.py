@@ -309,6 +309,19 @@ def counting_season(variant_id: str) -> str:
     return adjudication.load(variant_id).adjustments_after
 
 
+def opening_balances(phase: Phase) -> dict[str, int] | None:
+    """The gold each great power holds going into the phase (Chinese Diplomacy; None in other
+    variants): the carried balances, with a power a new player took over after a deposition
+    at zero (rule 6, ``services.take_over``), as the engine will count it."""
+    economy = (phase.carried or {}).get("economy")
+    if not economy:
+        return None
+    balances = dict(economy.get("balances") or {})
+    for power in economy.get("new_leaders") or ():
+        balances[power] = 0
+    return balances
+
+
 def account_holders(phase: Phase) -> set[str]:
     """Powers with a balance of gold carried into the phase (none outside Chinese Diplomacy)."""
     economy = (phase.carried or {}).get("economy") or {}

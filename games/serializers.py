@@ -313,8 +313,7 @@ class BoardSerializer(serializers.ModelSerializer):
         ]
 
     def get_balances(self, phase: Phase) -> dict[str, int] | None:
-        economy = phase.carried.get("economy")
-        return economy["balances"] if economy else None
+        return engine.opening_balances(phase)
 
     @extend_schema_field(serializers.ListField(child=serializers.DictField()))
     def get_faction_orders(self, phase: Phase) -> list[dict]:

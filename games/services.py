@@ -399,9 +399,29 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
             _log(game, user, "bot", power=power, bot=False, player=user.username)
     membership = _take_seat(game, user, power, own)
     phase = _current(game)
+    _new_leader_at_zero(game, phase, membership)
     _wake_bots(game, phase)  # bots left alone were not ready: now a human plays
     _seats_changed(game, phase)
     return membership
+
+
+def _new_leader_at_zero(game: Game, phase: Phase, newcomer: Membership) -> None:
+    """Seed 003, rule 6: a deposed leader's power goes to a new player, who starts at net
+    zero. The engine puts it back at zero when it judged the deposition; a power left without
+    a leader for a while (its armies still cost their upkeep) is put back at zero again for
+    the player who takes it, as the year is judged (``economy.new_leaders``). Not for the
+    deposed leader seated again, nor for a player who takes it from another person."""
+    economy = (phase.carried or {}).get("economy")
+    if economy is None:
+        return
+    people = game.memberships.filter(power=newcomer.power, bot=False).exclude(pk=newcomer.pk)
+    last = people.order_by("-joined", "-pk").first()
+    if last is None or not _deposed(game, last):
+        return
+    leaders = economy.setdefault("new_leaders", [])
+    if newcomer.power not in leaders:
+        leaders.append(newcomer.power)
+        phase.save(update_fields=["carried"])
 
 
 def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
@@ -1351,6 +1371,7 @@ def replace_player(
     old = seat and seat.user.username
     _log(game, by, "replace", power=power, old=old, new=user.username, again=own is not None)
     phase = _current(game)
+    _new_leader_at_zero(game, phase, membership)
     _wake_bots(game, phase)  # bots left alone were not ready: now a human plays
     _seats_changed(game, phase)
     return membership

@@ -115,7 +115,10 @@ LEDGER_ITEMS = {
     "annihilation": pgettext_lazy("ledger", "annihilation"),
     "payment": pgettext_lazy("ledger", "payment"),
     "deposed": pgettext_lazy("ledger", "deposed"),
+    "new leader": pgettext_lazy("ledger", "new leader"),
 }
+# Lines that put a power back at zero rather than make a profit or a loss of the year.
+RESETS = frozenset({"deposed", "new leader"})
 
 RULES = {
     "colonial": [
@@ -843,7 +846,7 @@ def _gold_context(
         return {}
     powers = engine.powers(game)
     gold = {
-        "balances": [(p, economy.get("balances", {}).get(p, 0)) for p in powers],
+        "balances": [(p, (engine.opening_balances(phase) or {}).get(p, 0)) for p in powers],
         "payments": list(visibility.visible_payments(game, request.user).filter(phase=phase)),
         "faction_orders": [],
         "statement": [],
@@ -882,13 +885,14 @@ def _gold_context(
             # The year's profit or loss is its lines but the deposition's: that line only
             # puts the power back at zero for its new leader, after the total (a leader who
             # lost 215 k oz and was deposed from -990 did not make a profit of 990).
+            # So does a new leader's start at zero (rule 6): no profit or loss of the year.
             mine = lines.get(name, [])
-            year = [e for e in mine if e.get("item") != "deposed"]
+            year = [e for e in mine if e.get("item") not in RESETS]
             return {
                 "power": name,
                 "lines": year,
                 "total": sum(e["amount"] for e in year),
-                "after_total": [e for e in mine if e.get("item") == "deposed"],
+                "after_total": [e for e in mine if e.get("item") in RESETS],
                 "balance": closing.get(name),
                 "deposed": name in deposed,
             }

@@ -6,6 +6,7 @@ votes."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from games import services
@@ -187,3 +188,51 @@ def test_a_deposition_after_the_rolled_back_phase_stands(make_game, seat) -> Non
     assert ModeratorAction.objects.depositions().filter(game=game).count() == 1
     with pytest.raises(services.GameError, match="deposed as leader of Germany"):
         services.take_over(game, germany.user, "Germany")
+
+
+def _balance(game: Game, power: str) -> int:
+    client = APIClient()
+    client.force_authenticate(game.creator)
+    phase = client.get(f"/api/games/{game.pk}/").json()["current_phase"]["index"]
+    return client.get(f"/api/games/{game.pk}/phases/{phase}/").json()["balances"][power]
+
+
+def test_a_new_player_after_a_leaderless_year_starts_at_zero(make_game, seat, make_user) -> None:
+    """Seed 003, rule 6: "New players start with net zero". Found by an adversary: a deposed
+    power left without a leader for a year paid its armies' upkeep, and the next player took
+    it 20 k oz short. The newcomer starts at zero and the statement says why; the deposed
+    leader seated again by the moderator does not."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean", "Enter A Pacific Ocean"])
+    _process(game)  # deposed, back at zero, two armies on the board
+    assert _balance(game, "Germany") == 0
+    _process(game)  # a year without a leader: the armies' upkeep
+    assert _balance(game, "Germany") == -20
+    newcomer = services.take_over(game, make_user("newcomer"), "Germany")
+    assert _balance(game, "Germany") == 0  # as the page and the API show it
+    services.submit_orders(newcomer, ["A Pacific Ocean Leave", "A Pacific Ocean Leave"])
+    _process(game)
+    phase = game.phases.get(index=game.current_phase.index - 1)
+    lines = [e for e in phase.results["economy"]["ledger"] if e["power"] == "Germany"]
+    assert {"item": "new leader", "amount": 20} in [
+        {"item": e["item"], "amount": e["amount"]} for e in lines
+    ]
+    # The year: the reset, two exits (5 each) and the upkeep of the year of exit (10 each).
+    assert phase.results["economy"]["balances"]["Germany"] == -20 + 20 - 2 * 5 - 2 * 10
+    page = Client()
+    page.force_login(newcomer.user)
+    html = page.get(f"/games/{game.pk}/?phase={phase.index}").content.decode()
+    assert "<td>new leader</td><td>a new player starts at net zero</td>" in html
+
+
+def test_the_deposed_leader_seated_again_does_not_start_at_zero(make_game, seat) -> None:
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean", "Enter A Pacific Ocean"])
+    _process(game)
+    _process(game)
+    services.replace_player(game, game.creator, "Germany", germany.user)
+    assert _balance(game, "Germany") == -20

@@ -271,7 +271,18 @@ def read_request(board: Board, request: dict) -> None:
             or not isinstance(entry.get("order"), str)
         ):
             raise _bad(f"faction_orders[{n}]", "must be {power: faction, order: text}")
+    leaders = economy.get("new_leaders")
+    leaders = [] if leaders is None else leaders
+    if not isinstance(leaders, list):
+        raise _bad("economy.new_leaders", "must be a list of great powers")
+    new_leaders = []
+    for n, name in enumerate(leaders):
+        power = _great_power(board, name)
+        if power is None:
+            raise _bad(f"economy.new_leaders[{n}]", "must be a great power")
+        new_leaders.append(power)
     board.extra["balances"] = clean
+    board.extra["new_leaders"] = list(dict.fromkeys(new_leaders))
     board.extra["payments"] = payments
     board.extra["seed"] = seed
     board.extra["given_faction_orders"] = published
@@ -466,6 +477,13 @@ def finish_response(board: Board, response: dict) -> None:
     variant = board.variant
     rng = Year(board.extra["seed"], board.year, "year-end")
     ledger: list[dict] = []
+    # Rule 6: a new player starts at net zero. A power whose leader was deposed and that had
+    # none for a while (its armies still cost their upkeep) is given to its new leader at zero.
+    for power in board.extra.get("new_leaders", ()):
+        carried = board.extra["balances"][power]
+        if carried:
+            reset = {"power": power, "item": "new leader", "amount": -carried}
+            ledger.append({**reset, "detail": why("a new player starts at net zero")})
     units = [_unit(u) for u in response["units"]]
     entered, left = _arrivals_and_departures(response)
     units = _without(units, left) + entered

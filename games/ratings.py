@@ -4,13 +4,14 @@ A player's rating is OpenSkill's Plackett-Luce model, kept overall and per varia
 once when a game ends: the places come from the result (a solo winner first, a draw's powers
 sharing first place, a concession's winner first, and in a game ended without a winner every
 survivor shares first), then the other survivors (in Chinese Diplomacy by their final gold),
-then the eliminated, the later out the better. Bots and replaced seats are not rated, and a game
-is rated only when people sat in at least half of its seats (otherwise two accounts of one
-person and a table of bots could agree a result and farm a rating) and it ended after its first
-year was played out: the movement phase after which centres are counted and builds come (Fall
-1901 on the standard map) processed. A table that agrees a draw, a concession or the
-moderator's end before then has played too little to be measured by (every rating rose when it
-drew at once, or right after the first Spring). A rollback of a finished game undoes its change.
+then the eliminated, the later out the better, and last a leader deposed for debt (Chinese
+Diplomacy). Bots and other replaced seats are not rated, and a game is rated only when people
+sat in at least half of its seats (otherwise two accounts of one person and a table of bots
+could agree a result and farm a rating) and it ended after its first year was played out: the
+movement phase after which centres are counted and builds come (Fall 1901 on the standard map)
+processed. A table that agrees a draw, a concession or the moderator's end before then has
+played too little to be measured by (every rating rose when it drew at once, or right after
+the first Spring). A rollback of a finished game undoes its change.
 
 Reliability is counted from the games themselves: the share of phases a player's power had
 something to order in that it sent orders for (or said Ready in: holding everything is acting,
@@ -95,9 +96,29 @@ def ranks(game: Game) -> dict[str, int]:
 
 
 def rated_seats(game: Game) -> list[Membership]:
-    """The seats a finished game rates: held by a person (not a bot) at the end."""
-    seats = game.memberships.exclude(status=Membership.Status.REPLACED).exclude(power="")
-    return [m for m in seats.select_related("user") if not m.bot]
+    """The seats a finished game rates: held by a person (not a bot) at the end, and a leader
+    deposed (Chinese Diplomacy), whose seat a loss ended, as elimination ends another's
+    (``deposed_seats``: placed last). Unrated, a leader about to be deposed escaped the loss
+    by paying the gold away to an ally."""
+    seats = game.memberships.exclude(power="").select_related("user")
+    deposed = deposed_seats(game)
+    return [
+        m
+        for m in seats
+        if not m.bot and (m.status != Membership.Status.REPLACED or m.pk in deposed)
+    ]
+
+
+def deposed_seats(game: Game) -> set[int]:
+    """The seats whose leaders were deposed (Chinese Diplomacy) and not seated there since."""
+    logged = {
+        (d.details.get("power"), d.details.get("player"))
+        for d in ModeratorAction.objects.depositions().filter(game=game)
+    }
+    if not logged:
+        return set()
+    replaced = game.memberships.filter(status=Membership.Status.REPLACED).select_related("user")
+    return {m.pk for m in replaced if (m.power, m.user.get_username()) in logged}
 
 
 def played_by_people(game: Game) -> bool:
@@ -142,11 +163,14 @@ def rate_game(game: Game) -> list[RatingChange]:
     if not played(game):  # ended before its first year was out: nothing to measure
         return []
     places = ranks(game)
+    deposed = deposed_seats(game)
+    last = max(places.values(), default=0) + 1  # below every power's place, the deposed's own
+    place = {m.pk: last if m.pk in deposed else places[m.power] for m in seats}
     changes = []
     for variant in (OVERALL, game.variant):
         ratings = [_current(m.user_id, variant) for m in seats]
         teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in ratings]
-        new = MODEL.rate(teams, ranks=[places[m.power] for m in seats])
+        new = MODEL.rate(teams, ranks=[place[m.pk] for m in seats])
         for seat, rating, [after] in zip(seats, ratings, new, strict=True):
             changes.append(
                 RatingChange(
@@ -154,7 +178,7 @@ def rate_game(game: Game) -> list[RatingChange]:
                     user_id=seat.user_id,
                     variant=variant,
                     power=seat.power,
-                    rank=places[seat.power],
+                    rank=place[seat.pk],
                     mu_before=rating.mu,
                     sigma_before=rating.sigma,
                     mu=after.mu,

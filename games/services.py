@@ -378,10 +378,16 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _not_a_watching_moderator(game, user)
     if own is not None and own.removed:  # out for good, unless the moderator seats them
         raise GameError("the moderator removed you from this game")
-    if own is not None and own.power == power and _deposed(game, own):
+    if own is not None and _deposed(game, own):
         # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
-        # the old one again).
-        raise GameError(f"you were deposed as leader of {power}; it goes to a new player")
+        # the old one again). Nor does the deposed leader take another power of the game:
+        # bankrupt on purpose, the gold paid to an ally, the loss would be left behind.
+        if own.power == power:
+            raise GameError(f"you were deposed as leader of {power}; it goes to a new player")
+        raise GameError(
+            f"you were deposed as leader of {own.power} in this game; its other powers go to "
+            "other players"
+        )
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
         raise GameError(

@@ -236,3 +236,40 @@ def test_the_deposed_leader_seated_again_does_not_start_at_zero(make_game, seat)
     _process(game)
     services.replace_player(game, game.creator, "Germany", germany.user)
     assert _balance(game, "Germany") == -20
+
+
+def test_a_deposed_leader_takes_no_other_power_of_the_game(make_game, seat, make_user) -> None:
+    """Found by an adversary: deposed, the leader took another empty power at once; paid to an
+    ally before going bankrupt, the gold stayed with the ally and the loss was left behind."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    services.remove_player(game, game.creator, "Russia")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    with pytest.raises(services.GameError, match="deposed as leader of Germany in this game"):
+        services.take_over(game, germany.user, "Russia")
+    assert services.take_over(game, make_user("newcomer"), "Russia").power == "Russia"
+
+
+def test_a_deposed_leader_is_rated_last(make_game, seat, make_user) -> None:
+    """Bankrupt on purpose, the leader was left out of the rating (a replaced seat): a loss
+    escaped. A deposition ends the seat as elimination ends another's, and places it last,
+    below every power, the one it led included (now led by a newcomer)."""
+    from games import ratings
+    from games.models import RatingChange
+
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)  # 1900: deposed
+    newcomer = services.take_over(game, make_user("newcomer"), "Germany")
+    services.end_game(game, game.creator)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    changes = {c.user_id: c for c in RatingChange.objects.filter(game=game, variant="")}
+    places = ratings.ranks(game)
+    assert changes[germany.user_id].rank == max(places.values()) + 1
+    assert changes[germany.user_id].mu < changes[germany.user_id].mu_before
+    assert changes[newcomer.user_id].rank == places["Germany"]

@@ -639,3 +639,20 @@ def test_a_faction_with_several_armies_in_an_entry_space_loses_them_one_at_a_tim
     request["phase"]["year"] = 1930  # the Communists may have more by then: both stay
     kept = [u for u in adjudicate(request)["units"] if u == army]
     assert len(kept) == 2
+
+
+def test_a_convoyed_move_is_refused_for_want_of_fleets_not_of_a_coast():
+    """Found by an adversary: "A Hopeh - Shamtung via convoy" was refused as Hopeh having no
+    coast, though it borders the Pacific Ocean: the variant has no fleet to carry it."""
+    from adjudication import check
+
+    variant = load("chinese")
+    request = {
+        "variant": "chinese",
+        "phase": {"season": "year", "year": 1900, "type": "movement"},
+        "units": [dict(u) for u in variant.starting_units],
+        "orders": [{"power": "Imperials", "order": "A Hopeh - Shamtung via convoy"}],
+    }
+    answer = check(request)["orders"][0]
+    assert answer["result"] == "invalid"
+    assert answer["reason"] == "Chinese Diplomacy has no fleets, so no army is convoyed"

@@ -438,6 +438,8 @@ class Movement(_Stacking):
     """Entry spaces behave like Far East oceans (any number, no conflict, no cut supports)."""
 
     def check_move(self, i: int, order: Order) -> Order | None:
+        if order.via == "convoy":  # the map's coasts would say why not, as if fleets sailed
+            raise OrderError("Chinese Diplomacy has no fleets, so no army is convoyed")
         dest = province_of(order.destination)
         power = self.power[i]
         if allows_stacking(self.variant, dest):

@@ -800,14 +800,14 @@ class Movement:
             cause = self.named_rival(i, cause)
         if how == "head-on":
             _, other, attack, against = cause
-            label = self.units[other].label()
+            label = self.rival_label(other)
             key = (_HEAD_ON, label, attack, against)
             return kept.get(key) or keep(
                 key, why(_HEAD_ON, label=label, attack=attack, against=against)
             )
         if how == "held":
             _, other, attack, against = cause
-            label = self.units[other].label()
+            label = self.rival_label(other)
             key = (_HELD, label, dest, attack, against)
             return kept.get(key) or keep(
                 key, why(_HELD, label=label, dest=dest, attack=attack, against=against)
@@ -834,7 +834,7 @@ class Movement:
     def bounce_reason(self, i: int, cause: tuple) -> str:
         """A move stopped by another unit entering (plug-ins name causes of their own)."""
         _, other, attack, against = cause
-        label = self.units[other].label()
+        label = self.rival_label(other)
         dest = self.dest[i]
         key = (_BOUNCED, label, dest, attack, against)
         return kept.get(key) or keep(
@@ -889,7 +889,7 @@ class Movement:
 
     def dislodged_reason(self, k: int) -> str:
         """``dislodged by`` unit k."""
-        label = self.units[k].label()
+        label = self.rival_label(k)
         key = (_DISLODGED, label)
         return kept.get(key) or keep(key, why(_DISLODGED, unit=label))
 
@@ -908,14 +908,22 @@ class Movement:
         if k is None:
             if by is None:
                 return why("support cut")
-            return why("support cut; dislodged by {unit}", unit=self.units[by].label())
-        cutter = self.units[k].label()
+            return why("support cut; dislodged by {unit}", unit=self.rival_label(by))
+        cutter = self.rival_label(k)
         if by is None:
             key = (_CUT_BY, cutter)
             return kept.get(key) or keep(key, why(_CUT_BY, unit=cutter))
-        return why(
-            "support cut by {unit}; dislodged by {by}", unit=cutter, by=self.units[by].label()
-        )
+        return why("support cut by {unit}; dislodged by {by}", unit=cutter, by=self.rival_label(by))
+
+    def rival_label(self, k: int) -> str:
+        """Unit k as a reason about another unit's fate names it: in a space several units
+        share (a Far East ocean, a Chinese entry space), with its power (``Indonesia F
+        Mid-Pacific Ocean``), as a support names it there; elsewhere the one unit there is
+        enough. (Two powers bounced by "F Mid-Pacific Ocean" could not tell whose it was.)"""
+        unit = self.units[k]
+        if unit.province in self.variant.stacking:
+            return f"{unit.power} {unit.label()}"
+        return unit.label()
 
     def target_label(self, i: int, power: bool = True) -> str:
         """The unit support i names, as reasons name it: in a space several units share, as

@@ -569,3 +569,45 @@ def test_a_numbered_fleet_supporting_itself_is_named_by_its_number():
     units = [("Japan", "F", "North Pacific Ocean")] * 2
     r = judge(units, [("Japan", "F2 North Pacific S F2 North Pacific - Guam")])
     assert r["orders"][0]["reason"] == "F2 North Pacific Ocean cannot support itself"
+
+
+def test_a_reason_names_whose_fleet_in_a_shared_ocean():
+    """Found by an adversary: Japan and Indonesia each "bounced with F Mid-Pacific Ocean", and
+    Japan had a fleet there too. In a space several units share, the rival is named with its
+    power, as a support names it there; elsewhere the one unit there is enough."""
+    r = judge(
+        [
+            ("Japan", "F", "Mid-Pacific Ocean"),
+            ("Indonesia", "F", "Mid-Pacific Ocean"),
+            ("Japan", "F", "Guam"),
+            ("Australia", "F", "Coral Sea"),
+        ],
+        [
+            ("Japan", "F MPO - Guam"),
+            ("Japan", "F Guam - MPO"),
+            ("Indonesia", "F MPO - Guam"),
+            ("Australia", "F Coral Sea H"),
+        ],
+    )
+    reasons = {(o["power"], o["canonical"]): o.get("reason") for o in r["orders"]}
+    assert reasons[("Japan", "F Mid-Pacific Ocean - Guam")] == (
+        "bounced with Indonesia F Mid-Pacific Ocean in Guam (1 against 1)"
+    )
+    assert reasons[("Indonesia", "F Mid-Pacific Ocean - Guam")] == (
+        "bounced with Japan F Mid-Pacific Ocean in Guam (1 against 1)"
+    )
+    plain = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "movement"},
+            "units": [
+                {"power": "France", "unit": "A", "location": "Paris"},
+                {"power": "Germany", "unit": "A", "location": "Munich"},
+            ],
+            "orders": [
+                {"power": "France", "order": "A Paris - Burgundy"},
+                {"power": "Germany", "order": "A Munich - Burgundy"},
+            ],
+        }
+    )
+    assert plain["orders"][0]["reason"] == "bounced with A Munich in Burgundy (1 against 1)"

@@ -611,3 +611,28 @@ def test_a_reason_names_whose_fleet_in_a_shared_ocean():
         }
     )
     assert plain["orders"][0]["reason"] == "bounced with A Munich in Burgundy (1 against 1)"
+
+
+def test_a_retreat_request_with_a_fleet_dislodged_from_an_ocean_is_refused():
+    """Rule 6.1: no fleet can be dislodged from an ocean space. Found by an adversary: such a
+    retreat request was judged, the fleet sent to retreat, instead of refused as malformed."""
+    body = {
+        "variant": "far-east",
+        "phase": {"season": "spring", "year": 1992, "type": "retreats"},
+        "units": [{"power": "Japan", "unit": "F", "location": "Guam"}],
+        "dislodged": [
+            {"power": "Indonesia", "unit": "F", "location": "MPO", "attacker_from": "Guam"}
+        ],
+        "orders": [{"power": "Indonesia", "order": "F MPO R Marshall Islands"}],
+    }
+    answer = adjudicate(body)
+    assert answer["error"] == (
+        "F Mid-Pacific Ocean cannot be dislodged: no unit is dislodged from an ocean"
+    )
+    # Dislodged from Guam into the ocean its attacker came from: still a retreat (rule 6).
+    body["units"] = [{"power": "Japan", "unit": "F", "location": "Mid-Pacific Ocean"}]
+    body["dislodged"] = [
+        {"power": "Indonesia", "unit": "F", "location": "Guam", "attacker_from": "MPO"}
+    ]
+    body["orders"] = [{"power": "Indonesia", "order": "F Guam R MPO"}]
+    assert adjudicate(body)["orders"][0]["result"] == "succeeds"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudication.board import Dislodged
+from adjudication.board import Board, Dislodged, RequestError
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
 from adjudication.reasons import UNIT_IS, listed, no_number
@@ -234,6 +234,17 @@ class Oceans(Rule):
     Movement = Movement
     allows_stacking = staticmethod(allows_stacking)
     may_retreat_to_attacker = staticmethod(may_retreat_to_attacker)
+
+    def read_request(self, board: Board, request: dict) -> None:
+        """A retreat phase with a unit dislodged from an ocean is no position a movement phase
+        makes (rule 6.1: no fleet can be dislodged from an ocean space): a malformed request,
+        refused, rather than the fleet sent to retreat."""
+        for d in board.dislodged:
+            if allows_stacking(board.variant, d.unit.province):
+                raise RequestError(
+                    f"{d.unit.label()} cannot be dislodged: no unit is dislodged from an ocean",
+                    [d.unit.as_json()],
+                )
 
 
 RULE = Oceans()

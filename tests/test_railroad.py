@@ -753,3 +753,19 @@ def test_errata_9_241_supports_do_not_carry_the_army_past_the_cut_and_the_option
 def test_errata_9_241_a_russian_centre_does_not_cut_the_line():
     r = judge(["Russia A Vladivostok"], ["Russia: A Vladivostok - Perm via TSR"])
     r.assert_succeeds("A Vladivostok - Perm via TSR")
+
+
+def test_errata_9_241_a_cut_line_ending_in_a_russian_held_space_says_both():
+    """Found by an adversary: the army stopped short of a cut line whose last space a Russian
+    army held was told only "Omsk is held by Russia's A Omsk", though Russian units never block
+    the line: the cut is why it could go no further, the Russian army why it could not end there."""
+    units = ["Russia A Vladivostok", "Russia A Omsk", "Russia A Krasnoyarsk"]
+    move = "A Vladivostok - Moscow via TSR"
+    orders = [f"Russia: {move}", "Russia: A Omsk H", "Russia: A Krasnoyarsk H"]
+    r = judge(units, orders, supply_centers=CHINA_OWNS_OMSK)
+    assert r.reply(move)["result"] == "stopped"
+    assert r.reply(move)["stopped_at"] == "Irkutsk"
+    assert r.reason(move) == (
+        "the line is cut at Omsk, a centre China owns (errata 9.241), and Omsk is held by "
+        "Russia's A Omsk"
+    )

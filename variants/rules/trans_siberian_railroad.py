@@ -42,6 +42,12 @@ STOP_REASONS = {
     "occupied": reason_template("{space} is held by {power}'s {unit}"),
     "taken": reason_template("{space} is taken by {power}'s {unit}"),
 }
+# A line cut short (errata 9.241) whose end a Russian unit holds: both say why it stopped where
+# it did; the second alone blamed a unit of Russia's own, which never blocks the line.
+CUT_AND_HELD = reason_template(
+    "the line is cut at {cut}, a centre {owner} owns (errata 9.241), and {space} is held by "
+    "{power}'s {unit}"
+)
 
 
 def one_a_turn(order: Order) -> str | None:
@@ -404,6 +410,16 @@ class Movement(_Core):
                     "stopped before {space}", space=space
                 )  # a cycle settled by the backup rule
             how, k = found
+            if self.cut is not None and how == "occupied" and self.power[k] == self.power[self.tsr]:
+                cut = self.path[last]
+                return why(
+                    CUT_AND_HELD,
+                    cut=cut,
+                    owner=self.board.centres[cut],
+                    space=space,
+                    power=self.power[k],
+                    unit=self.units[k].label(),
+                )
             template = STOP_REASONS.get(
                 how, reason_template("route blocked at {space} by {power}'s {unit}")
             )

@@ -49,6 +49,7 @@ _BOUNCED: Final = reason_template(
 )
 _DISLODGED: Final = reason_template("dislodged by {unit}")
 _CUT_BY: Final = reason_template("support cut by {unit}")
+_ON_ITS_COAST: Final = reason_template("the fleet is on {location}, not {written}: {reason}")
 
 
 @lru_cache(maxsize=64)
@@ -219,6 +220,11 @@ class Movement:
             legal = legal_move(variant, kind, location, order.destination, order.via)
             order.remember_check((variant, kind, location, legal))
         if isinstance(legal, str):
+            written = order.location
+            if written is not None and written != location and "/" in written:
+                # DATC 6.B.10: the unit's own coast is read; the refusal says which it is, or
+                # the player reads of a coast other than the one written, and not why.
+                raise OrderError(_ON_ITS_COAST, location=location, written=written, reason=legal)
             raise OrderError(legal)
         if legal.via == "convoy" and not self.fleets_could_convoy(unit.province, legal.destination):  # type: ignore[arg-type]
             raise OrderError(

@@ -636,3 +636,27 @@ def test_a_retreat_request_with_a_fleet_dislodged_from_an_ocean_is_refused():
     ]
     body["orders"] = [{"power": "Indonesia", "order": "F Guam R MPO"}]
     assert adjudicate(body)["orders"][0]["result"] == "succeeds"
+
+
+def test_a_move_refused_from_the_wrong_coast_says_which_coast_the_fleet_is_on():
+    """DATC 6.B.10: the unit's own coast is read, not the one written. Found by an adversary:
+    "F Thailand/wc - Andaman Sea" for a fleet on the east coast was refused as "Thailand/ec is
+    not adjacent to Andaman Sea", naming a coast the player never wrote, and not why."""
+    from adjudication import add_words, check
+
+    body = {
+        "variant": "far-east",
+        "phase": {"season": "spring", "year": 1991, "type": "movement"},
+        "units": [{"power": "Viet Nam", "unit": "F", "location": "Thailand/ec"}],
+        "orders": [{"power": "Viet Nam", "order": "F Thailand/wc - Andaman Sea"}],
+    }
+    answer = add_words(check(body))["orders"][0]
+    assert answer["result"] == "invalid"
+    assert answer["reason"] == (
+        "the fleet is on Thailand/ec, not Thailand/wc: Thailand/ec is not adjacent to Andaman Sea"
+    )
+    assert answer["reason_words"]["args"]["reason"]["template"] == (
+        "{location} is not adjacent to {dest}"
+    )
+    body["orders"] = [{"power": "Viet Nam", "order": "F Thailand - Andaman Sea"}]
+    assert check(body)["orders"][0]["reason"] == "Thailand/ec is not adjacent to Andaman Sea"

@@ -769,3 +769,32 @@ def test_errata_9_241_a_cut_line_ending_in_a_russian_held_space_says_both():
         "the line is cut at Omsk, a centre China owns (errata 9.241), and Omsk is held by "
         "Russia's A Omsk"
     )
+
+
+@pytest.mark.parametrize(
+    ("power", "text", "hint"),
+    [
+        ("Russia", "A Moscow - Vladivostok", "write 'A Moscow - Vladivostok via TSR'"),
+        ("Russia", "A Moscow - Irkutsk", "write 'A Moscow - Irkutsk via TSR'"),
+        ("Russia", "A Moscow - Peking", None),  # Peking is off the line
+        ("China", "A Manchuria - Moscow", None),  # only Russia rides
+    ],
+)
+def test_a_plain_move_the_railroad_would_take_says_how_to_write_it(power, text, hint):
+    """Found by an adversary: "A Moscow - Vladivostok" was refused as not adjacent, with no
+    word of the railroad that goes there."""
+    units = [{"power": "Russia", "unit": "A", "location": "Moscow"}]
+    units.append({"power": "China", "unit": "A", "location": "Manchuria"})
+    body = {
+        "variant": "colonial",
+        "phase": {"season": "spring", "year": 1870, "type": "movement"},
+        "units": units,
+        "orders": [{"power": power, "order": text}],
+    }
+    answer = check(body)["orders"][0]
+    assert answer["result"] == "invalid"
+    assert "is not adjacent to" in answer["reason"]
+    if hint is None:
+        assert "railroad" not in answer["reason"]
+    else:
+        assert answer["reason"].endswith(f"; by the railroad, {hint}")

@@ -71,7 +71,10 @@ class Movement(_Core):
 
     def check_move(self, i: int, order: Order) -> Order | None:
         if order.via != "TSR":
-            return super().check_move(i, order)
+            try:
+                return super().check_move(i, order)
+            except OrderError as e:
+                raise self.by_rail_instead(i, order, e) from None
         data = self.variant.rule_data["trans_siberian_railroad"]
         route, owner = data["route"], data.get("power", "Russia")
         unit = self.units[i]
@@ -95,6 +98,28 @@ class Movement(_Core):
             )
         self.tsr = i
         return Order(MOVE, "A", unit.location, destination=dest, via="TSR")
+
+    def by_rail_instead(self, i: int, order: Order, refusal: OrderError) -> OrderError:
+        """A plain move the map refuses that the railroad would take (``A Moscow -
+        Vladivostok`` for a Russian army): the refusal says how to write it."""
+        data = self.variant.rule_data["trans_siberian_railroad"]
+        route, owner = data["route"], data.get("power", "Russia")
+        unit = self.units[i]
+        dest = province_of(order.destination)
+        if (
+            order.via is not None
+            or unit.power != owner
+            or unit.kind != "A"
+            or unit.province not in route
+            or dest not in route
+            or dest == unit.province
+        ):
+            return refusal
+        return OrderError(
+            "{reason}; by the railroad, write '{order}'",
+            reason=refusal.reason,
+            order=f"A {unit.location} - {dest} via TSR",
+        )
 
     def target_could_move(self, t: int, dprov: str) -> bool:
         return self.rail_could_carry(t, dprov) or super().target_could_move(t, dprov)

@@ -59,6 +59,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Nothing was saved."),
     gettext_noop("valid"),
     gettext_noop("invalid"),
+    gettext_noop("needs %(needs)s (judged at the deadline)"),
     gettext_noop("(not saved yet)"),
     gettext_noop("No orders."),
     gettext_noop("Without orders: %(units)s."),

@@ -33,6 +33,10 @@ class Checked:
     location: str | None
     data: dict | None = None
     reason_words: dict | None = None  # the reason as a template and names, to translate
+    # What a valid order waits for from other powers' orders (a canal permit, the railroad
+    # move a support is for), judged at the deadline; "" when nothing.
+    needs: str = ""
+    needs_words: dict | None = None
 
 
 def variant_ids() -> list[str]:
@@ -184,6 +188,10 @@ def check_orders(game: Game, phase: Phase, power: str, texts: list[str]) -> list
                 else None,
                 location=adjudication.ordered_unit(reply.get("data")) if valid else None,
                 data=reply.get("data"),
+                needs=reply.get("needs") or "" if valid else "",
+                needs_words=adjudication.reason_words(reply["needs"])
+                if valid and reply.get("needs")
+                else None,
             )
         )
     return out

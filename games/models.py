@@ -363,6 +363,13 @@ class Order(models.Model):
     result = models.CharField(max_length=20, blank=True, help_text="Filled in when processed.")
     result_reason = models.CharField(max_length=300, blank=True)
     result_reason_words = models.JSONField(null=True, blank=True)
+    needs = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="What a valid order waits for from other powers' orders (a canal permit, "
+        "the railroad move a support is for), judged at the deadline.",
+    )
+    needs_words = models.JSONField(null=True, blank=True)
     stopped_at = models.CharField(
         max_length=100,
         blank=True,
@@ -385,6 +392,11 @@ class Order(models.Model):
     def said_reason(self) -> str:
         """Why the order was refused, in the active language."""
         return reason_words.say(self.reason_words, self.reason)
+
+    @property
+    def said_needs(self) -> str:
+        """What the order waits for from other powers, in the active language."""
+        return reason_words.say(self.needs_words, self.needs)
 
     @property
     def said_result_reason(self) -> str:

@@ -458,7 +458,11 @@ ORDER_DATA_SCHEMA = {
         "words": {"type": "array", "items": {}, "description": "A rule's own order's words."},
         "rule": {**_TEXT, "description": "The rule a special order belongs to (suez_canal, ...)."},
         "form": {**_TEXT, "description": "Which of the rule's orders it is (permit, enter, ...)."},
-        "needs": {**_TEXT, "description": "Options only: what it waits for from other powers."},
+        "needs": {
+            **_TEXT,
+            "description": "Options only (an order's own is beside its data): what it waits "
+            "for from other powers.",
+        },
         "once": {
             **_TEXT,
             "description": "Options only: the rule that allows one such order a turn "
@@ -497,6 +501,14 @@ class OrderSerializer(serializers.Serializer):
         source="said_result_reason", read_only=True, help_text="In the request's language."
     )
     result_reason_words = serializers.JSONField(read_only=True)
+    needs = serializers.CharField(
+        source="said_needs",
+        read_only=True,
+        help_text="What a valid order waits for from other powers' orders (a canal permit, the "
+        "railroad move a support is for), judged with them at the deadline; empty when nothing. "
+        "In the request's language.",
+    )
+    needs_words = serializers.JSONField(read_only=True)
     stopped_at = serializers.CharField(
         read_only=True,
         help_text="Where a railroad move that ended short of its target stopped (result "
@@ -510,7 +522,7 @@ def _text(value: object) -> str | None:
 
 def order_answers(orders: Iterable[Order]) -> list[dict]:
     """``OrderSerializer(orders, many=True).data``, made directly: the serializer copies its
-    eleven fields for every answer, which was a tenth of an order submission's CPU. Same keys,
+    thirteen fields for every answer, which was a tenth of an order submission's CPU. Same keys,
     same values (``tests/test_api_order_model.py`` compares the two)."""
     return [
         {
@@ -524,6 +536,8 @@ def order_answers(orders: Iterable[Order]) -> list[dict]:
             "result": _text(o.result),
             "result_reason": _text(o.said_result_reason),
             "result_reason_words": o.result_reason_words,
+            "needs": _text(o.said_needs),
+            "needs_words": o.needs_words,
             "stopped_at": _text(o.stopped_at),
         }
         for o in orders

@@ -732,6 +732,8 @@ def _order_rows(membership: Membership, phase: Phase, checked: list) -> Iterable
             valid=valid,
             reason=reason,
             reason_words=words,
+            needs=clip(c.needs, REASON_LENGTH) if valid else "",
+            needs_words=c.needs_words if valid else None,
             position=n,
         )
 

@@ -874,6 +874,13 @@
       verdict.textContent = order.valid ? t("valid") : t("invalid");
       li.appendChild(verdict);
       if (!order.valid && order.reason) li.appendChild(document.createTextNode(": " + order.reason));
+      if (order.valid && order.needs) {
+        // What it waits for from other powers' orders (a canal permit), as the page says it.
+        var needs = document.createElement("span");
+        needs.className = "needs";
+        needs.textContent = "; " + t("needs %(needs)s (judged at the deadline)", { needs: order.needs });
+        li.appendChild(needs);
+      }
       if (!saved && stored.indexOf(order.text) < 0) li.appendChild(document.createTextNode(" " + t("(not saved yet)")));
       statusList.appendChild(li);
       if (order.valid) valid.push(order.text);

@@ -63,6 +63,36 @@ def test_without_the_permit_the_fleet_is_stopped_at_the_deadline_with_the_reason
     assert result == "fails" and "permit" in reason
 
 
+def test_an_order_that_waits_on_another_powers_says_what_it_needs_when_sent():
+    """Found by an adversary: "F Mediterranean Sea - Red Sea" was answered valid and nothing
+    more, though it needs Britain's permit; the engine says so, and now so do the answers to
+    saving and checking, the stored orders and the page, in the reader's language."""
+    from django.test import Client
+
+    from games.models import Membership
+
+    game_id, moderator, players = new_game("colonial")
+    place(game_id, [("Britain", "A", "Egypt"), ("Turkey", "F", "Mediterranean Sea")])
+    needs = "a Suez permit for F Mediterranean Sea from Britain, whose unit is in Egypt"
+    turkey = players["Turkey"]
+    saved = order(turkey, game_id, ["F Med - Red Sea"])
+    assert saved[0]["needs"] == needs and saved[0]["needs_words"]["template"].startswith("a Suez")
+    url = f"/api/games/{game_id}/orders/"
+    assert turkey.get(url).data[0]["needs"] == needs
+    checked = turkey.post(url + "check/", {"orders": ["F Med - Red Sea"]}, format="json")
+    assert checked.data[0]["needs"] == needs
+    said = turkey.get(url, HTTP_ACCEPT_LANGUAGE="ja").data[0]["needs"]
+    assert said != needs and "Egypt" in said
+    held = order(turkey, game_id, ["F Med H"])
+    assert held[0]["needs"] == ""
+    order(turkey, game_id, ["F Med - Red Sea"])
+    page = Client()
+    seat = Membership.objects.get(game_id=game_id, power="Turkey")
+    page.force_login(seat.user)
+    html = page.get(f"/games/{game_id}/").content.decode()
+    assert f"needs {needs} (judged at the deadline)" in html
+
+
 def test_what_the_map_decides_is_still_refused_when_sent():
     game_id, moderator, players = new_game("colonial")
     place(game_id, [("Turkey", "F", "Mediterranean Sea")])

@@ -1662,3 +1662,24 @@ def test_impassable_spaces_hold_no_unit(place):
     kind = "F" if place == "Caspian Sea" else "A"
     response = adjudicate(request([f"Russia {kind} {place}"], []))
     assert "error" in response
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Found by an adversary: the first words of the sea's name were refused as "a Suez
+        # permit names the fleet in ...", where other orders say the name is cut short.
+        ("Suez permit F Mediterranean", "'Mediterranean' is not a full name: did you mean "
+         "Mediterranean Sea?"),
+        ("Suez permit F Medit", "'Medit' is not a full name: did you mean Mediterranean Sea?"),
+        # A letter or two say too little to suggest a name from.
+        ("Suez permit F M", "a Suez permit names the fleet in Mediterranean Sea or Red Sea"),
+    ],
+)  # fmt: skip
+def test_a_suez_permit_naming_the_sea_cut_short_says_which_name_is_meant(text, reason):
+    from adjudication import load
+    from adjudication.orders import OrderError, parse
+
+    with pytest.raises(OrderError) as refused:
+        parse(load("colonial"), text, "movement")
+    assert str(refused.value) == reason

@@ -73,6 +73,16 @@ def _misworded(variant: Variant, words: list[str], ends: tuple[str, ...]) -> Non
             rest = words[k:]
             break
     if place is None:
+        # The first words of a sea's name at the canal (``Mediterranean``), as other orders
+        # refuse a name cut short: with the name meant.
+        typed, key = " ".join(words), normalise(" ".join(words))
+        meant = [end for end in ends if key and normalise(end).startswith(key)]
+        if len(key) > 2 and len(meant) == 1 and key != normalise(meant[0]):
+            raise OrderError(
+                "'{typed}' is not a full name: did you mean {province}?",
+                typed=typed,
+                province=meant[0],
+            )
         return
     if place not in ends:
         raise OrderError(

@@ -11,7 +11,7 @@ import time
 import uuid
 import zoneinfo
 from collections import Counter, defaultdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache, wraps
 from pathlib import Path
 from types import SimpleNamespace
@@ -1543,6 +1543,8 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         context = {
             "game": game,
             "action": entry,
+            "new_deadline": _new_deadline(game, action, form.cleaned_data),
+            "time_zone": time_zone_of(request),
             # As typed, to be sent again with the confirmation and checked again then.
             "fields": [
                 (f.label, f.name, request.POST[f.name])
@@ -1556,6 +1558,22 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
     else:
         _keep_refused(request, game, entry)
     return redirect("moderate", pk=game.pk)
+
+
+def _new_deadline(game: Game, action: str, args: dict) -> dict | None:
+    """What a Deadline action would set, for its confirmation to show: the new deadline, and
+    whether it has passed (confirming then processes the phase at once). None for another
+    action, or a game without a running deadline."""
+    if action != "deadline":
+        return None
+    phase = game.current_phase
+    now = timezone.now()
+    when = args.get("deadline")
+    if when is None:
+        if phase is None:
+            return None
+        when = (phase.deadline or now) + timedelta(minutes=args.get("minutes") or 0)
+    return {"at": when, "passed": when <= now}
 
 
 def _keep_refused(request: HttpRequest, game: Game, entry: moderation.Action) -> None:

@@ -722,6 +722,23 @@ def test_a_console_phase_too_large_is_refused_as_out_of_range(game, moderator) -
     assert game.status == Game.Status.ACTIVE
 
 
+def test_the_deadline_confirmation_shows_the_new_deadline_and_warns_when_it_has_passed(
+    game, moderator
+) -> None:
+    """Found by an adversary: confirming "-99999 minutes" processed the phase with nothing
+    said beforehand but "Minutes -99999"; the confirmation now shows the deadline it sets, in
+    the moderator's time zone, and that a passed one processes the phase at once."""
+    client = browser(moderator)
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    later = client.post(url, {"minutes": "60"}).content.decode()
+    assert "The new deadline:" in later and "(UTC)" in later
+    assert "That time has passed" not in later
+    past = client.post(url, {"minutes": "-99999"}).content.decode()
+    assert "That time has passed: confirming processes the phase now." in past
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.processed_at is None  # nothing done before the confirmation
+
+
 def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> None:
     response = token_client(moderator).post(
         f"/api/games/{game.pk}/moderation/deadline/",

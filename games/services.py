@@ -26,7 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from . import engine, events, ratings, visibility
 from .limits import (
@@ -81,8 +81,11 @@ def check_phase(phase: Phase, index: int | None) -> None:
     """Refuse unless ``index`` (when given) names ``phase``, the game's current phase."""
     if index is not None and index != phase.index:
         raise PhaseChanged(
-            f"this was meant for phase {index}, but the current phase is {phase.index}; "
-            "reload and look at the board first"
+            gettext(
+                "this was meant for phase %(meant)s, but the current phase is %(current)s; "
+                "reload and look at the board first"
+            )
+            % {"meant": index, "current": phase.index}
         )
 
 
@@ -274,11 +277,13 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
     """Take a seat in a forming game; the game starts when the last seat is taken."""
     game = _locked(game)
     if game.is_over:  # a finished or cancelled game has no seat to take, nor to take over
-        raise GameError("the game is over: no seat is open to join or to take over")
+        raise GameError(gettext("the game is over: no seat is open to join or to take over"))
     if game.status != Status.FORMING:
-        raise GameError("the game is no longer forming; take over a power in civil disorder")
+        raise GameError(
+            gettext("the game is no longer forming; take over a power in civil disorder")
+        )
     if game.memberships.filter(user=user).exists():
-        raise GameError("you are already in this game")
+        raise GameError(gettext("you are already in this game"))
     ratings.check_requirements(game, user)
     membership = game.memberships.create(
         user=user, preferences=_check_preferences(game, preferences)
@@ -374,10 +379,10 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         raise GameError("powers can only be taken over in a running game")
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
-        raise GameError("you are already in this game")
+        raise GameError(gettext("you are already in this game"))
     _not_a_watching_moderator(game, user)
     if own is not None and own.removed:  # out for good, unless the moderator seats them
-        raise GameError("the moderator removed you from this game")
+        raise GameError(gettext("the moderator removed you from this game"))
     if own is not None and _deposed(game, own):
         # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
         # the old one again). Nor does the deposed leader take another power of the game:
@@ -394,10 +399,10 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
             f"{power!r} is not a power players play; choose from {', '.join(engine.powers(game))}"
         )
     if power not in engine.survivors(_current(game)):
-        raise GameError(f"{power} is not a surviving power")
+        raise GameError(gettext("%(power)s is not a surviving power") % {"power": power})
     seat = _seat(game, power)
     if seat is not None and seat.status != Seat.CIVIL_DISORDER and not seat.bot:
-        raise GameError(f"{power} is not in civil disorder")
+        raise GameError(gettext("%(power)s is not in civil disorder") % {"power": power})
     if seat is not None:
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
@@ -438,7 +443,9 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
     along is no seat taken: a site moderator who plays sees only their own power's orders.)"""
     if user.pk == game.creator_id:
         raise GameError(
-            "you moderate this game and have seen every power's orders: seat another player"
+            gettext(
+                "you moderate this game and have seen every power's orders: seat another player"
+            )
         )
     if game.is_moderator(user):
         raise GameError(
@@ -498,7 +505,9 @@ def _lock_seat(membership: Membership) -> Game:
     try:
         membership.refresh_from_db()
     except Membership.DoesNotExist:  # deleted with its player's account, say
-        raise GameError(f"you no longer play {membership.power}") from None
+        raise GameError(
+            gettext("you no longer play %(power)s") % {"power": membership.power}
+        ) from None
     membership.game = game
     _still_playing(game.status, membership.status, membership.power, membership.removed)
     return game
@@ -510,7 +519,7 @@ def _still_playing(game_status: str, seat_status: str, power: str, removed: bool
     if game_status not in (Status.ACTIVE, Status.PAUSED):
         raise GameError("the game is not running")
     if removed or seat_status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
-        raise GameError(f"you no longer play {power}")
+        raise GameError(gettext("you no longer play %(power)s") % {"power": power})
 
 
 # The two reads of ``_send_lock_for_orders`` and the delete of ``submit_orders``, compiled once
@@ -559,11 +568,11 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
             raise GameError("the game no longer exists")
         ((status, phase_id),) = locked
         if not rows:  # the seat is gone (deleted with its player's account, say)
-            raise GameError(f"you no longer play {membership.power}")
+            raise GameError(gettext("you no longer play %(power)s") % {"power": membership.power})
         ((seat, missed, removed, power),) = rows
         _still_playing(status, seat, membership.power, removed)
         if power != membership.power:  # a player seated again, on another power
-            raise GameError(f"you no longer play {membership.power}")
+            raise GameError(gettext("you no longer play %(power)s") % {"power": membership.power})
         membership.status, membership.missed_phases = seat, missed
         return phase_id
 
@@ -627,15 +636,20 @@ def submit_orders(
         if current != phase.pk:
             # The phase read with the seat was processed meanwhile: a conflict (409), as for
             # orders that name a processed phase.
-            raise PhaseChanged("the phase has just been processed; send your orders again")
+            raise PhaseChanged(gettext("the phase has just been processed; send your orders again"))
         if versions is not None:
             if orders_version(phase.pk, membership.power) not in versions:
                 if _read_in_an_earlier_phase(phase, versions):
                     raise OrdersChanged(
-                        "these orders were read in an earlier phase, since processed; the "
-                        f"current phase is {phase.index}: reload and look at the board first"
+                        gettext(
+                            "these orders were read in an earlier phase, since processed; the "
+                            "current phase is %(current)s: reload and look at the board first"
+                        )
+                        % {"current": phase.index}
                     )
-                raise OrdersChanged("your orders were changed elsewhere; reload them and try again")
+                raise OrdersChanged(
+                    gettext("your orders were changed elsewhere; reload them and try again")
+                )
             orders = _send_replace(membership, phase, rows)()
         _back_in_play(membership, game, phase)
         events.changed(membership.game_id)
@@ -697,12 +711,18 @@ def _ordering(membership: Membership, texts: list[str], phase: Phase | None) -> 
 
 def _order_limits(texts: list[str]) -> None:
     if len(texts) > MAX_ORDERS:
-        raise GameError(f"at most {MAX_ORDERS} orders a phase; {len(texts)} were sent")
+        raise GameError(
+            gettext("at most %(most)s orders a phase; %(sent)s were sent")
+            % {"most": MAX_ORDERS, "sent": len(texts)}
+        )
     long = next((n for n, text in enumerate(texts, 1) if len(text) > MAX_ORDER_LENGTH), None)
     if long is not None:
-        raise GameError(f"order {long} is longer than {MAX_ORDER_LENGTH} characters")
+        raise GameError(
+            gettext("order %(n)s is longer than %(most)s characters")
+            % {"n": long, "most": MAX_ORDER_LENGTH}
+        )
     if any("\x00" in text for text in texts):
-        raise GameError("an order may not contain a NUL character")
+        raise GameError(gettext("an order may not contain a NUL character"))
 
 
 # The columns the engine's words go into (``Order.reason``, ``result_reason``, ``result``).
@@ -815,20 +835,23 @@ def send_message(
         # "\u200b" or "\u202e\u2066" passed as press that shows nothing (game names refuse
         # such characters outright; press may hold them, e.g. in a right-to-left line).
         raise GameError(
-            "a message needs something to read: this one holds only spaces or invisible characters"
+            gettext(
+                "a message needs something to read: this one holds only spaces or invisible "
+                "characters"
+            )
         )
     with transaction.atomic():
         game = _locked(game)
         membership = game.membership_of(user)
         if membership is None and not game.is_moderator(user):
-            raise GameError("only players and the moderator may send press")
+            raise GameError(gettext("only players and the moderator may send press"))
         if game.status in (Status.FORMING, Status.CANCELLED):
-            raise GameError("press opens when the game starts")
+            raise GameError(gettext("press opens when the game starts"))
         if membership is not None:
             if game.press == Game.Press.NONE and not game.is_over:
-                raise GameError("this is a no-press game")
+                raise GameError(gettext("this is a no-press game"))
             if game.press == Game.Press.PUBLIC and recipients and not game.is_over:
-                raise GameError("this game allows public press only")
+                raise GameError(gettext("this game allows public press only"))
         recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
@@ -837,7 +860,7 @@ def send_message(
         if sender_power in recipients:
             recipients.remove(sender_power)
             if not recipients:
-                raise GameError("a message needs someone other than yourself to read it")
+                raise GameError(gettext("a message needs someone other than yourself to read it"))
         # A double click or a client's retry sends the same words again at once: the press
         # already sent is the answer, not a second copy (the game's lock orders the two).
         repeated = game.messages.filter(

@@ -277,3 +277,21 @@ def test_the_next_test_starts_in_the_sites_language() -> None:
 
     assert translation.get_language() == settings.LANGUAGE_CODE
     assert phase_label("colonial", "spring", 1870, "movement") == "Spring 1870 movement"
+
+
+def test_the_games_refusals_are_said_in_the_readers_language(api, game, seat) -> None:
+    """Found by an adversary: a rule's refusal (a stale phase, too many orders, a no-press
+    game's press) came in English on a Japanese page and in a Japanese API answer."""
+    client = api(seat(game, "France").user)
+    url = f"/api/games/{game.pk}/orders/"
+    stale = client.put(
+        url, {"orders": ["A Paris H"], "phase": 7}, format="json", HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    assert stale.status_code == 409
+    assert "フェイズ 7 向けでしたが、現在のフェイズは 0 です" in stale.json()["detail"]
+    english = client.put(url, {"orders": ["A Paris H"], "phase": 7}, format="json")
+    assert english.json()["detail"].startswith("this was meant for phase 7")
+    chinese = client.put(
+        url, {"orders": ["A Paris H"], "phase": 7}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert "当前阶段是 0" in chinese.json()["detail"]

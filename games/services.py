@@ -226,10 +226,15 @@ def _check_game_caps(creator: AbstractBaseUser, *, waits_for_players: bool = Tru
     forming = django_settings.MAX_FORMING_GAMES if waits_for_players else 0
     unfinished = django_settings.MAX_UNFINISHED_GAMES
     if forming and mine.filter(status=Status.FORMING).count() >= forming:
-        raise GameError(f"you already have {forming} games waiting for players; start or end one")
+        raise GameError(
+            gettext("you already have %(n)s games waiting for players; start or end one")
+            % {"n": forming}
+        )
     running = (Status.FORMING, Status.ACTIVE, Status.PAUSED)
     if unfinished and mine.filter(status__in=running).count() >= unfinished:
-        raise GameError(f"you already run {unfinished} unfinished games; end one first")
+        raise GameError(
+            gettext("you already run %(n)s unfinished games; end one first") % {"n": unfinished}
+        )
 
 
 def create_game(
@@ -303,7 +308,7 @@ def leave_game(membership: Membership) -> None:
     of two leaves sent at once (a double click), the second finds it gone and is refused."""
     game = _locked(membership.game)
     if game.status != Status.FORMING:
-        raise GameError("only a forming game can be left")
+        raise GameError(gettext("only a forming game can be left"))
     if not game.memberships.in_play().filter(pk=membership.pk).exists():
         raise GameError(str(NOT_IN_GAME))
     membership.delete()
@@ -335,7 +340,7 @@ def _start(game: Game) -> Phase:
     members = list(game.memberships.all())
     powers = engine.powers(game)
     if not members:
-        raise GameError("nobody has joined yet")
+        raise GameError(gettext("nobody has joined yet"))
     seats = assign_powers(powers, members, random.Random())
     for membership in members:
         membership.power = seats[membership.pk]
@@ -356,7 +361,7 @@ def start_game(game: Game, by: AbstractBaseUser) -> Phase:
     """The moderator starts a forming game early; empty seats play as civil disorder."""
     game = _locked(game)
     if game.status != Status.FORMING:
-        raise GameError("the game has already started")
+        raise GameError(gettext("the game has already started"))
     phase = _start(game)
     _log(game, by, "start", players=game.memberships.count())
     return phase
@@ -365,7 +370,7 @@ def start_game(game: Game, by: AbstractBaseUser) -> Phase:
 def _not_sandbox(game: Game) -> None:
     """Refuse to seat anyone (a player, a bot) in a sandbox: its creator plays every power."""
     if game.sandbox:
-        raise GameError("a sandbox is played by its creator alone")
+        raise GameError(gettext("a sandbox is played by its creator alone"))
 
 
 @transaction.atomic
@@ -376,7 +381,7 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     power = engine.power_named(game, power)
     _not_sandbox(game)
     if game.status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("powers can only be taken over in a running game")
+        raise GameError(gettext("powers can only be taken over in a running game"))
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
         raise GameError(gettext("you are already in this game"))
@@ -449,8 +454,11 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
         )
     if game.is_moderator(user):
         raise GameError(
-            f"{user.username} is a site moderator, who may see every power's orders in this "
-            "game: seat another player"
+            gettext(
+                "%(user)s is a site moderator, who may see every power's orders in this game: "
+                "seat another player"
+            )
+            % {"user": user.username}
         )
 
 
@@ -517,7 +525,7 @@ def _still_playing(game_status: str, seat_status: str, power: str, removed: bool
     """Refuse unless the game runs and the seat still plays it (a seat the moderator removed
     its player from does not, though it waits in civil disorder for another)."""
     if game_status not in (Status.ACTIVE, Status.PAUSED):
-        raise GameError("the game is not running")
+        raise GameError(gettext("the game is not running"))
     if removed or seat_status not in (Seat.ACTIVE, Seat.CIVIL_DISORDER):
         raise GameError(gettext("you no longer play %(power)s") % {"power": power})
 
@@ -907,9 +915,9 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
         if concede_to and concede_to not in engine.survivors(phase) & set(engine.powers(game)):
             raise _unknown_power(game, concede_to, f"{concede_to} is not a surviving power")
         if concede_to == membership.power:
-            raise GameError("you cannot concede to yourself")
+            raise GameError(gettext("you cannot concede to yourself"))
         if draw and concede_to:
-            raise GameError("vote for a draw or concede, not both")
+            raise GameError(gettext("vote for a draw or concede, not both"))
         DrawVote.objects.filter(game=game, power=membership.power).delete()
         if not (draw or concede_to):
             return False
@@ -1223,10 +1231,13 @@ def change_deadline(
     if deadline > now + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
         # Minutes add to a deadline already moved: a year more, again and again, went on
         # past the year's bound, and at last past what a date holds (a 500).
-        raise GameError(f"the deadline may be at most {MAX_DEADLINE_DAYS_AHEAD} days from now")
+        raise GameError(
+            gettext("the deadline may be at most %(days)s days from now")
+            % {"days": MAX_DEADLINE_DAYS_AHEAD}
+        )
     if phase is None and deadline <= now:
         raise GameError(
-            "a deadline now or past processes the phase at once: name the phase it is for"
+            gettext("a deadline now or past processes the phase at once: name the phase it is for")
         )
     phase = current
     phase.deadline = max(deadline, now)
@@ -1302,7 +1313,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     # the game ended in (processed or not), to go back to.
     running = phase is not None and phase.pk == game.current_phase_id and not game.is_over
     if phase is None or running:
-        raise GameError(f"there is no earlier phase {index}")
+        raise GameError(gettext("there is no earlier phase %(index)s") % {"index": index})
     paused = game.status == Status.PAUSED  # stays paused: the phase's full time kept for later
     undone = list(game.phases.filter(index__gte=index).values_list("seats", flat=True))
     # The furthest phase the game had reached, logged: a live stream's cursor may still name
@@ -1387,12 +1398,15 @@ def replace_player(
     if power not in engine.powers(game):
         raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
     if is_bot_account(user):
-        raise GameError("a bot is put on a seat with the bot action, not by its account")
+        raise GameError(gettext("a bot is put on a seat with the bot action, not by its account"))
     # A player replaced or removed before may be seated again (their seat row comes back);
     # one who still plays a power may not hold a second.
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
-        raise GameError(f"{user} already plays {own.power or 'a power'} in this game")
+        raise GameError(
+            gettext("%(user)s already plays %(power)s in this game")
+            % {"user": user, "power": own.power or gettext("a power")}
+        )
     _not_a_watching_moderator(game, user)
     seat = _seat(game, power)
     if seat is not None and seat != own:
@@ -1416,7 +1430,7 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     power = engine.power_named(game, power)
     seat = _seat(game, power)
     if seat is None or seat.status != Seat.ACTIVE:
-        raise GameError(f"nobody is actively playing {power}")
+        raise GameError(gettext("nobody is actively playing %(power)s") % {"power": power})
     seat.status, seat.removed, seat.ready = Seat.CIVIL_DISORDER, True, False
     seat.save(update_fields=["status", "removed", "ready"])
     _log(game, by, "remove", power=power, player=seat.user.username)
@@ -1443,16 +1457,16 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     phase = _current(game)
     if not bot:
         if seat is None or not seat.bot_plays:
-            raise GameError(f"no bot plays {power}")
+            raise GameError(gettext("no bot plays %(power)s") % {"power": power})
         seat.status, seat.ready = Seat.CIVIL_DISORDER, False  # nobody plays it: not ready
         seat.save(update_fields=["status", "ready"])
         _log(game, by, "bot", power=power, bot=False, player=seat.user.username)
         _seats_changed(game, phase)  # the others may all be ready already
         return seat
     if power not in engine.survivors(phase):
-        raise GameError(f"{power} is no longer in the game")
+        raise GameError(gettext("%(power)s is no longer in the game") % {"power": power})
     if seat is not None and seat.bot_plays:
-        raise GameError(f"a bot already plays {power}")
+        raise GameError(gettext("a bot already plays %(power)s") % {"power": power})
     if seat is not None and seat.bot:  # a bot taken off before: back on
         seat.status, seat.missed_phases = Seat.ACTIVE, 0
         seat.save(update_fields=["status", "missed_phases"])

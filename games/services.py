@@ -96,7 +96,7 @@ def check_current_phase(game: Game, index: int | None) -> Game:
     locked = _locked(game)
     if index is not None:
         if locked.current_phase_id is None:
-            raise GameError("the game has no current phase")
+            raise GameError(gettext("the game has no current phase"))
         check_phase(_current(locked), index)
     return locked
 
@@ -113,7 +113,7 @@ def _locked(game: Game | int) -> Game:
 def _current(game: Game) -> Phase:
     """The game's current phase; ``game`` is freshly read (or locked), so this is too."""
     if game.current_phase_id is None:
-        raise GameError("the game has not started")
+        raise GameError(gettext("the game has not started"))
     return game.current_phase
 
 
@@ -393,10 +393,16 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         # the old one again). Nor does the deposed leader take another power of the game:
         # bankrupt on purpose, the gold paid to an ally, the loss would be left behind.
         if own.power == power:
-            raise GameError(f"you were deposed as leader of {power}; it goes to a new player")
+            raise GameError(
+                gettext("you were deposed as leader of %(power)s; it goes to a new player")
+                % {"power": power}
+            )
         raise GameError(
-            f"you were deposed as leader of {own.power} in this game; its other powers go to "
-            "other players"
+            gettext(
+                "you were deposed as leader of %(power)s in this game; its other powers go to "
+                "other players"
+            )
+            % {"power": own.power}
         )
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
@@ -509,7 +515,7 @@ def _lock_seat(membership: Membership) -> Game:
     # meanwhile (a player removed or replaced) left it.
     game = Game.objects.select_for_update().filter(pk=membership.game_id).first()
     if game is None:
-        raise GameError("the game no longer exists")
+        raise GameError(gettext("the game no longer exists"))
     try:
         membership.refresh_from_db()
     except Membership.DoesNotExist:  # deleted with its player's account, say
@@ -573,7 +579,7 @@ def _send_lock_for_orders(membership: Membership) -> Callable[[], int | None]:
         locked = game()
         rows = seat_state()
         if not locked:
-            raise GameError("the game no longer exists")
+            raise GameError(gettext("the game no longer exists"))
         ((status, phase_id),) = locked
         if not rows:  # the seat is gone (deleted with its player's account, say)
             raise GameError(gettext("you no longer play %(power)s") % {"power": membership.power})

@@ -957,7 +957,9 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     if can_send and isinstance(unsent, dict):  # refused (``_keep_press``): back in the box
         form = MessageForm(powers=others, initial=unsent)
         fields = render_to_string("form_fields.html", {"form": form})
+    refused = request.session.pop(f"press-refused-{game.pk}", None) if signed_in else None
     return {
+        "press_refused": refused if isinstance(refused, list) else [],
         "threads": threads,
         "thread": thread,
         "can_send": can_send,
@@ -1225,12 +1227,27 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
     words typed are never lost to a refusal. Only the recipients that are powers are ticked
     again; a text past the size cap is not kept (no page sends one)."""
     body = form.data.get("body", "").replace("\x00", "")  # a NUL, refused, is not kept
-    if not body.strip() or len(body) > 2 * form.fields["body"].max_length:
-        return
+    if len(body) > 2 * form.fields["body"].max_length:
+        body = ""
     field = form.fields.get("recipients")
     powers = {value for value, _label in field.choices} if field else set()
     recipients = [p for p in form.data.getlist("recipients") if p in powers]
+    # The recipients too when there was nothing to send: ticking them again is work lost.
     request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
+
+
+def _press_refused(request: HttpRequest, pk: int, said: list[str]) -> None:
+    """Why press was not sent, for the game page to show beside the press form (the page's
+    messages stand at its top, off the screen of a phone scrolled down to the form)."""
+    request.session[f"press-refused-{pk}"] = [str(text)[:500] for text in said][:10]
+
+
+def _back_to_thread(membership, recipients: list[str]) -> str:
+    """The thread a message to ``recipients`` belongs to, as the game page names it."""
+    if not recipients:
+        return ""
+    me = membership.power if membership and membership.power else "Moderator"
+    return "|".join(sorted({me, *recipients}))
 
 
 @signed_in_to_act
@@ -1259,24 +1276,28 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
                 "body": form.cleaned_data["body"],
                 "recipients": recipients,
             }
-            messages.error(
-                request,
-                gettext(
-                    "This message was written for a phase that has been processed since, so it "
-                    "was not sent. It is still in the box: look at the board again, then send it "
-                    "if it still holds."
-                ),
+            said = gettext(
+                "This message was written for a phase that has been processed since, so it "
+                "was not sent. It is still in the box: look at the board again, then send it "
+                "if it still holds."
             )
+            _press_refused(request, pk, [said])
+            thread = _back_to_thread(membership, recipients)
         except (services.GameError, PermissionError) as error:
             sent = None
             _keep_press(request, pk, form)
-            messages.error(request, str(error))
+            _press_refused(request, pk, [str(error)])
+            thread = _back_to_thread(membership, recipients)
         if sent:
-            me = membership.power if membership and membership.power else "Moderator"
-            thread = "|".join(sorted({me, *recipients})) if recipients else "public"
+            thread = _back_to_thread(membership, recipients) or "public"
     else:
         _keep_press(request, pk, form)
-        form_errors(request, form)
+        _press_refused(request, pk, _said_errors(form))
+        field = form.fields.get("recipients")  # none where a game takes public press only
+        powers = {value for value, _label in field.choices} if field else set()
+        thread = _back_to_thread(
+            membership, [p for p in request.POST.getlist("recipients") if p in powers]
+        )
     url = reverse("game", args=[pk])
     return redirect(f"{url}?{urlencode({'thread': thread})}#press" if thread else f"{url}#press")
 
@@ -1294,10 +1315,18 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
 
 def form_errors(request: HttpRequest, form: BaseForm) -> None:
     """Each field's refusal as a message, under the field's label: what is wrong, not a guess."""
+    for text in _said_errors(form):
+        messages.error(request, text)
+
+
+def _said_errors(form: BaseForm) -> list[str]:
+    """Each field's refusal under the field's label."""
+    said = []
     for field, errors in form.errors.items():
         label = form.fields[field].label if field in form.fields else None
         text = " ".join(errors)
-        messages.error(request, f"{label}: {text}" if label else text)
+        said.append(f"{label}: {text}" if label else text)
+    return said
 
 
 def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> None:

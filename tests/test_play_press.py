@@ -156,13 +156,35 @@ def flashed(response) -> list[str]:
 )
 def test_a_refused_message_says_why(colonial, seat, form, said):
     """The press form said "A message needs some text." of every refusal, a message with a
-    body to nobody but oneself or to an unknown power too (a tester's finding)."""
+    body to nobody but oneself or to an unknown power too (a tester's finding). Said beside
+    the press form, not at the top of the page, off a phone's screen (an adversary's)."""
     page = client_for(seat(colonial, "Russia").user)
     response = page.post(reverse("send-press", args=[colonial.pk]), {**form, "phase": "0"})
     assert response.status_code == 302
-    shown = flashed(response)
+    assert not flashed(response)
+    shown = refused_beside_the_form(page, response)
     assert len(shown) == 1 and said in shown[0], shown
     assert not colonial.messages.exists()
+
+
+def refused_beside_the_form(page: Client, response) -> list[str]:
+    """The refusals the game page shows in its press form, after the redirect."""
+    html = page.get(response["Location"]).content.decode()
+    form = html[html.index('class="press-form"') :]
+    found = re.search(r'<div class="errorlist" role="alert">(.*?)</div>', form, re.S)
+    return re.findall(r"<p>(.*?)</p>", found.group(1), re.S) if found else []
+
+
+def test_a_blank_message_keeps_its_recipients_and_its_thread(colonial, seat):
+    """Found by an adversary: a message of spaces to Japan came back to the public thread
+    with Japan no longer ticked, and the refusal 2,800 px above at the top of the page."""
+    page = client_for(seat(colonial, "Russia").user)
+    form = {"phase": "0", "body": "   ", "recipients": ["Japan"]}
+    response = page.post(reverse("send-press", args=[colonial.pk]), form)
+    assert "thread=Japan%7CRussia" in response["Location"]
+    assert refused_beside_the_form(page, response)
+    html = page.get(reverse("game", args=[colonial.pk])).content.decode()
+    assert not re.search(r'value="Japan"[^>]*checked', html)  # given back once, not for ever
 
 
 def test_the_press_form_writes_to_others_beside_oneself(colonial, seat):
@@ -229,10 +251,12 @@ def test_press_that_shows_nothing_is_refused(colonial, seat, api, body):
     )
     assert answer.status_code == 400, answer.content
     assert "something to read" in answer.json()["detail"]
-    page = client_for(russia).post(
+    poster = client_for(russia)
+    page = poster.post(
         reverse("send-press", args=[colonial.pk]), {"phase": "0", "body": body, "recipients": []}
     )
-    assert any("something to read" in m for m in flashed(page)), flashed(page)
+    said = refused_beside_the_form(poster, page)
+    assert any("something to read" in m for m in said), said
     assert not colonial.messages.exists()
     # Such characters within words are press as any other: a right-to-left line, an emoji.
     for fine in ("\u2067\u05e9\u05dc\u05d5\u05dd\u2069 hi", "\U0001f468\u200d\U0001f469"):

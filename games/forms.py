@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -323,11 +324,29 @@ class MessageForm(forms.Form):
         self.fields["recipients"].choices = [(p, p) for p in powers]
 
 
+# What a number box sends for a whole number written with a point or an exponent.
+NUMBER_BOX_WHOLE = re.compile(r"[0-9]{1,9}(\.[0-9]{0,9})?([eE]\+?[0-9]{1,2})?")
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number, also as a number box may send one: ``1e3`` (the browser takes it as
+    1000, and refusing it as "not a whole number" told the player something untrue), or
+    ``1000.0``, ``1.5e1``. Anything with a fraction left is still refused."""
+
+    def to_python(self, value: object) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text.isdigit() and NUMBER_BOX_WHOLE.fullmatch(text):
+            whole = Decimal(text)
+            if whole == whole.to_integral_value() and whole < 10**12:
+                return int(whole)
+        return super().to_python(value)
+
+
 class PaymentForm(forms.Form):
     """Gold for another great power (Chinese Diplomacy); the service checks the rules."""
 
     to = forms.ChoiceField(label=_("To"))
-    amount = forms.IntegerField(
+    amount = WholeNumberField(
         label=_("Amount (k oz)"),
         min_value=1,
         max_value=MAX_PAYMENT,

@@ -860,6 +860,9 @@ def _gold_context(
         if power and not game.is_over:
             others = [p for p in powers if p != power]
             initial = {"key": uuid.uuid4().hex, "phase": phase.index}
+            unpaid = request.session.pop(f"unpaid-{game.pk}", None)
+            if isinstance(unpaid, dict):  # refused (``pay``): back in the form
+                initial.update({k: v for k, v in unpaid.items() if k in ("to", "amount") and v})
             gold["payment_form"] = PaymentForm(powers=others, initial=initial)
     results = (phase.results or {}).get("economy") if phase.processed_at else None
     if results and phase.pk == game.current_phase_id:
@@ -1309,7 +1312,14 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     others = [p for p in engine.powers(game) if p != membership.power]
     form = PaymentForm(request.POST, powers=others)
-    pay_from_form(request, membership, form, gettext("Paid %(to)s %(amount)s k oz."))
+    if not pay_from_form(request, membership, form, gettext("Paid %(to)s %(amount)s k oz.")):
+        # Refused: the payee and the amount come back in the form, to be mended.
+        amount = str(request.POST.get("amount", ""))[:20]
+        to = request.POST.get("to", "")
+        request.session[f"unpaid-{pk}"] = {
+            "to": to if to in others else "",
+            "amount": amount if re.fullmatch(r"-?[0-9.eE+]{1,20}", amount) else "",
+        }
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
@@ -1329,12 +1339,13 @@ def _said_errors(form: BaseForm) -> list[str]:
     return said
 
 
-def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> None:
+def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> bool:
     """Pay as a payment form says (the game page's, a sandbox's) and tell the player how it
-    went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``."""
+    went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``.
+    Whether it was paid (or had been, the same form sent again)."""
     if not form.is_valid():
         form_errors(request, form)
-        return
+        return False
     data = form.cleaned_data
     try:
         if data["phase"] is None:  # every payment form names its phase: an old page's
@@ -1350,15 +1361,16 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
                 "nothing was paid. Look at the new balances, then pay again if you still mean to."
             ),
         )
-        return
+        return False
     except services.GameError as error:
         messages.error(request, str(error))
-        return
+        return False
     if payment.repeated:
         messages.info(request, gettext("That payment was already made; nothing more was paid."))
     else:
         words = {"power": membership.power, "to": data["to"], "amount": data["amount"]}
         messages.success(request, paid % words)
+    return True
 
 
 @signed_in_to_act

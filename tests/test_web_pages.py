@@ -726,3 +726,25 @@ def test_a_past_phases_page_counts_that_phase_in_the_powers_table(make_game, sea
     assert 'class="orders-in">in</td>' in row(then, "Russia")
     assert 'class="ready"></td>' in row(then, "England")
     assert "the players are today" in then
+
+
+def test_a_refused_payment_comes_back_in_its_form_and_a_number_box_exponent_pays(chinese, seat):
+    """Found by an adversary: "1e3", which the number box takes as 1000, was refused as not a
+    whole number, and the form came back empty with the payee reset."""
+    england = seat(chinese, "England")
+    c = client_for(england.user)
+    url = reverse("pay", args=[chinese.pk])
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "0", "phase": "0"}, follow=True))
+    assert "Ensure this value is greater than or equal to 1." in html
+    assert re.search(r'<option value="Russia" selected>', html)
+    assert re.search(r'name="amount" value="0"', html)
+    again = assert_html(c.get(reverse("game", args=[chinese.pk])))
+    assert not re.search(r'<option value="Russia" selected>', again)  # given back once
+    assert c.post(url, {"to": "Russia", "amount": "1e3", "phase": "0"}).status_code == 302
+    assert Payment.objects.get(game=chinese).amount == 1000
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "1.5e1", "phase": "0"}, follow=True))
+    assert "Enter a whole number." not in html  # 15: whole, and paid
+    html = assert_html(c.post(url, {"to": "Russia", "amount": "1.25", "phase": "0"}, follow=True))
+    assert "Amount (k oz): Enter a whole number." in html
+    paid = Payment.objects.filter(game=chinese).values_list("amount", flat=True)
+    assert sorted(paid) == [15, 1000]

@@ -169,9 +169,6 @@ class GameForm(forms.Form):
         min_value=1,
         max_value=MAX_VICTORY_CENTERS,
         required=False,
-        help_text=_(
-            "Supply centres needed to win; empty keeps the variant's own figure (29 in Colonial)."
-        ),
     )
 
     # This form's own name, made when it is shown: a second post of it (a double click, a
@@ -185,6 +182,28 @@ class GameForm(forms.Form):
         ]
         self.fields["variant"].initial = "colonial"
         self.fields["once"].initial = secrets.token_urlsafe(16)
+        # Each variant's own figure, from its data: the help said "29 in Colonial" whichever
+        # variant was picked.
+        figures = [
+            (variant_words.variant_name(v), engine.describe(v).get("victory_centers") or 0)
+            for v in engine.variant_ids()
+        ]
+        self.fields["victory_centers"].help_text = format_lazy(
+            _("Supply centres needed to win; empty keeps the variant's own figure ({figures})."),
+            figures=", ".join(f"{name} {n}" for name, n in figures if n),
+        )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        variant, threshold = data.get("variant"), data.get("victory_centers")
+        if variant and threshold and not engine.describe(variant).get("victory_centers"):
+            name = variant_words.variant_name(variant)
+            self.add_error(
+                "victory_centers",
+                _("%(variant)s is not won on supply centres: leave this empty.")
+                % {"variant": name},
+            )
+        return data
 
     def clean_once(self) -> str:
         """Its first 64 characters: a long one is no reason to refuse the form (its other

@@ -62,8 +62,13 @@ def test_the_new_game_page_refuses_it(make_user) -> None:
         },
     )
     assert response.status_code == 200  # the form again, with the reason
-    assert "not won on supply centres" in response.content.decode()
+    html = response.content.decode()
+    assert "Chinese Diplomacy is not won on supply centres: leave this empty." in html
+    assert "victory_centers:" not in html  # under the field, not in the option's raw name
     assert not Game.objects.exists()
+    # The help names each variant's own figure, not Colonial's alone.
+    page = client.get(reverse("create-game")).content.decode()
+    assert "Colonial Diplomacy 29" in page and "Far East I-R 15" in page
 
 
 def test_a_game_stored_with_one_still_plays(make_game) -> None:

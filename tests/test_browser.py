@@ -475,3 +475,20 @@ def test_invalid_orders_are_counted_on_save_and_ready_asks_first(browser, live_s
     page.wait_for_selector("form.ready p.ok")
     assert page.locator("#ready-warning").count() == 0
     assert game.memberships.get(power="Russia").ready
+
+
+@pytest.mark.django_db(transaction=True)
+def test_escape_closes_the_phone_menu_and_gives_the_keyboard_back(browser, live_server):
+    """Found by an adversary: on a phone, Escape left the header's menu open."""
+    base = live_server.url
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{base}/variants/colonial/")
+    menu = page.locator("header details.menu")
+    page.click("header details.menu > summary")
+    assert menu.evaluate("m => m.open") is True
+    assert page.locator("header nav").is_visible()
+    page.keyboard.press("Escape")
+    assert menu.evaluate("m => m.open") is False
+    assert not page.locator("header nav").is_visible()
+    assert page.evaluate("document.activeElement.matches('header details.menu > summary')")

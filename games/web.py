@@ -1594,8 +1594,11 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             ],
         }
         return render(request, "games/moderate_confirm.html", context)
+    due = _new_deadline(game, action, form.cleaned_data)  # as the confirmation showed it
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
         messages.success(request, gettext("Done: %(action)s.") % {"action": entry.label.lower()})
+        if due and due["passed"]:
+            messages.info(request, gettext("That time had passed: the phase is being processed."))
     else:
         _keep_refused(request, game, entry)
     return redirect("moderate", pk=game.pk)

@@ -501,7 +501,8 @@ def test_player_page_and_leaderboard_page(make_game, moderator, client) -> None:
     page = client.get(f"/players/{winner.username}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert '<svg class="rating-chart"' in html and "<script" not in html.split("<main")[-1]
+    main = html.split("<main")[-1].split("</main>")[0]  # the page's own, not the header's menu
+    assert '<svg class="rating-chart"' in main and "<script" not in main
     assert f'href="/games/{game.pk}/"' in html
     # The rating as the leaderboard and the API give it: two decimals (it showed one).
     rating = winner.ratings.get(variant="")  # overall

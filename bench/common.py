@@ -22,6 +22,7 @@ DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/greatgame_bench"
 )
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
+MAX_PARAMETERS = 65_535  # PostgreSQL's limit of parameters a statement
 PG_VERSION = os.environ.get("BENCH_PG_VERSION") or (
     sorted(os.listdir("/etc/postgresql"))[0] if Path("/etc/postgresql").is_dir() else "15"
 )
@@ -421,8 +422,10 @@ def clone_games(count: int, tag: str) -> list[int]:
                 for o in orders
             ]
             # Orders go as VALUES (games.models.OrderPosition), a parameter a value: in
-            # batches, under PostgreSQL's 65,535 parameters a statement.
-            Order.objects.bulk_create(new_orders, batch_size=4000)
+            # batches, under PostgreSQL's 65,535 parameters a statement, however many
+            # columns an order has (a fixed 4,000 broke when it reached 17).
+            columns = len(Order._meta.concrete_fields)
+            Order.objects.bulk_create(new_orders, batch_size=MAX_PARAMETERS // columns)
             for game, p in zip(games, phases, strict=True):
                 game.current_phase = p
             Game.objects.bulk_update(games, ["current_phase"])

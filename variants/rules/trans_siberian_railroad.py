@@ -15,6 +15,7 @@ own; a cycle through them is settled like circular movement.
 
 from __future__ import annotations
 
+from adjudication.board import Unit
 from adjudication.movement import RESOLVED, UNRESOLVED
 from adjudication.movement import Movement as _Core
 from adjudication.orders import MOVE, SUPPORT, Order, OrderError
@@ -75,22 +76,11 @@ class Movement(_Core):
                 return super().check_move(i, order)
             except OrderError as e:
                 raise self.by_rail_instead(i, order, e) from None
-        data = self.variant.rule_data["trans_siberian_railroad"]
-        route, owner = data["route"], data.get("power", "Russia")
         unit = self.units[i]
         dest = province_of(order.destination)
-        if unit.power != owner:
-            raise OrderError("only {power} may use the Trans-Siberian Railroad", power=owner)
-        if unit.kind != "A":
-            raise OrderError("only armies may use the Trans-Siberian Railroad")
-        if unit.province not in route:
-            raise OrderError(
-                "{province} is not on the Trans-Siberian Railroad", province=unit.province
-            )
-        if dest not in route:
-            raise OrderError("{province} is not on the Trans-Siberian Railroad", province=dest)
-        if dest == unit.province:
-            raise OrderError("{unit} is already in {province}", unit=unit.label(), province=dest)
+        refusal = self.off_the_line(unit, dest)
+        if refusal is not None:
+            raise refusal
         if self.tsr is not None:
             first = self.units[self.tsr].label()
             raise OrderError(
@@ -99,21 +89,30 @@ class Movement(_Core):
         self.tsr = i
         return Order(MOVE, "A", unit.location, destination=dest, via="TSR")
 
+    def off_the_line(self, unit: Unit, dest: str) -> OrderError | None:
+        """Why this unit may not ride the railroad to ``dest`` (a province), or None."""
+        data = self.variant.rule_data["trans_siberian_railroad"]
+        route, owner = data["route"], data.get("power", "Russia")
+        if unit.power != owner:
+            return OrderError("only {power} may use the Trans-Siberian Railroad", power=owner)
+        if unit.kind != "A":
+            return OrderError("only armies may use the Trans-Siberian Railroad")
+        if unit.province not in route:
+            return OrderError(
+                "{province} is not on the Trans-Siberian Railroad", province=unit.province
+            )
+        if dest not in route:
+            return OrderError("{province} is not on the Trans-Siberian Railroad", province=dest)
+        if dest == unit.province:
+            return OrderError("{unit} is already in {province}", unit=unit.label(), province=dest)
+        return None
+
     def by_rail_instead(self, i: int, order: Order, refusal: OrderError) -> OrderError:
         """A plain move the map refuses that the railroad would take (``A Moscow -
         Vladivostok`` for a Russian army): the refusal says how to write it."""
-        data = self.variant.rule_data["trans_siberian_railroad"]
-        route, owner = data["route"], data.get("power", "Russia")
         unit = self.units[i]
         dest = province_of(order.destination)
-        if (
-            order.via is not None
-            or unit.power != owner
-            or unit.kind != "A"
-            or unit.province not in route
-            or dest not in route
-            or dest == unit.province
-        ):
+        if order.via is not None or self.off_the_line(unit, dest) is not None:
             return refusal
         return OrderError(
             "{reason}; by the railroad, write '{order}'",

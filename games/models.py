@@ -551,6 +551,18 @@ class ModeratorActionQuerySet(models.QuerySet):
         )
         return self.filter(action="deposed").annotate(logged_phase=phase).exclude(Exists(undone))
 
+    def deposed_seats(self, game: Game) -> set[int]:
+        """The game's seats whose leaders were deposed and not seated there since: a replaced
+        seat whose power and player a standing deposition names."""
+        logged = {
+            (d.details.get("power"), d.details.get("player"))
+            for d in self.depositions().filter(game=game)
+        }
+        if not logged:
+            return set()
+        replaced = game.memberships.filter(status=Membership.Status.REPLACED).select_related("user")
+        return {m.pk for m in replaced if (m.power, m.user.get_username()) in logged}
+
 
 class ModeratorAction(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderator_actions")

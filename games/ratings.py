@@ -98,27 +98,15 @@ def ranks(game: Game) -> dict[str, int]:
 def rated_seats(game: Game) -> list[Membership]:
     """The seats a finished game rates: held by a person (not a bot) at the end, and a leader
     deposed (Chinese Diplomacy), whose seat a loss ended, as elimination ends another's
-    (``deposed_seats``: placed last). Unrated, a leader about to be deposed escaped the loss
-    by paying the gold away to an ally."""
+    (``ModeratorAction.objects.deposed_seats``: placed last). Unrated, a leader about to be
+    deposed escaped the loss by paying the gold away to an ally."""
     seats = game.memberships.exclude(power="").select_related("user")
-    deposed = deposed_seats(game)
+    deposed = ModeratorAction.objects.deposed_seats(game)
     return [
         m
         for m in seats
         if not m.bot and (m.status != Membership.Status.REPLACED or m.pk in deposed)
     ]
-
-
-def deposed_seats(game: Game) -> set[int]:
-    """The seats whose leaders were deposed (Chinese Diplomacy) and not seated there since."""
-    logged = {
-        (d.details.get("power"), d.details.get("player"))
-        for d in ModeratorAction.objects.depositions().filter(game=game)
-    }
-    if not logged:
-        return set()
-    replaced = game.memberships.filter(status=Membership.Status.REPLACED).select_related("user")
-    return {m.pk for m in replaced if (m.power, m.user.get_username()) in logged}
 
 
 def played_by_people(game: Game) -> bool:
@@ -163,7 +151,7 @@ def rate_game(game: Game) -> list[RatingChange]:
     if not played(game):  # ended before its first year was out: nothing to measure
         return []
     places = ranks(game)
-    deposed = deposed_seats(game)
+    deposed = ModeratorAction.objects.deposed_seats(game)
     last = max(places.values(), default=0) + 1  # below every power's place, the deposed's own
     place = {m.pk: last if m.pk in deposed else places[m.power] for m in seats}
     changes = []

@@ -471,13 +471,7 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
 def _deposed(game: Game, seat: Membership) -> bool:
     """Whether the seat's player was deposed from its power (Chinese Diplomacy) and not
     seated there again since."""
-    if seat.status != Seat.REPLACED:
-        return False
-    return (
-        ModeratorAction.objects.depositions()
-        .filter(game=game, details__power=seat.power, details__player=seat.user.username)
-        .exists()
-    )
+    return seat.status == Seat.REPLACED and seat.pk in ModeratorAction.objects.deposed_seats(game)
 
 
 def _take_seat(

@@ -1457,11 +1457,13 @@ def _route_in_arrow(r: _Reader) -> str | None:
     """A route written between two dashes, ``MOS-TSR-VLA``: only a route word of this map
     (no name's word) followed by a dash is read so."""
     word, after = r.peek(), r.peek(1)
-    spelt = _spaced_initials(r, r.pos)  # MOS - T. S. R. - VLA
-    if spelt is not None and spelt[0] in _routes(r.variant) and r.peek(spelt[1] - r.pos) == "-":
-        r.pos = spelt[1]
-        r.skip_arrow()
-        return spelt[0]
+    if word is not None and len(word) == 1:  # MOS - T. S. R. - VLA: a letter at a time
+        spelt = _spaced_initials(r, r.pos)
+        route, end = spelt if spelt is not None else ("", r.pos)
+        if route in _routes(r.variant) and r.peek(end - r.pos) == "-":
+            r.pos = end
+            r.skip_arrow()
+            return route
     if word is None or after not in ("-",):
         return None
     for route in _routes(r.variant):

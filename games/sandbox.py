@@ -28,7 +28,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import engine, services, variant_words
+from . import engine, kept_input, services, variant_words
 from .api import IDEMPOTENCY_KEY, pay
 from .forms import INCOMPLETE_ORDERS, PaymentForm
 from .input_types import StrictInput
@@ -302,7 +302,7 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "power": power,
             "acts": power in to_act,
-            "text": request.session.pop(f"unsaved-sandbox-{pk}-{power}", None)
+            "text": kept_input.take(request, "unsaved-sandbox", f"{pk}-{power}", str)
             or "\n".join(o.text for o in orders if o.power == power),
             "orders": [o for o in orders if o.power == power],
         }
@@ -376,7 +376,7 @@ def sandbox_orders(request: HttpRequest, pk: int) -> HttpResponse:
 def _keep_unsaved(request: HttpRequest, pk: int, power: str, text: str) -> None:
     """A refused box comes back as typed, to be fixed (unless it is huge)."""
     if len(text) <= MAX_ORDERS * (MAX_ORDER_LENGTH + 2):  # the game page's box, as OrdersForm
-        request.session[f"unsaved-sandbox-{pk}-{power}"] = text
+        kept_input.keep(request, "unsaved-sandbox", f"{pk}-{power}", text)
 
 
 @signed_in_to_act(back="sandbox")

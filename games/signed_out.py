@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from . import kept_input
+
 
 def signed_in_to_act(view=None, *, back: str = "game"):
     """``login_required`` for a game's forms (orders, press, Ready, payments, votes, joining;
@@ -67,15 +69,13 @@ def keep_typed(request: HttpRequest, pk: int) -> bool:
     kept = False
     orders = request.POST.get("orders", "").replace("\x00", "")
     if orders.strip() and len(orders) <= MAX_KEPT_TEXT:
-        request.session[f"kept-orders-{pk}"] = {"by": owner, "text": orders}
+        kept_input.keep(request, "kept-orders", pk, {"by": owner, "text": orders})
         kept = True
     body = request.POST.get("body", "").replace("\x00", "")
     if body.strip() and len(body) <= MAX_KEPT_TEXT:
         recipients = [r[:50] for r in request.POST.getlist("recipients")[:20]]
-        request.session[f"kept-press-{pk}"] = {
-            "by": owner,
-            "text": {"body": body, "recipients": recipients},
-        }
+        text = {"body": body, "recipients": recipients}
+        kept_input.keep(request, "kept-press", pk, {"by": owner, "text": text})
         kept = True
     return kept
 
@@ -83,10 +83,10 @@ def keep_typed(request: HttpRequest, pk: int) -> bool:
 def take_kept(request: HttpRequest, pk: int) -> None:
     """What ``keep_typed`` kept for this game, given back to the game page's boxes if it was
     typed by the account now signed in, else dropped."""
-    for what, key in (("orders", f"unsaved-orders-{pk}"), ("press", f"unsent-press-{pk}")):
-        kept = request.session.pop(f"kept-{what}-{pk}", None)
-        if isinstance(kept, dict) and kept.get("by") == request.user.pk:
-            request.session[key] = kept.get("text")
+    for what, shown in (("orders", "unsaved-orders"), ("press", "unsent-press")):
+        kept = kept_input.take(request, f"kept-{what}", pk, dict)
+        if kept is not None and kept.get("by") == request.user.pk:
+            kept_input.keep(request, shown, pk, kept.get("text"))
 
 
 def author_field(user) -> str:

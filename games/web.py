@@ -50,6 +50,7 @@ from variants.render import power_colours, render_board, render_orders
 from . import (
     engine,
     events,
+    kept_input,
     moderation,
     notifications,
     phase_guide,
@@ -778,7 +779,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         context["has_units"] = bool(own)
         if phase.type == Phase.Type.MOVEMENT:
             context["rule_orders"] = engine.rule_orders(game, phase, power)
-        unsaved = request.session.pop(f"unsaved-orders-{game.pk}", None)
+        unsaved = kept_input.take(request, "unsaved-orders", game.pk, str)
         version = services.orders_version(phase.pk, power, mine)
         context["orders_form"] = OrdersForm(
             initial={
@@ -860,8 +861,8 @@ def _gold_context(
         if power and not game.is_over:
             others = [p for p in powers if p != power]
             initial = {"key": uuid.uuid4().hex, "phase": phase.index}
-            unpaid = request.session.pop(f"unpaid-{game.pk}", None)
-            if isinstance(unpaid, dict):  # refused (``pay``): back in the form
+            unpaid = kept_input.take(request, "unpaid", game.pk, dict)
+            if unpaid:  # refused (``pay``): back in the form
                 initial.update({k: v for k, v in unpaid.items() if k in ("to", "amount") and v})
             gold["payment_form"] = PaymentForm(powers=others, initial=initial)
     results = (phase.results or {}).get("economy") if phase.processed_at else None
@@ -956,13 +957,13 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     if thread and thread["key"] != "public":
         ticked = tuple(p for p in thread["key"].split("|") if p in others)
     fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
-    unsent = request.session.pop(f"unsent-press-{game.pk}", None) if signed_in else None
-    if can_send and isinstance(unsent, dict):  # refused (``_keep_press``): back in the box
+    unsent = kept_input.take(request, "unsent-press", game.pk, dict) if signed_in else None
+    if can_send and unsent is not None:  # refused (``_keep_press``): back in the box
         form = MessageForm(powers=others, initial=unsent)
         fields = render_to_string("form_fields.html", {"form": form})
-    refused = request.session.pop(f"press-refused-{game.pk}", None) if signed_in else None
+    refused = kept_input.take(request, "press-refused", game.pk, list) if signed_in else None
     return {
-        "press_refused": refused if isinstance(refused, list) else [],
+        "press_refused": refused or [],
         "threads": threads,
         "thread": thread,
         "can_send": can_send,
@@ -1053,7 +1054,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, " ".join(errors) + " " + gettext("Nothing was saved."))
         text = request.POST.get("orders", "")
         if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
-            request.session[f"unsaved-orders-{pk}"] = text
+            kept_input.keep(request, "unsaved-orders", pk, text)
         return redirect(reverse("game", args=[pk]) + "#orders")
     version = form.cleaned_data["version"] or None
     current = game.current_phase
@@ -1111,7 +1112,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _not_saved(request: HttpRequest, pk: int, form: OrdersForm, why: str) -> None:
     """The box's text kept for the page to show again, and why nothing was saved."""
-    request.session[f"unsaved-orders-{pk}"] = form.cleaned_data["orders"]
+    kept_input.keep(request, "unsaved-orders", pk, form.cleaned_data["orders"])
     messages.error(request, why)
 
 
@@ -1236,13 +1237,13 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
     powers = {value for value, _label in field.choices} if field else set()
     recipients = [p for p in form.data.getlist("recipients") if p in powers]
     # The recipients too when there was nothing to send: ticking them again is work lost.
-    request.session[f"unsent-press-{pk}"] = {"body": body, "recipients": recipients}
+    kept_input.keep(request, "unsent-press", pk, {"body": body, "recipients": recipients})
 
 
 def _press_refused(request: HttpRequest, pk: int, said: list[str]) -> None:
     """Why press was not sent, for the game page to show beside the press form (the page's
     messages stand at its top, off the screen of a phone scrolled down to the form)."""
-    request.session[f"press-refused-{pk}"] = [str(text)[:500] for text in said][:10]
+    kept_input.keep(request, "press-refused", pk, [str(text)[:500] for text in said][:10])
 
 
 def _back_to_thread(membership, recipients: list[str]) -> str:
@@ -1275,10 +1276,12 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             )
         except services.PhaseChanged:
             sent = None
-            request.session[f"unsent-press-{pk}"] = {
-                "body": form.cleaned_data["body"],
-                "recipients": recipients,
-            }
+            kept_input.keep(
+                request,
+                "unsent-press",
+                pk,
+                {"body": form.cleaned_data["body"], "recipients": recipients},
+            )
             said = gettext(
                 "This message was written for a phase that has been processed since, so it "
                 "was not sent. It is still in the box: look at the board again, then send it "
@@ -1316,10 +1319,15 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
         # Refused: the payee and the amount come back in the form, to be mended.
         amount = str(request.POST.get("amount", ""))[:20]
         to = request.POST.get("to", "")
-        request.session[f"unpaid-{pk}"] = {
-            "to": to if to in others else "",
-            "amount": amount if re.fullmatch(r"-?[0-9.eE+]{1,20}", amount) else "",
-        }
+        kept_input.keep(
+            request,
+            "unpaid",
+            pk,
+            {
+                "to": to if to in others else "",
+                "amount": amount if re.fullmatch(r"-?[0-9.eE+]{1,20}", amount) else "",
+            },
+        )
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 

@@ -1102,6 +1102,12 @@ def legal_move(
         )
     if via and via != "convoy":
         # ``via Suez``: a canal or a land bridge is an ordinary move, named by no route.
+        if kind == "F":  # never carried, and no rule's route is a fleet's (the railroad's)
+            return why(
+                "there is no route called '{via}' on this map, and a fleet's move names "
+                "none: leave 'via' out",
+                via=via,
+            )
         routes = ["Convoy", *(word for plugin in variant.plugins for word in plugin.ROUTES)]
         return why(
             "there is no route called '{via}' on this map; after 'via' write {routes}, or "

@@ -600,22 +600,24 @@ def test_a_permit_naming_no_fleet_does_not_cancel_the_real_permit(reverse):
 @pytest.mark.parametrize(
     ("route", "words"),
     [
+        # A fleet is told to leave 'via' out, not to write Convoy or TSR, neither of which a
+        # fleet may take (an adversary's finding).
         (
             "Banana",
-            "there is no route called 'BANANA' on this map; after 'via' write Convoy or TSR, or "
+            "there is no route called 'BANANA' on this map, and a fleet's move names none: "
             "leave 'via' out",
         ),
         # The canal is no route: the reason says to leave 'via' out, as the plain move is.
         (
             "Suez",
-            "there is no route called 'SUEZ' on this map; after 'via' write Convoy or TSR, or "
+            "there is no route called 'SUEZ' on this map, and a fleet's move names none: "
             "leave 'via' out",
         ),
         # Found by an adversary: all its words are named ("unexpected 'Canal'" before).
         (
             "the Suez Canal",
-            "there is no route called 'THE SUEZ CANAL' on this map; after 'via' write Convoy or "
-            "TSR, or leave 'via' out",
+            "there is no route called 'THE SUEZ CANAL' on this map, and a fleet's move names "
+            "none: leave 'via' out",
         ),
         ("Convoy", "only armies can be convoyed"),
         ("TSR", "only armies may use the Trans-Siberian Railroad"),
@@ -632,6 +634,16 @@ def test_a_canal_move_via_a_route_is_not_read_as_a_plain_canal_move(route, words
         assert reply(answer, order)["reason"] == words
         assert "via" in reply(answer, order)["canonical"]
     assert {"power": "Russia", "unit": "F", "location": "Red Sea"} in answer["units"]
+
+
+def test_an_army_via_no_route_is_told_the_routes_an_army_may_name():
+    order = "A Moscow - Omsk via Banana"
+    body = colonial_request(["Russia A Moscow"], [f"Russia: {order}"])
+    for answer in (check(body), adjudicate(body)):
+        assert reply(answer, order)["reason"] == (
+            "there is no route called 'BANANA' on this map; after 'via' write Convoy or TSR, "
+            "or leave 'via' out"
+        )
 
 
 # -- round 3: reasons that name the true cause -----------------------------------------------

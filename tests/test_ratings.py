@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 from conftest import deadline_passes
 from openskill.models import PlackettLuce
 
@@ -293,6 +294,21 @@ def test_reliability_counts_phases_with_orders_in_and_civil_disorders(make_game,
     england = ratings.reliability(seat(game, "England").user)
     assert (england.due, england.ordered, england.civil_disorders) == (2, 0, 1)
     assert england.percent == 0
+
+
+def test_the_player_page_words_reliability_by_the_phases_due(make_game, seat, client):
+    """A player with no phase due yet read "Orders in for 0 of 0 phases (100%)"; one phase
+    is one phase."""
+    game = make_game()
+    france = seat(game, "France")
+    url = reverse("player", args=[france.user.username])
+    client.force_login(france.user)
+    assert "No phase has asked for orders yet." in client.get(url).content.decode()
+    services.submit_orders(france, ["A Paris H"])
+    deadline_passes(game)
+    page = client.get(url).content.decode()
+    assert "Orders in for 1 of 1 phase (100%)." in page
+    assert "No phase has asked" not in page
 
 
 def test_a_phase_processed_early_is_due_only_for_the_powers_that_acted(make_game, seat, moderator):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.urls import reverse
 from conftest import deadline_passes
+from django.urls import reverse
 from openskill.models import PlackettLuce
 
 from games import engine, ratings, services

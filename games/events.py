@@ -316,8 +316,8 @@ class Viewer:
             else None,
             "over": game.is_over,
         }
-        if phase is None:
-            return {"clock": clock}
+        if phase is None:  # forming: who has joined, for the page to show
+            return {"clock": clock, "seats": {"taken": game.memberships.count()}}
         seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
         rows = list(Order.objects.filter(phase=phase).values_list("power", "text"))
         ordered = {name for name, _ in rows}

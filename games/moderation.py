@@ -62,6 +62,12 @@ class Action:
     fields: tuple[Field, ...] = ()
     one_of: tuple[str, ...] = ()
     check: Callable[[Game], str | None] | None = field(default=None)
+    # The description instead, in a game whose empty seats bots fill (Start).
+    with_bots: str = ""
+
+    def describe(self, game: Game) -> str:
+        """What the action does in this game."""
+        return self.with_bots if self.with_bots and game.bots_fill_empty else self.description
 
     def why_not(self, game: Game) -> str | None:
         """Why the action is impossible in the game's present state; None when it is possible."""
@@ -150,6 +156,10 @@ ACTIONS: dict[str, Action] = {
             _("Start the game now; empty seats play as civil disorder."),
             frozenset({Status.FORMING}),
             lambda game, user, args: services.start_game(game, user),
+            with_bots=_(
+                "Start the game now; bots play the empty seats, and a player may take one "
+                "over later."
+            ),
         ),
         Action(
             "deadline",

@@ -292,7 +292,7 @@ def new_sandbox(request: HttpRequest) -> HttpResponse:
 @login_required
 def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Every power's orders in one page, the board, and Process and Undo buttons."""
-    from .web import _gold_context, board_url, palette_of, phase_name  # the game page's own
+    from .web import NO_BOARD, _gold_context, board_url, palette_of, phase_name  # the page's
 
     game = _own(pk, request.user)
     phase = game.current_phase
@@ -313,6 +313,7 @@ def sandbox_page(request: HttpRequest, pk: int) -> HttpResponse:
         "phase": phase,
         "phase_label": phase_name(game, phase) if phase else "",
         "board_src": board_url(game, phase, palette_of(request)) if phase else None,
+        "no_board": NO_BOARD,
         "powers": powers,
         "running": game.status == Game.Status.ACTIVE,
         "rules_variant": game.variant,

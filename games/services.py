@@ -295,6 +295,7 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
     )
     if game.memberships.count() == len(engine.powers(game)):
         _start(game)
+    events.changed(game)  # the forming game's open pages count the seats again
     return membership
 
 
@@ -312,6 +313,7 @@ def leave_game(membership: Membership) -> None:
     if not game.memberships.in_play().filter(pk=membership.pk).exists():
         raise GameError(str(NOT_IN_GAME))
     membership.delete()
+    events.changed(game)
 
 
 def assign_powers(

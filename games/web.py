@@ -667,6 +667,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
+    if power and not game.is_over:  # the vote standing, for the vote form to show
+        standing = game.votes.filter(power=power).values_list("concede_to", flat=True).first()
+        context["my_vote"] = None if standing is None else (standing or "draw")
     return render(request, "games/game.html", context)
 
 
@@ -1392,12 +1395,19 @@ def vote(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("game", pk=pk)
     choice = form.cleaned_data["vote"]
     if choice == "draw":
-        _act(request, services.vote, membership, draw=True)
+        done = _act(request, services.vote, membership, draw=True)
+        said = gettext("Your vote: a draw. It stays until you change or withdraw it.")
     elif choice:
-        _act(request, services.vote, membership, concede_to=choice)
+        done = _act(request, services.vote, membership, concede_to=choice)
+        said = gettext(
+            "Your vote: to concede to %(power)s. It stays until you change or withdraw it."
+        ) % {"power": choice}
     else:
-        _act(request, services.vote, membership)
-    return redirect("game", pk=pk)
+        done = _act(request, services.vote, membership)
+        said = gettext("You have no vote standing.")
+    if done:
+        messages.success(request, said)
+    return redirect(reverse("game", args=[pk]) + "#vote")
 
 
 # -- moderation ----------------------------------------------------------------------------

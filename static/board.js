@@ -1123,7 +1123,9 @@
         });
         return;
       }
-      prompt.textContent = lead + t("Click one of your units on the board, or choose it here.");
+      prompt.textContent = lead + (viewport.classList.contains("no-drawing")
+        ? t("Choose one of your units here.")
+        : t("Click one of your units on the board, or choose it here."));
       mine().forEach(function (u) {
         var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
         if ((missingUnits || (missingUnits = missingAtFirst())).has(u)) b.classList.add("warn");

@@ -490,8 +490,21 @@
     document.dispatchEvent(new CustomEvent("orders:version", { detail: data }));
   }
 
+  // A forming game's seats: someone joined or left. The page is read again, unless the
+  // reader has begun choosing in the join form (joining reloads it anyway).
+  function joinChoices() {
+    var join = document.querySelector("form.join");
+    return join ? Array.prototype.map.call(join.querySelectorAll("select"), function (s) { return s.value; }).join("|") : "";
+  }
+  var joinAtFirst = joinChoices();
+  function onSeats(data) {
+    if (!live.dataset.forming || Number(data.taken) === Number(live.dataset.taken)) return;
+    if (joinChoices() === joinAtFirst) window.location.reload();
+  }
+
   var handlers = {
     powers: onPowers, clock: onClock, press: onPress, phase: onPhase, reset: onReset, orders: onOrders,
+    seats: onSeats,
   };
 
   // -- the stream --------------------------------------------------------------------

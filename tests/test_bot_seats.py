@@ -473,6 +473,12 @@ def test_the_pages_set_bots_mark_them_and_the_console_moves_them(make_user, run_
     assert game.bots_fill_empty and not game.bots_take_civil_disorder
     page.post(reverse("join", args=[game.pk]), {"first": "Holland"})
     moderate_url = reverse("moderate-action", args=[game.pk, "start"])
+    # The console and the confirmation say what Start does here (an adversary's finding: they
+    # said the empty seats would play as civil disorder).
+    bots_play = "Start the game now; bots play the empty seats, and a player may take one over"
+    for shown in (page.get(reverse("moderate", args=[game.pk])), page.post(moderate_url, {})):
+        assert bots_play in shown.content.decode()
+        assert "empty seats play as civil disorder" not in shown.content.decode()
     run_tasks(lambda: page.post(moderate_url, {"confirm": "yes"}))
     html = page.get(reverse("game", args=[game.pk])).content.decode()
     assert html.count('class="badge bot"') == 6

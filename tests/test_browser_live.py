@@ -168,6 +168,32 @@ def test_a_forming_games_page_follows_the_start(browser, live_server, make_user,
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_forming_games_page_counts_the_seats_as_players_join(
+    browser,  # noqa: F811
+    live_server,
+    make_user,
+    live_settings,
+):
+    """Found by an adversary: a forming game's open page said "0 of 7 seats taken" however
+    many joined meanwhile. It reads itself again as seats are taken or given up."""
+    host, ada, bea = make_user("host"), make_user("ada"), make_user("bea")
+    game = services.create_game(host, name="Forming", variant="colonial")
+    page, navigations = page_for(browser, live_server, host)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert "0 of 7 seats taken" in page.inner_text("main")
+    services.join_game(game, ada, ["Russia"])
+    page.wait_for_selector("text=1 of 7 seats taken", timeout=15_000)
+    services.join_game(game, bea, ["China"])
+    page.wait_for_selector("text=2 of 7 seats taken", timeout=15_000)
+    services.leave_game(game.memberships.get(user=bea))
+    page.wait_for_selector("text=1 of 7 seats taken", timeout=15_000)
+    assert len(navigations) == 4
+    page.context.close()
+    time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_header_says_paused_when_the_game_is_paused(
     browser,  # noqa: F811
     live_server,

@@ -9,6 +9,7 @@ PostgreSQL only (a NUL in a string, an integer past 2**31, an order line past 20
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.conf import settings as django_settings
@@ -223,6 +224,33 @@ def test_the_vote_form_still_votes_and_withdraws(game, france) -> None:
     assert DrawVote.objects.filter(game=game, power="France").exists()
     client.post(url, {"vote": ""})
     assert not DrawVote.objects.filter(game=game).exists()
+
+
+def _vote_shown(html: str) -> str:
+    """The option the page's vote menu has chosen, and the line beside it."""
+    form = html[html.index('id="vote-form"') :]
+    form = form[: form.index("</form>")]
+    chosen = re.search(r'<option value="([^"]*)" selected>', form)
+    standing = re.search(r'class="help vote-standing">([^<]*)<', form).group(1)
+    return f"{chosen.group(1) if chosen else ''}|{standing}"
+
+
+def test_a_vote_says_it_was_taken_and_the_menu_shows_it(game, france) -> None:
+    """An adversary's finding: voting reloaded the page with no word, the menu back on "no
+    vote", so that pressing Vote again withdrew the vote unseen."""
+    client = browser(france.user)
+    url, page = reverse("vote", args=[game.pk]), reverse("game", args=[game.pk])
+    assert _vote_shown(client.get(page).content.decode()) == "|You have no vote now."
+    response = client.post(url, {"vote": "draw"})
+    assert response["Location"].endswith("#vote")
+    assert flashed(response) == ["Your vote: a draw. It stays until you change or withdraw it."]
+    assert _vote_shown(client.get(page).content.decode()) == "draw|Your vote now: a draw."
+    said = flashed(client.post(url, {"vote": "England"}))
+    assert said == ["Your vote: to concede to England. It stays until you change or withdraw it."]
+    shown = _vote_shown(client.get(page).content.decode())
+    assert shown == "England|Your vote now: to concede to England."
+    assert flashed(client.post(url, {"vote": ""})) == ["You have no vote standing."]
+    assert _vote_shown(client.get(page).content.decode()) == "|You have no vote now."
 
 
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")

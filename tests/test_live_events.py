@@ -373,6 +373,28 @@ def test_a_cursor_is_judged_against_the_press_the_viewer_may_read(colonial, seat
     assert re.findall(r"\?since=([0-9-]+)", page) == [f"0-{mine.public_id}"]
 
 
+def test_a_forming_game_sends_its_seats_taken(
+    make_user, moderator, django_capture_on_commit_callbacks
+):
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    client = signed_in(moderator)
+
+    def seats() -> list[dict]:
+        polled = client.get(url(forming), {"poll": "1"}).content.decode()
+        blocks = [b.split("\n") for b in polled.strip().split("\n\n")]  # id, event, data
+        return [json.loads(b[2][len("data: ") :]) for b in blocks if b[1] == "event: seats"]
+
+    assert seats() == [{"taken": 0}]
+    with django_capture_on_commit_callbacks() as nudged:
+        services.join_game(forming, make_user("early"))
+    assert nudged  # open pages are told at once
+    assert seats() == [{"taken": 1}]
+    with django_capture_on_commit_callbacks() as nudged:
+        services.leave_game(forming.memberships.get())
+    assert nudged
+    assert seats() == [{"taken": 0}]
+
+
 def test_a_forming_game_takes_no_cursor_past_phase_0(make_user, moderator):
     forming = services.create_game(moderator, name="Forming", variant="standard")
     client = signed_in(moderator)

@@ -365,8 +365,9 @@ def test_a_players_game_page_reads_each_thing_once(colonial, russia, seat) -> No
     assert "Hello all" in html and 'class="unread"' not in html
     sql = [q["sql"] for q in queries.captured_queries]
     # session, user, game, seats, phases, 2 x permissions, settings, orders, read markers,
-    # press, the latest message's id, powers with orders: nothing written.
-    assert len(sql) <= 13, "\n".join(sql)
+    # press, the latest message's id, powers with orders, the player's standing vote:
+    # nothing written.
+    assert len(sql) <= 14, "\n".join(sql)
     assert not [q for q in sql if q.startswith(("INSERT", "UPDATE", "DELETE"))]
     for table in ("games_game", "games_membership", "games_phase"):
         assert sum(f'FROM "{table}"' in q for q in sql) == 1, table

@@ -69,3 +69,9 @@ def bdi(value: object) -> SafeString:
     right-to-left script, or one ending in digits or punctuation, would otherwise reorder the
     line it is shown in. Escaped as any value is."""
     return format_html("<bdi>{}</bdi>", value)
+
+
+@register.filter
+def described_for(action, game) -> str:
+    """A moderator action's description in this game (``moderation.Action.describe``)."""
+    return action.describe(game)

@@ -660,6 +660,7 @@
   function send(method, url, retries) {
     clearTimeout(timer);
     var sent = lines();
+    var sentText = textarea.value;
     // The phase the box was filled for: orders typed before it was processed are refused
     // (409), never merged into the next phase's after a 412.
     var body = { orders: sent };
@@ -685,6 +686,9 @@
         setVersion(etag(response));
         synced = stored = sent;
         forgetElsewhere();  // this box, saved over them, holds both now
+        // Saved as it stands: nothing in it is lost when the phase moves on (live.js copies
+        // out only text that differs from the box's saved text).
+        if (textarea.value === sentText) textarea.defaultValue = sentText;
       }
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (reply) {

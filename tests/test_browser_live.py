@@ -168,6 +168,37 @@ def test_a_forming_games_page_follows_the_start(browser, live_server, make_user,
 
 
 @pytest.mark.django_db(transaction=True)
+def test_orders_saved_before_the_phase_is_processed_are_not_copied_as_unsaved(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: orders saved with the Save button were shown after processing
+    as "your orders box, as it was" to copy, as if they had never been saved."""
+    from games.models import Order
+
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, _ = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    page.fill("#id_orders", "A Peking H")
+    page.click("#save-orders")
+    for _ in range(100):  # the save, by the page's script
+        if Order.objects.filter(phase=game.current_phase, power="China").exists():
+            break
+        time.sleep(0.1)
+    page.wait_for_selector("#orders-form:not([data-checking='1'])", state="attached")
+    services.process_now(game, game.creator)
+    page.wait_for_selector("#new-phase")
+    assert page.locator("#typed-before").count() == 0
+    page.context.close()
+    time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_forming_games_page_counts_the_seats_as_players_join(
     browser,  # noqa: F811
     live_server,

@@ -73,6 +73,9 @@ def type_problem(field: serializers.Field, value: object, form: bool) -> str | N
             else:
                 problem = type_problem(child, item, form)
             if problem:  # which one: a list of orders refused whole must say which line
+                own = getattr(field, "item_problem", None)  # the list's own words, if any
+                if own is not None:
+                    return own(number, item, problem)
                 return _("Item %(number)s: %(problem)s") % {"number": number, "problem": problem}
     return None
 

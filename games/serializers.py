@@ -14,6 +14,7 @@ from django.contrib.auth.forms import PasswordChangeForm
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError
 from django.http import QueryDict
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -552,6 +553,17 @@ class OrderLines(serializers.ListField):
     def too_many(self, count: int) -> str:
         """The refusal of ``count`` lines, past ``max_length`` (``StrictInput`` asks for it)."""
         return too_many_orders(count, self.max_length)
+
+    def item_problem(self, number: int, item: object, problem: str) -> str:
+        """A line refused, in the order form's words ("Order 8 is longer than 200
+        characters."), not the generic list's ("Item 8: Ensure this field has no more than
+        200 characters."), which the order box showed as is."""
+        if isinstance(item, str) and len(item.strip()) > MAX_ORDER_LENGTH:
+            return gettext("Order %(n)d is longer than %(max)d characters.") % {
+                "n": number,
+                "max": MAX_ORDER_LENGTH,
+            }
+        return gettext("Order %(number)s: %(problem)s") % {"number": number, "problem": problem}
 
     def run_child_validation(self, data: list) -> list:
         if self.max_length is not None and len(data) > self.max_length:

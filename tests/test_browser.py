@@ -349,7 +349,7 @@ def test_a_refused_save_says_nothing_was_saved_and_which_line(browser, live_serv
     page.goto(f"{base}/games/{game.pk}/")
     type_order(page, "A Moscow - Perm\n" + "A Omsk H " + "x" * 200)
     status = page.locator("#order-status").inner_text()
-    assert "Item 2: Ensure this field has no more than 200 characters." in status
+    assert "Order 2 is longer than 200 characters." in status  # as without JavaScript
     assert "{" not in status
     prompt = page.locator("#order-prompt").inner_text()
     assert "Nothing was saved." in prompt and "Orders saved." not in prompt

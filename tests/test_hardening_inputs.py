@@ -333,16 +333,21 @@ def test_api_limits_are_the_shared_limits() -> None:
 
 
 @pytest.mark.parametrize("path", ["orders/", "orders/check/"])
-def test_a_null_order_is_refused_as_item_n_like_any_other(game, france, path) -> None:
+def test_a_null_order_is_refused_as_order_n_like_any_other(game, france, path) -> None:
     """A null in the list was refused as DRF keys it, ``{"orders": {"0": [...]}}`` counted
-    from 0, where every other item's refusal says "Item 1: ..."."""
+    from 0, where every other line's refusal says "Order 1: ..."."""
     client = token_client(france.user)
     url = f"/api/games/{game.pk}/{path}"
     send = client.put if path == "orders/" else client.post
     said = assert_json_4xx(send(url, {"orders": [None]}, format="json"), 400)
-    assert said == {"orders": ["Item 1: This field may not be null."]}
+    assert said == {"orders": ["Order 1: This field may not be null."]}
     said = assert_json_4xx(send(url, {"orders": ["A Paris H", None]}, format="json"), 400)
-    assert said == {"orders": ["Item 2: This field may not be null."]}
+    assert said == {"orders": ["Order 2: This field may not be null."]}
+    # A line too long, in the order form's words (the page without JavaScript says the same)
+    said = assert_json_4xx(send(url, {"orders": ["A Paris H", "x" * 201]}, format="json"), 400)
+    assert said == {"orders": ["Order 2 is longer than 200 characters."]}
+    said = assert_json_4xx(send(url, {"orders": ["A Paris H", 7]}, format="json"), 400)
+    assert said == {"orders": ["Order 2: Not a valid string."]}
     assert not Order.objects.filter(phase=game.current_phase).exists()
 
 

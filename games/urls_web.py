@@ -13,7 +13,7 @@ urlpatterns = [
         auth_views.LoginView.as_view(next_page="lobby", redirect_authenticated_user=True),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
+    path("accounts/logout/", web.SignOutView.as_view(next_page="login"), name="logout"),
     path("accounts/settings/", web.account_settings, name="account-settings"),
     path("accounts/password/", web.PasswordChangeView.as_view(), name="password-change"),
     path("games/new/", web.create_game, name="create-game"),

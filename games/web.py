@@ -414,6 +414,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+class SignOutView(auth_views.LogoutView):
+    """Django's sign-out (a POST, so that no link or image can sign anyone out), which also
+    answers the address typed or bookmarked: a page with the sign-out button, rather than a
+    bare "not allowed"."""
+
+    http_method_names = ["get", "post", "options"]
+
+    def get(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect("login")
+        return render(request, "registration/sign_out.html")
+
+
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's password change, which signs out the account's other sessions, and the end of
     its API token too: a leaked password or token stops working once the password changes

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -25,7 +26,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import reach, visibility
+from . import kept_input, reach, visibility
 from .errors import error_page
 from .input_types import LanguageField, StrictInput
 from .models import Game, PushSubscription, Webhook
@@ -250,21 +251,31 @@ def webhook_add(request: HttpRequest, pk: int) -> HttpResponse:
         given["language"] = request.POST["language"]
     data = WebhookSerializer(data=given)
     if not data.is_valid():
-        messages.error(request, " ".join(str(e) for v in data.errors.values() for e in v))
-        return redirect("moderate", pk=pk)
+        return _webhook_refused(request, pk, [str(e) for v in data.errors.values() for e in v])
     try:
         hook = add_webhook(
             game, data.validated_data["url"], [], data.validated_data.get("language")
         )
     except serializers.ValidationError as error:
-        messages.error(request, " ".join(str(e) for e in error.detail["url"]))
-    else:
-        messages.success(
-            request,
-            _("Webhook added. Its bodies are signed with this secret: %(secret)s")
-            % {"secret": hook.secret},
-        )
+        return _webhook_refused(request, pk, [str(e) for e in error.detail["url"]])
+    messages.success(
+        request,
+        _("Webhook added. Its bodies are signed with this secret: %(secret)s")
+        % {"secret": hook.secret},
+    )
     return redirect("moderate", pk=pk)
+
+
+def _webhook_refused(request: HttpRequest, pk: int, said: list[str]) -> HttpResponse:
+    """The console again, the address typed back in its box and why it was refused beside
+    the form (an adversary's finding: the box came back empty, the reason at the top)."""
+    url = request.POST.get("url", "")
+    # Past the box's 500 characters it is not given back cut short, as if that were it.
+    url = "".join(c for c in url if c.isprintable()) if len(url) <= 500 else ""
+    language = request.POST.get("language", "")[:20]
+    kept = {"url": url, "language": language, "said": [t[:300].rstrip(". ") for t in said][:5]}
+    kept_input.keep(request, "webhook-refused", pk, kept)
+    return redirect(reverse("moderate", args=[pk]) + "#webhooks")
 
 
 @login_required

@@ -1570,6 +1570,8 @@ def moderate(request: HttpRequest, game: Game) -> HttpResponse:
         "time_zone": zone,
         "rules_variant": game.variant,
         "webhooks": list(game.webhooks.all()),
+        # A refused webhook (``reach_views.webhook_add``): its address and why, by its form.
+        "webhook_refused": kept_input.take(request, "webhook-refused", game.pk, dict) or {},
     }
     return render(request, "games/moderate.html", context)
 

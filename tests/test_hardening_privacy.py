@@ -382,6 +382,24 @@ def test_a_webhook_address_too_long_is_refused_not_cut(colonial, moderator):
     assert list(colonial.webhooks.values_list("url", flat=True)) == ["https://example.com/hook"]
 
 
+def test_a_refused_webhook_address_comes_back_in_its_box_with_why(colonial, moderator):
+    """An adversary's finding: an http address was refused at the top of the console, in
+    lower case, and the box came back empty."""
+    client = page_client(moderator)
+    url = reverse("webhook-add", args=[colonial.pk])
+    answer = client.post(url, {"url": "http://example.com/my/hook", "language": "ja"})
+    assert answer["Location"] == reverse("moderate", args=[colonial.pk]) + "#webhooks"
+    shown = client.get(answer["Location"]).content.decode()
+    beside = shown[shown.index('id="webhook-refused"') : shown.index('id="webhook-url"')]
+    assert "The webhook was not added:" in beside
+    assert "<li>The address must be an https URL.</li>" in beside
+    assert 'value="http://example.com/my/hook"' in shown
+    assert '<option value="ja" selected>' in shown
+    assert not colonial.webhooks.exists()
+    again = client.get(reverse("moderate", args=[colonial.pk])).content.decode()
+    assert "webhook-refused" not in again and 'value="http://example.com' not in again
+
+
 @pytest.mark.parametrize(
     "query",
     [

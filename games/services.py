@@ -482,7 +482,10 @@ def _take_seat(
     """Seat ``user`` on ``power``, whose seat in play (if any) is already replaced. ``own``:
     the user's earlier seat in this game, out of play (replaced, or removed by the moderator):
     one account has one seat row a game (``one_seat_per_user``), so a player seated again gets
-    that row back, playing afresh (no missed phases, not removed, not ready)."""
+    that row back, playing afresh (no missed phases, not removed, not ready). A vote standing
+    for the power was its last player's: the newcomer has cast none (votes are secret, so
+    they could neither see nor withdraw it)."""
+    DrawVote.objects.filter(game=game, power=power).delete()
     if own is None:
         return game.memberships.create(user=user, power=power)
     own.power, own.status, own.missed_phases = power, Seat.ACTIVE, 0
@@ -1405,9 +1408,12 @@ def replace_player(
     # one who still plays a power may not hold a second.
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
+        # Which power only to whoever may know who plays what: a moderator who plays an
+        # anonymous game learnt the seating by trying every name.
+        shown = own.power if own.power and visibility.shows_names(game, by) else ""
         raise GameError(
             gettext("%(user)s already plays %(power)s in this game")
-            % {"user": user, "power": own.power or gettext("a power")}
+            % {"user": user, "power": shown or gettext("a power")}
         )
     _not_a_watching_moderator(game, user)
     seat = _seat(game, power)

@@ -8,6 +8,7 @@ from unittest import mock
 
 import pytest
 from conftest import deadline_passes
+from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from games import engine, services
@@ -632,6 +633,44 @@ def test_votes_are_counted_again_when_the_last_voter_stops_voting(
         services.set_bot(game, moderator, "Turkey", True)
     game.refresh_from_db()
     assert game.result and game.result["kind"] == "draw"
+
+
+@pytest.mark.parametrize("how", ["replace", "take over"])
+def test_a_vote_is_its_players_and_goes_when_the_seat_changes_hands(
+    game: Game, seat, moderator, make_user, how
+) -> None:
+    """An adversary's finding: France voted for a draw and was replaced; the newcomer, who had
+    cast no vote (and could not see the secret one standing), was counted for the draw."""
+    services.vote(seat(game, "France"), draw=True)
+    newcomer = make_user("newcomer")
+    if how == "replace":
+        services.replace_player(game, moderator, "France", newcomer)
+    else:
+        services.remove_player(game, moderator, "France")
+        services.take_over(game, newcomer, "France")
+    assert not DrawVote.objects.filter(game=game, power="France").exists()
+    for power in engine.powers(game):
+        if power != "France":
+            services.vote(seat(game, power), draw=True)
+    game.refresh_from_db()
+    assert not game.is_over  # France's new player has not voted
+    assert services.vote(seat(game, "France"), draw=True) is True
+
+
+def test_a_replace_refused_names_no_power_in_an_anonymous_game(make_game, seat, moderator):
+    """An adversary's finding: a moderator who plays an anonymous game learnt who plays each
+    power from the refusal ("demo2 already plays China"), trying every name."""
+    game = make_game(anonymous=True)
+    china_player = seat(game, "Russia").user
+    playing_moderator = seat(game, "France").user
+    playing_moderator.user_permissions.add(Permission.objects.get(codename="moderate_any_game"))
+    playing_moderator = type(playing_moderator).objects.get(pk=playing_moderator.pk)
+    with pytest.raises(services.GameError) as refused:
+        services.replace_player(game, playing_moderator, "England", china_player)
+    assert str(refused.value) == f"{china_player.username} already plays a power in this game"
+    with pytest.raises(services.GameError) as refused:  # who moderates without playing sees
+        services.replace_player(game, moderator, "England", china_player)
+    assert str(refused.value) == f"{china_player.username} already plays Russia in this game"
 
 
 def test_a_bot_taken_off_is_not_ready(game: Game, moderator) -> None:

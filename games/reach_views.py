@@ -164,6 +164,12 @@ def _base64url(text: str) -> bytes | None:
         return None
 
 
+class PushEndpointSerializer(StrictInput, serializers.Serializer):
+    """Which browser's subscription to end: its endpoint, as given when opting in."""
+
+    endpoint = serializers.CharField(max_length=1000)
+
+
 class PushSubscriptionSerializer(StrictInput, serializers.Serializer):
     """The browser's PushSubscription, as its toJSON() gives it."""
 
@@ -222,15 +228,24 @@ class PushSubscriptionsView(APIView):
         return Response(status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=inline_serializer("PushEndpoint", {"endpoint": serializers.URLField()}),
+        request=PushEndpointSerializer,
         responses={204: None},
-        summary="Opt out of web push (one browser)",
+        summary="Opt out of web push (one browser, or all of yours)",
+        description='With a body {"endpoint": "https://..."}, the subscription of that '
+        "browser, as it was sent when opting in; with no body at all, every subscription of "
+        "yours (an OpenAPI document lists no body for a DELETE). Answers 204 whether or not "
+        "anything was subscribed.",
     )
     def delete(self, request: Request) -> Response:
+        mine = PushSubscription.objects.filter(user=request.user)
+        if not request.body:
+            mine.delete()
+            return Response(status=status.HTTP_204_NO_CONTENT)
         if not isinstance(request.data, Mapping):
             raise serializers.ValidationError({"detail": 'the body is an object: {"endpoint"}'})
-        endpoint = str(request.data.get("endpoint", ""))[:1000]
-        PushSubscription.objects.filter(user=request.user, endpoint=endpoint).delete()
+        data = PushEndpointSerializer(data=request.data)
+        data.is_valid(raise_exception=True)  # a wrong type, another key, none named: a 400
+        mine.filter(endpoint=data.validated_data["endpoint"]).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -351,6 +351,23 @@ def test_unsubscribing_with_a_body_that_is_not_an_object_is_a_400(api, make_user
     assert gone.status_code == 204
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ("{}", "endpoint"),  # a body naming nothing: nothing was unsubscribed, yet a 204
+        ('{"endpoint": {"a": 1}}', "endpoint"),
+        ('{"endpoint": "https://push.example/x", "other": 1}', "other"),
+    ],
+)
+def test_unsubscribing_needs_the_endpoint_and_nothing_else(api, make_user, body, field) -> None:
+    """An adversary's finding: any object was a 204, the subscription left in place."""
+    ada = api(make_user("ada"))
+    answer = ada.generic(
+        "DELETE", "/api/push/subscriptions/", body, content_type="application/json"
+    )
+    assert answer.status_code == 400 and field in answer.json(), answer.content
+
+
 def test_console_adds_and_removes_a_webhook(client, game, moderator, private_ok) -> None:
     client.force_login(moderator)
     added = client.post(
@@ -789,3 +806,15 @@ def test_a_pinned_delivery_still_speaks_tls_to_the_host_named(settings, monkeypa
         server.server_close()
     assert status == 204 and connected == [("93.184.216.34", 443)]
     assert received == [b'{"ok": 1}']
+
+
+def test_unsubscribing_with_no_body_ends_every_subscription_of_the_caller(api, make_user):
+    """No body at all (as the schema, which lists none for a DELETE, leads a client to send)
+    ends all of the caller's subscriptions, and nobody else's."""
+    ada, bea = make_user("ada"), make_user("bea")
+    for n, user in enumerate((ada, ada, bea)):
+        PushSubscription.objects.create(
+            user=user, endpoint=f"https://push.example/{n}", p256dh="x", auth="y"
+        )
+    assert api(ada).delete("/api/push/subscriptions/").status_code == 204
+    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bea"]

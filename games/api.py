@@ -52,6 +52,7 @@ from .serializers import (
     MessageSerializer,
     ModerationSerializer,
     ModeratorActionSerializer,
+    NoBodySerializer,
     NotificationSettingsSerializer,
     OptionsSerializer,
     OrderSerializer,
@@ -599,9 +600,10 @@ class GameViewSet(
     def leave(self, request: Request, pk: str) -> Response:
         """Leave a game that has not started, as the game page's Leave button does: a started
         game, or one you are not in (or have just left), is refused with 400."""
-        # It takes no body; one sent is read all the same, so that a malformed one is the 400
-        # every other endpoint gives it rather than a seat given up on a body nobody read.
-        request.data  # noqa: B018
+        # It takes no body; one sent is read all the same, so that a malformed one, or one
+        # with keys, is the 400 every other endpoint gives it rather than a seat given up on a
+        # body nobody read.
+        NoBodySerializer(data=request.data).is_valid(raise_exception=True)
         game = self.get_object()
         membership = game.membership_of(request.user)
         if membership is None:

@@ -94,7 +94,7 @@ def is_public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """Whether the server may call ``ip``: a global address, and for IPv6 one that embeds no
     IPv4 address that is not (``[64:ff9b::7f00:1]`` is 127.0.0.1 through NAT64, and
     ``[2002:7f00:1::]`` a 6to4 tunnel to it)."""
-    if not ip.is_global:
+    if not ip.is_global or ip.is_multicast:  # 224.0.0.0/4 counts as global to Python
         return False
     if ip.version == 4:
         return True

@@ -86,6 +86,10 @@ def add_webhook(game: Game, url: str, events: list[str], language: str | None = 
     The game's row is locked while the hooks are counted, so that hooks added at once cannot
     pass the limit together."""
     Game.objects.select_for_update().filter(pk=game.pk).first()
+    if game.sandbox or game.is_over:  # a hook that could never fire, and its secret
+        raise serializers.ValidationError(
+            {"url": [_("a practice game or a game that is over sends no webhooks")]}
+        )
     if game.webhooks.count() >= reach.MAX_HOOKS_PER_GAME:
         raise serializers.ValidationError(
             {"url": [f"at most {reach.MAX_HOOKS_PER_GAME} webhooks a game"]}

@@ -727,6 +727,11 @@ class JoinSerializer(StrictInput, serializers.Serializer):
     )
 
 
+class NoBodySerializer(StrictInput, serializers.Serializer):
+    """A request that takes no body (leaving a game): one sent is read all the same, and any
+    key in it refused, rather than the request done on a body nobody read."""
+
+
 class ReadySerializer(StrictInput, serializers.Serializer):
     # Required, as the phase is: a body that forgot it (or misspelt it, refused as unknown)
     # was taken as a ready, which may process the phase at once, past undoing.

@@ -19,6 +19,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core import mail
+from django.test import Client as DjangoClient
 from django.utils import timezone
 from py_vapid import Vapid
 
@@ -818,3 +819,37 @@ def test_unsubscribing_with_no_body_ends_every_subscription_of_the_caller(api, m
         )
     assert api(ada).delete("/api/push/subscriptions/").status_code == 204
     assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bea"]
+
+
+@pytest.mark.parametrize(
+    "address", ["https://224.0.0.1/", "https://239.255.255.250/h", "https://[ff02::1]/h"]
+)
+def test_a_webhook_may_not_call_a_multicast_address(api, game, moderator, address) -> None:
+    """An adversary's finding: Python counts 224.0.0.0/4 as global, so it passed as public."""
+    refused = api(moderator).post(
+        f"/api/games/{game.pk}/webhooks/", {"url": address}, format="json"
+    )
+    assert refused.status_code == 400 and "private" in str(refused.json()["url"]), refused.content
+    assert not Webhook.objects.exists()
+
+
+def test_no_webhook_for_a_game_that_can_never_send_one(api, game, moderator, make_user) -> None:
+    """An adversary's finding: a sandbox or a finished game took a hook (and handed out its
+    secret) that could never fire."""
+    from games import services
+
+    practice = api(make_user("practiser"))
+    sandbox = practice.post("/api/sandbox/", {"variant": "colonial"}, format="json").json()
+    for client, pk in ((practice, sandbox["id"]), (api(moderator), game.pk)):
+        if pk == game.pk:
+            services.declare_draw(game, moderator)
+        url = f"/api/games/{pk}/webhooks/"
+        refused = client.post(url, {"url": "https://example.com/h"}, format="json")
+        assert refused.status_code == 400, refused.content
+        assert "sends no webhooks" in str(refused.json()["url"])
+    assert not Webhook.objects.exists()
+    page = DjangoClient()
+    page.force_login(moderator)
+    console = page.get(f"/games/{game.pk}/moderate/").content.decode()
+    assert "A practice game or a game that is over sends no webhooks." in console
+    assert 'id="webhook-url"' not in console

@@ -272,7 +272,11 @@ EVENT_SCHEMA = {
                 "processed",
                 "reset",
                 "reconnect",
+                "seat",
+                "seats",
             ],
+            "description": "seat: the reader's own power ({\"power\": \"\"} once they no "
+            "longer play it); seats: a forming game's seats taken ({\"taken\": n}).",
         },
         "id": {
             "type": "string",
@@ -576,8 +580,9 @@ class GameViewSet(
     @action(detail=True, methods=["get"], content_negotiation_class=EventStreamNegotiation)
     def events(self, request: Request, pk: str) -> HttpResponse:
         """Server-sent events of what the caller may see: phase, clock, powers' ready and
-        orders-in flags, press they may read (see games.events). Ends after a few minutes; the
-        client reconnects with Last-Event-ID."""
+        orders-in flags, press they may read, their own seat, a forming game's seats taken
+        (see games.events). Ends after a few minutes; the client reconnects with
+        Last-Event-ID."""
         return live.response(request, self.get_object())
 
     @extend_schema(request=JoinSerializer, responses=GameSerializer)

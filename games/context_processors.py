@@ -68,6 +68,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Choose below."),
     gettext_noop("Click one of your units on the board, or choose it here."),
     gettext_noop("Choose one of your units here."),
+    gettext_noop("Your seat in this game has changed: copy what you typed, then"),
     gettext_noop("Hold"),
     gettext_noop("Move"),
     gettext_noop("Support"),

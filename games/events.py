@@ -341,6 +341,8 @@ class Viewer:
             },
             "clock": clock,
             "powers": {"phase": phase.index, "powers": powers},
+            # Whose page this is: a page of a seat since replaced reads itself again.
+            "seat": {"power": power or ""},
         }
         if power is not None and not phase.processed_at:
             # The ETag of GET .../orders/: a page (or tab) holding another version learns that

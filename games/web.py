@@ -680,6 +680,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
+    if "orders_form" in context:  # what the orders form's last post said, shown beside it
+        said = messages.get_messages(request)
+        context["orders_said"] = [m for m in said if ORDERS in (m.extra_tags or "").split()]
     if power and not game.is_over:  # the vote standing, for the vote form to show
         standing = game.votes.filter(power=power).values_list("concede_to", flat=True).first()
         context["my_vote"] = None if standing is None else (standing or "draw")
@@ -779,7 +782,10 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         "orders": orders,
         "results": phase.results if phase.processed_at else None,
     }
-    if phase.pk == game.current_phase_id and not phase.processed_at and power:
+    # A game ended in the middle of a phase (a draw, a concession, the moderator's End)
+    # leaves that phase unprocessed: nothing more is ordered in it.
+    playing = phase.pk == game.current_phase_id and not phase.processed_at and not game.is_over
+    if playing and power:
         own = [u for u in phase.units if u["power"] == power]
         if phase.type == Phase.Type.RETREATS:
             own = [u for u in phase.dislodged if u["power"] == power]
@@ -1059,6 +1065,11 @@ def _cached(
     return response
 
 
+# The tag of the orders form's own messages: shown in the orders panel, beside the box the
+# page comes back to (``#orders``), not at the top, off the screen (base.html skips them).
+ORDERS = "orders"
+
+
 @signed_in_to_act
 @require_POST
 def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
@@ -1067,7 +1078,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
     form = OrdersForm(request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors) + " " + gettext("Nothing was saved."))
+            messages.error(request, " ".join(errors) + " " + gettext("Nothing was saved."), ORDERS)
         text = request.POST.get("orders", "")
         if len(text) <= form.fields["orders"].max_length:  # kept to be fixed, if not huge
             kept_input.keep(request, "unsaved-orders", pk, text)
@@ -1109,7 +1120,7 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
     except services.GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error), ORDERS)
     else:
         saved = list(membership.orders.filter(phase_id=game.current_phase_id))
         bad = sum(1 for o in saved if not o.valid)
@@ -1120,16 +1131,16 @@ def submit_orders(request: HttpRequest, pk: int) -> HttpResponse:
                 "Orders saved, but %(bad)s of %(all)s are invalid: they will not be carried out."
             )
         if bad:
-            messages.warning(request, said % {"bad": bad, "all": len(saved)})
+            messages.warning(request, said % {"bad": bad, "all": len(saved)}, ORDERS)
         else:
-            messages.success(request, gettext("Orders saved."))
+            messages.success(request, gettext("Orders saved."), ORDERS)
     return redirect(reverse("game", args=[pk]) + "#orders")
 
 
 def _not_saved(request: HttpRequest, pk: int, form: OrdersForm, why: str) -> None:
     """The box's text kept for the page to show again, and why nothing was saved."""
     kept_input.keep(request, "unsaved-orders", pk, form.cleaned_data["orders"])
-    messages.error(request, why)
+    messages.error(request, why, ORDERS)
 
 
 @signed_in_to_act
@@ -1418,6 +1429,10 @@ def vote(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         done = _act(request, services.vote, membership)
         said = gettext("You have no vote standing.")
+    game.refresh_from_db()
+    if done and game.is_over:  # the last vote needed: the game ended with it
+        messages.success(request, gettext("Your vote ended the game."))
+        return redirect("game", pk=pk)
     if done:
         messages.success(request, said)
     return redirect(reverse("game", args=[pk]) + "#vote")

@@ -485,6 +485,29 @@
     box.before(note);
   }
 
+  // The viewer's seat changed hands (a moderator replaced or removed them, or seated them on
+  // another power): the page, its orders box above all, is another player's now. It is read
+  // again, unless text typed and not saved would be lost: then it says so, as a rollback does.
+  function onSeat(data) {
+    if ((data.power || "") === (live.dataset.power || "")) return;
+    var box = document.querySelector("section#orders textarea[name=orders]");
+    var typed = box && box.value.trim() && box.value !== box.defaultValue;
+    if (!typed) { window.location.reload(); return; }
+    frozen = true;
+    live.dataset.frozen = "1";
+    if (source) source.close();
+    polls(false);
+    if (document.getElementById("seat-changed")) return;
+    var note = document.createElement("p");
+    note.className = "guide";
+    note.id = "seat-changed";
+    var again = document.createElement("a");
+    again.href = live.dataset.page;
+    again.textContent = t("reload the page");
+    note.append(t("Your seat in this game has changed: copy what you typed, then") + " ", again, ".");
+    box.before(note);
+  }
+
   // The version of the player's own saved orders: board.js compares it with its own.
   function onOrders(data) {
     document.dispatchEvent(new CustomEvent("orders:version", { detail: data }));
@@ -504,7 +527,7 @@
 
   var handlers = {
     powers: onPowers, clock: onClock, press: onPress, phase: onPhase, reset: onReset, orders: onOrders,
-    seats: onSeats,
+    seats: onSeats, seat: onSeat,
   };
 
   // -- the stream --------------------------------------------------------------------

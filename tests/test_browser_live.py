@@ -199,6 +199,40 @@ def test_orders_saved_before_the_phase_is_processed_are_not_copied_as_unsaved(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_replaced_players_open_page_reads_itself_again(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    make_user,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: a player the moderator replaced kept an open page that still
+    said they played their power, its orders box refused with a 403 at every save."""
+    game = make_game("colonial", process_when_ready=False)
+    china = seat(game, "China")
+    page, navigations = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    assert page.locator("#orders-form").count() == 1
+    services.replace_player(game, game.creator, "China", make_user("newcomer"))
+    # The page reads itself again; or, should its orders box hold text not saved (the page's
+    # script may have written in it), it says the seat has changed and waits for a reload.
+    for _ in range(300):
+        if len(navigations) == 2 or page.locator("#seat-changed").count():
+            break
+        time.sleep(0.1)
+    if len(navigations) == 2:
+        page.wait_for_load_state()
+        assert page.locator("#orders-form").count() == 0
+    else:
+        note = page.inner_text("#seat-changed")
+        assert note.startswith("Your seat in this game has changed"), note
+    page.context.close()
+    time.sleep(1.5)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_forming_games_page_counts_the_seats_as_players_join(
     browser,  # noqa: F811
     live_server,

@@ -527,6 +527,18 @@ def test_annihilation_by_a_faction_build_is_in_the_balance():
         assert gold == sum(e["amount"] for e in r["economy"]["ledger"] if e["power"] == power)
 
 
+def test_the_statement_counts_in_words_not_in_brackets():
+    """An adversary's finding: the statement read "2 army(ies) on the board this year"."""
+    lines = [e for e in _japan_everywhere(0)["economy"]["ledger"] if e["power"] == "Japan"]
+    details = {e["item"]: e["detail"] for e in lines}
+    assert details["profit"] == "17 centres held at the start of the year"
+    assert details["maintenance"] == "17 armies on the board this year"
+    assert not [e for e in lines if "(s)" in e["detail"] or "(ies)" in e["detail"]]
+    one = adjudicate(request([], [("England", "Enter A Pacific Ocean")]))
+    england = {e["item"]: e["detail"] for e in one["economy"]["ledger"] if e["power"] == "England"}
+    assert england == {"maintenance": "1 army on the board this year", "entry": "1 army brought on"}
+
+
 def test_annihilation_by_a_faction_build_counts_towards_deposition():
     # -1150 + 120 = -1030: deposed; without the annihilation it would be -980, and not.
     r = _japan_everywhere(-1150)

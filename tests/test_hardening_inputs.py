@@ -21,7 +21,7 @@ from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import limits, services
+from games import engine, limits, services
 from games.models import DrawVote, Game, Membership, ModeratorAction, Order
 
 pytestmark = pytest.mark.django_db
@@ -224,6 +224,25 @@ def test_the_vote_form_still_votes_and_withdraws(game, france) -> None:
     assert DrawVote.objects.filter(game=game, power="France").exists()
     client.post(url, {"vote": ""})
     assert not DrawVote.objects.filter(game=game).exists()
+
+
+def test_the_vote_that_ends_the_game_says_so_and_the_page_stops_taking_orders(
+    game, france, seat
+) -> None:
+    """An adversary's finding: the last vote needed said the vote "stays until you change or
+    withdraw it", and the finished game's page still offered the orders box and Ready."""
+    for power in engine.powers(game):
+        if power != "France":
+            services.vote(seat(game, power), draw=True)
+    client = browser(france.user)
+    page = reverse("game", args=[game.pk])
+    assert 'id="orders-form"' in client.get(page).content.decode()
+    response = client.post(reverse("vote", args=[game.pk]), {"vote": "draw"})
+    assert response["Location"] == page
+    assert flashed(response) == ["Your vote ended the game."]
+    html = client.get(page).content.decode()
+    assert 'id="orders-form"' not in html and 'id="board-data"' not in html
+    assert 'id="vote-form"' not in html
 
 
 def _vote_shown(html: str) -> str:

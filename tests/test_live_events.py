@@ -600,7 +600,7 @@ def test_a_poll_answers_at_once_and_holds_no_stream(colonial, seat, settings):
     assert polled.status_code == 200 and not polled.streaming
     assert polled["Content-Type"] == "text/event-stream"
     kinds = re.findall(r"^event: (\w+)$", polled.content.decode(), re.M)
-    assert kinds == ["phase", "clock", "powers", "orders"]  # orders: China's own version
+    assert kinds == ["phase", "clock", "powers", "seat", "orders"]  # seat, orders: China's own
     services.send_message(colonial, russia.user, "Hello")
     first_id = re.findall(r"^id: (\S+)$", polled.content.decode(), re.M)[-1]
     later = client.get(url(colonial) + f"?poll=1&since={first_id}").content.decode()

@@ -749,3 +749,31 @@ def test_a_refused_payment_comes_back_in_its_form_and_a_number_box_exponent_pays
     assert "Amount (k oz): Enter a whole number." in html
     paid = Payment.objects.filter(game=chinese).values_list("amount", flat=True)
     assert sorted(paid) == [15, 1000]
+
+
+def test_what_the_orders_form_said_stands_beside_it(colonial, russia) -> None:
+    """An adversary's finding: without JavaScript, a refused save went back to the page's
+    orders panel (``#orders``) while its reason stood at the page's top, off the screen."""
+    c = client_for(russia.user)
+    index = colonial.current_phase.index
+    long = "A Moscow H\n" + "A Omsk H " + "x" * 220
+    c.post(reverse("submit-orders", args=[colonial.pk]), {"orders": long, "phase": index})
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    said = "Order 2 is longer than 200 characters. Nothing was saved."
+    beside = html[html.index('id="orders-said"') : html.index('id="orders-form"')]
+    assert said in beside
+    assert html.count(said) == 1  # not at the top as well
+    assert "x" * 220 in html  # the text is back in the box
+    c.post(reverse("submit-orders", args=[colonial.pk]), {"orders": "A Moscow H", "phase": index})
+    html = assert_html(c.get(reverse("game", args=[colonial.pk])))
+    assert "Orders saved." in html[html.index('id="orders-said"') : html.index('id="orders-form"')]
+
+
+def test_a_forming_games_console_offers_end_without_a_phase_or_a_winner(moderator) -> None:
+    """An adversary's finding: End's box read "Phase ; if another phase is current..." and
+    offered a winner for a game that End cancels."""
+    forming = services.create_game(moderator, name="Forming", variant="standard")
+    html = assert_html(client_for(moderator).get(reverse("moderate", args=[forming.pk])))
+    assert "Phase ;" not in html
+    assert 'name="winner"' not in html
+    assert reverse("moderate-action", args=[forming.pk, "end"]) in html

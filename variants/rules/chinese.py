@@ -642,25 +642,41 @@ def _account(board: Board, entered, left, annihilated, ledger: list[dict]) -> No
             p,
             "profit",
             CENTRE_PROFIT * n,
-            why("{count} centre(s) held at the start of the year", count=n),
+            why("{count} centre held at the start of the year", count=n)
+            if n == 1
+            else why("{count} centres held at the start of the year", count=n),
         )
         on = armies[p] + sum(1 for u in entered if u.power == p)
         entry(
             p,
             "maintenance",
             -UPKEEP * on,
-            why("{count} army(ies) on the board this year", count=on),
+            why("{count} army on the board this year", count=on)
+            if on == 1
+            else why("{count} armies on the board this year", count=on),
         )
         n_in = sum(1 for u in entered if u.power == p)
-        entry(p, "entry", -ENTRY_COST * n_in, why("{count} army(ies) brought on", count=n_in))
+        brought = (
+            why("{count} army brought on", count=n_in)
+            if n_in == 1
+            else why("{count} armies brought on", count=n_in)
+        )
+        entry(p, "entry", -ENTRY_COST * n_in, brought)
         n_out = sum(count for (power, _), count in left.items() if power == p)
-        entry(p, "exit", -EXIT_COST * n_out, why("{count} army(ies) taken off", count=n_out))
+        taken = (
+            why("{count} army taken off", count=n_out)
+            if n_out == 1
+            else why("{count} armies taken off", count=n_out)
+        )
+        entry(p, "exit", -EXIT_COST * n_out, taken)
         lost = sum(1 for d in annihilated if d["power"] == p)
         entry(
             p,
             "annihilation",
             -ANNIHILATION * lost,
-            why("{count} army(ies) annihilated", count=lost),
+            why("{count} army annihilated", count=lost)
+            if lost == 1
+            else why("{count} armies annihilated", count=lost),
         )
     for pay in board.extra["payments"]:
         entry(pay["from"], "payment", -pay["amount"], why("to {power}", power=pay["to"]))

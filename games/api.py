@@ -275,8 +275,8 @@ EVENT_SCHEMA = {
                 "seat",
                 "seats",
             ],
-            "description": "seat: the reader's own power ({\"power\": \"\"} once they no "
-            "longer play it); seats: a forming game's seats taken ({\"taken\": n}).",
+            "description": 'seat: the reader\'s own power ({"power": ""} once they no '
+            'longer play it); seats: a forming game\'s seats taken ({"taken": n}).',
         },
         "id": {
             "type": "string",

@@ -292,9 +292,14 @@ def board_version(game: Game, phase: Phase, palette: str) -> str:
         sort_keys=True,
         separators=(",", ":"),
     )
-    drawing = (render_module.board_dir(game.variant) / "board.svg").stat()
     digest = RENDER_VERSION.copy()
-    digest.update(f"{drawing.st_size}:{drawing.st_mtime_ns}:{blob}".encode())
+    # The drawing and where its units stand (a unit's spot moved is a new picture too).
+    for name in ("board.svg", "anchors.json"):
+        drawn = render_module.board_dir(game.variant) / name
+        if drawn.exists():
+            stat = drawn.stat()
+            digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:".encode())
+    digest.update(blob.encode())
     return digest.hexdigest()
 
 

@@ -365,3 +365,17 @@ if __name__ == "__main__":
             f"{power}: one move: {', '.join(sorted(one)) or '-'}; "
             f"two moves: {', '.join(sorted(two)) or '-'}"
         )
+
+
+def test_thailands_two_coasts_are_drawn_on_their_own_shores():
+    """An adversary's finding: the east coast's fleet stood on the peninsula's Andaman side, a
+    few units from the west coast's, so the board did not tell which coast a fleet was on.
+    Each now stands off its own shore: the east coast's by the Gulf of Thailand, east of the
+    west coast's, which stands by the Andaman Sea."""
+    path = Path(__file__).parent.parent / "variants/far_east/anchors.json"
+    spots = json.loads(path.read_text())["provinces"]
+    east, west = spots["Thailand/ec"]["unit"], spots["Thailand/wc"]["unit"]
+    gulf, andaman = spots["Gulf of Thailand"]["unit"], spots["Andaman Sea"]["unit"]
+    assert east[0] - west[0] >= 25  # apart, the east coast's to the east
+    assert abs(east[0] - gulf[0]) < abs(east[0] - andaman[0])
+    assert abs(west[0] - andaman[0]) < abs(west[0] - gulf[0])

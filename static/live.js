@@ -467,22 +467,7 @@
   var frozen = false;
   function onReset(data) {
     phaseIndex = data.to;  // the phase event that follows is no "processed" phase
-    var box = document.querySelector("section#orders textarea[name=orders]");
-    var typed = box && box.value.trim() && box.value !== box.defaultValue;
-    if (!typed) { window.location.reload(); return; }
-    frozen = true;
-    live.dataset.frozen = "1";
-    if (source) source.close();
-    polls(false);
-    if (document.getElementById("rolled-back")) return;
-    var note = document.createElement("p");
-    note.className = "guide";
-    note.id = "rolled-back";
-    var again = document.createElement("a");
-    again.href = live.dataset.page;
-    again.textContent = t("reload the page");
-    note.append(t("The game was rolled back to an earlier phase: copy what you typed, then") + " ", again, ".");
-    box.before(note);
+    readAgain("rolled-back", t("The game was rolled back to an earlier phase: copy what you typed, then"));
   }
 
   // The viewer's seat changed hands (a moderator replaced or removed them, or seated them on
@@ -490,6 +475,12 @@
   // again, unless text typed and not saved would be lost: then it says so, as a rollback does.
   function onSeat(data) {
     if ((data.power || "") === (live.dataset.power || "")) return;
+    readAgain("seat-changed", t("Your seat in this game has changed: copy what you typed, then"));
+  }
+
+  // The page reloads; or, with text in the orders box not saved, it stops following the game
+  // and says why (``id``, ``said``) beside the box, with the link to reload once copied.
+  function readAgain(id, said) {
     var box = document.querySelector("section#orders textarea[name=orders]");
     var typed = box && box.value.trim() && box.value !== box.defaultValue;
     if (!typed) { window.location.reload(); return; }
@@ -497,14 +488,14 @@
     live.dataset.frozen = "1";
     if (source) source.close();
     polls(false);
-    if (document.getElementById("seat-changed")) return;
+    if (document.getElementById(id)) return;
     var note = document.createElement("p");
     note.className = "guide";
-    note.id = "seat-changed";
+    note.id = id;
     var again = document.createElement("a");
     again.href = live.dataset.page;
     again.textContent = t("reload the page");
-    note.append(t("Your seat in this game has changed: copy what you typed, then") + " ", again, ".");
+    note.append(said + " ", again, ".");
     box.before(note);
   }
 

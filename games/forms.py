@@ -24,6 +24,7 @@ from .limits import (
     MAX_PAYMENT,
     MAX_PHASE_MINUTES,
     MAX_VICTORY_CENTERS,
+    order_too_long,
     too_many_orders,
 )
 from .models import Game, NotificationSettings, Palette, time_zones, validate_game_name
@@ -280,10 +281,7 @@ class OrdersForm(forms.Form):
             raise forms.ValidationError(too_many_orders(len(lines)))
         long = next((n for n, line in enumerate(lines, 1) if len(line) > MAX_ORDER_LENGTH), None)
         if long is not None:
-            raise forms.ValidationError(
-                _("Order %(n)d is longer than %(max)d characters.")
-                % {"n": long, "max": MAX_ORDER_LENGTH}
-            )
+            raise forms.ValidationError(order_too_long(long))
         return text
 
     def clean(self) -> dict:

@@ -18,6 +18,14 @@ def too_many_orders(count: int, most: int = MAX_ORDERS) -> str:
     return gettext("At most %(max)d orders; this has %(count)d.") % {"max": most, "count": count}
 
 
+def order_too_long(number: int) -> str:
+    """The refusal of order line ``number``, too long, the same in the order form and the API."""
+    return gettext("Order %(n)d is longer than %(max)d characters.") % {
+        "n": number,
+        "max": MAX_ORDER_LENGTH,
+    }
+
+
 # The largest value an integer column holds on every database (PostgreSQL's ``integer``).
 MAX_INTEGER = 2**31 - 1
 

@@ -29,6 +29,7 @@ from .limits import (
     MAX_ORDERS,
     MAX_PAYMENT,
     MAX_PHASE_MINUTES,
+    order_too_long,
     too_many_orders,
 )
 from .models import (
@@ -559,10 +560,7 @@ class OrderLines(serializers.ListField):
         characters."), not the generic list's ("Item 8: Ensure this field has no more than
         200 characters."), which the order box showed as is."""
         if isinstance(item, str) and len(item.strip()) > MAX_ORDER_LENGTH:
-            return gettext("Order %(n)d is longer than %(max)d characters.") % {
-                "n": number,
-                "max": MAX_ORDER_LENGTH,
-            }
+            return order_too_long(number)
         return gettext("Order %(number)s: %(problem)s") % {"number": number, "problem": problem}
 
     def run_child_validation(self, data: list) -> list:

@@ -294,8 +294,9 @@ def join_game(game: Game, user: AbstractBaseUser, preferences: Iterable[str] = (
         user=user, preferences=_check_preferences(game, preferences)
     )
     if game.memberships.count() == len(engine.powers(game)):
-        _start(game)
-    events.changed(game)  # the forming game's open pages count the seats again
+        _start(game)  # announces the started game itself
+    else:
+        events.changed(game)  # the forming game's open pages count the seats again
     return membership
 
 

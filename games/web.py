@@ -293,12 +293,11 @@ def board_version(game: Game, phase: Phase, palette: str) -> str:
         separators=(",", ":"),
     )
     digest = RENDER_VERSION.copy()
-    # The drawing and where its units stand (a unit's spot moved is a new picture too).
+    # The drawing and where its units stand (a unit's spot moved is a new picture too); both
+    # are written together by variants.mapbuild.
     for name in ("board.svg", "anchors.json"):
-        drawn = render_module.board_dir(game.variant) / name
-        if drawn.exists():
-            stat = drawn.stat()
-            digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:".encode())
+        stat = (render_module.board_dir(game.variant) / name).stat()
+        digest.update(f"{name}:{stat.st_size}:{stat.st_mtime_ns}:".encode())
     digest.update(blob.encode())
     return digest.hexdigest()
 
@@ -1257,7 +1256,7 @@ def _left_undone(game: Game, membership: Membership) -> list[str]:
     return said
 
 
-def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
+def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> list[str]:
     """Press refused (too long, a recipient who is no power, nobody but oneself to read it,
     a game that takes public press only) comes back in the box, as the orders box does: the
     words typed are never lost to a refusal. Only the recipients that are powers are ticked
@@ -1270,6 +1269,7 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> None:
     recipients = [p for p in form.data.getlist("recipients") if p in powers]
     # The recipients too when there was nothing to send: ticking them again is work lost.
     kept_input.keep(request, "unsent-press", pk, {"body": body, "recipients": recipients})
+    return recipients
 
 
 def _press_refused(request: HttpRequest, pk: int, said: list[str]) -> None:
@@ -1329,13 +1329,9 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         if sent:
             thread = _back_to_thread(membership, recipients) or "public"
     else:
-        _keep_press(request, pk, form)
+        kept = _keep_press(request, pk, form)
         _press_refused(request, pk, _said_errors(form))
-        field = form.fields.get("recipients")  # none where a game takes public press only
-        powers = {value for value, _label in field.choices} if field else set()
-        thread = _back_to_thread(
-            membership, [p for p in request.POST.getlist("recipients") if p in powers]
-        )
+        thread = _back_to_thread(membership, kept)
     url = reverse("game", args=[pk])
     return redirect(f"{url}?{urlencode({'thread': thread})}#press" if thread else f"{url}#press")
 

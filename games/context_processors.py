@@ -103,6 +103,7 @@ SCRIPT_WORDS = [  # marked for makemessages, translated per request
     gettext_noop("Taken back: %(order)s."),
     gettext_noop("No builds left: take one back to build here."),
     gettext_noop("No removals left: take one back to remove this unit."),
+    gettext_noop("%(unit)s (%(n)s of %(count)s)"),  # one of several units in one place
     gettext_noop("%(province)s (%(coast)s)"),  # a coast in the menu: "Arabia (south coast)"
     gettext_noop("north coast"),
     gettext_noop("south coast"),

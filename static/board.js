@@ -407,6 +407,15 @@
   var unitsIn = function (place) {
     return mine().filter(function (u) { return province(u.location) === province(place); });
   };
+  // A unit as the menu names it: "F Arabia (south coast)"; where several of one's units
+  // stand in one place they are told apart by their turn there, "F North Pacific Ocean (2 of 3)",
+  // the order lines about the place going to them in that turn.
+  var unitName = function (unit) {
+    var name = unit.unit + " " + placeName(unit.location);
+    var here = unitsIn(unit.location);
+    if (here.length < 2) return name;
+    return t("%(unit)s (%(n)s of %(count)s)", { unit: name, n: here.indexOf(unit) + 1, count: here.length });
+  };
   var slot = null;  // {place, index}: which of the units in a place the open menu is about
   // The engine's orders for the unit standing at ``location`` (a rule's own orders aside).
   var optionsFor = function (location) {
@@ -1131,7 +1140,7 @@
         ? t("Choose one of your units here.")
         : t("Click one of your units on the board, or choose it here."));
       mine().forEach(function (u) {
-        var b = button(u.unit + " " + placeName(u.location), function () { selectUnit(u); });
+        var b = button(unitName(u), function () { selectUnit(u); });
         if ((missingUnits || (missingUnits = missingAtFirst())).has(u)) b.classList.add("warn");
       });
       // A rule's own orders (a canal permit, a Chinese army entering or leaving).
@@ -1167,7 +1176,7 @@
 
   function selectUnit(unit) {
     if (!loaded) { waiting = unit; prompt.textContent = t("Loading your orders…"); return; }
-    var base = unit.unit + " " + placeName(unit.location);
+    var base = unitName(unit);
     inner.querySelectorAll(".selected").forEach(function (g) { g.classList.remove("selected"); });
     var g = inner.querySelector('g.unit[data-location="' + CSS.escape(unit.location) + '"]');
     if (g) g.classList.add("selected");

@@ -207,12 +207,19 @@ def test_two_fleets_in_one_ocean_each_get_an_order_by_clicking(browser, live_ser
     assert "Without orders: F Mid-Pacific Ocean, F Mid-Pacific Ocean." in page.inner_text(
         "#unordered"
     )
+    # The menu's list of units tells the two apart by their turn in the ocean.
+    assert page.locator("#order-choices button").all_inner_texts()[:2] == [
+        "F Mid-Pacific Ocean (1 of 2)",
+        "F Mid-Pacific Ocean (2 of 2)",
+    ]
     click_unit(page, mpo)
+    assert page.inner_text("#order-prompt") == "F Mid-Pacific Ocean (1 of 2): what should it do?"
     choose(page, "Move…")
     click_province(page, "Guam")
     saved(page, "F Mid-Pacific Ocean - Guam")
     assert page.inner_text("#unordered") == "Without orders: F Mid-Pacific Ocean."
     click_unit(page, mpo)
+    assert page.inner_text("#order-prompt") == "F Mid-Pacific Ocean (2 of 2): what should it do?"
     choose(page, "Move…")
     click_province(page, "New Guinea")
     saved(page, "F Mid-Pacific Ocean - New Guinea")

@@ -211,6 +211,8 @@ def test_the_consoles_deadline_card_takes_a_date_alone_as_shown(states, moderato
     card = card[: card.index("</form>")]
     minutes = re.search(r"<input[^>]*name=\"minutes\"[^>]*>", card).group(0)
     assert "value=" not in minutes and 'placeholder="60"' in minutes, minutes
+    # The date is read in the moderator's own time zone, and the card says which.
+    assert "Read in your time zone, UTC." in card
     form = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', card))
     when = (datetime.now(UTC) + timedelta(days=3)).replace(second=0, microsecond=0)
     form.update(minutes="", deadline=when.strftime("%Y-%m-%dT%H:%M"), confirm="yes")

@@ -391,15 +391,14 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _not_a_watching_moderator(game, user)
     if own is not None and own.removed:  # out for good, unless the moderator seats them
         raise GameError(gettext("the moderator removed you from this game"))
-    if own is not None and _deposed(game, own):
+    if own is not None and own.power == power and _deposed(game, own):
         # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
-        # the old one again). Nor does the deposed leader take another power of the game:
-        # bankrupt on purpose, the gold paid to an ally, the loss would be left behind.
-        if own.power == power:
-            raise GameError(
-                gettext("you were deposed as leader of %(power)s; it goes to a new player")
-                % {"power": power}
-            )
+        # the old one again).
+        raise GameError(
+            gettext("you were deposed as leader of %(power)s; it goes to a new player")
+            % {"power": power}
+        )
+    if _deposed_from_another(game, own, power):
         raise GameError(
             gettext(
                 "you were deposed as leader of %(power)s in this game; its other powers go to "
@@ -469,6 +468,13 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
             )
             % {"user": user.username}
         )
+
+
+def _deposed_from_another(game: Game, own: Membership | None, power: str) -> bool:
+    """Whether the user of ``own`` was deposed from a power other than ``power`` of the game:
+    such a leader takes no other power of it, nor is seated on one by the moderator (bankrupt
+    on purpose, the gold paid to an ally, the loss would be left behind)."""
+    return own is not None and own.power != power and _deposed(game, own)
 
 
 def _deposed(game: Game, seat: Membership) -> bool:
@@ -1327,6 +1333,7 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     furthest = game.phases.order_by("-index").values_list("index", flat=True).first()
     game.phases.filter(index__gt=index).delete()
     _restore_seats(game, phase, undone)
+    _drop_former_leaders_payments(game, by, phase)
     now = timezone.now()
     deadline = deadline_after(game, phase.type, now)
     phase.processed_at = None
@@ -1347,6 +1354,32 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     _opened(game, phase)
     _log(game, by, "rollback", phase=index, furthest=furthest)
     return phase
+
+
+def _drop_former_leaders_payments(game: Game, by: AbstractBaseUser, phase: Phase) -> None:
+    """A payment is its leader's act, final once made (Chinese Diplomacy). A power someone took
+    over since the phase a rollback returns to stays theirs (``_restore_seats``): the payments
+    an earlier leader made in that phase go, logged, rather than be judged again against the
+    newcomer, who could neither take them back nor have made them, and be deposed for them."""
+    holders = {
+        seat.power: seat.joined
+        for seat in game.memberships.filter(status__in=(Seat.ACTIVE, Seat.CIVIL_DISORDER))
+        if seat.power
+    }
+    for payment in phase.payments.all():
+        joined = holders.get(payment.payer)
+        if joined is None or payment.created >= joined:
+            continue
+        payment.delete()
+        _log(
+            game,
+            by,
+            "payment dropped",
+            power=payment.payer,
+            to=payment.payee,
+            amount=payment.amount,
+            phase=phase.index,
+        )
 
 
 def _restore_seats(game: Game, phase: Phase, undone: list[dict]) -> None:
@@ -1409,14 +1442,19 @@ def replace_player(
     # one who still plays a power may not hold a second.
     own = game.memberships.filter(user=user).first()
     if own is not None and own.in_play:
-        # Which power only to whoever may know who plays what: a moderator who plays an
-        # anonymous game learnt the seating by trying every name.
-        shown = own.power if own.power and visibility.shows_names(game, by) else ""
         raise GameError(
             gettext("%(user)s already plays %(power)s in this game")
-            % {"user": user, "power": shown or gettext("a power")}
+            % {"user": user, "power": _shown_power(game, by, own.power)}
         )
     _not_a_watching_moderator(game, user)
+    if _deposed_from_another(game, own, power):
+        raise GameError(
+            gettext(
+                "%(user)s was deposed as leader of %(power)s in this game; its other powers go "
+                "to other players"
+            )
+            % {"user": user, "power": _shown_power(game, by, own.power)}
+        )
     seat = _seat(game, power)
     if seat is not None and seat != own:
         seat.status = Seat.REPLACED
@@ -1429,6 +1467,13 @@ def replace_player(
     _wake_bots(game, phase)  # bots left alone were not ready: now a human plays
     _seats_changed(game, phase)
     return membership
+
+
+def _shown_power(game: Game, by: AbstractBaseUser, power: str) -> str:
+    """A power named to ``by`` in a refusal about another user's seat: only to whoever may
+    know who plays what (a moderator who plays an anonymous game learnt the seating by trying
+    every name)."""
+    return power if power and visibility.shows_names(game, by) else gettext("a power")
 
 
 @transaction.atomic

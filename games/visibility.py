@@ -185,8 +185,9 @@ def is_bot(membership: Membership | None, user: AbstractBaseUser, bots: bool) ->
 def audit_log(game: Game, user: AbstractBaseUser) -> QuerySet:
     """The game's audit log as its moderator may read it (newest first): every entry, except
     that a moderator who also plays (a creator seated in their own game) reads no payment of
-    the year not yet played between two other powers. The statement publishes those when the
-    year is processed; until then only payer and payee see them (``visible_payments``)."""
+    the year not yet played between two other powers (made, or dropped by a rollback). The
+    statement publishes those when the year is processed; until then only payer and payee see
+    them (``visible_payments``)."""
     entries = game.moderator_actions.select_related("user")
     membership = game.membership_of(user) if user.is_authenticated else None
     phase = game.current_phase
@@ -194,7 +195,7 @@ def audit_log(game: Game, user: AbstractBaseUser) -> QuerySet:
         return entries
     if phase is None or phase.processed_at is not None:
         return entries
-    pending = Q(action="pay")
+    pending = Q(action__in=("pay", "payment dropped"))
     opened = (
         game.phases.filter(index__lt=phase.index, processed_at__isnull=False)
         .order_by("-index")

@@ -103,6 +103,7 @@ ACTION_NAMES = {
     "bot failed": pgettext_lazy("moderator action", "Bot failed"),
     "pay": pgettext_lazy("moderator action", "Pay"),
     "deposed": pgettext_lazy("moderator action", "Deposed"),
+    "payment dropped": pgettext_lazy("moderator action", "Payment dropped"),
     "settings": pgettext_lazy("moderator action", "Settings"),
     "requirements": pgettext_lazy("moderator action", "Requirements"),
 }
@@ -1512,6 +1513,13 @@ def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) 
         "pay": lambda: (
             gettext("Paid %(payee)s %(amount)s k oz of gold.")
             % {"payee": d.get("payee"), "amount": d.get("amount")}
+        ),
+        "payment dropped": lambda: (
+            gettext(
+                "Dropped %(power)s's payment of %(amount)s k oz to %(payee)s in %(phase)s: an "
+                "earlier leader made it, and the power has another now."
+            )
+            % {"power": power, "amount": d.get("amount"), "payee": d.get("to"), "phase": phase_text}
         ),
         "deposed": lambda: (
             gettext(

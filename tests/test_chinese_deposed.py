@@ -273,3 +273,60 @@ def test_a_deposed_leader_is_rated_last(make_game, seat, make_user) -> None:
     assert changes[germany.user_id].rank == max(places.values()) + 1
     assert changes[germany.user_id].mu < changes[germany.user_id].mu_before
     assert changes[newcomer.user_id].rank == places["Germany"]
+
+
+def test_the_moderator_seats_a_deposed_leader_on_no_other_power(
+    make_game, seat, make_user, api
+) -> None:
+    """Found by an adversary: refused a take-over of another power, the deposed leader was
+    seated on it by the moderator (two accounts in collusion: any user may make a game and
+    moderate it), and the loss paid away to an ally was left behind. The moderator may still
+    seat them on their own power again."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    services.remove_player(game, game.creator, "Russia")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    answer = api(game.creator).post(
+        f"/api/games/{game.pk}/moderation/replace/",
+        {"power": "Russia", "username": germany.user.username},
+        format="json",
+    )
+    assert answer.status_code == 400, answer.content
+    said = str(answer.json())
+    assert f"{germany.user.username} was deposed as leader of Germany in this game" in said
+    assert not game.memberships.filter(user=germany.user, power="Russia").exists()
+    back = services.replace_player(game, game.creator, "Germany", germany.user)
+    assert back.pk == germany.pk and back.status == Membership.Status.ACTIVE
+
+
+def test_a_rollback_drops_the_payments_of_a_leader_who_no_longer_leads(
+    make_game, seat, make_user
+) -> None:
+    """Found by an adversary: Germany's leader paid his gold away and was deposed; a newcomer
+    took Germany, and the moderator rolled the year back. Judged again, the payment the
+    newcomer could neither have made nor take back deposed the newcomer, barred from the
+    game's other powers and rated last. The old leader's payments in that year go, logged;
+    the newcomer's own stay."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    services.pay(germany, "Russia", 1200, phase=0)
+    _process(game)
+    assert ModeratorAction.objects.depositions().filter(game=game).count() == 1
+    newcomer = services.take_over(game, make_user("newcomer"), "Germany")
+    services.rollback(game, game.creator, 0)
+    game.refresh_from_db()
+    assert not game.payments.exists()
+    dropped = ModeratorAction.objects.get(game=game, action="payment dropped")
+    assert dropped.details == {"power": "Germany", "to": "Russia", "amount": 1200, "phase": 0}
+    services.pay(newcomer, "Russia", 5, phase=0)
+    _process(game)
+    newcomer.refresh_from_db()
+    assert newcomer.status == Membership.Status.ACTIVE
+    assert not ModeratorAction.objects.depositions().filter(game=game).exists()
+    assert list(game.payments.values_list("payer", "amount")) == [("Germany", 5)]
+    page = Client()
+    page.force_login(game.creator)
+    console = page.get(f"/games/{game.pk}/moderate/").content.decode()
+    assert "Dropped Germany&#x27;s payment of 1200 k oz to Russia in phase 0" in console

@@ -1128,7 +1128,11 @@
           button(t("Take back: %(order)s", { order: l }), function () { takeBack(l); })
             .classList.add("take-back");
         });
-        options.forEach(function (o) {
+        // Builds (or removals) together, a waive after them, a rule's own orders last.
+        var last = { waive: 1, special: 2 };
+        options.slice().sort(function (a, b) {
+          return (last[a.kind] || 0) - (last[b.kind] || 0);
+        }).forEach(function (o) {
           if (left <= 0 && o.kind !== "special") return;
           // There already (as many as one's units there: one removal a fleet in an ocean).
           if (o.location && (taken[province(o.location)] || 0) >= Math.max(1, unitsIn(o.location).length)) return;

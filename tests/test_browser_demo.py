@@ -94,6 +94,11 @@ def test_a_build_phase_says_how_many_and_offers_only_builds(chromium, live_serve
     choices = page.locator("#order-choices").inner_text()
     assert "Build A Moscow" in choices and "Build F Odessa" in choices
     assert "Build A Omsk" not in choices  # occupied
+    # Found by an adversary: Waive stood among the builds, where the engine's list put it.
+    buttons = page.locator("#order-choices button").all_inner_texts()
+    waive = buttons.index("Waive")
+    assert all(b.startswith("Build ") for b in buttons[:waive]), buttons
+    assert not any(b.startswith("Build ") for b in buttons[waive:]), buttons
     shot(page, "demo-build-phase")
 
 

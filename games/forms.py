@@ -83,26 +83,44 @@ class SignUpForm(UserCreationForm):
         return email
 
 
+# What a number box sends for a whole number written with a point or an exponent.
+NUMBER_BOX_WHOLE = re.compile(r"-?[0-9]{1,9}(\.[0-9]{0,9})?([eE]\+?[0-9]{1,2})?")
+
+
+class WholeNumberField(forms.IntegerField):
+    """A whole number, also as a number box may send one: ``1e3`` (the browser takes it as
+    1000, and refusing it as "not a whole number" told the player something untrue), or
+    ``1000.0``, ``1.5e1``, ``-6e1``. Anything with a fraction left is still refused."""
+
+    def to_python(self, value: object) -> int | None:
+        text = str(value).strip() if value is not None else ""
+        if not text.lstrip("-").isdigit() and NUMBER_BOX_WHOLE.fullmatch(text):
+            whole = Decimal(text)
+            if whole == whole.to_integral_value() and abs(whole) < 10**12:
+                return int(whole)
+        return super().to_python(value)
+
+
 class GameForm(forms.Form):
     """A new game. The defaults are the model's, explained in the help texts."""
 
     name = forms.CharField(max_length=100, label=_("Name"), validators=[validate_game_name])
     variant = forms.ChoiceField(choices=[], label=_("Variant"))
-    movement_minutes = forms.IntegerField(
+    movement_minutes = WholeNumberField(
         label=_("Movement minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         initial=24 * 60,
         help_text=_("Time for each movement phase; 1440 is a day."),
     )
-    retreats_minutes = forms.IntegerField(
+    retreats_minutes = WholeNumberField(
         label=_("Retreats minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
         initial=12 * 60,
         help_text=_("Time for a retreat phase."),
     )
-    adjustments_minutes = forms.IntegerField(
+    adjustments_minutes = WholeNumberField(
         label=_("Adjustments minutes"),
         min_value=1,
         max_value=MAX_PHASE_MINUTES,
@@ -341,24 +359,6 @@ class MessageForm(forms.Form):
         self.fields["recipients"].choices = [(p, p) for p in powers]
 
 
-# What a number box sends for a whole number written with a point or an exponent.
-NUMBER_BOX_WHOLE = re.compile(r"[0-9]{1,9}(\.[0-9]{0,9})?([eE]\+?[0-9]{1,2})?")
-
-
-class WholeNumberField(forms.IntegerField):
-    """A whole number, also as a number box may send one: ``1e3`` (the browser takes it as
-    1000, and refusing it as "not a whole number" told the player something untrue), or
-    ``1000.0``, ``1.5e1``. Anything with a fraction left is still refused."""
-
-    def to_python(self, value: object) -> int | None:
-        text = str(value).strip() if value is not None else ""
-        if not text.isdigit() and NUMBER_BOX_WHOLE.fullmatch(text):
-            whole = Decimal(text)
-            if whole == whole.to_integral_value() and whole < 10**12:
-                return int(whole)
-        return super().to_python(value)
-
-
 class PaymentForm(forms.Form):
     """Gold for another great power (Chinese Diplomacy); the service checks the rules."""
 
@@ -384,7 +384,7 @@ class ModerationForm(forms.Form):
     """The console's inputs of every moderator action; which ones an action needs is the
     registry's (``games.moderation``)."""
 
-    minutes = forms.IntegerField(
+    minutes = WholeNumberField(
         label=_("Minutes"),
         required=False,
         min_value=-MAX_DEADLINE_SHIFT_MINUTES,

@@ -190,6 +190,17 @@ def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator, a
     assert "Give one of these" not in page and "This field is required" not in page
     page = c.post(url, {"minutes": "600000"}, follow=True).content.decode()
     assert "Deadline: Minutes: Ensure this value is less than or equal to" in page
+    # Found by an adversary: the number box's "1e3" (the browser's 1000) was "not a whole
+    # number" here, though the payment form takes it; "-6e1" shortens by an hour.
+    before = game.current_phase.deadline
+    c.post(url, {"minutes": "1e3", "confirm": "yes"})
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == before + timedelta(minutes=1000)
+    c.post(url, {"minutes": "-6e1", "confirm": "yes"})
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == before + timedelta(minutes=940)
+    page = c.post(url, {"minutes": "1.5"}, follow=True).content.decode()
+    assert "Deadline: Minutes: Enter a whole number." in page
     answer = api(moderator).post(
         f"/api/games/{game.pk}/moderation/deadline/", {"phase": game.current_phase.index}
     )

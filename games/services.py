@@ -908,7 +908,7 @@ def send_message(
         return message
 
 
-def _voters(game: Game, phase: Phase) -> set[str]:
+def voters(game: Game, phase: Phase) -> set[str]:
     """The humans' powers: bots never vote, so they neither block nor make a draw."""
     alive = engine.survivors(phase)
     seats = game.memberships.filter(status=Seat.ACTIVE, bot=False)
@@ -941,18 +941,18 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
 def _settle_votes(game: Game, phase: Phase) -> None:
     """End the game if the votes standing now carry it: a vote, or a seat that stops voting
     (removed, in civil disorder, handed to a bot) after every other voter has voted."""
-    voters = _voters(game, phase)
+    voting = voters(game, phase)
     votes = {v.power: v.concede_to for v in game.votes.all()}
     alive = engine.survivors(phase)
     for winner in sorted(set(votes.values()) - {""}):
         if winner not in alive:  # eliminated since the votes were cast: nobody to concede to
             continue
-        needed = voters - {winner}
+        needed = voting - {winner}
         if needed and all(votes.get(p) == winner for p in needed):
             _finish(game, "concession", [winner])
             break
     else:
-        if voters and all(votes.get(p) == "" for p in voters):
+        if voting and all(votes.get(p) == "" for p in voting):
             _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
     game.save()
 

@@ -685,12 +685,30 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
         context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
-    if "orders_form" in context:  # what the orders form's last post said, shown beside it
-        said = messages.get_messages(request)
-        context["orders_said"] = [m for m in said if ORDERS in (m.extra_tags or "").split()]
     if power and not game.is_over:  # the vote standing, for the vote form to show
         standing = game.votes.filter(power=power).values_list("concede_to", flat=True).first()
         context["my_vote"] = None if standing is None else (standing or "draw")
+        # Bots never vote: where the viewer may know which seats bots play, a player whose
+        # vote is the only one counted is told that it ends the game at once.
+        phase_now = game.current_phase
+        context["lone_voter"] = (
+            phase_now is not None
+            and visibility.shows_bots(game, user)
+            and services.voters(game, phase_now) == {power}
+        )
+    # What the last post of a form on this page said, shown beside the form (base.html leaves
+    # it out of the messages at the top, which on a phone are a long way up the page).
+    forms_here = {
+        ORDERS: "orders_form" in context,
+        VOTE: "my_vote" in context,
+        GOLD: bool((context.get("gold") or {}).get("payment_form")),
+    }
+    said = list(messages.get_messages(request))
+    context["said_here"] = {
+        place: [m for m in said if m.extra_tags == place]
+        for place, shown in forms_here.items()
+        if shown
+    }
     return render(request, "games/game.html", context)
 
 
@@ -1072,7 +1090,10 @@ def _cached(
 
 # The tag of the orders form's own messages: shown in the orders panel, beside the box the
 # page comes back to (``#orders``), not at the top, off the screen (base.html skips them).
+# Messages of a form's post that the page shows beside the form (``said_here``).
 ORDERS = "orders"
+VOTE = "vote"
+GOLD = "gold"
 
 
 @signed_in_to_act
@@ -1344,7 +1365,8 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     others = [p for p in engine.powers(game) if p != membership.power]
     form = PaymentForm(request.POST, powers=others)
-    if not pay_from_form(request, membership, form, gettext("Paid %(to)s %(amount)s k oz.")):
+    paid = gettext("Paid %(to)s %(amount)s k oz.")
+    if not pay_from_form(request, membership, form, paid, GOLD):
         # Refused: the payee and the amount come back in the form, to be mended.
         amount = str(request.POST.get("amount", ""))[:20]
         to = request.POST.get("to", "")
@@ -1360,10 +1382,11 @@ def pay(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("game", args=[pk]) + "#gold")
 
 
-def form_errors(request: HttpRequest, form: BaseForm) -> None:
-    """Each field's refusal as a message, under the field's label: what is wrong, not a guess."""
+def form_errors(request: HttpRequest, form: BaseForm, place: str = "") -> None:
+    """Each field's refusal as a message, under the field's label: what is wrong, not a guess.
+    ``place``: the form's, where the page shows what its post said (``said_here``)."""
     for text in _said_errors(form):
-        messages.error(request, text)
+        messages.error(request, text, place)
 
 
 def _said_errors(form: BaseForm) -> list[str]:
@@ -1376,12 +1399,15 @@ def _said_errors(form: BaseForm) -> list[str]:
     return said
 
 
-def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str) -> bool:
+def pay_from_form(
+    request: HttpRequest, membership, form: PaymentForm, paid: str, place: str = ""
+) -> bool:
     """Pay as a payment form says (the game page's, a sandbox's) and tell the player how it
-    went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``.
+    went; ``paid`` says it was paid, from ``%(power)s``, ``%(to)s`` and ``%(amount)s``;
+    ``place``: the form's, where the page shows what was said (``said_here``).
     Whether it was paid (or had been, the same form sent again)."""
     if not form.is_valid():
-        form_errors(request, form)
+        form_errors(request, form, place)
         return False
     data = form.cleaned_data
     try:
@@ -1397,16 +1423,19 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
                 "This payment form was shown for a phase that has been processed since, so "
                 "nothing was paid. Look at the new balances, then pay again if you still mean to."
             ),
+            place,
         )
         return False
     except services.GameError as error:
-        messages.error(request, str(error))
+        messages.error(request, str(error), place)
         return False
     if payment.repeated:
-        messages.info(request, gettext("That payment was already made; nothing more was paid."))
+        messages.info(
+            request, gettext("That payment was already made; nothing more was paid."), place
+        )
     else:
         words = {"power": membership.power, "to": data["to"], "amount": data["amount"]}
-        messages.success(request, paid % words)
+        messages.success(request, paid % words, place)
     return True
 
 
@@ -1415,29 +1444,34 @@ def pay_from_form(request: HttpRequest, membership, form: PaymentForm, paid: str
 def vote(request: HttpRequest, pk: int) -> HttpResponse:
     game, membership = _playing(request, pk)
     form = VoteForm(request.POST, powers=[p for p in engine.powers(game) if p != membership.power])
+    back = redirect(reverse("game", args=[pk]) + "#vote")
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
-        return redirect("game", pk=pk)
+            messages.error(request, " ".join(errors), VOTE)
+        return back
     choice = form.cleaned_data["vote"]
     if choice == "draw":
-        done = _act(request, services.vote, membership, draw=True)
+        cast = {"draw": True}
         said = gettext("Your vote: a draw. It stays until you change or withdraw it.")
     elif choice:
-        done = _act(request, services.vote, membership, concede_to=choice)
+        cast = {"concede_to": choice}
         said = gettext(
             "Your vote: to concede to %(power)s. It stays until you change or withdraw it."
         ) % {"power": choice}
     else:
-        done = _act(request, services.vote, membership)
+        cast = {}
         said = gettext("You have no vote standing.")
+    try:
+        services.vote(membership, **cast)
+    except (services.GameError, PermissionError) as error:
+        messages.error(request, str(error), VOTE)
+        return back
     game.refresh_from_db()
-    if done and game.is_over:  # the last vote needed: the game ended with it
+    if game.is_over:  # the last vote needed: the game ended with it (no vote form now)
         messages.success(request, gettext("Your vote ended the game."))
         return redirect("game", pk=pk)
-    if done:
-        messages.success(request, said)
-    return redirect(reverse("game", args=[pk]) + "#vote")
+    messages.success(request, said, VOTE)
+    return back
 
 
 # -- moderation ----------------------------------------------------------------------------

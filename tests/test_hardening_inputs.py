@@ -272,6 +272,70 @@ def test_a_vote_says_it_was_taken_and_the_menu_shows_it(game, france) -> None:
     assert _vote_shown(client.get(page).content.decode()) == "|You have no vote now."
 
 
+def _said(html: str) -> dict[str, list[str]]:
+    """The messages a page shows, by where: the list at the top, and beside each form."""
+    out = {}
+    for where in ("top", "vote-said", "gold-said", "orders-said"):
+        start = (
+            html.find('<ul class="messages" role="status">')
+            if where == "top"
+            else html.find(f'id="{where}"')
+        )
+        if start < 0:
+            continue
+        block = html[start : html.index("</ul>", start)]
+        out[where] = re.findall(r'<li class="\w+">([^<]*)</li>', block)
+    return out
+
+
+def test_a_vote_and_a_payment_are_answered_beside_their_forms(
+    game, france, make_game, seat
+) -> None:
+    """An adversary's finding: on a phone the answer to a vote or a payment stood in the
+    messages at the top of the page, some 2,400 px above the form it answered (the page came
+    back at the form). They stand beside the form now, as the orders form's do; a message
+    of another form still goes at the top."""
+    client = browser(france.user)
+    page = client.post(reverse("vote", args=[game.pk]), {"vote": "draw"}, follow=True)
+    said = _said(page.content.decode())
+    assert said.get("vote-said") == ["Your vote: a draw. It stays until you change or withdraw it."]
+    assert not said.get("top"), said
+    chinese = make_game("chinese")
+    japan = seat(chinese, "Japan")
+    client = browser(japan.user)
+    form = {"to": "France", "amount": "0", "phase": "0", "key": "k1"}
+    page = client.post(reverse("pay", args=[chinese.pk]), form, follow=True)
+    said = _said(page.content.decode())
+    assert said.get("gold-said") == [
+        "Amount (k oz): Ensure this value is greater than or equal to 1."
+    ], said
+    assert not said.get("top"), said
+    page = client.post(reverse("pay", args=[chinese.pk]), {**form, "amount": "5"}, follow=True)
+    assert _said(page.content.decode()).get("gold-said") == ["Paid France 5 k oz."]
+    joined = client.post(reverse("join", args=[chinese.pk]), {"take_over": "Russia"}, follow=True)
+    assert _said(joined.content.decode()).get("top"), "a take-over's refusal goes at the top"
+
+
+def test_the_only_player_who_votes_is_told_a_vote_ends_the_game(make_game, seat) -> None:
+    """An adversary's finding: alone with five bots, a player voted for a draw, read "a draw
+    needs every surviving power", and the game ended at once (bots never vote). Where the
+    player may know which seats bots play, the page says so before the vote; in an anonymous
+    game it does not, which would tell who the bots are."""
+    for anonymous in (False, True):
+        game = make_game("chinese", players=1, anonymous=anonymous)
+        player = seat(game, game.memberships.get(bot=False).power)
+        for power in engine.powers(game):
+            if power != player.power:
+                services.set_bot(game, game.creator, power, True)
+        html = browser(player.user).get(reverse("game", args=[game.pk])).content.decode()
+        warned = 'id="lone-voter"' in html
+        assert warned is not anonymous, (anonymous, html[html.find('id="vote-form"') :][:900])
+        if not anonymous:
+            assert "a vote for a draw or to concede ends the game at once" in html
+        else:
+            assert "bots never vote" in html
+
+
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 FULL_WIDTH = str.maketrans("0123456789", "０１２３４５６７８９")
 

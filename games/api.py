@@ -276,7 +276,9 @@ EVENT_SCHEMA = {
                 "seats",
             ],
             "description": 'seat: the reader\'s own power ({"power": ""} once they no '
-            'longer play it); seats: a forming game\'s seats taken ({"taken": n}).',
+            'longer play it); seats: a forming game\'s seats taken ({"taken": n}); powers: '
+            "each power's ready, orders in, centres and units, and seating: who plays each "
+            "power as the reader may see it, which changes when a seat changes hands.",
         },
         "id": {
             "type": "string",

@@ -340,7 +340,12 @@ class Viewer:
                 "board": web.board_url(game, phase, web.palette_of(self.request)),
             },
             "clock": clock,
-            "powers": {"phase": phase.index, "powers": powers},
+            # Who plays what, as this viewer sees it: a page showing other seats reads them.
+            "powers": {
+                "phase": phase.index,
+                "powers": powers,
+                "seating": web.seating_now(self.request, game),
+            },
             # Whose page this is: a page of a seat since replaced reads itself again.
             "seat": {"power": power or ""},
         }

@@ -908,11 +908,13 @@ def send_message(
         return message
 
 
-def voters(game: Game, phase: Phase) -> set[str]:
-    """The humans' powers: bots never vote, so they neither block nor make a draw."""
+def voters(game: Game, phase: Phase, seats: Iterable[Membership] | None = None) -> set[str]:
+    """The humans' powers: bots never vote, so they neither block nor make a draw. ``seats``:
+    the game's seats, where the caller has them already."""
     alive = engine.survivors(phase)
-    seats = game.memberships.filter(status=Seat.ACTIVE, bot=False)
-    return {m.power for m in seats if m.power in alive}
+    if seats is None:
+        seats = game.memberships.filter(status=Seat.ACTIVE, bot=False)
+    return {m.power for m in seats if m.status == Seat.ACTIVE and not m.bot and m.power in alive}
 
 
 def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") -> bool:

@@ -681,6 +681,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     context["live_cursor"] = start
     context.update(_gold_context(request, game, phase, power, context["is_current"]))
     context["powers"] = _powers(game, user, palette_of(request), seats, phase)
+    context["seating"] = seating(context["powers"])
     # Not to whoever moderates the game without playing it: they have seen every power's
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
@@ -694,7 +695,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["lone_voter"] = (
             phase_now is not None
             and visibility.shows_bots(game, user)
-            and services.voters(game, phase_now) == {power}
+            and services.voters(game, phase_now, seats) == {power}
         )
     # What the last post of a form on this page said, shown beside the form (base.html leaves
     # it out of the messages at the top, which on a phone are a long way up the page).
@@ -791,6 +792,21 @@ def _powers(
             }
         )
     return out
+
+
+def seating(powers: list[dict]) -> str:
+    """Who plays each power as the viewer sees it (player, bot, status) in a few characters:
+    the powers event carries it, and a page whose table shows other seats reads them again
+    (a replacement, a take-over, a bot put on)."""
+    return "|".join(
+        f"{p['power']}:{p['player'] or ''}:{int(p['bot'])}:{p['status']}" for p in powers
+    )
+
+
+def seating_now(request: HttpRequest, game: Game) -> str:
+    """``seating`` of the game's seats today, as ``request``'s user sees them."""
+    every_seat = list(game.memberships.select_related("user"))
+    return seating(_powers(game, request.user, palette_of(request), every_seat))
 
 
 def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | None) -> dict:

@@ -206,6 +206,37 @@
       set("centres", String(p.centres));
       set("units", String(p.units));
     });
+    if (table && data.seating !== undefined && table.dataset.seating !== data.seating) {
+      seatsAgain(data.seating);
+    }
+  }
+
+  // Someone else's seat changed hands (a replacement, a take-over, a bot put on or taken off):
+  // the powers' rows and the take-over form are read again from the page as it is now.
+  var seatsWanted = null;
+  function seatsAgain(seating) {
+    if (seatsWanted !== null) { seatsWanted = seating; return; }  // one read at a time
+    seatsWanted = seating;
+    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var fresh = page.querySelector("table.powers"), old = document.querySelector("table.powers");
+        if (!fresh || !old) return;
+        old.replaceWith(document.adoptNode(fresh));
+        var form = page.getElementById("take-over-form");
+        var oldForm = document.getElementById("take-over-form");
+        if (form && oldForm) oldForm.replaceWith(document.adoptNode(form));
+        else if (oldForm) oldForm.remove();
+        else if (form) fresh.closest(".table-wrap").after(document.adoptNode(form));
+      })
+      .catch(function () {})
+      .finally(function () {
+        // Once more only if other seats changed while this read was on its way.
+        var wanted = seatsWanted;
+        seatsWanted = null;
+        if (wanted !== seating) seatsAgain(wanted);
+      });
   }
 
   // As the server writes it (static/when.js): the page's language and the reader's zone.

@@ -618,3 +618,40 @@ def test_press_coming_in_is_not_put_on_an_earlier_page_of_its_thread(
     services.send_message(game, russia.user, "Fresh news")
     cn.wait_for_timeout(1500)  # the stream's nudge, several polls' worth
     assert cn.locator("ol.messages-list >> text=Fresh news").count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_other_players_pages_follow_a_seat_changing_hands(
+    browser,  # noqa: F811
+    live_server,
+    make_game,
+    make_user,
+    seat,
+    live_settings,
+):
+    """Found by an adversary: the moderator handed Japan to another player, and the other
+    players' open pages named Japan's old player until reloaded. The powers event says who
+    plays what as the viewer sees it, and a page showing other seats reads its rows again,
+    without a reload."""
+    game = make_game("colonial", process_when_ready=False)
+    china, japan = seat(game, "China"), seat(game, "Japan")
+    page, navigations = page_for(browser, live_server, china.user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#live[data-connected='1']", state="attached")
+    row = page.locator('tr[data-power="Japan"] .player')
+    assert row.inner_text() == japan.user.username
+    services.replace_player(game, game.creator, "Japan", make_user("newcomer"))
+    for _ in range(100):
+        if row.inner_text() == "newcomer":
+            break
+        time.sleep(0.1)
+    assert row.inner_text() == "newcomer"
+    services.set_bot(game, game.creator, "Japan", True)
+    for _ in range(100):
+        if "bot" in row.inner_text():
+            break
+        time.sleep(0.1)
+    assert "bot" in row.inner_text(), row.inner_text()
+    assert len(navigations) == 1  # no reload
+    page.context.close()
+    time.sleep(1.5)

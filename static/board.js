@@ -571,11 +571,30 @@
   // overtaken by a later one says nothing: the later one speaks.
   function saveThenSay(words, order) {
     save().then(function (outcome) {
-      if (outcome && outcome.saved) idle(words());
-      else if (outcome && outcome.refused) idle(notSaved(order, outcome.reasons));
+      if (outcome && outcome.saved) said(words());
+      else if (outcome && outcome.refused) said(notSaved(order, outcome.reasons));
     }, function () {
-      idle(notSaved(order, [t("Not saved; reload the page.")]));
+      said(notSaved(order, [t("Not saved; reload the page.")]));
     });
+  }
+
+  // What became of an order the menu placed, said in the menu's prompt (docked in the orders
+  // panel); on a phone, where that panel is below the board, out of sight, also for a few
+  // seconds at the foot of the screen.
+  var toastTimer = null;
+  function said(text) {
+    idle(text);
+    if (!board.phone()) return;
+    var toast = document.getElementById("order-toast");
+    if (!toast) {
+      toast = document.createElement("p");
+      toast.id = "order-toast";
+      toast.setAttribute("aria-hidden", "true");  // the prompt says it to a screen reader
+      document.body.appendChild(toast);
+    }
+    toast.textContent = text;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toast.remove(); }, 4000);
   }
 
   function notSaved(order, reasons) {

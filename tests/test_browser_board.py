@@ -305,6 +305,15 @@ def test_a_newcomer_plays_a_colonial_turn_by_clicking(chromium, live_server, dem
     choose(page, "Move via TSR…")
     click_province(page, "Krasnoyarsk")
     saved(page, "A Moscow - Krasnoyarsk via TSR")
+    # Found by an adversary: on a phone the sheet closed and "— saved." went to the orders
+    # panel, below the board, out of sight; it shows at the foot of the screen a while too.
+    toast = page.locator("#order-toast")
+    if screen == "phone":
+        assert toast.inner_text() == "A Moscow - Krasnoyarsk via TSR — saved."
+        found, (width, height) = box(toast), SCREENS[screen]
+        assert inside(found, {"x": 0, "y": 0, "width": width, "height": height}), found
+    else:
+        assert toast.count() == 0
     # The canal: the army in Egypt lets the fleet in the Mediterranean through, which sails.
     click_unit(page, "Mediterranean Sea")
     assert_menu_on_screen(page, screen, "Mediterranean Sea")

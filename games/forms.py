@@ -84,13 +84,13 @@ class SignUpForm(UserCreationForm):
 
 
 # What a number box sends for a whole number written with a point or an exponent.
-NUMBER_BOX_WHOLE = re.compile(r"-?[0-9]{1,9}(\.[0-9]{0,9})?([eE]\+?[0-9]{1,2})?")
+NUMBER_BOX_WHOLE = re.compile(r"-?[0-9]{1,9}(\.[0-9]{0,9})?([eE][+-]?[0-9]{1,2})?")
 
 
 class WholeNumberField(forms.IntegerField):
     """A whole number, also as a number box may send one: ``1e3`` (the browser takes it as
     1000, and refusing it as "not a whole number" told the player something untrue), or
-    ``1000.0``, ``1.5e1``, ``-6e1``. Anything with a fraction left is still refused."""
+    ``1000.0``, ``1.5e1``, ``-6e1``, ``6000e-1``. Anything with a fraction left is still refused."""
 
     def to_python(self, value: object) -> int | None:
         text = str(value).strip() if value is not None else ""

@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import adjudication
@@ -237,6 +238,11 @@ class Membership(models.Model):
         "its player no longer plays, reads the power's press or comes back by ordering.",
     )
     joined = models.DateTimeField(auto_now_add=True)
+    seated = models.DateTimeField(
+        default=timezone.now,
+        help_text="When the seat's player last took its power: a seat row taken again (the "
+        "moderator's replacement) keeps its joining time, not this.",
+    )
 
     objects = MembershipQuerySet.as_manager()
 
@@ -551,13 +557,17 @@ class ModeratorActionQuerySet(models.QuerySet):
         )
         return self.filter(action="deposed").annotate(logged_phase=phase).exclude(Exists(undone))
 
-    def deposed_seats(self, game: Game) -> set[int]:
-        """The game's seats whose leaders were deposed and not seated there since: a replaced
-        seat whose power and player a standing deposition names."""
-        logged = {
+    def deposed_leaders(self, game: Game) -> set[tuple[str, str]]:
+        """The game's standing depositions, as (power, player's username)."""
+        return {
             (d.details.get("power"), d.details.get("player"))
             for d in self.depositions().filter(game=game)
         }
+
+    def deposed_seats(self, game: Game) -> set[int]:
+        """The game's seats whose leaders were deposed and not seated there since: a replaced
+        seat whose power and player a standing deposition names."""
+        logged = self.deposed_leaders(game)
         if not logged:
             return set()
         replaced = game.memberships.filter(status=Membership.Status.REPLACED).select_related("user")

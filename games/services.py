@@ -398,13 +398,13 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
             gettext("you were deposed as leader of %(power)s; it goes to a new player")
             % {"power": power}
         )
-    if _deposed_from_another(game, own, power):
+    if deposed_from := _deposed_from_another(game, own, power):
         raise GameError(
             gettext(
                 "you were deposed as leader of %(power)s in this game; its other powers go to "
                 "other players"
             )
-            % {"power": own.power}
+            % {"power": deposed_from}
         )
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
@@ -470,11 +470,16 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
         )
 
 
-def _deposed_from_another(game: Game, own: Membership | None, power: str) -> bool:
-    """Whether the user of ``own`` was deposed from a power other than ``power`` of the game:
-    such a leader takes no other power of it, nor is seated on one by the moderator (bankrupt
-    on purpose, the gold paid to an ally, the loss would be left behind)."""
-    return own is not None and own.power != power and _deposed(game, own)
+def _deposed_from_another(game: Game, own: Membership | None, power: str) -> str | None:
+    """The power other than ``power`` of the game that the user of ``own`` was deposed from,
+    if any: such a leader takes no other power of it, nor is seated on one by the moderator
+    (bankrupt on purpose, the gold paid to an ally, the loss would be left behind), not even
+    after being seated again on their own and removed from it."""
+    if own is None:
+        return None
+    name = own.user.get_username()
+    deposed = ModeratorAction.objects.deposed_leaders(game)
+    return next((p for p, player in sorted(deposed) if player == name and p != power), None)
 
 
 def _deposed(game: Game, seat: Membership) -> bool:
@@ -497,7 +502,9 @@ def _take_seat(
         return game.memberships.create(user=user, power=power)
     own.power, own.status, own.missed_phases = power, Seat.ACTIVE, 0
     own.removed = own.ready = own.bot = False
-    own.save(update_fields=["power", "status", "missed_phases", "removed", "ready", "bot"])
+    own.seated = timezone.now()
+    fields = ["power", "status", "missed_phases", "removed", "ready", "bot", "seated"]
+    own.save(update_fields=fields)
     return own
 
 
@@ -1364,13 +1371,13 @@ def _drop_former_leaders_payments(game: Game, by: AbstractBaseUser, phase: Phase
     an earlier leader made in that phase go, logged, rather than be judged again against the
     newcomer, who could neither take them back nor have made them, and be deposed for them."""
     holders = {
-        seat.power: seat.joined
+        seat.power: seat.seated
         for seat in game.memberships.filter(status__in=(Seat.ACTIVE, Seat.CIVIL_DISORDER))
         if seat.power
     }
     for payment in phase.payments.all():
-        joined = holders.get(payment.payer)
-        if joined is None or payment.created >= joined:
+        seated = holders.get(payment.payer)
+        if seated is None or payment.created >= seated:
             continue
         payment.delete()
         _log(
@@ -1449,13 +1456,13 @@ def replace_player(
             % {"user": user, "power": _shown_power(game, by, own.power)}
         )
     _not_a_watching_moderator(game, user)
-    if _deposed_from_another(game, own, power):
+    if deposed_from := _deposed_from_another(game, own, power):
         raise GameError(
             gettext(
                 "%(user)s was deposed as leader of %(power)s in this game; its other powers go "
                 "to other players"
             )
-            % {"user": user, "power": _shown_power(game, by, own.power)}
+            % {"user": user, "power": _shown_power(game, by, deposed_from)}
         )
     seat = _seat(game, power)
     if seat is not None and seat != own:

@@ -795,11 +795,12 @@ def _powers(
 
 
 def seating(powers: list[dict]) -> str:
-    """Who plays each power as the viewer sees it (player, bot, status) in a few characters:
-    the powers event carries it, and a page whose table shows other seats reads them again
-    (a replacement, a take-over, a bot put on)."""
+    """Who plays each power as the viewer sees it (player, bot, status, open to a take-over)
+    in a few characters: the powers event carries it, and a page whose table shows other
+    seats reads them again (a replacement, a take-over, a bot put on)."""
     return "|".join(
-        f"{p['power']}:{p['player'] or ''}:{int(p['bot'])}:{p['status']}" for p in powers
+        f"{p['power']}:{p['player'] or ''}:{int(p['bot'])}:{p['status']}:{int(p['open'])}"
+        for p in powers
     )
 
 

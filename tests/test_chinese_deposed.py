@@ -330,3 +330,39 @@ def test_a_rollback_drops_the_payments_of_a_leader_who_no_longer_leads(
     page.force_login(game.creator)
     console = page.get(f"/games/{game.pk}/moderate/").content.decode()
     assert "Dropped Germany&#x27;s payment of 1200 k oz to Russia in phase 0" in console
+
+
+def test_a_rollback_drops_the_old_leaders_payment_when_the_newcomer_held_a_seat_before(
+    make_game, seat, make_user
+) -> None:
+    """Found by an adversary: the newcomer on Germany had played Russia earlier in the game
+    (replaced), so their seat row, taken again, kept its old joining time, and the rollback
+    took the deposed leader's payment for the newcomer's: judged again, it deposed them."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany, russia = seat(game, "Germany"), seat(game, "Russia")
+    services.replace_player(game, game.creator, "Russia", make_user("stand_in"))
+    services.pay(germany, "Japan", 1200, phase=0)
+    _process(game)
+    services.replace_player(game, game.creator, "Germany", russia.user)
+    services.rollback(game, game.creator, 0)
+    assert not game.payments.exists()
+    assert ModeratorAction.objects.filter(game=game, action="payment dropped").count() == 1
+    _process(game)
+    assert not ModeratorAction.objects.depositions().filter(game=game).exists()
+
+
+def test_a_deposed_leader_seated_again_and_removed_is_seated_on_no_other_power(
+    make_game, seat, make_user
+) -> None:
+    """Found by an adversary: seated again on their own power, then removed from it, the
+    deposed leader's seat was no longer a replaced one, and the moderator could seat them on
+    another power after all."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    services.replace_player(game, game.creator, "Germany", germany.user)
+    services.remove_player(game, game.creator, "Germany")
+    with pytest.raises(services.GameError, match="was deposed as leader of Germany"):
+        services.replace_player(game, game.creator, "Russia", germany.user)

@@ -732,3 +732,24 @@ def test_a_stream_ends_when_its_credential_does(colonial, seat, settings, how):
     rest = reader.rest()
     assert time.monotonic() - started < 10, "the stream ran on to its end"
     assert all(event["event"] != "reconnect" for event in rest), rest
+
+
+def test_the_seating_an_outsider_sees_follows_a_bot_in_an_anonymous_game(
+    make_game, make_user
+) -> None:
+    """Found by an adversary: in an anonymous game the seating an outsider sees hides which
+    seats bots play, so a bot put on a power changed nothing in it, and the open page's
+    take-over list went on offering the power. The seating says which powers are open."""
+    from django.test import RequestFactory
+
+    from games import web
+
+    game = make_game("colonial", anonymous=True)  # every power a person's
+    outsider = make_user("outsider")
+    request = RequestFactory().get("/")
+    request.user = outsider
+    before = web.seating_now(request, game)
+    services.set_bot(game, game.creator, "Turkey", True)
+    after = web.seating_now(request, game)
+    assert before != after
+    assert "bot" not in after.lower() and "Bot " not in after  # no name of a bot shown

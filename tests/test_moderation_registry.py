@@ -199,6 +199,9 @@ def test_the_console_sets_an_absolute_deadline_like_the_api(states, moderator, a
     c.post(url, {"minutes": "-6e1", "confirm": "yes"})
     game.current_phase.refresh_from_db()
     assert game.current_phase.deadline == before + timedelta(minutes=940)
+    c.post(url, {"minutes": "20e-1", "confirm": "yes"})  # a number box's 2
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == before + timedelta(minutes=942)
     page = c.post(url, {"minutes": "1.5"}, follow=True).content.decode()
     assert "Deadline: Minutes: Enter a whole number." in page
     answer = api(moderator).post(

@@ -949,9 +949,13 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
 
 def _settle_votes(game: Game, phase: Phase) -> None:
     """End the game if the votes standing now carry it: a vote, or a seat that stops voting
-    (removed, in civil disorder, handed to a bot) after every other voter has voted."""
-    voting = voters(game, phase)
+    (removed, in civil disorder, handed to a bot) after every other voter has voted. The game
+    is saved if it ended; with no vote standing (most phases of most games) nothing more is
+    read."""
     votes = {v.power: v.concede_to for v in game.votes.all()}
+    if not votes:
+        return
+    voting = voters(game, phase)
     alive = engine.survivors(phase)
     for winner in sorted(set(votes.values()) - {""}):
         if winner not in alive:  # eliminated since the votes were cast: nobody to concede to
@@ -963,7 +967,8 @@ def _settle_votes(game: Game, phase: Phase) -> None:
     else:
         if voting and all(votes.get(p) == "" for p in voting):
             _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
-    game.save()
+    if game.is_over:
+        game.save()
 
 
 # -- processing -------------------------------------------------------------------------

@@ -240,6 +240,7 @@ class Membership(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
     seated = models.DateTimeField(
         default=timezone.now,
+        editable=False,  # set by the services as a seat is taken, never by a form
         help_text="When the seat's player last took its power: a seat row taken again (the "
         "moderator's replacement) keeps its joining time, not this.",
     )

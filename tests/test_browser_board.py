@@ -304,16 +304,21 @@ def test_a_newcomer_plays_a_colonial_turn_by_clicking(chromium, live_server, dem
     # The railroad: A Moscow rides to Krasnoyarsk.
     choose(page, "Move via TSR…")
     click_province(page, "Krasnoyarsk")
-    saved(page, "A Moscow - Krasnoyarsk via TSR")
     # Found by an adversary: on a phone the sheet closed and "— saved." went to the orders
-    # panel, below the board, out of sight; it shows at the foot of the screen a while too.
-    toast = page.locator("#order-toast")
+    # panel, below the board, out of sight; it shows at the foot of the screen a while too
+    # (read at once: it goes after a few seconds, which a loaded machine may take to settle).
     if screen == "phone":
-        assert toast.inner_text() == "A Moscow - Krasnoyarsk via TSR — saved."
-        found, (width, height) = box(toast), SCREENS[screen]
-        assert inside(found, {"x": 0, "y": 0, "width": width, "height": height}), found
-    else:
-        assert toast.count() == 0
+        toast = page.wait_for_selector("#order-toast")
+        text, left, top, right, bottom = toast.evaluate(
+            "t => { const r = t.getBoundingClientRect();"
+            " return [t.textContent, r.left, r.top, r.right, r.bottom]; }"
+        )
+        width, height = SCREENS[screen]
+        assert text == "A Moscow - Krasnoyarsk via TSR — saved."
+        assert 0 <= left < right <= width and 0 <= top < bottom <= height, (left, top, right)
+    saved(page, "A Moscow - Krasnoyarsk via TSR")
+    if screen == "desktop":
+        assert page.locator("#order-toast").count() == 0
     # The canal: the army in Egypt lets the fleet in the Mediterranean through, which sails.
     click_unit(page, "Mediterranean Sea")
     assert_menu_on_screen(page, screen, "Mediterranean Sea")

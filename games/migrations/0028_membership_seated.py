@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='membership',
             name='seated',
-            field=models.DateTimeField(default=django.utils.timezone.now, help_text="When the seat's player last took its power: a seat row taken again (the moderator's replacement) keeps its joining time, not this."),
+            field=models.DateTimeField(default=django.utils.timezone.now, editable=False, help_text="When the seat's player last took its power: a seat row taken again (the moderator's replacement) keeps its joining time, not this."),
         ),
         migrations.RunPython(seated_when_joined, migrations.RunPython.noop),
     ]

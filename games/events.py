@@ -318,7 +318,9 @@ class Viewer:
         }
         if phase is None:  # forming: who has joined, for the page to show
             return {"clock": clock, "seats": {"taken": game.memberships.count()}}
-        seats = {m.power: m for m in game.memberships.exclude(status=Membership.Status.REPLACED)}
+        # Every seat with its user, read once: the ready flags, and the seating shown.
+        every_seat = list(game.memberships.select_related("user"))
+        seats = {m.power: m for m in every_seat if m.status != Membership.Status.REPLACED}
         rows = list(Order.objects.filter(phase=phase).values_list("power", "text"))
         ordered = {name for name, _ in rows}
         counts = engine.centres_and_units(phase)
@@ -344,7 +346,7 @@ class Viewer:
             "powers": {
                 "phase": phase.index,
                 "powers": powers,
-                "seating": web.seating_now(self.request, game),
+                "seating": web.seating_now(self.request, game, every_seat),
             },
             # Whose page this is: a page of a seat since replaced reads itself again.
             "seat": {"power": power or ""},

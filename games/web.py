@@ -804,9 +804,9 @@ def seating(powers: list[dict]) -> str:
     )
 
 
-def seating_now(request: HttpRequest, game: Game) -> str:
-    """``seating`` of the game's seats today, as ``request``'s user sees them."""
-    every_seat = list(game.memberships.select_related("user"))
+def seating_now(request: HttpRequest, game: Game, every_seat: list[Membership]) -> str:
+    """``seating`` of the game's seats today (``every_seat``: all of them, with their users),
+    as ``request``'s user sees them."""
     return seating(_powers(game, request.user, palette_of(request), every_seat))
 
 

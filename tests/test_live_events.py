@@ -748,8 +748,8 @@ def test_the_seating_an_outsider_sees_follows_a_bot_in_an_anonymous_game(
     outsider = make_user("outsider")
     request = RequestFactory().get("/")
     request.user = outsider
-    before = web.seating_now(request, game)
+    before = web.seating_now(request, game, list(game.memberships.select_related("user")))
     services.set_bot(game, game.creator, "Turkey", True)
-    after = web.seating_now(request, game)
+    after = web.seating_now(request, game, list(game.memberships.select_related("user")))
     assert before != after
     assert "bot" not in after.lower() and "Bot " not in after  # no name of a bot shown

@@ -829,6 +829,25 @@ def test_tsr_third_unit_standoff_does_not_block():
     assert r.units == {"Russia A Vladivostok", "China A Mongolia", "Britain A Urumchi"}
 
 
+def test_tsr_standoff_with_a_russian_third_unit_does_not_block():
+    """000, rule 8: "is not held out by a standoff with a third unit" names no power, so a
+    Russian army is a third unit too: China and Russia's A Krasnoyarsk bounce in Irkutsk and
+    the army passes (an adversary read v12.TSR.C5 as stopping it; the rule's list of what
+    blocks is explicit, README "Rule choices")."""
+    r = judge(
+        ["Russia A Moscow", "Russia A Krasnoyarsk", "China A Manchuria"],
+        [
+            f"Russia: {TSR_MOS_VLA}",
+            "Russia: A Krasnoyarsk - Irkutsk",
+            "China: A Manchuria - Irkutsk",
+        ],
+    )
+    r.assert_succeeds(TSR_MOS_VLA)
+    assert r.result("A Krasnoyarsk - Irkutsk") == "fails"
+    assert r.result("A Manchuria - Irkutsk") == "fails"
+    assert r.units == {"Russia A Vladivostok", "Russia A Krasnoyarsk", "China A Manchuria"}
+
+
 def test_tsr_unit_held_out_by_holding_unit_does_not_block():
     """000, rule 8: a unit held out by a holding unit does not block (the holder here is
     Russian, so nothing blocks Krasnoyarsk)."""

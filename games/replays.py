@@ -29,7 +29,7 @@ from variants.render import render_board
 from . import engine, reason_words, visibility
 from .models import Game, Phase
 from .variant_words import phase_label
-from .web import watchable  # as the game page: a public game's pictures for anyone
+from .web import token_accepted, watchable  # as the game page: a public game's pictures for anyone
 
 FORMAT = "greatgame-replay/1"
 PNG_WIDTH = 1000
@@ -221,6 +221,7 @@ def _picture(game: Game, draw, content_type: str, filename: str) -> HttpResponse
     return response
 
 
+@token_accepted
 @watchable
 def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     """``/games/{id}/phases/{n}.png``: a processed phase's board with its orders' results."""
@@ -237,6 +238,7 @@ def phase_png_view(request: HttpRequest, pk: int, index: int) -> HttpResponse:
     )
 
 
+@token_accepted
 @watchable
 def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.gif``: the game so far, a frame a phase."""
@@ -256,6 +258,7 @@ def replay_gif_view(request: HttpRequest, pk: int) -> HttpResponse:
         return response
 
 
+@token_accepted
 @watchable
 def replay_json_view(request: HttpRequest, pk: int) -> HttpResponse:
     """``/games/{id}/replay.json``: for ``python -m adjudication replay``."""

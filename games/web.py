@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
@@ -41,7 +41,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
+from rest_framework import authentication
+from rest_framework import exceptions as api_exceptions
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 
 from greatgame.ratelimit import too_many_attempts
 from variants import render as render_module
@@ -55,6 +58,7 @@ from . import (
     notifications,
     phase_guide,
     reason_words,
+    seats,
     services,
     variant_words,
     visibility,
@@ -197,6 +201,29 @@ def _playing(request: HttpRequest, pk: int) -> tuple[Game, Membership]:
     if membership is None or not membership.power:
         raise PermissionDenied("You do not play a power in this game.")
     return game, membership
+
+
+def token_accepted(view):
+    """A file of the site a REST client fetches too (a phase's picture, the replay): the API's
+    ``Authorization: Token`` header is read as the API reads it, in place of a session. Without
+    it the session is the viewer; a token the API refuses is the API's JSON 401, not a page
+    saying the game does not exist."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if authentication.get_authorization_header(request)[:6].lower() != b"token ":
+            return view(request, *args, **kwargs)
+        try:
+            found = seats.TokenAuthentication().authenticate(Request(request))
+        except api_exceptions.AuthenticationFailed as refused:
+            response = JsonResponse({"detail": str(refused.detail)}, status=401)
+            response["WWW-Authenticate"] = "Token"
+            return response
+        if found is not None:
+            request.user = found[0]
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def watchable(view):

@@ -14,6 +14,7 @@ import cairosvg
 import pytest
 from django.core.cache import cache
 from PIL import Image
+from rest_framework.authtoken.models import Token
 
 import adjudication
 from bots.heuristic import HeuristicBot
@@ -77,6 +78,32 @@ def test_no_picture_before_a_phase_is_processed(played: Game, moderator, client)
     assert client.get(f"/games/{played.pk + 1000}/phases/0.png").status_code == 404
     client.logout()
     assert client.get(f"/games/{played.pk}/phases/0.png").status_code == 404  # a private game
+
+
+def test_a_rest_client_fetches_the_pictures_and_the_replay_with_its_token(
+    played: Game, seat, client, make_user
+) -> None:
+    """Found by an adversary: with the API's token (no session) a player's phase picture and
+    replay were the site's HTML "No such game" 404, though a REST client can do all a browser
+    can. The token is read as the API reads it; a bad one is the API's JSON 401."""
+    player = seat(played, "Britain").user
+    key = Token.objects.create(user=player).key
+    auth = {"HTTP_AUTHORIZATION": f"Token {key}"}
+    picture = client.get(f"/games/{played.pk}/phases/0.png", **auth)
+    assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
+    replay = client.get(f"/games/{played.pk}/replay.json", **auth)
+    assert replay.status_code == 200
+    assert [p["index"] for p in replay.json()["phases"]] == [0, 1, 2]
+    for bad in ("Token nosuchkey", "Token a\u00e9", "token "):
+        refused = client.get(f"/games/{played.pk}/replay.json", HTTP_AUTHORIZATION=bad)
+        assert refused.status_code == 401, bad
+        assert refused["Content-Type"] == "application/json" and refused.json()["detail"]
+        assert refused["WWW-Authenticate"] == "Token"
+    # Another's sandbox stays a 404 for a token as for a session: nothing says it exists.
+    sandbox = services.create_game(player, name="Practice", variant="colonial", sandbox=True)
+    stranger = Token.objects.create(user=make_user("stranger")).key
+    hidden = client.get(f"/games/{sandbox.pk}/replay.json", HTTP_AUTHORIZATION=f"Token {stranger}")
+    assert hidden.status_code == 404
 
 
 def test_the_whole_game_as_an_animated_gif(played: Game, moderator, client) -> None:

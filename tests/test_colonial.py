@@ -1353,6 +1353,12 @@ def test_suez_no_support_move_through_the_canal():
         ],
     )
     r.assert_invalid("F Mediterranean Sea S F Aden - Red Sea")
+    # The reason is the rule's (an adversary found "it could not move there" beside a permit
+    # for that very fleet).
+    assert r.reason("F Mediterranean Sea S F Aden - Red Sea") == (
+        "F Mediterranean Sea cannot support into Red Sea: the Suez Canal carries a permitted "
+        "fleet's own move and nothing else"
+    )
     assert r.result("F Aden - Red Sea") == "fails"
     assert r.dislodged == {}
     assert r.units == {
@@ -1374,7 +1380,7 @@ def test_suez_no_support_move_through_the_canal_into_the_mediterranean():
             "Britain: F Mediterranean Sea H",
         ],
     )
-    r.assert_invalid("F Red Sea S F Black Sea - Mediterranean Sea")
+    r.assert_invalid("F Red Sea S F Black Sea - Mediterranean Sea", "the Suez Canal carries")
     assert r.result("F Black Sea - Mediterranean Sea") == "fails"
     assert r.dislodged == {}
 
@@ -1398,7 +1404,7 @@ def test_suez_no_support_hold_through_the_canal():
             "Britain: F Gulf of Aden S F Aden - Red Sea",
         ],
     )
-    r.assert_invalid("F Mediterranean Sea S F Red Sea")
+    r.assert_invalid("F Mediterranean Sea S F Red Sea", "the Suez Canal carries")
     assert r.result("F Aden - Red Sea") == "succeeds"
     assert r.dislodged["France F Red Sea"]["attacker_from"] == "Aden"
 

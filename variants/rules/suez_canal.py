@@ -188,6 +188,29 @@ class Movement(_Core):
     def target_could_move(self, t: int, dprov: str) -> bool:
         return self.through_canal(t, dprov) or super().target_could_move(t, dprov)
 
+    def check_support(self, i: int, order: Order) -> Order | None:
+        """A fleet at one end supporting into the other is refused as before, with the rule's
+        reason: "it could not move there" read as wrong beside a permit for that very fleet."""
+        try:
+            return super().check_support(i, order)
+        except OrderError as refused:
+            unit = self.units[i]
+            ends, _ = _canal(self.variant)
+            into = refused.reason.args.get("tprov") or refused.reason.args.get("dprov")
+            if (
+                refused.reason.template.endswith(": it could not move there")
+                and unit.kind == "F"
+                and unit.province in ends
+                and into in ends
+            ):
+                raise OrderError(
+                    "{unit} cannot support into {sea}: the Suez Canal carries a permitted "
+                    "fleet's own move and nothing else",
+                    unit=unit.label(),
+                    sea=into,
+                ) from None
+            raise
+
     def prepare(self) -> None:
         super().prepare()
         ends, _ = _canal(self.variant)

@@ -103,6 +103,20 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+# Digits of a whole number a body may hold: none the API reads has more than 20, and past 4,300
+# Python's own conversion refused it with advice for the server's code
+# (``sys.set_int_max_str_digits``) as the client's error.
+MAX_DIGITS = 100
+
+
+def _whole_number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(
+            f"a number of {len(text.lstrip('-'))} digits: at most {MAX_DIGITS} are read"
+        )
+    return int(text)
+
+
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, bounded as the module says, and refusing a key given twice in one
     object (``unique_keys``) at any depth."""
@@ -117,6 +131,7 @@ class JSONParser(parsers.JSONParser):
             data = json.loads(
                 text,
                 object_pairs_hook=unique_keys,
+                parse_int=_whole_number,
                 parse_constant=_no_constant if self.strict else None,
             )
         except RecursionError:

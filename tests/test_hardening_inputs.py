@@ -1829,3 +1829,20 @@ def test_a_format_no_renderer_has_is_answered_in_json(game, france) -> None:
     response = token_client(france.user).get(f"/api/games/{game.pk}/?format=xml")
     assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
     assert response.json()["id"] == game.pk
+
+
+def test_a_number_of_thousands_of_digits_is_refused_in_the_clients_terms(game, france) -> None:
+    """Found by an adversary: a phase of 5,001 digits was a 400 that told the client to call
+    ``sys.set_int_max_str_digits()``, the server's business. Refused the same, in its terms;
+    a long number short of that is still read, for the view to judge."""
+    url = f"/api/games/{game.pk}/orders/"
+    token = Token.objects.create(user=france.user).key
+    client = APIClient(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {token}")
+    for digits in ("1" * 5001, "-" + "9" * 101):
+        body = '{"orders": ["A Paris H"], "phase": ' + digits + "}"
+        detail = assert_json_4xx(client.put(url, body, content_type="application/json"))["detail"]
+        assert "digits: at most 100 are read" in detail and "sys." not in detail, detail
+    body = '{"orders": ["A Paris H"], "phase": ' + "1" * 100 + "}"
+    answer = assert_json_4xx(client.put(url, body, content_type="application/json"), 400)
+    assert list(answer) == ["phase"]  # the view's own answer: no such phase number
+    assert not Order.objects.filter(phase=game.current_phase).exists()

@@ -916,8 +916,12 @@ def pay(request: Request, membership: Membership) -> Response:
     if key is not None and not key.strip():  # sent, but empty: not the same as none at all
         raise exceptions.ValidationError({"Idempotency-Key": ["must not be empty"]})
     key = key or ""
-    if len(key) > 64 or not key.isascii() or not key.isprintable():
-        raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 ASCII characters"]})
+    if len(key) > 64:
+        raise exceptions.ValidationError({"Idempotency-Key": ["at most 64 characters"]})
+    if not key.isascii() or not key.isprintable():
+        raise exceptions.ValidationError(
+            {"Idempotency-Key": ["printable ASCII characters only (no tab, no control character)"]}
+        )
     data = serializer.validated_data
     payment = services.pay(
         membership, data["payee"], data["amount"], key=key, phase=data.get("phase")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
@@ -789,12 +788,6 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         action = moderation.ACTIONS.get(self.context.get("action", ""))
         return None if action is None else [f.name for f in action.fields]
 
-    def validate_deadline(self, value: datetime) -> datetime:
-        problem = moderation.deadline_problem(value)
-        if problem:
-            raise serializers.ValidationError(problem)
-        return value
-
     def validate(self, attrs: dict) -> dict:
         action = self.context["action"]
         foreign = moderation.ACTIONS[action].foreign(attrs)
@@ -813,6 +806,10 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
             raise serializers.ValidationError(
                 {name: f"give one of {', '.join(both)}, not both" for name in both}
             )
+        # After "not both": a deadline too far off beside minutes was refused for its date.
+        problem = moderation.deadline_problem(attrs["deadline"]) if "deadline" in attrs else None
+        if problem:
+            raise serializers.ValidationError({"deadline": [problem]})
         if "username" in attrs:
             user = usernames.user_named(attrs["username"])
             if user is None:

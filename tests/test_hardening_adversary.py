@@ -397,7 +397,10 @@ def test_a_repeated_payment_pays_once(chinese, seat) -> None:
     assert _pay(client, chinese, key="c0ffee-2").status_code == 201
     assert Payment.objects.filter(game=chinese).count() == 2
     bad = _pay(client, chinese, key="x" * 65)
-    assert "Idempotency-Key" in json_4xx(bad, 400)
+    assert json_4xx(bad, 400)["Idempotency-Key"] == ["at most 64 characters"]
+    # A key of three characters, one a tab, was refused as "at most 64 ASCII characters".
+    tabbed = json_4xx(_pay(client, chinese, key="a\tb"), 400)["Idempotency-Key"]
+    assert tabbed == ["printable ASCII characters only (no tab, no control character)"]
     for blank in ("", "   "):  # sent but empty is a mistake, not "no key": two would pay twice
         assert "Idempotency-Key" in json_4xx(_pay(client, chinese, key=blank), 400)
     assert Payment.objects.filter(game=chinese).count() == 2

@@ -259,6 +259,21 @@ def test_a_deadline_with_both_minutes_and_a_date_is_refused_everywhere(states, a
     )
     assert answer.status_code == 400
     assert "give one of minutes, deadline, not both" in str(answer.json())
+    # Found by an adversary: with a date past the 366 days allowed, that was the only answer.
+    far = (datetime.now(UTC) + timedelta(days=1200)).isoformat()
+    answer = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/",
+        {"minutes": 60, "deadline": far, "phase": game.current_phase.index},
+        format="json",
+    )
+    assert answer.status_code == 400
+    assert "give one of minutes, deadline, not both" in str(answer.json()), answer.json()
+    alone = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/",
+        {"deadline": far, "phase": game.current_phase.index},
+        format="json",
+    )
+    assert alone.status_code == 400 and "366 days" in str(alone.json()["deadline"])
     c = Client()
     c.force_login(moderator)
     url = reverse("moderate-action", args=[game.pk, "deadline"])

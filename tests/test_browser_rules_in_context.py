@@ -257,3 +257,43 @@ def test_each_chinese_army_in_an_entry_space_is_ordered_by_clicking(play):
     phase = type(game).objects.get(pk=game.pk).current_phase
     saved = [o.text for o in phase.orders.order_by("position")]
     assert saved == box.input_value().splitlines()
+
+
+# A point of the page where a click lands in the named space, off its name and off any unit
+# (the first found on a grid over the space's drawing), or None.
+_SPOT_IN_SPACE = """(name) => {
+  const region = document.querySelector(`#board path[data-province="${name}"]`);
+  const r = region.getBoundingClientRect();
+  for (let fy = 0.05; fy < 1; fy += 0.05) {
+    for (let fx = 0.05; fx < 1; fx += 0.05) {
+      const x = r.left + fx * r.width, y = r.top + fy * r.height;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      const hit = document.elementsFromPoint(x, y);
+      if (!hit.includes(region)) continue;
+      if (hit[0].closest("g.label, g.unit, .zoom, #legend")) continue;
+      return {x, y, top: hit[0].getAttribute("class") || hit[0].tagName};
+    }
+  }
+  return null;
+}"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_click_anywhere_in_an_entry_space_offers_its_entry(play):
+    """Found by an adversary: the hatching drawn over Chinese Diplomacy's entry spaces took
+    every click inside them, so only a click on the space's small name offered "Enter A
+    Pacific Ocean"; a click in the hatched strip did nothing. The hatching (and the board's
+    notes) let clicks through to the space."""
+    game, game_url, pages = play("chinese", {"eng": "England"})
+    eng = pages["eng"]
+    open_game(eng, game_url)
+    choices = eng.locator("#order-choices")
+    choices.locator("button", has_text="Enter A Pacific Ocean").wait_for()  # the menu is in
+    eng.wait_for_selector("#board[data-scale]")  # and the board, fitted
+    spot = eng.evaluate(_SPOT_IN_SPACE, "Pacific Ocean")
+    assert spot is not None, "no point of the Pacific Ocean in view takes a click"
+    eng.mouse.click(spot["x"], spot["y"])
+    eng.locator("#order-prompt", has_text="Pacific Ocean:").wait_for()
+    choices.locator("button", has_text="Enter A Pacific Ocean").first.click()
+    settle(eng)
+    assert "Enter A Pacific Ocean — valid" in eng.locator("#order-status").inner_text()

@@ -25,7 +25,7 @@ STYLE = """
 text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;text-anchor:middle}
 .name{font-size:9.5px;font-weight:bold;fill:#2d2414}
 .seaname{font-size:10px;font-style:italic;fill:#1c4a70}
-.note{font-size:8px;font-style:italic;fill:#1d5fa3}
+.note{font-size:8px;font-style:italic;fill:#1d5fa3;pointer-events:none}
 .halo{stroke:#fffbea;stroke-width:2.4;stroke-linejoin:round;fill:#fffbea}
 .seahalo{stroke:#d6ebf7;stroke-width:2.4;stroke-linejoin:round;fill:#d6ebf7}
 .sc{fill:#fff;stroke:#222;stroke-width:1}
@@ -36,11 +36,12 @@ text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;text-anchor:middle}
 # they were).
 EXTRA_STYLE = """
 .ocean{fill:#5f8fbf}.water{fill:#c5d3dc}
-.hatch{fill:url(#hatch);stroke:none}
+.hatch{fill:url(#hatch);stroke:none;pointer-events:none}
 .oceanname{font-size:13px;font-weight:bold;font-style:italic;fill:#f4f9ff}
 .oceannote{font-size:9px;font-weight:bold;fill:#f4f9ff}
 .oceanhalo{stroke:#234a72;stroke-width:3;stroke-linejoin:round;fill:#234a72}
 .entrynote{font-size:8.5px;font-style:italic;font-weight:bold;fill:#5a2d0c}
+.entrynote,.oceannote{pointer-events:none}
 """.strip()
 HATCH = (
     '<defs><pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" '

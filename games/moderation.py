@@ -72,8 +72,9 @@ class Action:
     def why_not(self, game: Game) -> str | None:
         """Why the action is impossible in the game's present state; None when it is possible."""
         if game.status not in self.allowed:
+            # The action as the console names it (in the page's language), not its key.
             return gettext("%(action)s is not possible while the game is %(status)s") % {
-                "action": self.name,
+                "action": self.label,
                 "status": game.get_status_display(),
             }
         return self.check(game) if self.check else None
@@ -116,7 +117,7 @@ def _has_earlier_phase(game: Game) -> str | None:
     # A game over may go back to the phase it ended in, its only one too (``rollback``).
     if game.is_over and game.current_phase_id is not None:
         return None
-    return gettext("rollback is not possible: there is no earlier phase to go back to")
+    return gettext("Rollback is not possible: there is no earlier phase to go back to")
 
 
 def _no_clock(game: Game) -> str | None:
@@ -138,7 +139,9 @@ def _not_sandbox(game: Game) -> str | None:
 def deadline_problem(value: datetime | None) -> str | None:
     """What is wrong with an absolute deadline a moderator asks for; None when nothing."""
     if value is not None and value > timezone.now() + timedelta(days=MAX_DEADLINE_DAYS_AHEAD):
-        return f"at most {MAX_DEADLINE_DAYS_AHEAD} days from now"
+        return gettext("the deadline may be at most %(days)s days from now") % {
+            "days": MAX_DEADLINE_DAYS_AHEAD
+        }
     return None
 
 

@@ -1632,7 +1632,10 @@ def _unknown_power(game: Game, text: str, problem: str) -> GameError:
     order's is; anything else with ``problem``."""
     full = engine.power_written_short(game, text)
     if full is not None:
-        return GameError(f"power names are written in full here: write {full}, not {text!r}")
+        return GameError(
+            gettext("power names are written in full here: write %(full)s, not %(text)s")
+            % {"full": full, "text": repr(text)}
+        )
     return GameError(problem)
 
 
@@ -1650,11 +1653,11 @@ def pay(
     (``PhaseChanged``), so a retry after the phase was processed is not paid in the next."""
     game, current = _playing(membership)
     if "economy" not in current.carried:
-        raise GameError("there is no gold in this variant")
+        raise GameError(gettext("there is no gold in this variant"))
     powers = engine.powers(game)
     payee = engine.power_named(game, payee)
     if membership.power not in powers or membership.bot:
-        raise GameError("only a great power's player pays gold")
+        raise GameError(gettext("only a great power's player pays gold"))
     sent, key = key, _payment_key(membership, key)
     if key:
         # One stored as sent, before keys were the player's, still counts; the player's first.
@@ -1664,18 +1667,31 @@ def pay(
             if (made.payee, made.amount) != (payee, amount):
                 # Answering the first payment would let the client believe this one was made.
                 raise KeyReused(
-                    f"this key named another payment ({made.amount} to {made.payee}); "
-                    "a new payment needs a new key"
+                    gettext(
+                        "this key named another payment (%(amount)s to %(payee)s); a new "
+                        "payment needs a new key"
+                    )
+                    % {"amount": made.amount, "payee": made.payee}
                 )
             made.repeated = True
             return made
     check_phase(current, phase)
     if payee == membership.power or payee not in powers:
-        raise _unknown_power(game, payee, f"{payee!r} is not another great power of this game")
+        raise _unknown_power(
+            game,
+            payee,
+            gettext("%(payee)s is not another great power of this game") % {"payee": repr(payee)},
+        )
     if not 0 < amount <= MAX_PAYMENT:
-        raise GameError(f"a payment is a positive number of k oz, at most {MAX_PAYMENT:,}")
+        raise GameError(
+            gettext("a payment is a positive number of k oz, at most %(most)s")
+            % {"most": f"{MAX_PAYMENT:,}"}
+        )
     if current.payments.filter(payer=membership.power).count() >= MAX_PAYMENTS_PER_PHASE:
-        raise GameError(f"at most {MAX_PAYMENTS_PER_PHASE} payments a power in one phase")
+        raise GameError(
+            gettext("at most %(most)s payments a power in one phase")
+            % {"most": MAX_PAYMENTS_PER_PHASE}
+        )
     payment = Payment.objects.create(
         game=game, phase=current, payer=membership.power, payee=payee, amount=amount, key=key
     )

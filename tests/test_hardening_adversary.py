@@ -23,10 +23,10 @@ from django.contrib.messages import get_messages
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
-from games import limits, notifications, services
+from games import limits, moderation, notifications, services
 from games.models import Game, Membership, Message, ModeratorAction, Order, Payment
 
 pytestmark = pytest.mark.django_db
@@ -888,3 +888,34 @@ def test_a_notifications_put_changes_only_the_fields_it_gives(make_user) -> None
     assert client.put(url, {}, format="json").json() == first.json()
     changed = client.put(url, {"phase_processed": False}, format="json").json()
     assert changed == {**first.json(), "phase_processed": False}
+
+
+def test_gold_and_console_refusals_read_in_the_players_language(
+    chinese, seat, make_game, settings
+) -> None:
+    """Found by an adversary on a Japanese page: the 21st payment ("at most 20 payments a
+    power in one phase"), a deadline a year and more away ("at most 366 days from now") and a
+    stale console's Pause ("pause is not possible while the game is Paused": the action's key,
+    not its name) came in English, whatever the page's language."""
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "payments": "100/min"},
+    }
+    client = token_client(seat(chinese, "France").user)
+    for n in range(services.MAX_PAYMENTS_PER_PHASE):
+        assert _pay(client, chinese, amount=1, key=f"k{n}").status_code == 201
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "ja"  # a Japanese page's or client's request
+    for amount in (1, 0):  # one too many; none at all
+        detail = str(json_4xx(_pay(client, chinese, amount=amount), 400))
+        assert not re.search(r"\b(at most|payments?|positive)\b", detail), detail
+    with translation.override("ja"):
+        far = moderation.deadline_problem(timezone.now() + timedelta(days=400))
+        assert far and "366" in far and "days" not in far, far
+        paused = make_game()
+        services.pause(paused, paused.creator)
+        paused.refresh_from_db()
+        said = moderation.ACTIONS["pause"].why_not(paused)
+        assert said and str(moderation.ACTIONS["pause"].label) in said and "pause" not in said
+    with translation.override("en"):
+        assert moderation.ACTIONS["pause"].why_not(paused).startswith("Pause is not possible")

@@ -100,11 +100,11 @@ def test_only_the_moderator_sees_the_list(states, api, seat):
 @pytest.mark.parametrize(
     "state, action, reason",
     [
-        ("paused", "pause", "pause is not possible while the game is Paused"),
-        ("active", "resume", "resume is not possible while the game is Active"),
-        ("active", "rollback", "rollback is not possible: there is no earlier phase to go back to"),
-        ("finished", "draw", "draw is not possible while the game is Finished"),
-        ("forming", "process", "process is not possible while the game is Forming"),
+        ("paused", "pause", "Pause is not possible while the game is Paused"),
+        ("active", "resume", "Resume is not possible while the game is Active"),
+        ("active", "rollback", "Rollback is not possible: there is no earlier phase to go back to"),
+        ("finished", "draw", "Draw is not possible while the game is Finished"),
+        ("forming", "process", "Process is not possible while the game is Forming"),
     ],
 )
 def test_an_impossible_action_is_refused_with_its_reason(
@@ -142,7 +142,7 @@ def test_the_admin_runs_the_registry_and_refuses_alike(states, moderator):
 
     paused, active = states["paused"], states["active"]
     game_admin.pause(Admin(), Request(), Game.objects.filter(pk=paused.pk))
-    assert said == [f"{paused}: pause is not possible while the game is Paused"]
+    assert said == [f"{paused}: Pause is not possible while the game is Paused"]
     game_admin.pause(Admin(), Request(), Game.objects.filter(pk=active.pk))
     active.refresh_from_db()
     assert active.status == Game.Status.PAUSED and len(said) == 1

@@ -877,9 +877,12 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
                 "phase": phase.index,
             }
         )
-        context["board_data"] = board_data(game, phase, power)
-        context["board_data"]["unordered"] = [u["location"] for u in unordered]
-        if "adjustment" in context:
+        # The board's order menu only for a power with something to order: one told "nothing
+        # to order" was also asked to click its units, beside a box and a Ready that did nothing.
+        if context["must_act"]:
+            context["board_data"] = board_data(game, phase, power)
+            context["board_data"]["unordered"] = [u["location"] for u in unordered]
+        if "adjustment" in context and context["must_act"]:
             guide = context["adjustment"]
             context["board_data"]["guide"] = guide["text"]
             context["board_data"]["builds"] = guide["builds"]

@@ -777,3 +777,25 @@ def test_a_forming_games_console_offers_end_without_a_phase_or_a_winner(moderato
     assert "Phase ;" not in html
     assert 'name="winner"' not in html
     assert reverse("moderate-action", args=[forming.pk, "end"]) in html
+
+
+def test_a_power_with_nothing_to_order_is_not_asked_to_order(colonial, russia, seat, moderator):
+    """Found by an adversary: in a retreat phase only China's army has to retreat, yet
+    Turkey's page said "Click one of your units" above "Turkey has nothing to order this
+    phase.", with an order box, Save orders and a Ready that nothing waited for. Only the
+    note now; China's page has all it needs."""
+    services.submit_orders(
+        russia, ["A Vladivostok - Manchuria", "F Port Arthur S A Vladivostok - Manchuria"]
+    )
+    services.process_now(colonial, moderator)
+    colonial.refresh_from_db()
+    assert colonial.current_phase.type == "retreats"
+    assert [u["power"] for u in colonial.current_phase.dislodged] == ["China"]
+    turkey = assert_html(client_for(seat(colonial, "Turkey").user).get(f"/games/{colonial.pk}/"))
+    assert "Turkey has nothing to order this phase." in turkey
+    for part in ('id="orders-form"', 'id="ready-button"', 'id="board-data"', 'id="order-menu"'):
+        assert part not in turkey, part
+    china = assert_html(client_for(seat(colonial, "China").user).get(f"/games/{colonial.pk}/"))
+    for part in ('id="orders-form"', 'id="ready-button"', 'id="board-data"', 'id="order-menu"'):
+        assert part in china, part
+    assert "Without orders: A Manchuria." in china

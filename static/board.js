@@ -618,7 +618,8 @@
       if (!gone && l === line) { gone = true; return false; }
       return true;
     }).join("\n");
-    saveThenSay(function () { return t("Taken back: %(order)s.", { order: line }); }, line);
+    var said = (dataOf[line] && dataOf[line].order) || line;  // "Waive", as the button says
+    saveThenSay(function () { return t("Taken back: %(order)s.", { order: said }); }, line);
   }
 
   // -- checking as the player types (nothing is stored), saving when asked
@@ -1143,9 +1144,14 @@
         prompt.textContent = lead + (chosen.length || !data.guide
           ? (allowed ? adjustmentLeft() : "") + (left > 0 ? " " + t("Choose below.") : "")
           : data.guide);
-        chosen.forEach(function (l) {
-          button(t("Take back: %(order)s", { order: l }), function () { takeBack(l); })
-            .classList.add("take-back");
+        // Every adjustment in the box may be taken back, one the engine refused too (a third
+        // waive for two builds), each in its standard spelling ("Waive", not "waive").
+        lines().filter(function (l) {
+          return dataOf[l] && spends.indexOf(dataOf[l].kind) >= 0;
+        }).forEach(function (l) {
+          button(t("Take back: %(order)s", { order: dataOf[l].order || l }), function () {
+            takeBack(l);
+          }).classList.add("take-back");
         });
         // Builds (or removals) together, a waive after them, a rule's own orders last.
         var last = { waive: 1, special: 2 };

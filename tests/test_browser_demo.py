@@ -149,3 +149,27 @@ def test_a_second_build_in_one_place_replaces_the_first_and_the_prompt_counts_do
     test_browser.settle(page)
     assert page.input_value("#id_orders").splitlines() == ["Build F Odessa"]
     shot(page, "demo-build-taken-back")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_adjustment_typed_may_be_taken_back_in_its_standard_spelling(
+    chromium, live_server, demo
+):
+    """Found by an adversary: three "waive" typed for two builds gave two "Take back: waive"
+    buttons, as typed, and none for the third, which the engine refused: it could not be
+    taken back from the menu. Each has its button, spelt "Waive"."""
+    game, page = _russia_builds_two(chromium, live_server)
+    page.wait_for_selector("#order-menu[data-options]")
+    page.fill("#id_orders", "waive\nwaive\nwaive")
+    page.click("#save-orders")
+    test_browser.settle(page)
+    assert page.locator("#order-status li.invalid").count() == 1  # the third
+    back = page.locator("#order-choices button.take-back")
+    assert back.all_inner_texts() == ["Take back: Waive"] * 3
+    for left in (2, 1, 0):
+        back.first.click()
+        page.wait_for_selector('#order-prompt:has-text("Taken back: Waive.")')
+        test_browser.settle(page)
+        assert page.input_value("#id_orders").splitlines() == ["waive"] * left
+        assert back.count() == left
+    assert page.locator("#order-status li.invalid").count() == 0

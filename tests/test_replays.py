@@ -91,10 +91,10 @@ def test_a_rest_client_fetches_the_pictures_and_the_replay_with_its_token(
     auth = {"HTTP_AUTHORIZATION": f"Token {key}"}
     picture = client.get(f"/games/{played.pk}/phases/0.png", **auth)
     assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
-    replay = client.get(f"/games/{played.pk}/replay.json", **auth)
+    replay = client.get(f"/games/{played.pk}/replay.json", HTTP_AUTHORIZATION=f"token\t{key}")
     assert replay.status_code == 200
     assert [p["index"] for p in replay.json()["phases"]] == [0, 1, 2]
-    for bad in ("Token nosuchkey", "Token a\u00e9", "token "):
+    for bad in ("Token nosuchkey", "Token a\u00e9", "token ", "Token", f"TOKEN\t{key} extra"):
         refused = client.get(f"/games/{played.pk}/replay.json", HTTP_AUTHORIZATION=bad)
         assert refused.status_code == 401, bad
         assert refused["Content-Type"] == "application/json" and refused.json()["detail"]

@@ -847,7 +847,8 @@ def test_the_deadline_confirmation_shows_the_new_deadline_and_warns_when_it_has_
     client = browser(moderator)
     url = reverse("moderate-action", args=[game.pk, "deadline"])
     later = client.post(url, {"minutes": "60"}).content.decode()
-    assert "The new deadline:" in later and "(UTC)" in later
+    assert "The new deadline:" in later and " UTC." in later
+    assert "UTC (UTC)" not in later  # found by an adversary: the zone said twice
     assert "That time has passed" not in later
     past = client.post(url, {"minutes": "-99999"}).content.decode()
     assert "That time has passed: confirming processes the phase now." in past

@@ -412,13 +412,6 @@ class ModerationForm(forms.Form):
         labels = {f.name: str(f.label) for f in moderation.ACTIONS[self.action].fields}
         return ", ".join(labels.get(name, name).lower() for name in names)
 
-    def clean_deadline(self):
-        value = self.cleaned_data.get("deadline")
-        problem = moderation.deadline_problem(value)
-        if problem:
-            raise forms.ValidationError(problem)
-        return value
-
     def clean(self) -> dict:
         data = super().clean()
         for name in moderation.ACTIONS[self.action].foreign(data):
@@ -436,6 +429,10 @@ class ModerationForm(forms.Form):
             self.add_error(
                 None, _("Give only one of these: %(names)s.") % {"names": self._named(both)}
             )
+        # After "only one": minutes beside a date too far off were refused for the date.
+        problem = None if both else moderation.deadline_problem(data.get("deadline"))
+        if problem:
+            self.add_error("deadline", problem)
         username = data.get("username")
         if username:
             data["user"] = usernames.user_named(username)

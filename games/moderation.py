@@ -72,8 +72,9 @@ class Action:
     def why_not(self, game: Game) -> str | None:
         """Why the action is impossible in the game's present state; None when it is possible."""
         if game.status not in self.allowed:
-            # The action as the console names it (in the page's language), not its key.
-            return gettext("%(action)s is not possible while the game is %(status)s") % {
+            # The action as the console names it (in the page's language), not its key; a
+            # name, not a verb ("Deadline"), so it leads the sentence.
+            return gettext("%(action)s: not possible while the game is %(status)s") % {
                 "action": self.label,
                 "status": game.get_status_display(),
             }
@@ -294,7 +295,9 @@ def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = N
     ``GameError`` (a 400 in the API, a message in the console and the admin) when not."""
     action = ACTIONS.get(name)
     if action is None:
-        raise services.GameError(f"there is no moderator action {name!r}")
+        raise services.GameError(
+            gettext("there is no moderator action %(name)s") % {"name": repr(name)}
+        )
     if not game.is_moderator(user):
         raise PermissionError("only the moderator may do this")
     reason = action.why_not(game)
@@ -303,10 +306,14 @@ def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = N
     args = args or {}
     missing = action.missing(args)
     if missing:
-        raise services.GameError(f"{name} needs {', '.join(missing)}")
+        raise services.GameError(
+            gettext("%(action)s needs %(names)s") % {"action": name, "names": ", ".join(missing)}
+        )
     both = action.conflicting(args)
     if both:
-        raise services.GameError(f"give one of {', '.join(both)}, not both")
+        raise services.GameError(
+            gettext("give one of %(names)s, not both") % {"names": ", ".join(both)}
+        )
     on_phase = any(f.kind == "current_phase" for f in action.fields)
     with transaction.atomic():
         if on_phase and args.get("phase") is not None:

@@ -792,20 +792,24 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         action = self.context["action"]
         foreign = moderation.ACTIONS[action].foreign(attrs)
         if foreign:
-            raise serializers.ValidationError({f: f"not an input of {action}" for f in foreign})
+            said = gettext("not an input of %(action)s") % {"action": action}
+            raise serializers.ValidationError({f: said for f in foreign})
         missing = moderation.ACTIONS[action].missing(attrs)
         if missing:
             # A rule of the action, not of the schema (one body serves every action).
-            raise serializers.ValidationError({f: f"{action} needs this field" for f in missing})
+            said = gettext("%(action)s needs this field") % {"action": action}
+            raise serializers.ValidationError({f: said for f in missing})
         wanted = moderation.ACTIONS[action].lacks_one_of(attrs)
         if wanted:
-            said = f"{action} needs one of {', '.join(wanted)}"
+            said = gettext("%(action)s needs one of %(names)s") % {
+                "action": action,
+                "names": ", ".join(wanted),
+            }
             raise serializers.ValidationError({name: said for name in wanted})
         both = moderation.ACTIONS[action].conflicting(attrs)
         if both:
-            raise serializers.ValidationError(
-                {name: f"give one of {', '.join(both)}, not both" for name in both}
-            )
+            said = gettext("give one of %(names)s, not both") % {"names": ", ".join(both)}
+            raise serializers.ValidationError({name: said for name in both})
         # After "not both": a deadline too far off beside minutes was refused for its date.
         problem = moderation.deadline_problem(attrs["deadline"]) if "deadline" in attrs else None
         if problem:

@@ -918,4 +918,4 @@ def test_gold_and_console_refusals_read_in_the_players_language(
         said = moderation.ACTIONS["pause"].why_not(paused)
         assert said and str(moderation.ACTIONS["pause"].label) in said and "pause" not in said
     with translation.override("en"):
-        assert moderation.ACTIONS["pause"].why_not(paused).startswith("Pause is not possible")
+        assert moderation.ACTIONS["pause"].why_not(paused).startswith("Pause: not possible")

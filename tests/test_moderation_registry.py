@@ -100,11 +100,11 @@ def test_only_the_moderator_sees_the_list(states, api, seat):
 @pytest.mark.parametrize(
     "state, action, reason",
     [
-        ("paused", "pause", "Pause is not possible while the game is Paused"),
-        ("active", "resume", "Resume is not possible while the game is Active"),
+        ("paused", "pause", "Pause: not possible while the game is Paused"),
+        ("active", "resume", "Resume: not possible while the game is Active"),
         ("active", "rollback", "Rollback is not possible: there is no earlier phase to go back to"),
-        ("finished", "draw", "Draw is not possible while the game is Finished"),
-        ("forming", "process", "Process is not possible while the game is Forming"),
+        ("finished", "draw", "Draw: not possible while the game is Finished"),
+        ("forming", "process", "Process: not possible while the game is Forming"),
     ],
 )
 def test_an_impossible_action_is_refused_with_its_reason(
@@ -142,7 +142,7 @@ def test_the_admin_runs_the_registry_and_refuses_alike(states, moderator):
 
     paused, active = states["paused"], states["active"]
     game_admin.pause(Admin(), Request(), Game.objects.filter(pk=paused.pk))
-    assert said == [f"{paused}: Pause is not possible while the game is Paused"]
+    assert said == [f"{paused}: Pause: not possible while the game is Paused"]
     game_admin.pause(Admin(), Request(), Game.objects.filter(pk=active.pk))
     active.refresh_from_db()
     assert active.status == Game.Status.PAUSED and len(said) == 1
@@ -284,10 +284,31 @@ def test_a_deadline_with_both_minutes_and_a_date_is_refused_everywhere(states, a
     ).content.decode()
     assert "Deadline: Give only one of these: minutes, or the new deadline." in page
     assert "__all__" not in page
+    # The console too (an adversary's second look): minutes beside a date past the year
+    # allowed were refused for the date alone.
+    page = c.post(
+        url,
+        {"minutes": "60", "deadline": "2099-01-01T00:00", "confirm": "yes"},
+        follow=True,
+    ).content.decode()
+    assert "Give only one of these: minutes, or the new deadline." in page
+    assert "366 days" not in page
+    page = c.post(url, {"deadline": "2099-01-01T00:00"}, follow=True).content.decode()
+    assert "the deadline may be at most 366 days from now" in page
     with pytest.raises(services.GameError, match="give one of minutes, deadline"):
         moderation.perform("deadline", game, moderator, {"minutes": 60, "deadline": when})
     game.current_phase.refresh_from_db()
     assert game.current_phase.deadline == before
+    # Last (it leaves Japanese on in this thread): the API's refusal reads in the client's language.
+    answer = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/deadline/",
+        {"minutes": 60, "deadline": far, "phase": game.current_phase.index},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ja",
+    )
+    assert answer.status_code == 400
+    said = str(answer.json())
+    assert "not both" not in said and "minutes, deadline" in said, said
     one = api(moderator).post(
         f"/api/games/{game.pk}/moderation/deadline/", {"minutes": 60}, format="json"
     )

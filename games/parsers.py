@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 
 from django.conf import settings
@@ -117,6 +118,16 @@ def _whole_number(text: str) -> int:
     return int(text)
 
 
+def _real_number(text: str) -> float:
+    """A fraction or exponent; one past what a float holds (``1e309``) is refused here, where
+    it became infinity, which no JSON holds and a game's options refused as "not valid JSON"."""
+    value = float(text)
+    if math.isinf(value):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise ValueError(f"the number {shown} is too large to read")
+    return value
+
+
 class JSONParser(parsers.JSONParser):
     """DRF's JSON parser, bounded as the module says, and refusing a key given twice in one
     object (``unique_keys``) at any depth."""
@@ -132,6 +143,7 @@ class JSONParser(parsers.JSONParser):
                 text,
                 object_pairs_hook=unique_keys,
                 parse_int=_whole_number,
+                parse_float=_real_number,
                 parse_constant=_no_constant if self.strict else None,
             )
         except RecursionError:

@@ -1847,3 +1847,17 @@ def test_a_number_of_thousands_of_digits_is_refused_in_the_clients_terms(game, f
     answer = assert_json_4xx(client.put(url, body, content_type="application/json"), 400)
     assert list(answer) == ["phase"]  # the view's own answer: no such phase number
     assert not Order.objects.filter(phase=game.current_phase).exists()
+
+
+def test_a_number_past_what_a_float_holds_is_refused_for_that(make_user) -> None:
+    """Found by an adversary: a game option of ``1e309`` was "Value must be valid JSON." (it
+    is JSON; Python read it as infinity). Refused as too large, whatever the field."""
+    token = Token.objects.create(user=make_user("maker")).key
+    client = APIClient(raise_request_exception=False, HTTP_AUTHORIZATION=f"Token {token}")
+    for number in ("1e309", "-1E+400", "1" * 400 + ".5"):
+        body = '{"name": "x", "variant": "colonial", "options": {"seed": ' + number + "}}"
+        answer = assert_json_4xx(client.post("/api/games/", body, content_type="application/json"))
+        assert "is too large to read" in answer["detail"], answer
+    small = '{"name": "x", "variant": "colonial", "movement_minutes": 1e-400}'
+    answer = assert_json_4xx(client.post("/api/games/", small, content_type="application/json"))
+    assert "movement_minutes" in answer  # 0.0, a number the field judges itself

@@ -207,7 +207,7 @@ def token_accepted(view):
     """A file of the site a REST client fetches too (a phase's picture, the replay): the API's
     ``Authorization: Token`` header is read as the API reads it, in place of a session. Without
     it the session is the viewer; a token the API refuses is the API's JSON 401, not a page
-    saying the game does not exist."""
+    saying the game does not exist, and what is not there is the API's JSON 404."""
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -222,7 +222,10 @@ def token_accepted(view):
             return response
         if found is not None:
             request.user = found[0]
-        return view(request, *args, **kwargs)
+        try:
+            return view(request, *args, **kwargs)
+        except Http404 as missing:  # to a REST client, in the API's form rather than a page
+            return JsonResponse({"detail": str(missing) or "Not found."}, status=404)
 
     return wrapped
 

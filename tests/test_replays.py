@@ -99,11 +99,15 @@ def test_a_rest_client_fetches_the_pictures_and_the_replay_with_its_token(
         assert refused.status_code == 401, bad
         assert refused["Content-Type"] == "application/json" and refused.json()["detail"]
         assert refused["WWW-Authenticate"] == "Token"
+    # What is not there is a JSON 404 to a token client (it was the site's HTML page).
+    ahead = client.get(f"/games/{played.pk}/phases/99.png", **auth)
+    assert ahead.status_code == 404 and ahead["Content-Type"] == "application/json"
+    assert ahead.json()["detail"] == "no processed phase with that number"
     # Another's sandbox stays a 404 for a token as for a session: nothing says it exists.
     sandbox = services.create_game(player, name="Practice", variant="colonial", sandbox=True)
     stranger = Token.objects.create(user=make_user("stranger")).key
     hidden = client.get(f"/games/{sandbox.pk}/replay.json", HTTP_AUTHORIZATION=f"Token {stranger}")
-    assert hidden.status_code == 404
+    assert hidden.status_code == 404 and hidden.json() == {"detail": "no such game"}
 
 
 def test_the_whole_game_as_an_animated_gif(played: Game, moderator, client) -> None:

@@ -290,6 +290,12 @@ def possible(game: Game) -> list[Action]:
     return [a for a in ACTIONS.values() if a.why_not(game) is None]
 
 
+def not_both(names: list[str]) -> str:
+    """The refusal of inputs given together of which one is needed (``Action.conflicting``),
+    as the API and ``perform`` word it."""
+    return gettext("give one of %(names)s, not both") % {"names": ", ".join(names)}
+
+
 def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = None) -> object:
     """Do one action after checking it is possible now and has its inputs; ``NotPossible`` or
     ``GameError`` (a 400 in the API, a message in the console and the admin) when not."""
@@ -311,9 +317,7 @@ def perform(name: str, game: Game, user: AbstractBaseUser, args: dict | None = N
         )
     both = action.conflicting(args)
     if both:
-        raise services.GameError(
-            gettext("give one of %(names)s, not both") % {"names": ", ".join(both)}
-        )
+        raise services.GameError(not_both(both))
     on_phase = any(f.kind == "current_phase" for f in action.fields)
     with transaction.atomic():
         if on_phase and args.get("phase") is not None:

@@ -111,10 +111,9 @@ MAX_DIGITS = 100
 
 
 def _whole_number(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(
-            f"a number of {len(text.lstrip('-'))} digits: at most {MAX_DIGITS} are read"
-        )
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise ValueError(f"a number of {digits} digits: at most {MAX_DIGITS} are read")
     return int(text)
 
 

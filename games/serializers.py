@@ -808,7 +808,7 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
             raise serializers.ValidationError({name: said for name in wanted})
         both = moderation.ACTIONS[action].conflicting(attrs)
         if both:
-            said = gettext("give one of %(names)s, not both") % {"names": ", ".join(both)}
+            said = moderation.not_both(both)
             raise serializers.ValidationError({name: said for name in both})
         # After "not both": a deadline too far off beside minutes was refused for its date.
         problem = moderation.deadline_problem(attrs["deadline"]) if "deadline" in attrs else None

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.translation import gettext
+from rest_framework.authentication import get_authorization_header
 
 logger = logging.getLogger(__name__)
 
@@ -50,3 +51,21 @@ def standalone_page(status: int, message: str, request_id: str | None = None) ->
         html = f"<!DOCTYPE html><title>{escape(title)}</title><h1>{escape(title)}</h1>"
         html += f"<p>{escape(message)}</p>"
     return HttpResponse(html, status=status)
+
+
+def token_client(request: HttpRequest) -> bool:
+    """Whether the request carries the API's ``Authorization: Token`` header, read as DRF
+    reads it: a REST client, which is answered in JSON."""
+    words = get_authorization_header(request).split()
+    return bool(words) and words[0].lower() == b"token"
+
+
+def method_not_allowed(request: HttpRequest, allowed: tuple[str, ...]) -> HttpResponse:
+    """A 405 naming the methods allowed: the API's JSON to a REST client (``token_client``),
+    else the bare refusal the site's error page shows."""
+    if not token_client(request):
+        return HttpResponseNotAllowed(allowed)
+    detail = f'Method "{request.method[:20]}" not allowed.'  # DRF's words for it
+    response = JsonResponse({"detail": detail}, status=405)
+    response["Allow"] = ", ".join(allowed)
+    return response

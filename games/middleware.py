@@ -43,7 +43,7 @@ from django.contrib.messages.middleware import MessageMiddleware
 from django.core.signals import setting_changed
 from django.db import InterfaceError, OperationalError
 from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.gzip import GZipMiddleware
 from django.urls import Resolver404, resolve
 from django.utils import translation
@@ -52,7 +52,7 @@ from django.utils.translation import gettext
 
 from greatgame.logs import request_id
 
-from .errors import standalone_page
+from .errors import method_not_allowed, standalone_page
 
 logger = logging.getLogger(__name__)
 access_logger = logging.getLogger("greatgame.request")
@@ -471,7 +471,7 @@ class PageMethodsMiddleware:
             response = HttpResponse(status=200)
             response["Allow"] = ", ".join(self.ALLOWED)
             return response
-        return HttpResponseNotAllowed(self.ALLOWED)
+        return method_not_allowed(request, self.ALLOWED)
 
 
 class ErrorPageMiddleware:

@@ -40,8 +40,8 @@ from django.utils.http import parse_etags
 from django.utils.text import capfirst
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
-from rest_framework import authentication
 from rest_framework import exceptions as api_exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
@@ -63,7 +63,7 @@ from . import (
     variant_words,
     visibility,
 )
-from .errors import error_page
+from .errors import error_page, method_not_allowed, token_client
 from .forms import (
     PALETTES,
     GameForm,
@@ -207,12 +207,17 @@ def token_accepted(view):
     """A file of the site a REST client fetches too (a phase's picture, the replay): the API's
     ``Authorization: Token`` header is read as the API reads it, in place of a session. Without
     it the session is the viewer; a token the API refuses is the API's JSON 401, not a page
-    saying the game does not exist, and what is not there is the API's JSON 404."""
+    saying the game does not exist, and what is not there is the API's JSON 404.
 
+    Such a file is only read: any other method is a 405 (JSON to a REST client), before the
+    CSRF check, which has nothing to guard here and answered a POST with the site's HTML 403."""
+
+    @csrf_exempt
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        words = authentication.get_authorization_header(request).split()
-        if not words or words[0].lower() != b"token":  # as DRF reads the header
+        if request.method not in ("GET", "HEAD"):
+            return method_not_allowed(request, ("GET", "HEAD"))
+        if not token_client(request):
             return view(request, *args, **kwargs)
         try:
             found = seats.TokenAuthentication().authenticate(Request(request))

@@ -110,6 +110,34 @@ def test_a_rest_client_fetches_the_pictures_and_the_replay_with_its_token(
     assert hidden.status_code == 404 and hidden.json() == {"detail": "no such game"}
 
 
+def test_the_files_are_only_read_and_a_rest_client_is_refused_in_json(
+    played: Game, seat, client
+) -> None:
+    """Found by an adversary: a POST to a phase's picture was the site's HTML CSRF 403 to a
+    REST client, and a DELETE the site's HTML 405. A file is only read: any other method is a
+    405 naming GET and HEAD, in JSON to a token client, on the error page to a browser."""
+    player = seat(played, "Britain").user
+    key = Token.objects.create(user=player).key
+    files = [f"/games/{played.pk}/phases/0.png", f"/games/{played.pk}/replay.json"]
+    for path in files:
+        for method in ("post", "put", "delete", "patch"):
+            refused = getattr(client, method)(path, HTTP_AUTHORIZATION=f"Token {key}")
+            assert refused.status_code == 405, (method, path)
+            assert refused["Content-Type"] == "application/json", (method, path)
+            assert refused.json() == {"detail": f'Method "{method.upper()}" not allowed.'}
+        assert client.head(path, HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
+    # A browser's POST is refused too (it drew the picture when the CSRF token was right),
+    # on the site's page.
+    client.force_login(player)
+    page = client.post(files[0])
+    assert page.status_code == 405 and page["Allow"] == "GET, HEAD"
+    assert page["Content-Type"].startswith("text/html") and b"<html" in page.content.lower()
+    # Any other page: a REST client's DELETE is the JSON 405 too, a browser's the page.
+    other = client.delete("/games/", HTTP_AUTHORIZATION=f"Token {key}")
+    assert other.status_code == 405 and other.json()["detail"] == 'Method "DELETE" not allowed.'
+    assert b"<html" in client.delete("/games/").content.lower()
+
+
 def test_the_whole_game_as_an_animated_gif(played: Game, moderator, client) -> None:
     client.force_login(moderator)
     answer = client.get(f"/games/{played.pk}/replay.gif")

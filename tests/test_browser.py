@@ -297,6 +297,11 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     inner = phone.locator("#board .board-inner")
     phone.wait_for_selector("#board[data-scale]", state="attached")  # the board is in, fitted
     fitted = float(board.get_attribute("data-scale"))  # screen px per board unit, at the fit
+    # The zoom buttons sit under the board, covering none of it (over its corner they hid a
+    # unit a phone player had to tap).
+    bar = phone.locator(".zoom").bounding_box()
+    view = board.bounding_box()
+    assert bar["y"] >= view["y"] + view["height"] - 1, (bar, view)
     phone.click("button[data-zoom=in]")
     assert float(board.get_attribute("data-scale")) > fitted
     before = inner.evaluate("e => e.style.transform")

@@ -97,7 +97,8 @@ ERRORS = {
     "413": "The request body is too large.",
     "415": "The body is not JSON, form data or multipart.",
     "412": "If-Match named a version of your orders other than the one saved now: they were "
-    "changed elsewhere (another tab or device) since; nothing was saved. GET them again.",
+    "changed elsewhere (another tab or device) since; nothing was saved. GET them again. Or "
+    "If-None-Match named the version saved now (with *: orders are saved).",
     "422": "The Idempotency-Key was used before for another payment (payee or amount).",
     "429": "Too many requests; the Retry-After header says when to try again.",
 }
@@ -126,6 +127,23 @@ IF_MATCH = OpenApiParameter(
     "PUT of them answered (W/ or not; several, comma-separated, pass if any is current; * "
     "for any). Otherwise nothing is saved and the answer is 412. Without it, the PUT "
     "replaces whatever is saved.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    pattern=IF_MATCH.pattern,
+    description="Save only if your saved orders are not this version (several, comma-"
+    "separated: none of them), or with * only if none are saved yet; otherwise nothing is "
+    "saved and the answer is 412.",
+)
+# On a read, a value that is no list of entity-tags is not refused: it sets no condition.
+IF_NONE_MATCH_READ = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="304 with no body if your orders are still this version (an ETag, or several "
+    "comma-separated).",
 )
 ORDERS_ETAG = OpenApiParameter(
     "ETag",
@@ -620,15 +638,15 @@ class GameViewSet(
 
     @extend_schema(
         methods=["GET"],
-        responses=OrderSerializer(many=True),
-        parameters=[ORDERS_ETAG],
+        responses={200: OrderSerializer(many=True), 304: None},
+        parameters=[IF_NONE_MATCH_READ, ORDERS_ETAG],
         description="Orders this phase.",
     )
     @extend_schema(
         methods=["PUT"],
         request=OrdersInputSerializer,
         responses=OrderSerializer(many=True),
-        parameters=[IF_MATCH, ORDERS_ETAG],
+        parameters=[IF_MATCH, IF_NONE_MATCH, ORDERS_ETAG],
     )
     @action(detail=True, methods=["get", "put"], pagination_class=None, filter_backends=[])
     def orders(self, request: Request, pk: str) -> Response:
@@ -638,7 +656,9 @@ class GameViewSet(
         ``If-Match: <that ETag>`` is refused with 412 if the orders were changed since (in
         another tab), instead of overwriting them. ``If-Match`` is read as RFC 9110 says
         (``games.preconditions``): ``*`` for any version, or a list of tags; a value that is
-        neither is a 400.
+        neither is a 400. ``If-None-Match`` is the converse: a PUT is refused with 412 if the
+        saved orders are one of the versions it lists (with ``*``, if any are saved), and a GET
+        of the version it lists is a 304.
         """
         if request.method == "PUT":
             return self._submit(request, pk)
@@ -647,7 +667,18 @@ class GameViewSet(
         if game.current_phase is None:
             return Response([])
         orders = list(visibility.visible_orders(game.current_phase, request.user))
-        return self._versioned(Response(order_answers(orders)), game, orders)
+        response = self._versioned(Response(order_answers(orders)), game, orders)
+        if "ETag" in response:
+            try:
+                refused = preconditions.if_none_match(request.headers.get("If-None-Match"))
+            except exceptions.ValidationError:  # on a read it only saves sending the body
+                refused = None
+            version = response["ETag"][3:-1]  # W/"…"
+            if preconditions.none_match(refused, version, saved=True):  # the client has them
+                unchanged = Response(status=status.HTTP_304_NOT_MODIFIED)
+                unchanged["ETag"] = response["ETag"]
+                return unchanged
+        return response
 
     @extend_schema(
         request=OrdersInputSerializer,
@@ -747,6 +778,7 @@ class GameViewSet(
             membership,
             data["orders"],
             version=preconditions.if_match(request.headers.get("If-Match")),
+            unless=preconditions.if_none_match(request.headers.get("If-None-Match")),
             phase=self._phase_meant(membership, data.get("phase")),
         )
         return self._versioned(Response(order_answers(orders)), game, orders, membership)

@@ -1,4 +1,5 @@
-"""``If-Match`` read as RFC 9110 §13.1.1 writes it, for the orders' versions (their ETag).
+"""``If-Match`` and ``If-None-Match`` read as RFC 9110 §13.1.1 and §13.1.2 write them, for the
+orders' versions (their ETag).
 
 ``*`` means any current version: no check. Otherwise the header is a comma-separated list of
 entity-tags (``"abc"`` or ``W/"abc"``; empty list elements are ignored, as §5.6.1 asks), and
@@ -38,10 +39,31 @@ def if_match(value: str | None) -> frozenset[str] | None:
     nothing to compare with) is the client's mistake, a 400, never read as no header at all."""
     if value is None or value.strip(" \t") == "*":
         return None
+    return _tags("If-Match", value)
+
+
+# What ``if_none_match`` gives for a bare ``*``: any version at all (a quoted "*" is a tag).
+ANY = "*"
+
+
+def if_none_match(value: str | None) -> frozenset[str] | str | None:
+    """The versions an ``If-None-Match`` value refuses: a set of them, ``ANY`` for ``*`` (any
+    orders saved at all), or None when it sets no condition (absent). As for ``If-Match``, a
+    value that is neither is a 400."""
+    if value is None:
+        return None
+    if value.strip(" \t") == "*":
+        return ANY
+    return _tags("If-None-Match", value)
+
+
+def _tags(header: str, value: str) -> frozenset[str]:
+    """The opaque parts of a list of entity-tags, W/ or not; a 400 naming ``header`` if the
+    value is not such a list."""
     if not _LIST.fullmatch(value):
         raise exceptions.ValidationError(
             {
-                "If-Match": [
+                header: [
                     gettext(
                         "Must be * or entity-tags separated by commas, each in double quotes "
                         'and written as the ETag was sent, such as W/"12.3.45".'
@@ -50,3 +72,11 @@ def if_match(value: str | None) -> frozenset[str] | None:
             }
         )
     return frozenset(_OPAQUE.findall(value))
+
+
+def none_match(refused: frozenset[str] | str | None, version: str, saved: bool) -> bool:
+    """Whether ``If-None-Match`` (as ``if_none_match`` read it) fails for the orders now at
+    ``version``: ``*`` when any are ``saved``, a list when it names their version."""
+    if refused is None:
+        return False
+    return saved if refused == ANY else version in refused

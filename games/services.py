@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from . import engine, events, ratings, visibility
+from . import engine, events, preconditions, ratings, visibility
 from .limits import (
     ABANDONED_AFTER,
     MAX_DEADLINE_DAYS_AHEAD,
@@ -633,6 +633,7 @@ def submit_orders(
     *,
     version: str | Collection[str] | None = None,
     phase: Phase | None = None,
+    unless: frozenset[str] | str | None = None,
 ) -> list[Order]:
     """Replace the power's orders for the current phase; each is checked by the engine.
 
@@ -643,7 +644,9 @@ def submit_orders(
     ``If-Match`` may list more than one): two tabs of one player cannot silently overwrite
     each other's orders. ``phase``: the current phase as the caller read it, with
     ``membership.game`` (the API reads all three in one query); if it has been processed
-    since, the orders are refused rather than stored in the next phase.
+    since, the orders are refused rather than stored in the next phase. ``unless``: the API's
+    ``If-None-Match`` (``preconditions.if_none_match``): nothing is replaced if the stored
+    orders are one of those versions, or with ``*`` if any are stored.
     """
     texts = engine.order_lines(texts)
     game, phase = _ordering(membership, texts, phase)
@@ -651,12 +654,13 @@ def submit_orders(
     checked = engine.check_orders(game, phase, membership.power, texts)
     rows = list(_order_rows(membership, phase, checked))
     versions = {version} if isinstance(version, str) else version
+    compared = versions is not None or unless is not None
     with transaction.atomic():
         # One round trip for the lock, the seat's re-read and (without a version to compare)
         # the replacement, which the checks below undo with the transaction if they refuse.
         with pipelined():
             locked = _send_lock_for_orders(membership)
-            replaced = _send_replace(membership, phase, rows) if versions is None else None
+            replaced = None if compared else _send_replace(membership, phase, rows)
         if replaced is not None:
             orders = replaced()  # read before any refusal: SQLite rolls back no open statement
         current = locked()
@@ -664,23 +668,41 @@ def submit_orders(
             # The phase read with the seat was processed meanwhile: a conflict (409), as for
             # orders that name a processed phase.
             raise PhaseChanged(gettext("the phase has just been processed; send your orders again"))
-        if versions is not None:
-            if orders_version(phase.pk, membership.power) not in versions:
-                if _read_in_an_earlier_phase(phase, versions):
-                    raise OrdersChanged(
-                        gettext(
-                            "these orders were read in an earlier phase, since processed; the "
-                            "current phase is %(current)s: reload and look at the board first"
-                        )
-                        % {"current": phase.index}
-                    )
-                raise OrdersChanged(
-                    gettext("your orders were changed elsewhere; reload them and try again")
-                )
+        if compared:
+            _compare_versions(phase, orders_version(phase.pk, membership.power), versions, unless)
             orders = _send_replace(membership, phase, rows)()
         _back_in_play(membership, game, phase)
         events.changed(membership.game_id)
     return orders
+
+
+def _compare_versions(
+    phase: Phase,
+    stored: str,
+    versions: Collection[str] | None,
+    unless: frozenset[str] | str | None,
+) -> None:
+    """Refuse (``OrdersChanged``) unless the ``stored`` version of the orders is one of
+    ``versions`` (If-Match) and not one ``unless`` refuses (If-None-Match)."""
+    if preconditions.none_match(unless, stored, saved=not stored.endswith(".0.0")):
+        if unless == preconditions.ANY:
+            raise OrdersChanged(
+                gettext("orders are saved already, and If-None-Match: * saves only where none are")
+            )
+        raise OrdersChanged(
+            gettext("your saved orders are the version If-None-Match names; nothing was saved")
+        )
+    if versions is None or stored in versions:
+        return
+    if _read_in_an_earlier_phase(phase, versions):
+        raise OrdersChanged(
+            gettext(
+                "these orders were read in an earlier phase, since processed; the "
+                "current phase is %(current)s: reload and look at the board first"
+            )
+            % {"current": phase.index}
+        )
+    raise OrdersChanged(gettext("your orders were changed elsewhere; reload them and try again"))
 
 
 def _read_in_an_earlier_phase(phase: Phase, versions: Collection[str]) -> bool:

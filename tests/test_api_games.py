@@ -546,6 +546,55 @@ def test_an_if_match_that_is_no_entity_tag_list_is_400(api, game, seat, header: 
     assert _saved(game, seat) == ["A Vienna - Galicia"]
 
 
+def test_if_none_match_star_saves_only_where_no_orders_are(api, game, seat) -> None:
+    """Found by an adversary: If-None-Match was not read, so a client asking to save only
+    where nothing was saved yet overwrote saved orders. With ``*`` the PUT is refused (412)
+    once orders are saved, and passes while none are."""
+    player = api(seat(game, "Austria").user)
+    url = f"/api/games/{game.pk}/orders/"
+    first = player.put(url, {"orders": ["A Vienna - Galicia"]}, HTTP_IF_NONE_MATCH="*")
+    assert first.status_code == 200, first.data
+    again = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_NONE_MATCH=" * ")
+    assert again.status_code == 412
+    assert "If-None-Match: *" in again.json()["detail"]
+    assert _saved(game, seat) == ["A Vienna - Galicia"]
+    # Emptied (nothing saved), it passes again.
+    assert player.put(url, {"orders": []}).status_code == 200
+    assert (
+        player.put(url, {"orders": ["A Vienna - Bohemia"]}, HTTP_IF_NONE_MATCH="*").status_code
+        == 200
+    )
+
+
+def test_if_none_match_naming_the_saved_version_is_412(api, game, seat) -> None:
+    player, url = _austria(game, seat, api)
+    current = player.get(url)["ETag"]
+    for header in (current, current.removeprefix("W/"), f'"0.0.0", {current}'):
+        refused = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_NONE_MATCH=header)
+        assert refused.status_code == 412, header
+        assert "If-None-Match" in refused.json()["detail"]
+    assert _saved(game, seat) == ["A Vienna - Galicia"]
+    other = player.put(url, {"orders": ["A Vienna - Tyrolia"]}, HTTP_IF_NONE_MATCH='"0.0.0"')
+    assert other.status_code == 200 and _saved(game, seat) == ["A Vienna - Tyrolia"]
+    bad = player.put(url, {"orders": []}, HTTP_IF_NONE_MATCH="abc")
+    assert bad.status_code == 400 and "entity-tags" in bad.json()["If-None-Match"][0]
+    assert _saved(game, seat) == ["A Vienna - Tyrolia"]
+
+
+def test_a_get_of_the_version_held_is_304(api, game, seat) -> None:
+    player, url = _austria(game, seat, api)
+    held = player.get(url)["ETag"]
+    for header in (held, held.removeprefix("W/"), f'"x", {held}', "*"):
+        unchanged = player.get(url, HTTP_IF_NONE_MATCH=header)
+        assert unchanged.status_code == 304 and unchanged["ETag"] == held, header
+        assert unchanged.content == b""
+    assert player.put(url, {"orders": ["A Vienna - Tyrolia"]}).status_code == 200
+    changed = player.get(url, HTTP_IF_NONE_MATCH=held)
+    assert changed.status_code == 200 and changed["ETag"] != held
+    assert [o["text"] for o in changed.json()] == ["A Vienna - Tyrolia"]
+    assert player.get(url, HTTP_IF_NONE_MATCH="abc").status_code == 200  # unread on a GET
+
+
 def test_another_players_if_match_is_read_against_their_own_orders(api, game, seat) -> None:
     """Two players, each with the other's ETag: neither passes; each with their own does."""
     austria, url = _austria(game, seat, api)

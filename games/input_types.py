@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import datetime
 
 from django.http import QueryDict
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
@@ -141,6 +143,23 @@ class PhaseIndexField(serializers.IntegerField):
     def get_attribute(self, instance):
         phase = getattr(instance, self.source)
         return None if phase is None else phase.index
+
+
+class ZonedDateTimeField(serializers.DateTimeField):
+    """A moment with its time zone, as the schema's ``date-time`` (RFC 3339) writes it: a time
+    without one (``2027-01-01T00:00:00``) is refused, where DRF took it as UTC and a moderator
+    who sent local time set a deadline hours off."""
+
+    default_error_messages = {
+        "no_zone": gettext_lazy(
+            "Give the time zone too: end the time with Z (UTC) or an offset such as +09:00."
+        )
+    }
+
+    def enforce_timezone(self, value: datetime) -> datetime:
+        if timezone.is_naive(value):
+            self.fail("no_zone")
+        return super().enforce_timezone(value)
 
 
 # Mix into a serializer before DRF's class: its writable fields refuse values of another JSON

@@ -18,7 +18,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import engine, moderation, notifications, usernames, visibility
-from .input_types import LanguageField, PhaseIndexField, StrictInput
+from .input_types import LanguageField, PhaseIndexField, StrictInput, ZonedDateTimeField
 from .limits import (
     MAX_DEADLINE_DAYS_AHEAD,
     MAX_DEADLINE_SHIFT_MINUTES,
@@ -761,9 +761,10 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         max_value=MAX_DEADLINE_SHIFT_MINUTES,
         help_text="deadline: move by this much",
     )
-    deadline = serializers.DateTimeField(
+    deadline = ZonedDateTimeField(
         required=False,
-        help_text=f"deadline: set to this, at most {MAX_DEADLINE_DAYS_AHEAD} days ahead",
+        help_text=f"deadline: set to this, at most {MAX_DEADLINE_DAYS_AHEAD} days ahead; with "
+        "its time zone (Z or an offset such as +09:00)",
     )
     phase = serializers.IntegerField(
         required=False,

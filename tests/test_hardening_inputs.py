@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, timedelta
 
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -867,6 +868,25 @@ def test_moderator_deadline_far_in_the_future_is_refused(game, moderator) -> Non
         format="json",
     )
     assert "deadline" in assert_json_4xx(response, 400)
+
+
+def test_a_moderators_deadline_without_a_time_zone_is_refused(game, moderator) -> None:
+    """Found by an adversary: a deadline sent without its time zone was taken as UTC, so a
+    moderator who sent local time set a deadline hours off without a word. It is refused with
+    what to add; with Z or an offset it is read as meant."""
+    client = token_client(moderator)
+    path = f"/api/games/{game.pk}/moderation/deadline/"
+    game.current_phase.refresh_from_db()
+    before = game.current_phase.deadline
+    ahead = (timezone.now() + timedelta(days=3)).replace(microsecond=0, tzinfo=None)
+    refused = client.post(path, {"deadline": ahead.isoformat(), "phase": 0}, format="json")
+    assert "offset such as +09:00" in assert_json_4xx(refused, 400)["deadline"][0]
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == before
+    tokyo = f"{ahead.isoformat()}+09:00"
+    assert client.post(path, {"deadline": tokyo, "phase": 0}, format="json").status_code == 200
+    game.current_phase.refresh_from_db()
+    assert game.current_phase.deadline == ahead.replace(tzinfo=UTC) - timedelta(hours=9)
 
 
 def test_moderator_deadline_pushed_again_and_again_stays_within_a_year(game, moderator) -> None:

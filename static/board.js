@@ -136,6 +136,13 @@
       if (b.w * s > w + 1 || b.h * s > h + 1) {
         var own = viewport.dataset.power ? inner.querySelectorAll(
           'g.unit[data-power="' + CSS.escape(viewport.dataset.power) + '"]') : [];
+        // A power with no unit on the board (a Chinese great power before its armies enter
+        // from the board's edges): the whole board, not a middle where it has nothing.
+        if (viewport.dataset.power && !own.length) {
+          whole();
+          fitted = view.s;
+          return;
+        }
         // The view around most of one's units: the centre of the fullest view-sized window.
         var spots = Array.from(own).map(function (g) {
           var r = g.getBBox();

@@ -475,6 +475,34 @@ def test_the_legend_is_in_view_on_a_wide_screen(chromium, live_server, demo, var
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_power_with_no_unit_opens_on_the_whole_board_on_a_phone(chromium, live_server, demo):
+    """Found by a UI tester: on a phone, a Chinese great power (no armies until they enter
+    from the board's edges) opened on inland China, where it has nothing; the entry spaces
+    were out of sight. With no unit of its own the phone shows the whole board; with units
+    (demo3's Russia, Colonial) it opens around them, closer in."""
+    chinese = Game.objects.get(variant="chinese", memberships__user__username="demo1")
+    assert not [u for u in chinese.current_phase.units if u["power"] == "England"]
+    width, height = SCREENS["phone"]
+    for username, game, whole in (("demo1", chinese, True), ("demo3", demo, False)):
+        context = chromium.new_context(
+            viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+        )
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", "demo")
+        page.click("button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.wait_for_selector("#board[data-scale]", state="attached")
+        drawing = box(page.locator("#board svg"))
+        assert inside(drawing, box(page.locator("#board"))) is whole, (username, drawing)
+        context.close()
+        time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_unit_chosen_from_the_list_brings_the_board_into_view_on_a_phone(
     chromium, live_server, demo
 ):

@@ -1213,8 +1213,12 @@ def _depose(game: Game, phase: Phase, powers: list[str]) -> None:
 
 
 def _board(request: dict, response: dict) -> dict:
+    """The position the next phase opens on. Dislodged units go into it only if it is a
+    retreat phase: where none can retreat the engine skips that phase, and they are gone."""
     keys = ("units", "supply_centers", "dislodged", "contested")
     board = {key: response.get(key) or ([] if key != "supply_centers" else {}) for key in keys}
+    if (response.get("next_phase") or {}).get("type") != Phase.Type.RETREATS:
+        board["dislodged"] = []
     board["carried"] = engine.carried(request, response)
     return board
 

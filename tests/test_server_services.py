@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from datetime import UTC, datetime, time, timedelta
 from unittest import mock
@@ -327,6 +328,49 @@ def _france_dislodged(game: Game, seat) -> Phase:
     retreats = current(game)
     assert retreats.type == "retreats" and services.engine.powers_to_act(retreats) == {"France"}
     return retreats
+
+
+def test_a_unit_with_nowhere_to_retreat_is_gone_from_the_next_phase(game: Game, seat) -> None:
+    """Found by an adversary: a unit dislodged with nowhere to retreat (no retreat phase
+    opens: it is simply gone) was still drawn in the next phase, ringed as dislodged, and the
+    API listed it there. Only a retreat phase holds dislodged units. France's army in
+    Burgundy, German armies all around it, cannot retreat."""
+    phase = current(game)
+    phase.units = [
+        {"power": "France", "unit": "A", "location": "Burgundy"},
+        *(
+            {"power": "Germany", "unit": "A", "location": place}
+            for place in ("Munich", "Ruhr", "Belgium", "Picardy", "Gascony", "Marseilles", "Paris")
+        ),
+        {"power": "England", "unit": "F", "location": "London"},
+    ]
+    phase.save(update_fields=["units"])
+    germany = seat(game, "Germany")
+    services.submit_orders(germany, ["A Munich - Burgundy", "A Ruhr S A Munich - Burgundy"])
+    assert services.process_phase(game.pk, phase.pk, force=True)
+    phase.refresh_from_db()
+    gone = [d for d in phase.results["dislodged"] if d["location"] == "Burgundy"]
+    assert gone and gone[0]["retreats"] == []  # dislodged, with nowhere to go
+    following = current(game)
+    assert following.type == "movement" and following.dislodged == []
+    assert not [u for u in following.units if u["power"] == "France"]
+
+
+def test_the_ghosts_already_stored_are_cleared_by_the_migration(game: Game) -> None:
+    """Phases opened before the mend keep their ghost: the migration clears dislodged units
+    from every phase but a retreat phase, whose are real."""
+    from django.apps import apps
+
+    cleared = importlib.import_module("games.migrations.0029_no_dislodged_outside_retreats")
+    ghost = [{"power": "France", "unit": "A", "location": "Burgundy", "retreats": []}]
+    opened = current(game)
+    Phase.objects.filter(pk=opened.pk).update(dislodged=ghost)
+    retreats = Phase.objects.create(
+        game=game, index=99, season="fall", year=1901, type="retreats", dislodged=ghost
+    )
+    cleared.clear_dislodged(apps, None)
+    assert Phase.objects.get(pk=opened.pk).dislodged == []
+    assert Phase.objects.get(pk=retreats.pk).dislodged == ghost
 
 
 def test_a_retreat_left_to_a_seat_removed_is_processed_at_once(

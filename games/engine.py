@@ -56,6 +56,13 @@ def describe(variant_id: str) -> dict:
     return adjudication.load(variant_id).describe()
 
 
+def deposition_limit(variant_id: str) -> int | None:
+    """The balance below which a leader is deposed at the year's end (Chinese Diplomacy), as
+    the variant's rule objects state it; None where gold deposes nobody."""
+    limits = [getattr(r, "deposed_below", None) for r in adjudication.load(variant_id).plugins]
+    return next((limit for limit in limits if limit is not None), None)
+
+
 def rule_summaries(variant_id: str) -> list[str]:
     """The variant's rules in the words of their rule objects, for the rules page."""
     return [rule.summary for rule in adjudication.load(variant_id).plugins if rule.summary]

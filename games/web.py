@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Sum
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -939,6 +939,15 @@ def _adjustments_left(guide: dict, mine: list[Order]) -> tuple[str, int]:
     return words % {"left": left, "n": allowed}, left
 
 
+def after_payments(phase: Phase, power: str) -> int:
+    """What ``power`` holds going into the year less what it has paid this year: its balance
+    before the year's income and costs, and before payments to it (which stay the payers'
+    secret until the statement)."""
+    opening = (engine.opening_balances(phase) or {}).get(power, 0)
+    paid = phase.payments.filter(payer=power).aggregate(total=Sum("amount"))["total"]
+    return opening - (paid or 0)
+
+
 def _gold_context(
     request: HttpRequest, game: Game, phase: Phase, power: str | None, is_current: bool
 ) -> dict:
@@ -966,6 +975,11 @@ def _gold_context(
             if unpaid:  # refused (``pay``): back in the form
                 initial.update({k: v for k, v in unpaid.items() if k in ("to", "amount") and v})
             gold["payment_form"] = PaymentForm(powers=others, initial=initial)
+            gold["payer"], gold["after_payments"] = power, after_payments(phase, power)
+            limit = engine.deposition_limit(game.variant)
+            if limit is not None:
+                gold["limit"] = f"{limit:,}"
+                gold["past_limit"] = gold["after_payments"] < limit
     results = (phase.results or {}).get("economy") if phase.processed_at else None
     if results and phase.pk == game.current_phase_id:
         # The game ended with this phase (Chinese Diplomacy's 1950): no year follows to carry
@@ -1492,7 +1506,30 @@ def pay_from_form(
     else:
         words = {"power": membership.power, "to": data["to"], "amount": data["amount"]}
         messages.success(request, paid % words, place)
+    _warn_past_the_limit(request, membership, place)
     return True
+
+
+def _warn_past_the_limit(request: HttpRequest, membership, place: str) -> None:
+    """A warning when this year's payments alone take the power past the balance that deposes
+    its leader at the year's end (seed 003, rule 6): paying is allowed, debt too, but nobody
+    should learn of a deposition only from the statement."""
+    limit = engine.deposition_limit(membership.game.variant)
+    phase = membership.game.current_phase
+    if limit is None or phase is None:
+        return
+    left = after_payments(phase, membership.power)
+    if left < limit:
+        messages.warning(
+            request,
+            gettext(
+                "After this year's payments %(power)s stands at %(left)s k oz, before the "
+                "year's income and costs: a balance below %(limit)s at the year's end deposes "
+                "its leader."
+            )
+            % {"power": membership.power, "left": f"{left:,}", "limit": f"{limit:,}"},
+            place,
+        )
 
 
 @signed_in_to_act

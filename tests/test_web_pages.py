@@ -526,6 +526,35 @@ def test_payment_through_the_page(chinese, seat, make_user):
     assert "pay-form" not in assert_html(stranger.get(reverse("game", args=[chinese.pk])))
 
 
+def test_a_payer_sees_the_balance_after_its_payments_and_is_warned_past_the_limit(chinese, seat):
+    """Found by an adversary: England paid Japan 30, 30 and then 1,000 (a number box's "1e3")
+    and learned only from the year's statement that it was deposed: the page showed the
+    balance at the year's start and each payment said only "Paid". The panel gives the
+    balance after the year's payments, and a payment that takes it below the limit that
+    deposes (seed 003, rule 6: more than 1,000 lost) says so; paying stays allowed."""
+    c = client_for(seat(chinese, "England").user)
+    url, page = reverse("pay", args=[chinese.pk]), reverse("game", args=[chinese.pk])
+    for amount in ("30", "30"):
+        said = assert_html(
+            c.post(url, {"to": "Japan", "amount": amount, "phase": "0"}, follow=True)
+        )
+        assert "deposes" not in said
+    assert "England after your payments this year: <strong>-60</strong> k oz" in said
+    said = assert_html(c.post(url, {"to": "Japan", "amount": "1e3", "phase": "0"}, follow=True))
+    assert "Paid Japan 1000 k oz." in said
+    assert (
+        "After this year&#x27;s payments England stands at -1,060 k oz, before the year&#x27;s "
+        "income and costs: a balance below -1,000 at the year&#x27;s end deposes its leader."
+    ) in said
+    html = assert_html(c.get(page))
+    assert "<strong>-1060</strong> k oz" in html
+    assert "A balance below -1,000 at the year's end deposes you." in html
+    assert Payment.objects.filter(game=chinese, payer="England").count() == 3
+    # Japan, paid, is told nothing of it before the statement: its own figure is unchanged.
+    japan = assert_html(client_for(seat(chinese, "Japan").user).get(page))
+    assert "Japan after your payments this year: <strong>0</strong> k oz" in japan
+
+
 def test_a_payment_form_of_a_phase_since_processed_pays_nothing(chinese, seat, api):
     """The payment form sends the phase it was shown in: sent after that phase was processed
     it pays nothing in the next one, and says so; a form naming no phase is an old page's.

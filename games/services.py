@@ -391,21 +391,9 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     _not_a_watching_moderator(game, user)
     if own is not None and own.removed:  # out for good, unless the moderator seats them
         raise GameError(gettext("the moderator removed you from this game"))
-    if own is not None and own.power == power and _deposed(game, own):
-        # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
-        # the old one again).
-        raise GameError(
-            gettext("you were deposed as leader of %(power)s; it goes to a new player")
-            % {"power": power}
-        )
-    if deposed_from := _deposed_from_another(game, own, power):
-        raise GameError(
-            gettext(
-                "you were deposed as leader of %(power)s in this game; its other powers go to "
-                "other players"
-            )
-            % {"power": deposed_from}
-        )
+    refusal = deposition_refusal(game, own, power)
+    if refusal:
+        raise GameError(refusal)
     ratings.check_requirements(game, user)
     if power not in engine.powers(game):  # the Chinese factions are the gamesmaster's
         raise GameError(
@@ -468,6 +456,35 @@ def _not_a_watching_moderator(game: Game, user: AbstractBaseUser) -> None:
             )
             % {"user": user.username}
         )
+
+
+def deposition_refusal(game: Game, own: Membership | None, power: str) -> str | None:
+    """Why the player of ``own`` (their seat row in the game, out of play) may not take
+    ``power`` over because of a deposition (Chinese Diplomacy), or None: the page offers
+    only the powers ``take_over`` would give."""
+    if own is not None and own.power == power and _deposed(game, own):
+        # Seed 003, rule 6: the position goes to a new player (the moderator may still seat
+        # the old one again).
+        return gettext("you were deposed as leader of %(power)s; it goes to a new player") % {
+            "power": power
+        }
+    if deposed_from := _deposed_from_another(game, own, power):
+        return gettext(
+            "you were deposed as leader of %(power)s in this game; its other powers go to "
+            "other players"
+        ) % {"power": deposed_from}
+    return None
+
+
+def deposed_from(game: Game, user: AbstractBaseUser) -> str | None:
+    """The power of the game ``user`` was deposed from as leader (Chinese Diplomacy) and no
+    longer plays, or None: for the page to say so."""
+    own = game.memberships.filter(user=user).first()
+    if own is None or own.in_play:
+        return None
+    name = user.get_username()
+    deposed = ModeratorAction.objects.deposed_leaders(game)
+    return next((p for p, player in sorted(deposed) if player == name), None)
 
 
 def _deposed_from_another(game: Game, own: Membership | None, power: str) -> str | None:

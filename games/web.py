@@ -721,7 +721,14 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # Not to whoever moderates the game without playing it: they have seen every power's
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
-        context["open_powers"] = [p["power"] for p in context["powers"] if p["open"]]
+        # A leader deposed here is told so, and offered no power the take-over would refuse.
+        context["deposed_from"] = services.deposed_from(game, user)
+        own = game.memberships.filter(user=user).first()
+        context["open_powers"] = [
+            p["power"]
+            for p in context["powers"]
+            if p["open"] and not services.deposition_refusal(game, own, p["power"])
+        ]
     if power and not game.is_over:  # the vote standing, for the vote form to show
         standing = game.votes.filter(power=power).values_list("concede_to", flat=True).first()
         context["my_vote"] = None if standing is None else (standing or "draw")

@@ -252,6 +252,30 @@ def test_a_deposed_leader_takes_no_other_power_of_the_game(make_game, seat, make
     assert services.take_over(game, make_user("newcomer"), "Russia").power == "Russia"
 
 
+def test_the_page_tells_a_deposed_leader_and_offers_no_power_they_cannot_take(
+    make_game, seat, make_user
+) -> None:
+    """Found by an adversary: deposed, the leader's page said nothing of it (the order tools
+    were just gone), and the take-over form still offered every open power, each refused on
+    submission. The page says so and offers no take-over; to anyone else it offers them."""
+    game = make_game("chinese", bots_take_civil_disorder=False)
+    germany = seat(game, "Germany")
+    services.remove_player(game, game.creator, "Russia")
+    _deep_in_debt(game, "Germany")
+    services.submit_orders(germany, ["Enter A Pacific Ocean"])
+    _process(game)
+    client = Client()
+    client.force_login(germany.user)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "You were deposed as leader of Germany" in html
+    assert 'id="take-over-form"' not in html
+    client.force_login(make_user("newcomer"))
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "You were deposed" not in html
+    offered = html.split('id="take-over"', 1)[1].split("</select>", 1)[0]
+    assert "<option>Germany</option>" in offered and "<option>Russia</option>" in offered
+
+
 def test_a_deposed_leader_is_rated_last(make_game, seat, make_user) -> None:
     """Bankrupt on purpose, the leader was left out of the rating (a replaced seat): a loss
     escaped. A deposition ends the seat as elimination ends another's, and places it last,

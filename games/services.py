@@ -408,7 +408,7 @@ def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
         if seat.bot:
-            _log(game, user, "bot", power=power, bot=False, player=user.username)
+            _log(game, user, "bot", power=power, bot=False, player=user.username, why="taken")
     membership = _take_seat(game, user, power, own)
     phase = _current(game)
     _new_leader_at_zero(game, phase, membership)

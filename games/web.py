@@ -1671,6 +1671,11 @@ def audit_words(entry: ModeratorAction, phase_names: dict[int, str], zone: str) 
 def bot_words(d: dict) -> str:
     """An audit-log entry of a bot put on or taken off a seat."""
     power, player = d.get("power"), d.get("player")
+    if not d.get("bot") and d.get("why") == "taken":
+        return gettext("%(player)s took %(power)s over from its bot.") % {
+            "power": power,
+            "player": player,
+        }
     if not d.get("bot"):
         return gettext("Took the bot off %(power)s; the power is in civil disorder.") % {
             "power": power

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import authenticate
+from django.urls import reverse
 
 from bots.heuristic import HeuristicBot
 from games import engine, services, tasks
@@ -235,6 +236,15 @@ def test_a_human_takes_a_bots_seat_over(api, make_user, run_tasks):
     other = api(make_user("other"))
     refused = other.post(f"/api/games/{game_id}/join/", {"power": "Britain"}, format="json")
     assert refused.status_code == 400, refused.data
+    # The console's log says who took the power over (an adversary's finding: it said the
+    # bot was taken off and the power left in civil disorder).
+    from django.test import Client
+
+    page = Client()
+    page.force_login(game.creator)
+    console = page.get(reverse("moderate", args=[game_id])).content.decode()
+    assert "newcomer took Japan over from its bot." in console
+    assert "Took the bot off Japan" not in console
 
 
 def test_the_moderator_puts_a_bot_on_and_off_and_it_is_audited(api, make_user, run_tasks):

@@ -17,6 +17,7 @@ import adjudication
 from adjudication.orders import OrderError, parse
 from games import engine, variant_words
 from games.models import Phase
+from variants.render import render_board
 
 pytestmark = pytest.mark.django_db
 
@@ -208,6 +209,10 @@ def test_a_retreat_phase_names_the_units_and_where_they_may_go(make_game, seat):
     guide = re.search(r'<ul class="guide" id="retreat-guide">(.*?)</ul>', html, re.S).group(1)
     assert "A Omsk must retreat to Krasnoyarsk, Orenburg or Perm, or disband." in guide
     assert "Akmolinsk" not in guide  # where the attack came from
+    # The board's tooltip: attacked from Akmolinsk, not a unit that stood there (an
+    # adversary read "dislodged from Akmolinsk" as that).
+    board = render_board("colonial", {"units": phase.units, "dislodged": phase.dislodged})
+    assert "Russia: A Omsk (dislodged by an attack from Akmolinsk)" in board
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ WORDS = (
     gettext_noop("centres / units"),
     gettext_noop("{province}: neutral"),
     gettext_noop("{power}: {unit} (dislodged)"),
-    gettext_noop("{power}: {unit} (dislodged from {province})"),
+    gettext_noop("{power}: {unit} (dislodged by an attack from {province})"),
     gettext_noop("Standoff in {province}"),
     gettext_noop("{order} ({result})"),
     gettext_noop("{order} ({result}: {reason})"),
@@ -1479,7 +1479,7 @@ class _Drawing:
             here = f"{kind} {location}"
             if unit.get("attacker_from"):
                 label = self.say(
-                    "{power}: {unit} (dislodged from {province})",
+                    "{power}: {unit} (dislodged by an attack from {province})",
                     power=power or "",
                     unit=here,
                     province=unit["attacker_from"],

@@ -6,7 +6,7 @@ options), read from the phase as stored, so the page says exactly what the judge
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from adjudication.adjustments import build_sites, needed
 from adjudication.board import read
@@ -18,6 +18,32 @@ from .models import Game, Phase
 
 def _board(game: Game, phase: Phase):
     return read(engine.request(game, phase, []))[0]
+
+
+# A coast as the board's menu says it (static/board.js, the same words): "Seoul (west coast)"
+# where the engine writes "Seoul/wc".
+COASTS = {
+    "nc": gettext_noop("north coast"),
+    "sc": gettext_noop("south coast"),
+    "ec": gettext_noop("east coast"),
+    "wc": gettext_noop("west coast"),
+}
+
+
+def place_name(location: str) -> str:
+    """A place in the reader's words, its coast spelled out."""
+    province, _, coast = location.partition("/")
+    if coast not in COASTS:
+        return location
+    return gettext("%(province)s (%(coast)s)") % {
+        "province": province,
+        "coast": gettext(COASTS[coast]),
+    }
+
+
+def unit_name(unit: str, location: str) -> str:
+    """``F Seoul (west coast)``: a unit as the page names it."""
+    return f"{unit} {place_name(location)}"
 
 
 def either(names: list[str]) -> str:
@@ -80,7 +106,7 @@ def retreats(game: Game, phase: Phase, power: str) -> list[dict]:
         if d.unit.power != power:
             continue
         options = retreat_options(board.variant, d, occupied, board.contested)
-        unit = f"{d.unit.kind} {d.unit.location}"
+        unit = unit_name(d.unit.kind, d.unit.location)
         if options:
             text = gettext("%(unit)s must retreat to %(where)s, or disband.") % {
                 "unit": unit,

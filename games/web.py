@@ -879,7 +879,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
             context["adjustment"] = phase_guide.adjustments(game, phase, power)
         context["examples"] = variant_words.examples(game.variant, phase.type)
         unordered = without_orders(own, mine)
-        context["unordered"] = [f"{u['unit']} {u['location']}" for u in unordered]
+        context["unordered"] = [phase_guide.unit_name(u["unit"], u["location"]) for u in unordered]
         context["must_act"] = power in engine.powers_to_act(phase)
         context["has_units"] = bool(own)
         if phase.type == Phase.Type.MOVEMENT:
@@ -1349,7 +1349,7 @@ def _left_undone(game: Game, membership: Membership) -> list[str]:
         words, unused = _adjustments_left(guide, saved)
         if unused:
             said.append(words)
-    missing = [f"{u['unit']} {u['location']}" for u in without_orders(due, saved)]
+    missing = [phase_guide.unit_name(u["unit"], u["location"]) for u in without_orders(due, saved)]
     if missing:
         said.append(gettext("Without orders: %(units)s.") % {"units": ", ".join(missing)})
     return said
@@ -1841,7 +1841,7 @@ def variant_page(request: HttpRequest, variant_id: str) -> HttpResponse:
     colours = power_colours(variant_id, palette_of(request))
     units = defaultdict(list)
     for unit in start["units"]:
-        units[unit["power"]].append(f"{unit['unit']} {unit['location']}")
+        units[unit["power"]].append(phase_guide.unit_name(unit["unit"], unit["location"]))
     powers = [
         {**p, "colour": colours.get(p["name"]), "units": units[p["name"]]} for p in facts["powers"]
     ]

@@ -938,7 +938,7 @@
     if (unorderedNote) {
       unorderedNote.className = missing.length ? "warn" : "ok";
       unorderedNote.textContent = missing.length
-        ? t("Without orders: %(units)s.", { units: missing.map(function (u) { return u.unit + " " + u.location; }).join(", ") })
+        ? t("Without orders: %(units)s.", { units: missing.map(function (u) { return u.unit + " " + placeName(u.location); }).join(", ") })
         : t("Every unit has an order.");
     }
     decorate();

@@ -215,6 +215,22 @@ def test_a_retreat_phase_names_the_units_and_where_they_may_go(make_game, seat):
     assert "Russia: A Omsk (dislodged by an attack from Akmolinsk)" in board
 
 
+def test_a_coast_is_spelled_out_where_the_page_names_a_unit(make_game, seat):
+    """Found by an adversary: "Without orders: F Seoul/wc" beside the menu's "F Seoul (west
+    coast)": the page names a coast as the menu does, in the reader's language."""
+    game = make_game("colonial")
+    phase = game.current_phase
+    phase.units = [u for u in phase.units if u["power"] != "Russia"]
+    phase.units.append({"power": "Russia", "unit": "F", "location": "Seoul/wc"})
+    phase.save()
+    html = page(game, seat(game, "Russia").user)
+    note = re.search(r'<p class="warn" id="unordered">(.*?)</p>', html, re.S).group(1)
+    assert note == "Without orders: F Seoul (west coast)."
+    client = client_for(seat(game, "Russia").user)
+    japanese = client.get(reverse("game", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="ja")
+    assert "F Seoul/wc" not in japanese.content.decode()
+
+
 @pytest.mark.parametrize(
     ("variant", "text"), [("far-east", "A Peking - Shensi"), ("standard", "A Paris - Burgundy")]
 )

@@ -701,6 +701,7 @@ def _compare_versions(
 ) -> None:
     """Refuse (``OrdersChanged``) unless the ``stored`` version of the orders is one of
     ``versions`` (If-Match) and not one ``unless`` refuses (If-None-Match)."""
+    # No orders saved is the version "<phase>.0.0" (``orders_version``).
     if preconditions.none_match(unless, stored, saved=not stored.endswith(".0.0")):
         if unless == preconditions.ANY:
             raise OrdersChanged(

@@ -44,9 +44,11 @@ def demo(live_server, settings):
     return Game.objects.get(variant="colonial", memberships__user__username="demo3")
 
 
-def sign_in(chromium, base: str, screen: str, username: str = "demo3"):
+def sign_in(chromium, base: str, screen: str, username: str = "demo3", touch: bool = False):
+    """A page signed in as ``username``; ``touch``: a phone's (mobile, touch)."""
     width, height = SCREENS[screen]
-    context = chromium.new_context(viewport={"width": width, "height": height})
+    phone = {"has_touch": True, "is_mobile": True} if touch else {}
+    context = chromium.new_context(viewport={"width": width, "height": height}, **phone)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{base}/accounts/login/")
@@ -482,23 +484,13 @@ def test_a_power_with_no_unit_opens_on_the_whole_board_on_a_phone(chromium, live
     (demo3's Russia, Colonial) it opens around them, closer in."""
     chinese = Game.objects.get(variant="chinese", memberships__user__username="demo1")
     assert not [u for u in chinese.current_phase.units if u["power"] == "England"]
-    width, height = SCREENS["phone"]
     for username, game, whole in (("demo1", chinese, True), ("demo3", demo, False)):
-        context = chromium.new_context(
-            viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
-        )
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", "demo")
-        page.click("button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
+        page = sign_in(chromium, live_server.url, "phone", username, touch=True)
         page.goto(f"{live_server.url}/games/{game.pk}/")
         page.wait_for_selector("#board[data-scale]", state="attached")
         drawing = box(page.locator("#board svg"))
         assert inside(drawing, box(page.locator("#board"))) is whole, (username, drawing)
-        context.close()
+        page.context.close()
         time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
 
 

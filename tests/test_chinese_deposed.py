@@ -238,15 +238,21 @@ def test_the_deposed_leader_seated_again_does_not_start_at_zero(make_game, seat)
     assert _balance(game, "Germany") == -20
 
 
-def test_a_deposed_leader_takes_no_other_power_of_the_game(make_game, seat, make_user) -> None:
-    """Found by an adversary: deposed, the leader took another empty power at once; paid to an
-    ally before going bankrupt, the gold stayed with the ally and the loss was left behind."""
+def _germany_deposed_russia_open(make_game, seat) -> tuple[Game, Membership]:
+    """Germany's leader deposed at the year's end; Russia open to take over."""
     game = make_game("chinese", bots_take_civil_disorder=False)
     germany = seat(game, "Germany")
     services.remove_player(game, game.creator, "Russia")
     _deep_in_debt(game, "Germany")
     services.submit_orders(germany, ["Enter A Pacific Ocean"])
     _process(game)
+    return game, germany
+
+
+def test_a_deposed_leader_takes_no_other_power_of_the_game(make_game, seat, make_user) -> None:
+    """Found by an adversary: deposed, the leader took another empty power at once; paid to an
+    ally before going bankrupt, the gold stayed with the ally and the loss was left behind."""
+    game, germany = _germany_deposed_russia_open(make_game, seat)
     with pytest.raises(services.GameError, match="deposed as leader of Germany in this game"):
         services.take_over(game, germany.user, "Russia")
     assert services.take_over(game, make_user("newcomer"), "Russia").power == "Russia"
@@ -258,12 +264,7 @@ def test_the_page_tells_a_deposed_leader_and_offers_no_power_they_cannot_take(
     """Found by an adversary: deposed, the leader's page said nothing of it (the order tools
     were just gone), and the take-over form still offered every open power, each refused on
     submission. The page says so and offers no take-over; to anyone else it offers them."""
-    game = make_game("chinese", bots_take_civil_disorder=False)
-    germany = seat(game, "Germany")
-    services.remove_player(game, game.creator, "Russia")
-    _deep_in_debt(game, "Germany")
-    services.submit_orders(germany, ["Enter A Pacific Ocean"])
-    _process(game)
+    game, germany = _germany_deposed_russia_open(make_game, seat)
     client = Client()
     client.force_login(germany.user)
     html = client.get(f"/games/{game.pk}/").content.decode()

@@ -768,12 +768,31 @@ def check_orders(
 
 
 def _ordering(membership: Membership, texts: list[str], phase: Phase | None) -> tuple[Game, Phase]:
-    """What saving and checking orders share: the limits, then the game and the phase."""
+    """What saving and checking orders share: the limits, then the game and the phase, in
+    which the power must have something to order (or send nothing)."""
     _order_limits(texts)
     if phase is None:
         game = Game.objects.select_related("current_phase").get(pk=membership.game_id)
-        return game, _current(game)
-    return membership.game, phase
+        phase = _current(game)
+    else:
+        game = membership.game
+    if texts and _nothing_to_order(phase, membership.power):
+        # Stored, a stray order showed the power as having ordered, to every player.
+        raise GameError(
+            gettext("%(power)s has nothing to order this phase") % {"power": membership.power}
+        )
+    return game, phase
+
+
+def _nothing_to_order(phase: Phase, power: str) -> bool:
+    """A retreat phase without a dislodged unit of the power's, or an adjustment phase with
+    nothing for it to build or remove. (In a movement phase a power still in play has units,
+    or gold to bring armies on.)"""
+    if phase.type == Phase.Type.RETREATS:
+        return all(d["power"] != power for d in phase.dislodged)
+    if phase.type == Phase.Type.ADJUSTMENTS:
+        return power not in engine.powers_to_act(phase)
+    return False
 
 
 def _order_limits(texts: list[str]) -> None:

@@ -373,6 +373,23 @@ def test_the_ghosts_already_stored_are_cleared_by_the_migration(game: Game) -> N
     assert Phase.objects.get(pk=retreats.pk).dislodged == ghost
 
 
+def test_a_power_with_nothing_to_order_in_a_retreat_phase_is_refused(game: Game, seat) -> None:
+    """Found by an adversary: Japan, with no dislodged unit, saved "F Canton R Fukien"; the
+    order was stored (invalid) and every player saw Japan as having ordered. Orders from a
+    power with nothing to order are refused, with why; sending none stays allowed."""
+    retreats = _france_dislodged(game, seat)
+    germany = seat(game, "Germany")
+    for sent in (["A Burgundy - Ruhr"], ["A Munich H"]):
+        with pytest.raises(services.GameError, match="Germany has nothing to order this phase"):
+            services.submit_orders(germany, sent)
+        with pytest.raises(services.GameError, match="nothing to order"):
+            services.check_orders(germany, sent)
+    assert services.submit_orders(germany, []) == []
+    assert not retreats.orders.exists()
+    france = seat(game, "France")
+    assert services.submit_orders(france, ["A Burgundy - Paris"])[0].valid
+
+
 def test_a_retreat_left_to_a_seat_removed_is_processed_at_once(
     make_game, seat, moderator, enqueued, django_capture_on_commit_callbacks
 ) -> None:

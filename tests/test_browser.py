@@ -328,10 +328,14 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     shot(phone, "08-phone-sandbox")
     # A name without a space wraps: it had widened the lobby and its game's page.
     ada = get_user_model().objects.get(username="ada")
-    long = services.create_game(ada, name="9" * 40, variant="colonial")
-    for path in ("/", f"/games/{long.pk}/"):
+    long = services.create_game(ada, name="9" * 100, variant="colonial")
+    for path in ("/", f"/games/{long.pk}/", "/games/"):
         phone.goto(base + path)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
+    # In the list of games too: the name's cell had grown 1,400 px wide, every other column
+    # out of sight beyond it.
+    name = phone.locator("td:first-child", has_text="9" * 20).first.bounding_box()
+    assert name["width"] < 390, name
 
 
 def ada_plays_russia(name: str) -> tuple[Game, Phase]:

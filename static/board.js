@@ -58,13 +58,15 @@
       var size = Math.min(Math.max(px, font * view.s), Math.max(px, 15));
       svg.style.setProperty("--k", (size / (view.s * font) * 1.002).toFixed(4));
       svg.style.setProperty("--s", view.s.toFixed(4));  // a unit's tap target, in CSS
-      // The legend's smallest words at least ``px`` on screen too.
+      // The legend's smallest words at least ``px`` on screen too; and the legend keeps the
+      // size it has at the default fit as one zooms in (it grew with the board, over units).
       var legend = Array.from(svg.querySelectorAll("#legend text")).map(function (t) {
         return Number(t.getAttribute("font-size")) || font;
       });
       if (legend.length) {
         var least = Math.min.apply(null, legend);
-        svg.style.setProperty("--lk", Math.max(1, px / (view.s * least) * 1.002).toFixed(4));
+        var onScreen = Math.max(fitted || view.s, px / least);  // px a board unit of it
+        svg.style.setProperty("--lk", (onScreen / view.s * 1.002).toFixed(4));
       }
       // The whole name where it fits, else the abbreviation, else (far out) none; a place
       // one is asked to pick always shows at least its abbreviation.
@@ -144,21 +146,23 @@
           return;
         }
         // The view around most of one's units: the centre of the fullest view-sized window.
+        // A marker of several fleets in one ocean counts as that many (``data-count``).
         var spots = Array.from(own).map(function (g) {
           var r = g.getBBox();
-          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2, n: Number(g.dataset.count) || 1 };
         });
+        var weight = function (list) { return list.reduce(function (t, o) { return t + o.n; }, 0); };
         var best = [];
         spots.forEach(function (c) {
           var near = spots.filter(function (o) {
             return Math.abs(o.x - c.x) < w / s / 2.4 && Math.abs(o.y - c.y) < h / s / 2.4;
           });
-          if (near.length > best.length) best = near;
+          if (weight(near) > weight(best)) best = near;
         });
         if (best.length) {
           focus = {
-            x: best.reduce(function (t, o) { return t + o.x; }, 0) / best.length,
-            y: best.reduce(function (t, o) { return t + o.y; }, 0) / best.length,
+            x: best.reduce(function (t, o) { return t + o.x * o.n; }, 0) / weight(best),
+            y: best.reduce(function (t, o) { return t + o.y * o.n; }, 0) / weight(best),
           };
         }
       }

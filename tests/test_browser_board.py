@@ -477,12 +477,18 @@ def test_the_legend_is_in_view_on_a_wide_screen(chromium, live_server, demo, var
         return inside(box(page.locator("#board #legend > rect")), board_area(page))
 
     assert legend_in_view()
+    at_fit = box(page.locator("#board #legend > rect"))
     drag_board(page)
     page.wait_for_timeout(100)
     assert legend_in_view()
-    page.click(".zoom [data-zoom=in]")
-    page.wait_for_timeout(100)
+    for _ in range(3):
+        page.click(".zoom [data-zoom=in]")
+        page.wait_for_timeout(100)
     assert legend_in_view()
+    # Found by an adversary: zoomed in, the legend grew with the board and covered its
+    # units (45 % of the view at the closest zoom). It keeps the size it has at the fit.
+    zoomed = box(page.locator("#board #legend > rect"))
+    assert abs(zoomed["width"] - at_fit["width"]) < 2, (at_fit, zoomed)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -501,6 +507,37 @@ def test_a_power_with_no_unit_opens_on_the_whole_board_on_a_phone(chromium, live
         assert inside(drawing, box(page.locator("#board"))) is whole, (username, drawing)
         page.context.close()
         time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_phone_opens_on_an_ocean_of_three_fleets_rather_than_one_army(
+    chromium, live_server, demo
+):
+    """Found by an adversary: a phone's first view went to "most of one's units" counting
+    markers, and three fleets in one ocean are one marker: it opened on the lone army in
+    Sapporo, three of four units out of sight."""
+    game = Game.objects.get(variant="far-east", memberships__user__username="demo3")
+    power = game.memberships.get(user__username="demo3").power
+    phase = game.current_phase
+    taken = ("Sapporo", "North Pacific Ocean")
+    phase.units = [u for u in phase.units if u["power"] != power and u["location"] not in taken]
+    phase.units += [{"power": power, "unit": "A", "location": "Sapporo"}]
+    phase.units += [{"power": power, "unit": "F", "location": "North Pacific Ocean"}] * 3
+    phase.save(update_fields=["units"])
+    page = sign_in(chromium, live_server.url, "phone", touch=True)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board[data-scale]", state="attached")
+    view = box(page.locator("#board"))
+    centre = (view["x"] + view["width"] / 2, view["y"] + view["height"] / 2)
+
+    def distance(location: str) -> float:
+        unit = box(page.locator(f'#board g.unit[data-location="{location}"]'))
+        x, y = unit["x"] + unit["width"] / 2, unit["y"] + unit["height"] / 2
+        return ((x - centre[0]) ** 2 + (y - centre[1]) ** 2) ** 0.5
+
+    assert distance("North Pacific Ocean") < distance("Sapporo")
+    page.context.close()
+    time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
 
 
 @pytest.mark.django_db(transaction=True)

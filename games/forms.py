@@ -222,6 +222,17 @@ class GameForm(forms.Form):
                 _("%(variant)s is not won on supply centres: leave this empty.")
                 % {"variant": name},
             )
+        elif variant and threshold:
+            # The engine's bound, said beside the field in words (it came at the form's top as
+            # "victory_centers: must be at most 28").
+            rule = engine.option_schema(variant)["properties"].get("victory_centers", {})
+            most = rule.get("maximum")
+            if most is not None and threshold > most:
+                self.add_error(
+                    "victory_centers",
+                    _("%(variant)s has %(most)s supply centres: at most %(most)s.")
+                    % {"variant": variant_words.variant_name(variant), "most": most},
+                )
         return data
 
     def clean_once(self) -> str:

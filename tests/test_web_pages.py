@@ -679,7 +679,14 @@ def test_a_new_game_form_sent_twice_makes_one_game(client, make_user):
 def test_a_new_game_form_refused_may_be_sent_again_fixed(client, make_user):
     client.force_login(make_user("host"))
     form = _new_game_form(name="Fixed", once="k1", victory_centers=70)
-    assert client.post(reverse("create-game"), form).status_code == 200  # refused, shown again
+    refused = client.post(reverse("create-game"), form)
+    assert refused.status_code == 200  # refused, shown again
+    # Beside the field, in words (an adversary's finding: "victory_centers: must be at most
+    # 58" at the form's top, the field below the fold).
+    assert refused.context["form"].errors["victory_centers"] == [
+        "Colonial Diplomacy has 58 supply centres: at most 58."
+    ]
+    assert "victory_centers:" not in refused.content.decode()
     form["victory_centers"] = 30
     assert client.post(reverse("create-game"), form).status_code == 302
 

@@ -82,15 +82,38 @@
     // The legend keeps to the view's lower left corner: drawn at the board's, it was out of
     // sight wherever the view leaves that corner out (a tall board is cut at the foot on a
     // wide screen). It moves up and right with the view, never past where it is drawn.
+    // When it would cover more units there than in the view's lower right corner (Far East's
+    // fleets in the Indian Ocean, at the fit), it goes to that corner.
+    var unitBoxes = null;  // the units' boxes on the board, for the board drawn now
+    var legendRight = false;
     function placeLegend() {
       var svg = inner.querySelector("svg");
       var frame = svg && svg.querySelector("#legend > rect");
       if (!frame) return;
       var left = -view.x / view.s, bottom = (viewport.clientHeight - pad - view.y) / view.s;
-      var x = Number(frame.getAttribute("x"));
-      var foot = Number(frame.getAttribute("y")) + Number(frame.getAttribute("height"));
+      var right = (viewport.clientWidth - view.x) / view.s;
+      var x = Number(frame.getAttribute("x")), width = Number(frame.getAttribute("width"));
+      var height = Number(frame.getAttribute("height"));
+      var foot = Number(frame.getAttribute("y")) + height;
       var margin = 6 / view.s;
-      var dx = Math.max(0, left + margin - x), dy = Math.min(0, bottom - margin - foot);
+      var k = Number(svg.style.getPropertyValue("--lk")) || 1;
+      var dy = Math.min(0, bottom - margin - foot);
+      var atLeft = Math.max(0, left + margin - x), atRight = right - margin - width * k - x;
+      if (!unitBoxes || unitBoxes.svg !== svg) {
+        unitBoxes = { svg: svg, boxes: Array.from(svg.querySelectorAll("g.unit")).map(function (g) {
+          return g.getBBox();
+        }) };
+      }
+      var covered = function (dx) {
+        var x0 = x + dx, x1 = x0 + width * k, y1 = foot + dy, y0 = y1 - height * k;
+        return unitBoxes.boxes.filter(function (b) {
+          return b.x < x1 && b.x + b.width > x0 && b.y < y1 && b.y + b.height > y0;
+        }).length;
+      };
+      var onLeft = covered(atLeft), onRight = atRight > atLeft ? covered(atRight) : Infinity;
+      // The corner it is in, unless the other covers fewer (no flitting as the view pans).
+      legendRight = legendRight ? onRight <= onLeft : onRight < onLeft;
+      var dx = legendRight ? atRight : atLeft;
       svg.style.setProperty("--lx", dx.toFixed(2) + "px");
       svg.style.setProperty("--ly", dy.toFixed(2) + "px");
     }

@@ -492,6 +492,35 @@ def test_the_legend_is_in_view_on_a_wide_screen(chromium, live_server, demo, var
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_legend_leaves_the_fleets_of_the_indian_ocean_in_sight(chromium, live_server, demo):
+    """Found by an adversary: at Fit, Far East's legend lay over the Indian Ocean, its name
+    and every fleet there. Where the lower left corner would cover units, the legend goes to
+    the lower right one."""
+    game = Game.objects.get(variant="far-east", memberships__user__username="demo3")
+    phase = game.current_phase
+    phase.units = [u for u in phase.units if u["location"] != "Indian Ocean"]
+    phase.units.append({"power": "Australia", "unit": "F", "location": "Indian Ocean"})
+    phase.save(update_fields=["units"])
+    page = sign_in(chromium, live_server.url, "desktop")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board[data-scale]")
+    page.click(".zoom [data-zoom=reset]")
+    page.wait_for_timeout(300)
+    legend = box(page.locator("#board #legend > rect"))
+    fleet = box(page.locator('#board g.unit[data-location="Indian Ocean"]'))
+    apart = (
+        legend["x"] >= fleet["x"] + fleet["width"]
+        or fleet["x"] >= legend["x"] + legend["width"]
+        or legend["y"] >= fleet["y"] + fleet["height"]
+        or fleet["y"] >= legend["y"] + legend["height"]
+    )
+    assert apart, (legend, fleet)
+    assert inside(legend, board_area(page))
+    page.context.close()
+    time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_power_with_no_unit_opens_on_the_whole_board_on_a_phone(chromium, live_server, demo):
     """Found by a UI tester: on a phone, a Chinese great power (no armies until they enter
     from the board's edges) opened on inland China, where it has nothing; the entry spaces

@@ -91,7 +91,7 @@
       var frame = svg && svg.querySelector("#legend > rect");
       if (!frame) return;
       var left = -view.x / view.s, bottom = (viewport.clientHeight - pad - view.y) / view.s;
-      var right = (viewport.clientWidth - view.x) / view.s;
+      var right = Math.min((viewport.clientWidth - view.x) / view.s, size().w);  // the board's, at most
       var x = Number(frame.getAttribute("x")), width = Number(frame.getAttribute("width"));
       var height = Number(frame.getAttribute("height"));
       var foot = Number(frame.getAttribute("y")) + height;

@@ -504,6 +504,10 @@ def test_the_legend_leaves_the_fleets_of_the_indian_ocean_in_sight(chromium, liv
     page = sign_in(chromium, live_server.url, "desktop")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("#board[data-scale]")
+    page.wait_for_timeout(300)
+    # Where it goes, it stays whole on the board (moved right, it was cut at the board's edge).
+    drawn = box(page.locator("#board #legend > rect"))
+    assert inside(drawn, box(page.locator("#board svg"))) and inside(drawn, board_area(page))
     page.click(".zoom [data-zoom=reset]")
     page.wait_for_timeout(300)
     legend = box(page.locator("#board #legend > rect"))
@@ -516,6 +520,7 @@ def test_the_legend_leaves_the_fleets_of_the_indian_ocean_in_sight(chromium, liv
     )
     assert apart, (legend, fleet)
     assert inside(legend, board_area(page))
+    assert inside(legend, box(page.locator("#board svg")))  # whole, not cut at the board's edge
     page.context.close()
     time.sleep(1.5)  # the page's stream notices at its next heartbeat and ends
 

@@ -59,6 +59,9 @@ class Rule:
     title: str = ""
     #: The rule in a few sentences for a rules page, for players rather than programmers.
     summary: str = ""
+    #: A rule with an economy: the balance below which a power's leader is deposed at the
+    #: year's end, for a server to warn a player before it happens. None: nobody is.
+    deposed_below: int | None = None
     #: A mixin over ``adjudication.movement.Movement`` put in front of the core resolver for
     #: the variants with this rule: it overrides checks and strengths (calling ``super()``)
     #: and may add decisions of its own with ``add_decision``. None: the core resolver's.

@@ -59,7 +59,7 @@ def describe(variant_id: str) -> dict:
 def deposition_limit(variant_id: str) -> int | None:
     """The balance below which a leader is deposed at the year's end (Chinese Diplomacy), as
     the variant's rule objects state it; None where gold deposes nobody."""
-    limits = [getattr(r, "deposed_below", None) for r in adjudication.load(variant_id).plugins]
+    limits = [rule.deposed_below for rule in adjudication.load(variant_id).plugins]
     return next((limit for limit in limits if limit is not None), None)
 
 

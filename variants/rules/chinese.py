@@ -851,7 +851,6 @@ class Chinese(Rule):
         "standing is annihilated. Retreats are made at random. Imperial orders are published "
         "in advance, Kuomintang orders in some years, Communist orders never."
     )
-    # Read by the server, which warns a payer whose payments take the power past it.
     deposed_below = DEPOSED_BELOW
     Movement = Movement
     allows_stacking = staticmethod(allows_stacking)

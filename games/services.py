@@ -476,13 +476,12 @@ def deposition_refusal(game: Game, own: Membership | None, power: str) -> str | 
     return None
 
 
-def deposed_from(game: Game, user: AbstractBaseUser) -> str | None:
-    """The power of the game ``user`` was deposed from as leader (Chinese Diplomacy) and no
-    longer plays, or None: for the page to say so."""
-    own = game.memberships.filter(user=user).first()
+def deposed_from(game: Game, own: Membership | None) -> str | None:
+    """The power of the game the player of ``own`` (their seat row in it) was deposed from as
+    leader (Chinese Diplomacy) and no longer plays, or None: for the page to say so."""
     if own is None or own.in_play:
         return None
-    name = user.get_username()
+    name = own.user.get_username()
     deposed = ModeratorAction.objects.deposed_leaders(game)
     return next((p for p, player in sorted(deposed) if player == name), None)
 

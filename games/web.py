@@ -722,8 +722,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     # orders, and take no seat (``services._not_a_watching_moderator``).
     if not power and not game.is_over and user.is_authenticated and not game.is_moderator(user):
         # A leader deposed here is told so, and offered no power the take-over would refuse.
-        context["deposed_from"] = services.deposed_from(game, user)
-        own = game.memberships.filter(user=user).first()
+        own = game.memberships.select_related("user").filter(user=user).first()
+        context["deposed_from"] = services.deposed_from(game, own)
         context["open_powers"] = [
             p["power"]
             for p in context["powers"]

@@ -164,9 +164,11 @@ def _judge(board: Board, entries: list[tuple[str, str]], written: bool = False) 
     elif board.phase_type == "retreats":
         replies = _Replies(entries)
         response["orders"] = replies.items
-        units = retreats.adjudicate_retreats(board, entries, replies)
+        # A dislodged unit its power gave no retreat order is disbanded: removed by default,
+        # so listed with the adjustments' default removals in ``civil_disorder``.
+        units, civil = retreats.adjudicate_retreats(board, entries, replies)
         _with_data(board, replies.items)
-        dislodged, contested, civil = [], set(), []
+        dislodged, contested = [], set()
     else:
         replies = _Replies(entries)
         response["orders"] = replies.items

@@ -37,8 +37,10 @@ def _may_return(variant: Variant, d: Dislodged, province: str) -> bool:
     return any(rule.may_retreat_to_attacker(variant, d, province) for rule in variant.plugins)
 
 
-def adjudicate_retreats(board: Board, entries: list, answer) -> list:
-    """Judge retreat orders; returns the units that survive, in their new places.
+def adjudicate_retreats(board: Board, entries: list, answer) -> tuple[list, list]:
+    """Judge retreat orders; returns the units that survive, in their new places, and the
+    dislodged units that could have retreated, disbanded by default because their power
+    ordered none for them.
 
     ``answer(index, result, reason=None, canonical=None)`` records the reply to each order.
     """
@@ -127,7 +129,14 @@ def adjudicate_retreats(board: Board, entries: list, answer) -> list:
         answer(index, "succeeds")
         moved = d.unit.__class__(d.unit.power, d.unit.kind, dest, province_of(dest))
         survivors.append(moved)
-    return survivors
+    # Left unordered with somewhere to go: disbanded by default (one with nowhere to go is
+    # disbanded by the rules, whatever its power orders).
+    unordered = [
+        d.unit
+        for d in board.dislodged
+        if d.unit.province not in chosen and options[d.unit.province]
+    ]
+    return survivors, unordered
 
 
 def _destination(variant: Variant, d: Dislodged, dest: str, options: list[str]) -> str | None:

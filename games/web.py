@@ -853,6 +853,21 @@ def seating_now(request: HttpRequest, game: Game, every_seat: list[Membership]) 
     return seating(_powers(game, request.user, palette_of(request), every_seat))
 
 
+def _removed_by_default(phase: Phase) -> dict | None:
+    """The units a processed phase took away because their power did not order them: a
+    dislodged unit left without a retreat order, a unit removed for too few removals (the
+    engine's ``civil_disorder``). Without this line they would just be gone."""
+    units = (phase.results or {}).get("civil_disorder") if phase.processed_at else None
+    if not units:
+        return None
+    if phase.type == Phase.Type.RETREATS:
+        label = gettext("Disbanded, no retreat ordered:")
+    else:
+        label = gettext("Removed by default, too few removals ordered:")
+    names = [f"{u['power']} {phase_guide.unit_name(u['unit'], u['location'])}" for u in units]
+    return {"label": label, "units": names}
+
+
 def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | None) -> dict:
     user = request.user
     orders = list(visibility.visible_orders(phase, user))
@@ -864,6 +879,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         "board": "" if has_board(game) else NO_BOARD,
         "orders": orders,
         "results": phase.results if phase.processed_at else None,
+        "removed_by_default": _removed_by_default(phase),
     }
     # A game ended in the middle of a phase (a draw, a concession, the moderator's End)
     # leaves that phase unprocessed: nothing more is ordered in it.

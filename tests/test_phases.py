@@ -287,6 +287,38 @@ def test_two_retreats_to_different_spaces_both_succeed():
     assert unit_set(r) == {*units, ("Russia", "A", "Galicia"), ("Turkey", "A", "Ukraine")}
 
 
+def test_a_dislodged_unit_left_unordered_is_listed_as_disbanded_by_default():
+    """The phase says which units its powers let go: one that could retreat but got no order
+    (or only a refused one) is in ``civil_disorder``; one ordered, or with nowhere to go, is
+    not."""
+    dislodged = [
+        {"power": "Russia", "unit": "A", "location": "Warsaw", "attacker_from": "Silesia"},
+        {"power": "Turkey", "unit": "A", "location": "Rumania", "attacker_from": "Bulgaria"},
+        {"power": "Austria", "unit": "A", "location": "Vienna", "attacker_from": "Bohemia"},
+    ]
+    units = [
+        ("Germany", "A", "Warsaw"),
+        ("Austria", "A", "Rumania"),
+        ("Germany", "A", "Vienna"),
+        ("Italy", "A", "Tyrolia"),
+        ("Russia", "A", "Galicia"),
+        ("Turkey", "A", "Budapest"),
+        ("Italy", "A", "Trieste"),
+    ]
+    r = judge(
+        "standard",
+        units,
+        [("Russia", "A Warsaw R Ukraine"), ("Turkey", "A Rumania R Moscow")],
+        SPRING_RETREATS,
+        dislodged=dislodged,
+    )
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "invalid"]
+    assert ("Russia", "A", "Ukraine") in unit_set(r)
+    # Turkey's only order was refused: Rumania is disbanded by default. Vienna had nowhere to
+    # go (Bohemia is where its attacker came from, every other neighbour is held).
+    assert r["civil_disorder"] == [{"power": "Turkey", "unit": "A", "location": "Rumania"}]
+
+
 def test_fleet_retreat_to_a_split_province_needs_a_coast():
     dislodged = [
         {

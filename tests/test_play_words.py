@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import deadline_passes
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
@@ -213,6 +214,45 @@ def test_a_retreat_phase_names_the_units_and_where_they_may_go(make_game, seat):
     # adversary read "dislodged from Akmolinsk" as that).
     board = render_board("colonial", {"units": phase.units, "dislodged": phase.dislodged})
     assert "Russia: A Omsk (dislodged by an attack from Akmolinsk)" in board
+
+
+def test_a_unit_disbanded_for_want_of_a_retreat_order_is_named_in_the_results(make_game, seat, api):
+    """Seen by an adversary: a dislodged unit left without a retreat order just vanished; the
+    phase's results, on the page and in the API, now say it was disbanded by default."""
+    game = make_game("colonial")
+    phase = game.current_phase
+    phase.type = Phase.Type.RETREATS
+    phase.units = [u for u in phase.units if u["location"] not in ("Omsk", "Sinkiang")]
+    phase.units.append({"power": "China", "unit": "A", "location": "Omsk"})
+    phase.dislodged = [
+        {"power": "Russia", "unit": "A", "location": "Omsk", "attacker_from": "Akmolinsk"}
+    ]
+    phase.save()
+    deadline_passes(game)
+    user = seat(game, "Russia").user
+    past = client_for(user).get(reverse("game", args=[game.pk]), {"phase": phase.index})
+    note = re.search(r'<p class="removed-by-default">(.*?)</p>', past.content.decode())
+    assert note.group(1) == "Disbanded, no retreat ordered: Russia A Omsk."
+    answer = api(user).get(f"/api/games/{game.pk}/phases/{phase.index}/")
+    assert answer.status_code == 200
+    assert answer.json()["results"]["civil_disorder"] == [
+        {"power": "Russia", "unit": "A", "location": "Omsk"}
+    ]
+
+
+def test_a_unit_removed_for_too_few_removals_is_named_in_the_results(make_game, seat):
+    game = make_game("colonial")
+    phase = game.current_phase
+    phase.type = Phase.Type.ADJUSTMENTS
+    phase.season = "winter"
+    phase.units.append({"power": "Russia", "unit": "A", "location": "Perm"})
+    phase.save()
+    deadline_passes(game)
+    past = client_for(seat(game, "Russia").user).get(
+        reverse("game", args=[game.pk]), {"phase": phase.index}
+    )
+    note = re.search(r'<p class="removed-by-default">(.*?)</p>', past.content.decode())
+    assert note.group(1).startswith("Removed by default, too few removals ordered: Russia A ")
 
 
 def test_a_coast_is_spelled_out_where_the_page_names_a_unit(make_game, seat):

@@ -27,7 +27,14 @@ from .limits import (
     order_too_long,
     too_many_orders,
 )
-from .models import Game, NotificationSettings, Palette, time_zones, validate_game_name
+from .models import (
+    Game,
+    Message,
+    NotificationSettings,
+    Palette,
+    time_zones,
+    validate_game_name,
+)
 
 User = get_user_model()
 
@@ -362,12 +369,18 @@ class MessageForm(forms.Form):
         label=_("Message"), max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )
 
-    def __init__(self, *args, powers: list[str], **kwargs) -> None:
+    def __init__(self, *args, powers: list[str], no_press: bool = False, **kwargs) -> None:
+        """``powers``: who may be ticked (``Message.MODERATOR`` among them: the moderator);
+        ``no_press``: a player of a no-press game, who may write to the moderator alone."""
         super().__init__(*args, **kwargs)
         if not powers:  # public press only: nobody to tick, so no "Recipients" to show
             del self.fields["recipients"]
             return
-        self.fields["recipients"].choices = [(p, p) for p in powers]
+        field = self.fields["recipients"]
+        field.choices = [(p, _("Moderator") if p == Message.MODERATOR else p) for p in powers]
+        if no_press:
+            field.required = True
+            field.help_text = _("In a no-press game you may write to the moderator alone.")
 
 
 class PaymentForm(forms.Form):

@@ -447,6 +447,10 @@ def public_id_field(default) -> models.PositiveBigIntegerField:
 
 
 class Message(models.Model):
+    # The recipient that is no power: the game's moderator, when they do not play (they read
+    # all press; this makes a thread of a power and the moderator alone).
+    MODERATOR = "Moderator"
+
     public_id = public_id_field(new_message_id)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
     phase = models.ForeignKey(
@@ -456,7 +460,9 @@ class Message(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sent_messages"
     )
     sender_power = models.CharField(max_length=50, blank=True, help_text="Blank: the moderator.")
-    recipients = models.JSONField(default=list, blank=True, help_text="Powers; empty: everyone.")
+    recipients = models.JSONField(
+        default=list, blank=True, help_text="Powers, or Moderator; empty: everyone."
+    )
     readers = models.TextField(
         blank=True,
         editable=False,

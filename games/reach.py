@@ -425,6 +425,8 @@ def press_sent(message: Message) -> None:
     game = message.game
     powers = message.recipients or [p for p in _powers_of(game) if p != message.sender_power]
     users = [u for u in _players(game, powers) if u.pk != message.sender_id]
+    if Message.MODERATOR in message.recipients and game.creator_id != message.sender_id:
+        users.append(game.creator)  # a player's press to the moderator who does not play
 
     def words() -> str:
         return _("Press from %(sender)s") % {"sender": message.sender_power or _("Moderator")}

@@ -678,7 +678,12 @@ class MessageSerializer(StrictInput, serializers.ModelSerializer):
         "any other phase nothing is sent and the answer is 409.",
     )
     recipients = serializers.ListField(
-        child=serializers.CharField(max_length=50), required=False, max_length=20
+        child=serializers.CharField(max_length=50),
+        required=False,
+        max_length=20,
+        help_text="The powers who read it (none: public press), and Moderator for a player "
+        "writing to a moderator who does not play: always allowed, in a no-press or "
+        "public-press game too, when the moderator alone is written to.",
     )
     body = serializers.CharField(max_length=5000)
 

@@ -909,6 +909,8 @@ def send_message(
     phase: int | None = None,
 ) -> Message:
     """Press from a player's power, or from the moderator when they are not playing.
+    ``recipients``: powers (none: everyone), and ``Moderator`` for a player writing to a
+    moderator who does not play (``Message.MODERATOR``).
 
     ``phase``: the index of the phase it was written in (the API's, when the client names
     it); sent after that phase was processed, it is refused (``PhaseChanged``), unless it is
@@ -932,20 +934,40 @@ def send_message(
             raise GameError(gettext("only players and the moderator may send press"))
         if game.status in (Status.FORMING, Status.CANCELLED):
             raise GameError(gettext("press opens when the game starts"))
+        to_moderator = any(_names_moderator(p) for p in recipients)
+        recipients = [p for p in recipients if not _names_moderator(p)]
         if membership is not None:
-            if game.press == Game.Press.NONE and not game.is_over:
-                raise GameError(gettext("this is a no-press game"))
+            # Press to the moderator alone tells no other power anything: a player may always
+            # write to them (a question, a problem), in a no-press game too.
+            alone = to_moderator and not recipients
+            if game.press == Game.Press.NONE and not game.is_over and not alone:
+                raise GameError(
+                    gettext("this is a no-press game: only the moderator may be written to")
+                    if moderator_reads(game)
+                    else gettext("this is a no-press game")
+                )
             if game.press == Game.Press.PUBLIC and recipients and not game.is_over:
                 raise GameError(gettext("this game allows public press only"))
+            if to_moderator and not moderator_reads(game):
+                raise GameError(
+                    gettext(
+                        "the moderator plays in this game: write to their power, not to Moderator"
+                    )
+                )
         recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
             raise _unknown_power(game, unknown[0], f"unknown powers: {', '.join(unknown)}")
         sender_power = membership.power if membership else ""
+        yourself = gettext("a message needs someone other than yourself to read it")
+        if to_moderator and membership is None and not recipients:
+            raise GameError(yourself)  # the moderator to "Moderator" alone
+        if to_moderator and membership is not None:
+            recipients = sorted([*recipients, Message.MODERATOR])
         if sender_power in recipients:
             recipients.remove(sender_power)
             if not recipients:
-                raise GameError(gettext("a message needs someone other than yourself to read it"))
+                raise GameError(yourself)
         # A double click or a client's retry sends the same words again at once: the press
         # already sent is the answer, not a second copy (the game's lock orders the two).
         repeated = game.messages.filter(
@@ -971,6 +993,19 @@ def send_message(
         _enqueue("push_press", message.pk)  # web push to its readers (games.reach)
         message.repeated = False
         return message
+
+
+def _names_moderator(recipient: str) -> bool:
+    """Whether a recipient, as sent, is the moderator: ``Moderator`` in any case, or the word
+    in the sender's language (the page's label)."""
+    name = recipient.strip().casefold()
+    return name in {Message.MODERATOR.casefold(), gettext("Moderator").casefold()}
+
+
+def moderator_reads(game: Game) -> bool:
+    """Whether press to ``Moderator`` has a reader: the game's creator, when they hold no
+    seat in it (a moderator who plays reads only their power's press)."""
+    return game.creator_id is not None and game.membership_of(game.creator) is None
 
 
 def voters(game: Game, phase: Phase, seats: Iterable[Membership] | None = None) -> set[str]:

@@ -80,6 +80,7 @@ from .limits import ascii_index
 from .models import (
     Game,
     Membership,
+    Message,
     ModeratorAction,
     NotificationSettings,
     Order,
@@ -410,13 +411,14 @@ def _threads(game: Game, user, power: str | None, seen: dict) -> list[dict]:
     for message in visibility.visible_messages(game, user):
         # The bot badge, where the viewer may tell bots (an anonymous game hides them).
         message.shown_bot = message.from_bot and (bots or message.sender_id == user.pk)
-        people = sorted({message.sender_power or "Moderator", *message.recipients})
+        people = sorted({message.sender_power or Message.MODERATOR, *message.recipients})
+        named = [gettext("Moderator") if p == Message.MODERATOR else p for p in people]
         key = events.thread_key(message)
         thread = threads.setdefault(
             key,
             {
                 "key": key,
-                "title": gettext("Everyone") if key == "public" else ", ".join(people),
+                "title": gettext("Everyone") if key == "public" else ", ".join(named),
                 "messages": [],
                 "unread": 0,
             },
@@ -1083,21 +1085,27 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     can_send = game.status not in (Game.Status.FORMING, Game.Status.CANCELLED) and (
         power is not None or game.is_moderator(request.user)
     )
+    # A player may write to a moderator who does not play, whatever the game's press.
+    moderator = [Message.MODERATOR] if power and services.moderator_reads(game) else []
     others = [p for p in engine.powers(game) if p != power]
+    no_press = game.press == Game.Press.NONE and bool(power) and not game.is_over
     if game.press == Game.Press.PUBLIC and not game.is_over:
         others = []
-    elif game.press == Game.Press.NONE and power and not game.is_over:
-        can_send = False
+    elif no_press:
+        others = []
+        can_send = can_send and bool(moderator)
+    others += moderator
     # A private thread shown ticks its members, to reply there: when it is opened and right
     # after sending in it, so that a follow-up stays in the conversation. A public message
     # is a deliberate choice: the public thread, or unticking everyone.
     ticked = None
     if thread and thread["key"] != "public":
         ticked = tuple(p for p in thread["key"].split("|") if p in others)
-    fields = _press_fields(translation.get_language(), tuple(others), ticked) if can_send else ""
+    language = translation.get_language()
+    fields = _press_fields(language, tuple(others), ticked, no_press) if can_send else ""
     unsent = kept_input.take(request, "unsent-press", game.pk, dict) if signed_in else None
     if can_send and unsent is not None:  # refused (``_keep_press``): back in the box
-        form = MessageForm(powers=others, initial=unsent)
+        form = MessageForm(powers=others, initial=unsent, no_press=no_press)
         fields = render_to_string("form_fields.html", {"form": form})
     refused = kept_input.take(request, "press-refused", game.pk, list) if signed_in else None
     return {
@@ -1112,12 +1120,15 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
 
 
 @lru_cache(maxsize=1024)
-def _press_fields(language: str, others: tuple[str, ...], ticked: tuple[str, ...] | None) -> str:
+def _press_fields(
+    language: str, others: tuple[str, ...], ticked: tuple[str, ...] | None, no_press: bool
+) -> str:
     """The press form's fields as HTML (``form_fields.html``), made once per process for each
-    language, choice of recipients and ticked thread: the form is never bound on the page, so
-    nothing else changes them, and Django's widget templates cost 2.5 ms a page."""
-    form = MessageForm(powers=list(others))
-    if ticked is not None and "recipients" in form.fields:
+    language, choice of recipients, ticked thread and kind of press: the form is never bound
+    on the page, so nothing else changes them, and Django's widget templates cost 2.5 ms a
+    page."""
+    form = MessageForm(powers=list(others), no_press=no_press)
+    if ticked is not None and "recipients" in form.fields and not no_press:
         form.initial["recipients"] = list(ticked)
         form.fields["recipients"].help_text = gettext(
             "Ticked to reply in this thread; untick everyone for a public message."
@@ -1408,7 +1419,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
     membership = game.membership_of(request.user)
     # Every power, one's own too, as the API takes them: the service drops the sender and says
     # why when nobody else is left.
-    form = MessageForm(request.POST, powers=engine.powers(game))
+    form = MessageForm(request.POST, powers=[*engine.powers(game), Message.MODERATOR])
     thread = ""
     if form.is_valid():
         recipients = form.cleaned_data.get("recipients", [])

@@ -354,7 +354,7 @@ def test_a_public_press_game_asks_for_no_recipients(make_game, seat):
     page = client_for(seat(game, "Russia").user)
     html = page.get(reverse("game", args=[game.pk])).content.decode()
     form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
-    assert "Recipients" not in form and "Tick nobody" not in form
+    assert re.findall(r'name="recipients" value="(\w+)"', form) == ["Moderator"]  # alone
     assert 'name="body"' in form
     page.post(reverse("send-press", args=[game.pk]), {"phase": "0", "body": "Hello, all"})
     assert game.messages.get().recipients == []
@@ -384,3 +384,90 @@ def test_a_signed_out_console_or_sandbox_form_leads_back_to_its_page(colonial, n
     response = Client().post(reverse(name, args=args), {})
     assert response.status_code == 302
     assert response.url.endswith("?next=" + reverse(back, args=[colonial.pk]))
+
+
+def test_a_player_writes_to_the_moderator_alone(colonial, seat, api, moderator):
+    """Seen by an adversary: "Moderator" was no recipient, so a question for the moderator
+    went to every power or to none. Now a player ticks "Moderator" (or sends it to the API,
+    in any case); the moderator and the sender read the thread, no other power does, and the
+    moderator's reply to the power lands in the same thread."""
+    russia = seat(colonial, "Russia")
+    page = client_for(russia.user)
+    html = page.get(reverse("game", args=[colonial.pk])).content.decode()
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert 'name="recipients" value="Moderator"' in form
+    send = reverse("send-press", args=[colonial.pk])
+    response = page.post(
+        send, {"phase": "0", "body": "Is Cebu a centre?", "recipients": ["Moderator"]}
+    )
+    assert "thread=Moderator%7CRussia" in response.url or "thread=Moderator|Russia" in response.url
+    assert ticked(page.get(response.url).content.decode()) == ["Moderator"]
+    sent = api(russia.user).post(
+        f"/api/games/{colonial.pk}/messages/",
+        {"body": "And Hong Kong?", "recipients": [" moderator ", "China"]},
+        format="json",
+    )
+    assert sent.status_code == 201, sent.content
+    assert sent.json()["recipients"] == ["China", "Moderator"]
+    assert list(colonial.messages.order_by("pk").values_list("recipients", flat=True)) == [
+        ["Moderator"],
+        ["China", "Moderator"],
+    ]
+    # Japan reads neither; China only the one it was sent.
+    for power, count in (("Japan", 0), ("China", 1)):
+        read = api(seat(colonial, power).user).get(f"/api/games/{colonial.pk}/messages/")
+        assert len(read.json()["results"]) == count, power
+    # The moderator reads both, and answers Russia in the same thread.
+    mod = client_for(moderator)
+    thread = reverse("game", args=[colonial.pk]) + "?thread=Moderator|Russia"
+    assert "Is Cebu a centre?" in mod.get(thread).content.decode()
+    mod.post(send, {"phase": "0", "body": "It is.", "recipients": ["Russia"]})
+    html = page.get(thread).content.decode()
+    assert "Is Cebu a centre?" in html and "It is." in html
+
+
+def test_press_to_the_moderator_in_a_no_press_game_and_when_they_play(make_game, seat, api):
+    game = make_game("colonial", press=models.Game.Press.NONE)
+    russia = seat(game, "Russia")
+    url = f"/api/games/{game.pk}/messages/"
+    client = api(russia.user)
+    to_china = client.post(url, {"body": "Ally?", "recipients": ["China"]}, format="json")
+    assert to_china.status_code == 400
+    assert "only the moderator may be written to" in to_china.content.decode()
+    both = client.post(url, {"body": "Ally?", "recipients": ["China", "Moderator"]}, format="json")
+    assert both.status_code == 400
+    alone = client.post(url, {"body": "A question", "recipients": ["Moderator"]}, format="json")
+    assert alone.status_code == 201
+    html = client_for(russia.user).get(reverse("game", args=[game.pk])).content.decode()
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert re.findall(r'name="recipients" value="(\w+)"', form) == ["Moderator"]
+    assert "write to the moderator alone" in form
+    # A moderator who plays reads only their power's press: "Moderator" has no reader.
+    played = make_game("colonial")
+    from games import services
+
+    seat_of_creator = seat(played, "China")
+    seat_of_creator.user = played.creator
+    seat_of_creator.save()
+    refused = api(seat(played, "Russia").user).post(
+        f"/api/games/{played.pk}/messages/",
+        {"body": "Hello?", "recipients": ["Moderator"]},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "the moderator plays in this game" in refused.content.decode()
+    assert not services.moderator_reads(played)
+    html = client_for(seat(played, "Russia").user).get(reverse("game", args=[played.pk]))
+    assert 'value="Moderator"' not in html.content.decode()
+
+
+def test_press_to_the_moderator_is_pushed_to_the_moderator(colonial, seat, monkeypatch):
+    from games import reach, services
+
+    pushed = []
+    monkeypatch.setattr(reach, "push_to", lambda users, *rest: pushed.append(list(users)))
+    message = services.send_message(
+        colonial, seat(colonial, "Russia").user, "A question", ["Moderator"]
+    )
+    reach.press_sent(message)
+    assert pushed == [[colonial.creator]]

@@ -863,9 +863,9 @@ def _removed_by_default(phase: Phase) -> dict | None:
     if not units:
         return None
     if phase.type == Phase.Type.RETREATS:
-        label = gettext("Disbanded, no retreat ordered:")
+        label = gettext("Disbanded, no valid retreat ordered:")
     else:
-        label = gettext("Removed by default, too few removals ordered:")
+        label = gettext("Removed by default, too few valid removals ordered:")
     names = [f"{u['power']} {phase_guide.unit_name(u['unit'], u['location'])}" for u in units]
     return {"label": label, "units": names}
 
@@ -1089,7 +1089,9 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
     moderator = [Message.MODERATOR] if power and services.moderator_reads(game) else []
     others = [p for p in engine.powers(game) if p != power]
     no_press = game.press == Game.Press.NONE and bool(power) and not game.is_over
-    if game.press == Game.Press.PUBLIC and not game.is_over:
+    if game.press == Game.Press.PUBLIC and power and not game.is_over:
+        # Players write publicly (or to the moderator); a moderator who does not play may
+        # still answer one power privately, in its thread.
         others = []
     elif no_press:
         others = []
@@ -1121,7 +1123,10 @@ def _press_context(request: HttpRequest, game: Game, power: str | None) -> dict:
 
 @lru_cache(maxsize=1024)
 def _press_fields(
-    language: str, others: tuple[str, ...], ticked: tuple[str, ...] | None, no_press: bool
+    language: str,
+    others: tuple[str, ...],
+    ticked: tuple[str, ...] | None,
+    no_press: bool = False,
 ) -> str:
     """The press form's fields as HTML (``form_fields.html``), made once per process for each
     language, choice of recipients, ticked thread and kind of press: the form is never bound

@@ -360,6 +360,24 @@ def test_a_public_press_game_asks_for_no_recipients(make_game, seat):
     assert game.messages.get().recipients == []
 
 
+def test_the_moderator_answers_privately_in_a_public_press_game(make_game, seat, moderator):
+    """Found by an adversary: in a public-press game the moderator's form offered no powers,
+    so a reply in a player's thread to the moderator went to everyone."""
+    game = make_game("colonial", press=models.Game.Press.PUBLIC)
+    russia = seat(game, "Russia").user
+    send = reverse("send-press", args=[game.pk])
+    client_for(russia).post(send, {"phase": "0", "body": "A question", "recipients": ["Moderator"]})
+    mod = client_for(moderator)
+    html = mod.get(reverse("game", args=[game.pk]) + "?thread=Moderator|Russia").content.decode()
+    form = re.search(r'<form[^>]*class="press-form".*?</form>', html, re.S).group(0)
+    assert "Russia" in re.findall(r'name="recipients" value="(\w+)"', form)
+    assert ticked(html) == ["Russia"]
+    mod.post(send, {"phase": "0", "body": "An answer", "recipients": ["Russia"]})
+    assert game.messages.get(body="An answer").recipients == ["Russia"]
+    china = client_for(seat(game, "China").user).get(reverse("game", args=[game.pk]))
+    assert "An answer" not in china.content.decode()
+
+
 def test_a_signed_out_browser_keeps_one_games_text_at_a_time(colonial, make_game, seat):
     """Found by an adversary: every game a signed-out browser posted to kept up to two boxes
     of text in its session, which grew past a megabyte."""

@@ -232,7 +232,7 @@ def test_a_unit_disbanded_for_want_of_a_retreat_order_is_named_in_the_results(ma
     user = seat(game, "Russia").user
     past = client_for(user).get(reverse("game", args=[game.pk]), {"phase": phase.index})
     note = re.search(r'<p class="removed-by-default">(.*?)</p>', past.content.decode())
-    assert note.group(1) == "Disbanded, no retreat ordered: Russia A Omsk."
+    assert note.group(1) == "Disbanded, no valid retreat ordered: Russia A Omsk."
     answer = api(user).get(f"/api/games/{game.pk}/phases/{phase.index}/")
     assert answer.status_code == 200
     assert answer.json()["results"]["civil_disorder"] == [
@@ -252,7 +252,7 @@ def test_a_unit_removed_for_too_few_removals_is_named_in_the_results(make_game, 
         reverse("game", args=[game.pk]), {"phase": phase.index}
     )
     note = re.search(r'<p class="removed-by-default">(.*?)</p>', past.content.decode())
-    assert note.group(1).startswith("Removed by default, too few removals ordered: Russia A ")
+    assert note.group(1).startswith("Removed by default, too few valid removals ordered: Russia A ")
 
 
 def test_a_coast_is_spelled_out_where_the_page_names_a_unit(make_game, seat):

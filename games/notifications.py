@@ -13,6 +13,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,7 +26,7 @@ from django.utils.translation import gettext
 
 from . import engine, reach, visibility
 from .limits import clip
-from .models import Game, Membership, NotificationSettings, Phase
+from .models import Game, Membership, Message, NotificationSettings, Phase
 
 logger = logging.getLogger(__name__)
 
@@ -239,7 +240,9 @@ def press_digest() -> int:
     still get theirs."""
     now = timezone.now()
     sent = 0
-    players = get_user_model().objects.filter(memberships__isnull=False).distinct()
+    # Players, and moderators who do not play: press to "Moderator" is theirs to read.
+    readers = Q(memberships__isnull=False) | Q(created_games__isnull=False)
+    players = get_user_model().objects.filter(readers).distinct()
     for user in players.exclude(email="").order_by("pk").iterator():
         try:
             sent += _digest(user, now)
@@ -248,18 +251,34 @@ def press_digest() -> int:
     return sent
 
 
+def _press_readers(user) -> Iterator[tuple[Game, Callable[[Message], bool]]]:
+    """The games whose press the user reads in a digest, each with which of its messages:
+    as a player, what the seat may read; as a moderator who does not play, the press written
+    to "Moderator" (the rest is there on the game page; a digest of every power's press would
+    drown the questions)."""
+    seated = set()
+    for membership in user.memberships.in_play().select_related("game"):
+        seated.add(membership.game_id)
+        yield membership.game, partial(visibility.can_read, power=membership.power)
+    for game in Game.objects.filter(creator=user).exclude(pk__in=seated).order_by("pk"):
+        yield game, _to_moderator  # no seat held: ``services.moderator_reads``
+
+
+def _to_moderator(message: Message) -> bool:
+    return Message.MODERATOR in (message.recipients or [])
+
+
 def _digest(user, now) -> int:
     prefs = NotificationSettings.of(user)
     if not prefs.press_digest:
         return 0
     since = prefs.last_digest or now - timedelta(days=1)
     found, shown, more = [], 0, False
-    for membership in user.memberships.in_play():
-        game = membership.game
+    for game, readable in _press_readers(user):
         window = game.messages.filter(created__gt=since, created__lte=now).exclude(sender=user)
         new = []
         for message in window.order_by("created", "pk").iterator():
-            if not visibility.can_read(message, membership.power):
+            if not readable(message):
                 continue
             if shown == DIGEST_MESSAGES:
                 more = True

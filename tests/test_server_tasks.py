@@ -117,3 +117,19 @@ def test_press_digest_holds_only_readable_press(game: Game, seat) -> None:
     assert "To Italy only" not in by_user[seat(game, "England").user.email]
     assert "To all" in by_user[seat(game, "England").user.email]
     assert notifications.press_digest() == 0
+
+
+def test_the_press_digest_brings_a_moderator_the_press_written_to_them(game: Game, seat) -> None:
+    """Seen by an adversary: press to "Moderator" reached the moderator's page and pushes,
+    never their digest, which went only to accounts with a seat."""
+    moderator = game.creator
+    moderator.email = "moderator@example.com"
+    moderator.save()
+    france = seat(game, "France").user
+    services.send_message(game, france, "A question for you", ["Moderator"])
+    services.send_message(game, france, "To Italy only", ["Italy"])
+    notifications.press_digest()
+    by_user = {m.to[0]: m.body for m in mail.outbox}
+    assert "A question for you" in by_user[moderator.email]
+    assert "To Italy only" not in by_user[moderator.email]
+    assert "A question for you" not in by_user[seat(game, "Italy").user.email]

@@ -817,6 +817,11 @@ def _powers(
     ordered = set(powers_in)
     counts = engine.centres_and_units(shown) if shown else {}
     colours = power_colours(game.variant, palette)
+    # A bot's seat is open to a take-over by whoever does not play (how a newcomer joins a
+    # game bots filled); to the game's own players, where bots are hidden, it is a seat
+    # like any human's: "open" would tell them which.
+    plays = any(m.user_id == user.pk and m.in_play for m in every_seat)
+    bot_open = bots or not plays
     out = []
     for name in engine.powers(game):
         seat = seats.get(name)
@@ -833,7 +838,11 @@ def _powers(
                 "centres": counts.get(name, (0, 0))[0],
                 "units": counts.get(name, (0, 0))[1],
                 "open": name in alive
-                and (seat is None or seat.bot or seat.status == Membership.Status.CIVIL_DISORDER),
+                and (
+                    seat is None
+                    or (seat.bot and bot_open)
+                    or seat.status == Membership.Status.CIVIL_DISORDER
+                ),
             }
         )
     return out

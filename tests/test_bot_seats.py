@@ -4,6 +4,8 @@ so one human plays a whole game at their own pace."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import authenticate
 from django.urls import reverse
@@ -348,6 +350,10 @@ def test_an_anonymous_game_hides_its_bots_from_the_other_players_not_from_its_mo
     page.force_login(newcomer)
     html = page.get(reverse("game", args=[game_id])).content.decode()
     assert 'class="badge bot"' not in html and "Bot " not in html
+    # Nor by the seating the page and its live stream carry: a bot's seat is no more open to
+    # a take-over, to a player of the game, than a human's (it told them apart).
+    seating = re.search(r'data-seating="([^"]*)"', html).group(1)
+    assert {row.rsplit(":", 1)[1] for row in seating.split("|")} == {"0"}, seating
     lobby = page.get(reverse("lobby")).content.decode()  # nor counted in the player's lobby
     assert " bots)" not in lobby and " bot)" not in lobby
     page.force_login(human)

@@ -436,6 +436,10 @@ def new_payment_id() -> int:
     return new_public_id(Payment)
 
 
+def new_audit_id() -> int:
+    return new_public_id(ModeratorAction)
+
+
 def public_id_field(default) -> models.PositiveBigIntegerField:
     return models.PositiveBigIntegerField(
         default=default,
@@ -582,6 +586,7 @@ class ModeratorActionQuerySet(models.QuerySet):
 
 
 class ModeratorAction(models.Model):
+    public_id = public_id_field(new_audit_id)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderator_actions")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

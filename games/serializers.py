@@ -858,6 +858,9 @@ class VariantSerializer(serializers.Serializer):
 class AuditEntrySerializer(serializers.ModelSerializer):
     """One entry of a game's audit log: who did what, with the details it was stored with."""
 
+    # Random, as press's and payments' ids: row ids would count the entries a moderator who
+    # plays may not read (others' payments of the year not yet played).
+    id = serializers.IntegerField(source="public_id", read_only=True)
     user = serializers.CharField(source="user.username", read_only=True, allow_null=True)
 
     class Meta:

@@ -391,6 +391,14 @@ def test_another_users_sandbox_is_a_404_everywhere(api, client, make_user) -> No
             assert seen.status_code == absent.status_code, (method, there, seen.status_code)
             checked += 1
     assert checked > 100
+    # Nor does a superuser see it (the README: nobody else), nor find it in the games' list.
+    boss = make_user("boss")
+    boss.is_superuser = True
+    boss.save()
+    assert api(boss).get(f"/api/games/{sandbox}/").status_code == 404
+    assert sandbox not in [g["id"] for g in api(boss).get("/api/games/").json()["results"]]
+    client.force_login(boss)
+    assert client.get(reverse("game", args=[sandbox])).status_code == 404
     # The creator still reaches them.
     mine = api(ada)
     assert mine.get(f"/api/games/{sandbox}/requirements/").status_code == 200

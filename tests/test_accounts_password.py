@@ -228,3 +228,31 @@ def test_the_password_form_is_throttled_as_sign_in_is(make_user, settings):
     finally:
         cache.clear()  # the sign-in budget of this address, for the tests after this one
     assert answers == [200, 200, 200, 429, 429], answers
+
+
+def test_ending_a_token_is_not_a_sign_in_attempt(make_user, settings):
+    """Found by an adversary: DELETE /api/auth/token/ counted against the sign-in budget, so an
+    owner who had mistyped a password a few times could not revoke a leaked token."""
+    from django.core.cache import cache
+
+    cache.clear()
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "2/min"},
+    }
+    user = make_user("leaky")
+    user.set_password(OLD)
+    user.save()
+    try:
+        tries = [
+            APIClient()
+            .post("/api/auth/token/", {"username": "leaky", "password": "no"}, format="json")
+            .status_code
+            for _ in range(3)
+        ]
+        ended = _token_client(Token.objects.create(user=user).key).delete("/api/auth/token/")
+    finally:
+        cache.clear()
+    assert tries == [400, 400, 429], tries
+    assert ended.status_code == 204 and not Token.objects.filter(user=user).exists()

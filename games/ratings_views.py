@@ -153,6 +153,8 @@ class RequirementView(APIView):
     )
     def put(self, request: Request, pk: int) -> Response:
         game = self._game(pk)
+        if not game.is_moderator(request.user):  # before the body: a stranger learns nothing
+            raise exceptions.PermissionDenied("only the moderator may do this")
         serializer = RequirementSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         try:

@@ -382,6 +382,10 @@ def test_join_requirements_refuse_low_rating_and_reliability(make_game, make_use
         .status_code
         == 403
     )
+    # A stranger's bad body is refused for who sends it, not for what it holds.
+    stranger = api(make_user("stranger"))
+    for junk in ({"min_rating": "x"}, [], {"min_reliability": 500}):
+        assert stranger.put(url, junk, format="json").status_code == 403, junk
     answer = api(moderator).put(url, {"min_rating": None, "min_reliability": 60}, format="json")
     assert answer.status_code == 200, answer.json()
     assert api(moderator).get(url).json() == {"min_rating": None, "min_reliability": 60}

@@ -1544,9 +1544,7 @@ def replace_player(
     """Hand a power to another user; the old player's seat is kept as replaced."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
-    power = engine.power_named(game, power)
-    if power not in engine.powers(game):
-        raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
+    power = _power_of(game, power)
     if is_bot_account(user):
         raise GameError(gettext("a bot is put on a seat with the bot action, not by its account"))
     # A player replaced or removed before may be seated again (their seat row comes back);
@@ -1592,7 +1590,7 @@ def remove_player(game: Game, by: AbstractBaseUser, power: str) -> Membership:
     """Put a power into civil disorder, open for another player to take over."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
-    power = engine.power_named(game, power)
+    power = _power_of(game, power)
     seat = _seat(game, power)
     if seat is None or seat.status != Seat.ACTIVE:
         raise GameError(gettext("nobody is actively playing %(power)s") % {"power": power})
@@ -1615,9 +1613,7 @@ def set_bot(game: Game, by: AbstractBaseUser, power: str, bot: bool) -> Membersh
     falls into civil disorder, open to a human, as a removed player's does)."""
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED)
     _not_sandbox(game)
-    power = engine.power_named(game, power)
-    if power not in engine.powers(game):
-        raise GameError(f"unknown power {power!r}; choose from {', '.join(engine.powers(game))}")
+    power = _power_of(game, power)
     seat = _seat(game, power)
     phase = _current(game)
     if not bot:
@@ -1666,9 +1662,7 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
         game.status = Status.CANCELLED
         game.finished_at = timezone.now()
     else:
-        winner = engine.power_named(game, winner) if winner else winner
-        if winner and winner not in engine.powers(game):
-            raise GameError(f"unknown power {winner!r}")
+        winner = _power_of(game, winner) if winner else winner
         _finish(game, "victory" if winner else "ended", [winner] if winner else [])
     game.save()
     _log(game, by, "end", winner=winner)
@@ -1721,6 +1715,17 @@ def change_settings(game: Game, by: AbstractBaseUser, **changes: object) -> Game
         if "process_when_ready" in changed and game.current_phase_id is not None:
             _settle_ready(game, game.current_phase)  # everyone may be ready already
     return game
+
+
+def _power_of(game: Game, text: str) -> str:
+    """The power a moderator's action names (as an order would: any case, ``RUS``), or the
+    refusal that names the powers to choose from."""
+    power = engine.power_named(game, text)
+    if power in engine.powers(game):
+        return power
+    choices = ", ".join(engine.powers(game))
+    problem = gettext("unknown power %(power)s; choose from %(powers)s")
+    raise _unknown_power(game, text, problem % {"power": repr(text), "powers": choices})
 
 
 def _unknown_power(game: Game, text: str, problem: str) -> GameError:

@@ -298,3 +298,27 @@ def test_site_staff_who_may_watch_every_order_take_no_seat(
     assert not game.memberships.filter(user=watcher).exists()
     # A player takes the bot's seat as before.
     assert services.take_over(game, make_user("newcomer"), "Italy").power == "Italy"
+
+
+def test_a_moderator_action_naming_no_power_says_so(api, make_game, make_user, moderator):
+    """Found by an adversary: removing "Narnia" said "nobody is actively playing Narnia", as if
+    it were a power; every action naming a power now refuses an unknown one alike, naming the
+    powers to choose from, and reads abbreviations as an order does."""
+    game = make_game("standard")
+    url = f"/api/games/{game.pk}/moderation/"
+    make_user("spare")
+    bodies = {
+        "remove": {"power": "Narnia"},
+        "replace": {"power": "Narnia", "username": "spare"},
+        "bot": {"power": "Narnia", "bot": True},
+        "end": {"winner": "Narnia"},
+    }
+    for action, body in bodies.items():
+        answer = api(moderator).post(f"{url}{action}/", body, format="json")
+        assert answer.status_code == 400, (action, answer.content)
+        said = answer.json()["detail"]
+        assert said.startswith("unknown power 'Narnia'; choose from Austria"), (action, said)
+    assert game.memberships.filter(user__username="spare").count() == 0
+    removed = api(moderator).post(f"{url}remove/", {"power": "fra"}, format="json")
+    assert removed.status_code == 200, removed.content
+    assert game.memberships.get(power="France").status == "civil_disorder"

@@ -65,6 +65,7 @@ from . import (
 )
 from .errors import error_page, method_not_allowed, token_client
 from .forms import (
+    NO_SUCH_PHASE,
     PALETTES,
     GameForm,
     JoinForm,
@@ -1439,7 +1440,9 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         recipients = form.cleaned_data.get("recipients", [])
         # The phase the form was shown in: press written before the phase was processed is
         # not sent in the next one unseen; it comes back in the box, with why.
-        phase = ascii_index(request.POST.get("phase"))
+        written = str(request.POST.get("phase", "")).strip()
+        phase = ascii_index(written)
+        current = game.current_phase
         try:
             if phase is None:  # every press form names its phase: an old page's
                 raise services.PhaseChanged("the press form names no phase")
@@ -1454,11 +1457,18 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
                 pk,
                 {"body": form.cleaned_data["body"], "recipients": recipients},
             )
-            said = gettext(
-                "This message was written for a phase that has been processed since, so it "
-                "was not sent. It is still in the box: look at the board again, then send it "
-                "if it still holds."
-            )
+            # Only a page of this game's past phases was written before one was processed;
+            # a phase the game does not have (made up, or undone by a rollback) was not.
+            if (written and phase is None) or (
+                phase is not None and current is not None and phase > current.index
+            ):
+                said = str(NO_SUCH_PHASE) + " " + gettext("Your message is still in the box.")
+            else:
+                said = gettext(
+                    "This message was written for a phase that has been processed since, so "
+                    "it was not sent. It is still in the box: look at the board again, then "
+                    "send it if it still holds."
+                )
             _press_refused(request, pk, [said])
             thread = _back_to_thread(membership, recipients)
         except (services.GameError, PermissionError) as error:

@@ -152,6 +152,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "games.passwords.MaximumLengthValidator"},  # 1,024 characters at most
 ]
 
 # English, Simplified Chinese and Japanese (locale/; .mo files are committed, compiled from

@@ -256,3 +256,33 @@ def test_ending_a_token_is_not_a_sign_in_attempt(make_user, settings):
         cache.clear()
     assert tries == [400, 400, 429], tries
     assert ended.status_code == 204 and not Token.objects.filter(user=user).exists()
+
+
+def test_a_password_past_1024_characters_is_refused_everywhere(make_user):
+    """Found by an adversary: a 100,000-character password was taken (and hashed at every
+    sign-in); sign-up and password changes, page and API, refuse one past 1,024."""
+    huge, longest = "correct horse " * 7200, ("correct horse " * 80)[:1024]
+    said = "at most 1024 characters long"
+    api = APIClient().post(
+        "/api/auth/signup/", {"username": "huge", "password": huge}, format="json"
+    )
+    assert api.status_code == 400 and said in str(api.json()), api.content
+    form = {"username": "huge", "password1": huge, "password2": huge}
+    page = Client().post(reverse("signup"), form)
+    assert page.status_code == 200 and said in page.content.decode()
+    assert not get_user_model().objects.filter(username="huge").exists()
+    user = make_user("longest")
+    user.set_password(OLD)
+    user.save()
+    client = _token_client(Token.objects.create(user=user).key)
+    change = {"old_password": OLD, "new_password": huge}
+    refused = client.post("/api/auth/password/", change, format="json")
+    assert refused.status_code == 400 and said in str(refused.json())
+    settings_page = Client()
+    settings_page.force_login(user)
+    form = {"old_password": OLD, "new_password1": huge, "new_password2": huge}
+    assert said in settings_page.post(reverse("password-change"), form).content.decode()
+    user.refresh_from_db()
+    assert user.check_password(OLD)
+    change = {"old_password": OLD, "new_password": longest}
+    assert client.post("/api/auth/password/", change, format="json").status_code == 200

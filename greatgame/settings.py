@@ -147,6 +147,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {"NAME": str(VAR_DIR / "test.sqlite3")})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Names are unique in any case, so signing in reads them in any case.
+AUTHENTICATION_BACKENDS = ["games.auth_backends.AnyCaseModelBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -286,3 +286,26 @@ def test_a_password_past_1024_characters_is_refused_everywhere(make_user):
     assert user.check_password(OLD)
     change = {"old_password": OLD, "new_password": longest}
     assert client.post("/api/auth/password/", change, format="json").status_code == 200
+
+
+def test_signing_in_reads_the_name_in_any_case(make_user):
+    """Found by an adversary: names are unique whatever their case (``Demo1`` cannot sign up
+    beside ``demo1``), yet ``Demo1`` could not sign in as demo1, by the page or for a token."""
+    user = make_user("demo1")
+    user.set_password(NEW)
+    user.save()
+    for typed in ("Demo1", "DEMO1", "demo1", "\uff24\uff45\uff4d\uff4f\uff11"):
+        token = APIClient().post(
+            "/api/auth/token/", {"username": typed, "password": NEW}, format="json"
+        )
+        assert token.status_code == 200, (typed, token.content)
+        page = Client()
+        signed = page.post(reverse("login"), {"username": typed, "password": NEW})
+        assert signed.status_code == 302, typed
+        assert page.get(reverse("account-settings")).status_code == 200
+    wrong = APIClient().post(
+        "/api/auth/token/", {"username": "DEMO1", "password": "nope"}, format="json"
+    )
+    assert wrong.status_code == 400
+    nobody = {"username": "Nobody", "password": NEW}
+    assert Client().post(reverse("login"), nobody).status_code == 200  # the form again

@@ -682,8 +682,14 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     if "phase" in request.GET and phases:
         index = ascii_index(request.GET["phase"])
         listed = next((p for p in phases if p.index == index), None)
-        if listed is None:
-            raise Http404("no such phase")
+        if listed is None:  # a link of a phase undone by a rollback, or a typo
+            return error_page(
+                request,
+                404,
+                gettext("This game has no phase %(phase)s; its phases are 0 to %(last)s.")
+                % {"phase": repr(request.GET["phase"][:20]), "last": phases[-1].index},
+                back=reverse("game", args=[pk]),
+            )
         phase = current if listed == current else game.phases.get(pk=listed.pk)
     context = {
         "game": game,

@@ -330,7 +330,14 @@ def test_ready_and_history(colonial, russia, moderator):
     src = re.search(r'data-src="([^"]+)"', html)[1].replace("&amp;", "&")
     assert 'class="order tsr"' in c.get(src).content.decode()  # the railroad arrow
     assert_html(c.get(reverse("game", args=[colonial.pk])))
-    assert c.get(reverse("game", args=[colonial.pk]) + "?phase=9").status_code == 404
+    # A phase the game lacks (a typo, a link to a phase undone by a rollback) says so, and
+    # links back to the game.
+    for asked in ("9", "abc", "-1", "1e3", ""):
+        missing = c.get(reverse("game", args=[colonial.pk]), {"phase": asked})
+        assert missing.status_code == 404, asked
+        said = missing.content.decode()
+        assert "This game has no phase" in said and "its phases are 0 to 1" in said, asked
+        assert f'href="{reverse("game", args=[colonial.pk])}"' in said
 
 
 def test_press_threads_and_unread(colonial, russia, seat):

@@ -683,13 +683,13 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         index = ascii_index(request.GET["phase"])
         listed = next((p for p in phases if p.index == index), None)
         if listed is None:  # a link of a phase undone by a rollback, or a typo
-            return error_page(
-                request,
-                404,
+            said = (
                 gettext("This game has no phase %(phase)s; its phases are 0 to %(last)s.")
-                % {"phase": repr(request.GET["phase"][:20]), "last": phases[-1].index},
-                back=reverse("game", args=[pk]),
+                if len(phases) > 1
+                else gettext("This game has no phase %(phase)s; its only phase is 0.")
             )
+            asked = {"phase": repr(request.GET["phase"][:20]), "last": phases[-1].index}
+            return error_page(request, 404, said % asked, back=reverse("game", args=[pk]))
         phase = current if listed == current else game.phases.get(pk=listed.pk)
     context = {
         "game": game,

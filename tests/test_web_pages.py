@@ -320,6 +320,9 @@ def test_outsiders_cannot_order_or_moderate(colonial, make_user):
 
 def test_ready_and_history(colonial, russia, moderator):
     c = client_for(russia.user)
+    alone = c.get(reverse("game", args=[colonial.pk]), {"phase": "1"})
+    assert alone.status_code == 404
+    assert "This game has no phase &#x27;1&#x27;; its only phase is 0." in alone.content.decode()
     services.submit_orders(russia, ["A Vladivostok - Seoul", "A Moscow - Vladivostok via TSR"])
     c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": "0", "confirm": "yes"})
     russia.refresh_from_db()

@@ -273,7 +273,11 @@ def _check_preferences(game: Game, preferences: Iterable[str]) -> list[str]:
     powers = engine.powers(game)
     unknown = [p for p in preferences if p not in powers]
     if unknown:
-        raise GameError(f"unknown powers {', '.join(unknown)}; choose from {', '.join(powers)}")
+        problem = gettext("unknown powers %(unknown)s; choose from %(powers)s") % {
+            "unknown": ", ".join(unknown),
+            "powers": ", ".join(powers),
+        }
+        raise _unknown_power(game, unknown[0], problem)
     return list(dict.fromkeys(preferences))
 
 
@@ -957,7 +961,11 @@ def send_message(
         recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
-            raise _unknown_power(game, unknown[0], f"unknown powers: {', '.join(unknown)}")
+            problem = gettext("unknown powers %(unknown)s; choose from %(powers)s") % {
+                "unknown": ", ".join(unknown),
+                "powers": ", ".join(engine.powers(game)),
+            }
+            raise _unknown_power(game, unknown[0], problem)
         sender_power = membership.power if membership else ""
         yourself = gettext("a message needs someone other than yourself to read it")
         if to_moderator and membership is None and not recipients:

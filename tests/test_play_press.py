@@ -140,6 +140,15 @@ def test_a_double_click_sends_one_message(colonial, seat, api, monkeypatch):
     assert colonial.messages.count() == 4
 
 
+def test_press_to_an_unknown_power_names_the_powers(colonial, seat, api):
+    """Press to no power of the game says which powers there are, as a join does."""
+    russia = api(seat(colonial, "Russia").user)
+    url = f"/api/games/{colonial.pk}/messages/"
+    answer = russia.post(url, {"body": "hi", "recipients": ["Narnia"]}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["detail"].startswith("unknown powers Narnia; choose from Britain")
+
+
 def flashed(response) -> list[str]:
     from django.contrib.messages import get_messages
 

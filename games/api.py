@@ -371,11 +371,6 @@ class TokenView(ObtainAuthToken):
         """Anyone may ask for a token; ending one takes being signed in."""
         return [IsAuthenticated()] if self.request.method == "DELETE" else [AllowAny()]
 
-    def get_throttles(self) -> list:
-        """Sign-in attempts are limited; ending a token is not one (a leaked token must stop
-        working even after its owner's tries ran out)."""
-        return [] if self.request.method == "DELETE" else super().get_throttles()
-
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request) -> Response:
         """End the token the caller signs in with (or their session's account's): a leaked

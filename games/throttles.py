@@ -122,5 +122,12 @@ class SignInThrottle(ScopedThrottle):
     """Sign-in and sign-up count per client address, signed in or not: the address is what a
     password guesser cannot cheaply change."""
 
+    def allow_request(self, request, view) -> bool:
+        """Only a POST is an attempt: a GET (a 405), a CORS preflight's OPTIONS or a DELETE
+        of one's token spent the budget of the sign-in that followed."""
+        if request.method != "POST":
+            return True
+        return super().allow_request(request, view)
+
     def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -19,6 +19,7 @@ from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Q
 from django.db.models.signals import post_save
 from django.utils.translation import gettext as _
 
@@ -93,18 +94,30 @@ def _ascii_sequences() -> tuple[tuple[str, str], ...]:
 
 
 def user_named(username: str) -> AbstractBaseUser | None:
-    """The account of that name, in any case (``/players/DEMO1/`` is demo1's page, and
-    ``DEMO1`` a moderator's replacement for a seat): names are unique whatever their case.
-    The exact name wins if two accounts made before that rule differ only in case; otherwise
-    such a name names nobody. The name is read as sign-in reads it (NFKC): ``ｄｅｍｏ１``,
-    typed with an input method in full width, signs in as demo1 and names demo1 here too."""
+    """The account of that name, in any case (``/players/DEMO1/`` is demo1's page, ``DEMO1``
+    signs in as demo1, and names demo1 for a moderator's replacement): names are unique
+    whatever their case. The exact name wins if two accounts made before that rule differ only
+    in case; otherwise such a name names nobody. The name is read as sign-in reads it (NFKC):
+    ``ｄｅｍｏ１``, typed with an input method in full width, is demo1 too.
+
+    Case is Unicode's (``Тимур`` is ``тимур``, ``Straße`` is ``STRASSE``), compared here
+    rather than by the database, whose ``iexact`` folds only ASCII on SQLite and refuses a
+    pattern past 50,000 bytes: candidates are the account holding the name's skeleton (one at
+    most) and, for accounts made before skeletons were unique, those the database matches."""
     username = AbstractBaseUser.normalize_username(username)
-    users = get_user_model().objects
+    model = get_user_model()
+    if len(username) > model._meta.get_field(model.USERNAME_FIELD).max_length:
+        return None  # no account's name is longer
+    users = model.objects
     exact = users.filter(username=username).first()
     if exact is not None:
         return exact
-    alike = list(users.filter(username__iexact=username)[:2])
-    return alike[0] if len(alike) == 1 else None
+    folded = username.casefold()
+    nearby = users.filter(
+        Q(username_skeleton__skeleton=skeleton(username)) | Q(username__iexact=username)
+    )
+    alike = {u.pk: u for u in nearby[:10] if u.username.casefold() == folded}
+    return next(iter(alike.values())) if len(alike) == 1 else None
 
 
 def skeleton(username: str) -> str:

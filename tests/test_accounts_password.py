@@ -258,6 +258,36 @@ def test_ending_a_token_is_not_a_sign_in_attempt(make_user, settings):
     assert ended.status_code == 204 and not Token.objects.filter(user=user).exists()
 
 
+def test_only_a_post_is_a_sign_in_attempt(make_user, settings):
+    """Found by an adversary: a client's OPTIONS (a CORS preflight) and GET (a 405) spent the
+    sign-in budget, and the POST that followed was a 429."""
+    from django.core.cache import cache
+
+    cache.clear()
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "2/min"},
+    }
+    user = make_user("careful")
+    user.set_password(OLD)
+    user.save()
+    client = APIClient()
+    try:
+        for path in ("/api/auth/token/", "/api/auth/signup/", "/api/auth/password/"):
+            for _ in range(3):
+                assert client.options(path).status_code in (200, 401), path
+                assert client.get(path).status_code in (401, 405), path
+        page = [Client().get(reverse(name)).status_code for name in ("login", "signup")] * 2
+        signed = client.post(
+            "/api/auth/token/", {"username": "careful", "password": OLD}, format="json"
+        )
+    finally:
+        cache.clear()
+    assert page == [200, 200, 200, 200]
+    assert signed.status_code == 200, signed.content
+
+
 def test_a_password_past_1024_characters_is_refused_everywhere(make_user):
     """Found by an adversary: a 100,000-character password was taken (and hashed at every
     sign-in); sign-up and password changes, page and API, refuse one past 1,024."""
@@ -309,3 +339,21 @@ def test_signing_in_reads_the_name_in_any_case(make_user):
     assert wrong.status_code == 400
     nobody = {"username": "Nobody", "password": NEW}
     assert Client().post(reverse("login"), nobody).status_code == 200  # the form again
+    # Unicode's case, on SQLite too (whose LIKE folds ASCII alone), and a name past any
+    # account's length is wrong, not an outage (SQLite refused the pattern: a 503).
+    for stored, typed in (("Тимур", "тимур"), ("Тимур", "ТИМУР"), ("Straße", "STRASSE")):
+        account = get_user_model().objects.filter(username=stored).first() or make_user(stored)
+        account.set_password(NEW)
+        account.save()
+        token = APIClient().post(
+            "/api/auth/token/", {"username": typed, "password": NEW}, format="json"
+        )
+        assert token.status_code == 200, (typed, token.content)
+        assert Token.objects.get(key=token.json()["token"]).user == account
+    for huge in ("x" * 50_001, "中" * 17_000):
+        token = APIClient().post(
+            "/api/auth/token/", {"username": huge, "password": NEW}, format="json"
+        )
+        assert token.status_code == 400, token.content
+        page = Client().post(reverse("login"), {"username": huge, "password": NEW})
+        assert page.status_code == 200 and "correct username" in page.content.decode()

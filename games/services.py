@@ -1555,6 +1555,10 @@ def replace_player(
     power = _power_of(game, power)
     if is_bot_account(user):
         raise GameError(gettext("a bot is put on a seat with the bot action, not by its account"))
+    if not user.is_active:  # the seat would go to someone who can never sign in to play it
+        raise GameError(
+            gettext("%(user)s's account is deactivated: it cannot sign in to play") % {"user": user}
+        )
     # A player replaced or removed before may be seated again (their seat row comes back);
     # one who still plays a power may not hold a second.
     own = game.memberships.filter(user=user).first()

@@ -322,3 +322,18 @@ def test_a_moderator_action_naming_no_power_says_so(api, make_game, make_user, m
     removed = api(moderator).post(f"{url}remove/", {"power": "fra"}, format="json")
     assert removed.status_code == 200, removed.content
     assert game.memberships.get(power="France").status == "civil_disorder"
+
+
+def test_a_seat_is_not_handed_to_a_deactivated_account(api, make_game, make_user, moderator):
+    """Found by an adversary: the moderator handed Italy to an account that can never sign
+    in, and Italy's player lost the seat."""
+    game = make_game("standard")
+    gone = make_user("gone")
+    gone.is_active = False
+    gone.save()
+    url = f"/api/games/{game.pk}/moderation/replace/"
+    answer = api(moderator).post(url, {"power": "Italy", "username": "gone"}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["detail"] == "gone's account is deactivated: it cannot sign in to play"
+    italy = game.memberships.get(power="Italy")
+    assert italy.user != gone and italy.status == "active"

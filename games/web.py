@@ -65,6 +65,7 @@ from . import (
 )
 from .errors import error_page, method_not_allowed, token_client
 from .forms import (
+    INCOMPLETE_FORM,
     NO_SUCH_PHASE,
     PALETTES,
     GameForm,
@@ -1450,7 +1451,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         phase = ascii_index(written)
         current = game.current_phase
         try:
-            if phase is None:  # every press form names its phase: an old page's
+            if phase is None:  # every press form names its phase
                 raise services.PhaseChanged("the press form names no phase")
             sent = services.send_message(
                 game, request.user, form.cleaned_data["body"], recipients, phase=phase
@@ -1464,11 +1465,13 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
                 {"body": form.cleaned_data["body"], "recipients": recipients},
             )
             # Only a page of this game's past phases was written before one was processed;
-            # a phase the game does not have (made up, or undone by a rollback) was not.
-            if (written and phase is None) or (
-                phase is not None and current is not None and phase > current.index
-            ):
-                said = str(NO_SUCH_PHASE) + " " + gettext("Your message is still in the box.")
+            # a phase the game does not have (made up, or undone by a rollback) was not, nor
+            # a form without its phase (the page always sends one).
+            kept = gettext("Your message is still in the box.")
+            if not written:
+                said = str(INCOMPLETE_FORM) + " " + kept
+            elif phase is None or (current is not None and phase > current.index):
+                said = str(NO_SUCH_PHASE) + " " + kept
             else:
                 said = gettext(
                     "This message was written for a phase that has been processed since, so "

@@ -250,17 +250,29 @@ def test_press_from_a_page_of_a_phase_since_processed_comes_back_unsent(colonial
     assert colonial.messages.get().body == "Support me into Persia"
 
 
-@pytest.mark.parametrize("phase", ["x", "-1", "1e3", "7", "\uff10"])
-def test_press_naming_a_phase_the_game_lacks_says_so(colonial, seat, phase):
-    """Found by an adversary: ``phase=x`` (or a phase never reached) was said to be "written
-    for a phase that has been processed since"; it says, as the orders form does, that the
-    form names a phase no page writes, and the words stay in the box."""
+@pytest.mark.parametrize(
+    ("phase", "said"),
+    [
+        *(
+            (p, "names a phase no page of this game writes")
+            for p in ["x", "-1", "1e3", "7", "\uff10"]
+        ),
+        ("", "This form came incomplete"),
+        (None, "This form came incomplete"),
+    ],
+)
+def test_press_naming_a_phase_the_game_lacks_says_so(colonial, seat, phase, said):
+    """Found by an adversary: ``phase=x``, a phase never reached or none at all was said to be
+    "written for a phase that has been processed since"; it says, as the orders form does,
+    that the form names a phase no page writes or came incomplete; the words stay in the box."""
     poster = client_for(seat(colonial, "Russia").user)
     sent = {"phase": phase, "body": "Hello, Britain", "recipients": ["Britain"]}
+    if phase is None:
+        del sent["phase"]
     page = poster.post(reverse("send-press", args=[colonial.pk]), sent)
     html = poster.get(page["Location"]).content.decode()
     form = html[html.index('class="press-form"') :]
-    assert "names a phase no page of this game writes" in form
+    assert said in form and "Your message is still in the box." in form
     assert "processed since" not in form
     assert "Hello, Britain</textarea>" in form and ticked(html) == ["Britain"]
     assert not colonial.messages.exists()

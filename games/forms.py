@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.text import format_lazy
@@ -64,6 +64,19 @@ class AsciiIntegerField(forms.IntegerField):
                     )
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return int(text)
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, saying what is true here: a name is read in any case
+    (``auth_backends``), only the password's case counts."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Please enter a correct username and password. Note that the password is "
+            "case-sensitive."
+        ),
+    }
 
 
 class SignUpForm(UserCreationForm):

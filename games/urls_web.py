@@ -4,13 +4,16 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import ratings_views, reach_views, replays, sandbox, search, web
+from .forms import SignInForm
 
 urlpatterns = [
     path("", web.lobby, name="lobby"),
     path("accounts/signup/", web.signup, name="signup"),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(next_page="lobby", redirect_authenticated_user=True),
+        auth_views.LoginView.as_view(
+            next_page="lobby", redirect_authenticated_user=True, authentication_form=SignInForm
+        ),
         name="login",
     ),
     path("accounts/logout/", web.SignOutView.as_view(next_page="login"), name="logout"),

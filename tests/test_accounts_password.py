@@ -338,7 +338,10 @@ def test_signing_in_reads_the_name_in_any_case(make_user):
     )
     assert wrong.status_code == 400
     nobody = {"username": "Nobody", "password": NEW}
-    assert Client().post(reverse("login"), nobody).status_code == 200  # the form again
+    again = Client().post(reverse("login"), nobody)
+    assert again.status_code == 200  # the form again, not saying the name's case may count
+    assert "the password is case-sensitive" in again.content.decode()
+    assert "both fields may be case-sensitive" not in again.content.decode()
     # Unicode's case, on SQLite too (whose LIKE folds ASCII alone), and a name past any
     # account's length is wrong, not an outage (SQLite refused the pattern: a 503).
     for stored, typed in (("Тимур", "тимур"), ("Тимур", "ТИМУР"), ("Straße", "STRASSE")):

@@ -306,10 +306,11 @@ def final_board(phase: Phase) -> Phase:
     )
 
 
-def centres_and_units(phase: Phase) -> dict[str, tuple[int, int]]:
+def centres_and_units(phase: Phase, *, as_left: bool = True) -> dict[str, tuple[int, int]]:
     """Each power's supply centres and units as ``phase`` leaves them (``final_board``: a
-    game won with its phase shows the winner's centres); a power with neither is left out."""
-    board = final_board(phase)
+    game won with its phase shows the winner's centres), or, not ``as_left``, as it began; a
+    power with neither is left out."""
+    board = final_board(phase) if as_left else phase
     counts = {power: (len(held), 0) for power, held in board.supply_centers.items()}
     for unit in board.units:
         centres, units = counts.get(unit["power"], (0, 0))

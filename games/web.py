@@ -823,7 +823,11 @@ def _powers(
     # Unordered: the model's ordering would join the phase and the game for nothing.
     powers_in = shown.orders.order_by().values_list("power", flat=True).distinct() if shown else []
     ordered = set(powers_in)
-    counts = engine.centres_and_units(shown) if shown else {}
+    # A past phase's as its board (and the board's legend) shows it, before its orders; the
+    # current one's as it leaves it (a game won with it: the winner's centres).
+    counts = {}
+    if shown is not None:
+        counts = engine.centres_and_units(shown, as_left=not past)
     colours = power_colours(game.variant, palette)
     # A bot's seat is open to a take-over by whoever does not play (how a newcomer joins a
     # game bots filled); to the game's own players, where bots are hidden, it is a seat

@@ -775,6 +775,32 @@ def test_a_past_phases_page_counts_that_phase_in_the_powers_table(make_game, sea
     assert "the players are today" in then
 
 
+def test_a_past_phases_table_counts_what_its_board_shows(colonial, russia, moderator):
+    """Found by an adversary: beside a past phase's board, whose legend counts the units and
+    centres the phase began with, the powers' table counted those it ended with (one centre
+    more in the table than in the legend, for the Fall that took Seoul)."""
+    services.submit_orders(russia, ["A Vladivostok - Seoul"])
+    services.process_now(colonial, moderator)
+    services.submit_orders(russia, ["A Seoul H"])
+    services.process_now(colonial, moderator)  # Fall 1870: Russia takes Seoul
+    page = client_for(russia.user)
+
+    def table(html: str) -> tuple[int, int]:
+        row = re.search(r'<tr data-power="Russia">.*?</tr>', html, re.S).group(0)
+        found = re.search(r'"centres">(\d+)</span> / <span class="units">(\d+)<', row)
+        return int(found.group(1)), int(found.group(2))
+
+    fall = colonial.phases.get(season="fall", type="movement").index
+    then = table(page.get(reverse("game", args=[colonial.pk]), {"phase": fall}).content.decode())
+    svg = page.get(reverse("board", args=[colonial.pk]), {"phase": fall}).content.decode()
+    legend = re.search(
+        r'class="legend-power" data-power="Russia">.*?>(\d+) / (\d+)</text></g>', svg, re.S
+    )
+    assert then == (int(legend.group(1)), int(legend.group(2)))
+    now = table(page.get(reverse("game", args=[colonial.pk])).content.decode())
+    assert now == (then[0] + 1, then[1]), (then, now)
+
+
 def test_a_refused_payment_comes_back_in_its_form_and_a_number_box_exponent_pays(chinese, seat):
     """Found by an adversary: "1e3", which the number box takes as 1000, was refused as not a
     whole number, and the form came back empty with the payee reset."""

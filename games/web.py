@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F, Q
 from django.db.models.functions import Greatest
 from django.forms import BaseForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -986,12 +986,13 @@ def _adjustments_left(guide: dict, mine: list[Order]) -> tuple[str, int]:
 
 
 def after_payments(phase: Phase, power: str) -> int:
-    """What ``power`` holds going into the year less what it has paid this year: its balance
-    before the year's income and costs, and before payments to it (which stay the payers'
-    secret until the statement)."""
+    """What ``power`` holds going into the year, less what it has paid this year and plus what
+    it has been paid (both listed on its page): its balance before the year's income and
+    costs. A power warned of deposition while 100,000 paid to it stood in its own list was
+    told something untrue."""
     opening = (engine.opening_balances(phase) or {}).get(power, 0)
-    paid = phase.payments.filter(payer=power).aggregate(total=Sum("amount"))["total"]
-    return opening - (paid or 0)
+    moved = phase.payments.filter(Q(payer=power) | Q(payee=power)).values_list("payer", "amount")
+    return opening + sum(-amount if payer == power else amount for payer, amount in moved)
 
 
 def _gold_context(
@@ -1594,9 +1595,9 @@ def _warn_past_the_limit(request: HttpRequest, membership, place: str) -> None:
         messages.warning(
             request,
             gettext(
-                "After this year's payments %(power)s stands at %(left)s k oz, before the "
-                "year's income and costs: a balance below %(limit)s at the year's end deposes "
-                "its leader."
+                "After this year's payments, to it and from it, %(power)s stands at %(left)s "
+                "k oz, before the year's income and costs: a balance below %(limit)s at the "
+                "year's end deposes its leader."
             )
             % {"power": membership.power, "left": f"{left:,}", "limit": f"{limit:,}"},
             place,

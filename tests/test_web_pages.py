@@ -549,20 +549,30 @@ def test_a_payer_sees_the_balance_after_its_payments_and_is_warned_past_the_limi
             c.post(url, {"to": "Japan", "amount": amount, "phase": "0"}, follow=True)
         )
         assert "deposes" not in said
-    assert "England after your payments this year: <strong>-60</strong> k oz" in said
+    assert (
+        "England after this year's payments, yours and those to you: <strong>-60</strong> k oz"
+        in said
+    )
     said = assert_html(c.post(url, {"to": "Japan", "amount": "1e3", "phase": "0"}, follow=True))
     assert "Paid Japan 1000 k oz." in said
     assert (
-        "After this year&#x27;s payments England stands at -1,060 k oz, before the year&#x27;s "
-        "income and costs: a balance below -1,000 at the year&#x27;s end deposes its leader."
+        "After this year&#x27;s payments, to it and from it, England stands at -1,060 k oz, "
+        "before the year&#x27;s income and costs: a balance below -1,000 at the year&#x27;s end "
+        "deposes its leader."
     ) in said
     html = assert_html(c.get(page))
     assert "<strong>-1060</strong> k oz" in html
     assert "A balance below -1,000 at the year's end deposes you." in html
     assert Payment.objects.filter(game=chinese, payer="England").count() == 3
-    # Japan, paid, is told nothing of it before the statement: its own figure is unchanged.
-    japan = assert_html(client_for(seat(chinese, "Japan").user).get(page))
-    assert "Japan after your payments this year: <strong>0</strong> k oz" in japan
+    # Japan, paid, sees the payments to it listed, and counted in its figure (found by an
+    # adversary: warned of deposition with 100,000 paid to it, it ended the year in credit).
+    japan = client_for(seat(chinese, "Japan").user)
+    html = assert_html(japan.get(page))
+    assert "Japan after this year's payments, yours and those to you: <strong>1060</strong>" in html
+    said = assert_html(
+        japan.post(url, {"to": "France", "amount": "2000", "phase": "0"}, follow=True)
+    )
+    assert "deposes its leader" not in said and "<strong>-940</strong>" in said
 
 
 def test_a_payment_form_of_a_phase_since_processed_pays_nothing(chinese, seat, api):

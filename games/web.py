@@ -891,10 +891,53 @@ def _removed_by_default(phase: Phase) -> dict | None:
     return {"label": label, "units": names}
 
 
+def _faction_orders(game: Game, phase: Phase) -> list[Order]:
+    """The orders the server gave the factions (Chinese Diplomacy) in a processed phase, with
+    their results, as the engine judged them: not stored as players' orders, yet a great
+    power's bounce makes sense only beside the Imperial army that held. Unsaved rows, shown
+    as the stored ones are."""
+    if not phase.processed_at or not phase.results:
+        return []
+    great = set(engine.powers(game))
+    return [
+        Order(
+            power=reply.get("power", ""),
+            text=reply.get("order", ""),
+            canonical=reply.get("canonical") or "",
+            valid=reply.get("result") != "invalid",
+            result=reply.get("result", ""),
+            result_reason=reply.get("reason", ""),
+            result_reason_words=reply.get("reason_words"),
+            stopped_at=reply.get("stopped_at") or "",
+        )
+        for reply in phase.results.get("orders") or []
+        if isinstance(reply, dict) and reply.get("power") not in great
+    ]
+
+
+def _faction_events(phase: Phase) -> list[str]:
+    """The year's removals, builds and annihilations by the factions (Chinese Diplomacy), in
+    words: a centre that changed hands between the orders and the next year says why."""
+    factions = (phase.results or {}).get("factions") if phase.processed_at else None
+    events = factions.get("events") if isinstance(factions, dict) else None
+    said = {
+        "removed": gettext("%(faction)s army in %(location)s removed"),
+        "built": gettext("%(faction)s army built in %(location)s"),
+        "annihilated": gettext("%(power)s army in %(location)s annihilated by the %(faction)s"),
+    }
+    lines = []
+    for event in events or []:
+        words = said.get(event.get("event")) if isinstance(event, dict) else None
+        if words:
+            lines.append(words % {k: event.get(k, "") for k in ("faction", "location", "power")})
+    return lines
+
+
 def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | None) -> dict:
     user = request.user
     orders = list(visibility.visible_orders(phase, user))
     mine = [o for o in orders if o.power == power]
+    orders += _faction_orders(game, phase)
     context = {
         "phase_label": phase_name(game, phase),
         # The board is its own resource, cached per phase: the page stays small.
@@ -903,6 +946,7 @@ def _phase_context(request: HttpRequest, game: Game, phase: Phase, power: str | 
         "orders": orders,
         "results": phase.results if phase.processed_at else None,
         "removed_by_default": _removed_by_default(phase),
+        "faction_events": _faction_events(phase),
     }
     # A game ended in the middle of a phase (a draw, a concession, the moderator's End)
     # leaves that phase unprocessed: nothing more is ordered in it.

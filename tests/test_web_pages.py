@@ -510,6 +510,54 @@ def test_chinese_page_shows_gold_and_published_faction_orders(chinese, seat):
     assert reverse("pay", args=[chinese.pk]) in html and 'name="amount"' in html
 
 
+def test_a_played_chinese_year_shows_the_factions_orders_and_events(chinese, seat, moderator):
+    """Found by an adversary: the API's results held the Imperials' orders and their results
+    and the year's faction events; the page's history only the great powers' orders, so a
+    bounce against an Imperial army made no sense there."""
+    services.process_now(chinese, moderator)
+    played = chinese.phases.get(index=0)
+    replies = [o for o in played.results["orders"] if o["power"] == "Imperials"]
+    assert replies
+    # Nobody took an Imperial centre in 1900, so none was removed: the engine's events as it
+    # writes them when the Imperials shrink and a faction builds on a great power's army.
+    played.results["factions"]["events"] = [
+        {"faction": "Imperials", "event": "removed", "location": "Shansi"},
+        {"faction": "Kuomintang", "event": "annihilated", "location": "Hunan", "power": "Japan"},
+    ]
+    played.save(update_fields=["results"])
+    html = assert_html(
+        client_for(seat(chinese, "Japan").user).get(
+            reverse("game", args=[chinese.pk]), {"phase": 0}
+        )
+    )
+    history = html[html.index('id="order-status"') :]
+    for reply in replies:
+        line = f'<span class="power-tag">Imperials</span> {reply["canonical"] or reply["order"]}'
+        assert line in history, line
+    said = history.split("The factions:", 1)[1].split("</p>")[0]
+    assert said == (
+        " Imperials army in Shansi removed; Japan army in Hunan annihilated by the Kuomintang."
+    )
+
+
+def test_a_railroad_ride_stopped_short_says_where_on_the_page(colonial, russia, moderator):
+    """Found by an adversary: the API said where a blocked railroad ride stopped
+    (``stopped_at``); the page only that it stopped."""
+    phase = colonial.current_phase
+    phase.units = [
+        u for u in phase.units if u["location"] not in ("Irkutsk", "Omsk", "Akmolinsk")
+    ] + [{"power": "China", "unit": "A", "location": "Irkutsk"}]
+    phase.save(update_fields=["units"])
+    services.submit_orders(russia, ["A Moscow - Irkutsk via TSR"])
+    services.process_now(colonial, moderator)
+    order = colonial.phases.get(index=0).orders.get(power="Russia")
+    assert order.result == "stopped" and order.stopped_at
+    html = assert_html(
+        client_for(russia.user).get(reverse("game", args=[colonial.pk]), {"phase": 0})
+    )
+    assert f"<strong>stopped</strong> at {order.stopped_at}:" in html
+
+
 def test_payment_through_the_page(chinese, seat, make_user):
     england = seat(chinese, "England")
     c = client_for(england.user)

@@ -182,11 +182,11 @@ def listed(names: list[str]) -> object:
 # A unit number (F2) beyond the power's units in a shared space, in any phase: worded for
 # none, one and several (``no_number``).
 _NO_NUMBER: Final = {
-    0: reason_template("{power} has no unit in the {province}, so there is no number {number}"),
-    1: reason_template("{power} has one unit in the {province}, so there is no number {number}"),
+    0: reason_template("{power} has no unit in {province}, so there is no number {number}"),
+    1: reason_template("{power} has one unit in {province}, so there is no number {number}"),
 }
 _NO_NUMBERS: Final = reason_template(
-    "{power} has {count} units in the {province}, so there is no number {number}"
+    "{power} has {count} units in {province}, so there is no number {number}"
 )
 
 
@@ -200,18 +200,18 @@ def no_number(power: str, count: int, province: str, number: int) -> Reason:
 # units there: the last written are refused with this (``only_units``).
 _ONLY_ONE: Final = {
     "A": reason_template(
-        "{power} has only one army in the {province}, and an earlier order commands it"
+        "{power} has only one army in {province}, and an earlier order commands it"
     ),
     "F": reason_template(
-        "{power} has only one fleet in the {province}, and an earlier order commands it"
+        "{power} has only one fleet in {province}, and an earlier order commands it"
     ),
 }
 _ONLY_SOME: Final = {
     "A": reason_template(
-        "{power} has only {count} armies in the {province}, and earlier orders command them all"
+        "{power} has only {count} armies in {province}, and earlier orders command them all"
     ),
     "F": reason_template(
-        "{power} has only {count} fleets in the {province}, and earlier orders command them all"
+        "{power} has only {count} fleets in {province}, and earlier orders command them all"
     ),
 }
 

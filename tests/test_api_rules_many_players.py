@@ -253,7 +253,7 @@ def test_an_order_for_another_powers_fleet_in_a_shared_ocean_names_every_owner_t
     (answer,) = sent(players["China"], game_id, ["F Mid-Pacific - Guam"])
     assert not answer["valid"]
     assert answer["reason"] == (
-        "the units in the Mid-Pacific Ocean belong to Australia, Japan, not China"
+        "the units in Mid-Pacific Ocean belong to Australia, Japan, not China"
     )
     chinese = players["China"].post(
         f"/api/games/{game_id}/orders/check/",

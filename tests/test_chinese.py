@@ -552,7 +552,7 @@ def test_a_second_order_for_the_one_army_in_an_entry_space_names_an_army():
         r = adjudicate(request([("England", "Pacific Ocean")], [("England", o) for o in orders]))
         assert [o["result"] for o in r["orders"]][1] == "invalid", r["orders"]
         assert r["orders"][1]["reason"] == (
-            "England has only one army in the Pacific Ocean, and an earlier order commands it"
+            "England has only one army in Pacific Ocean, and an earlier order commands it"
         )
 
 
@@ -576,7 +576,7 @@ def test_orders_beyond_an_entry_spaces_armies_are_the_last_written_whatever_thei
         results = [o["result"] for o in r["orders"]]
         assert "invalid" not in results[:2] and results[2] == "invalid", (written, r["orders"])
         assert r["orders"][2]["reason"] == (
-            "England has only 2 armies in the Pacific Ocean, and earlier orders command them all"
+            "England has only 2 armies in Pacific Ocean, and earlier orders command them all"
         )
 
 

@@ -482,7 +482,7 @@ def test_the_chinese_oceans_speak_of_units_not_fleets():
         }
     )["orders"][0]
     assert reply["result"] == "invalid"
-    assert reply["reason"] == "there is no other unit in the Pacific Ocean to support"
+    assert reply["reason"] == "there is no other unit in Pacific Ocean to support"
 
 
 def test_a_head_to_head_loser_names_the_move_that_took_the_space():
@@ -805,16 +805,16 @@ def test_a_unit_number_beyond_the_powers_units_is_worded_for_one_and_for_several
     """The reason said "Indonesia has 1 unit(s) in ..."."""
     r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S China F2 Mid-Pacific - Guam")])
     assert r["orders"][0]["reason"] == (
-        "China has one unit in the Mid-Pacific Ocean, so there is no number 2"
+        "China has one unit in Mid-Pacific Ocean, so there is no number 2"
     )
     units = [("Japan", "F", MID), ("Japan", "F", MID), ("Japan", "F", "Philippine Sea")]
     r = far_east(units, [("Japan", "F Philippine Sea S Japan F3 Mid-Pacific - Guam")])
     assert r["orders"][0]["reason"] == (
-        "Japan has 2 units in the Mid-Pacific Ocean, so there is no number 3"
+        "Japan has 2 units in Mid-Pacific Ocean, so there is no number 3"
     )
     r = far_east(TWO_POWERS, [("Japan", "F Philippine Sea S Australia F2 Mid-Pacific - Guam")])
     assert r["orders"][0]["reason"] == (
-        "Australia has no unit in the Mid-Pacific Ocean, so there is no number 2"
+        "Australia has no unit in Mid-Pacific Ocean, so there is no number 2"
     )
 
 

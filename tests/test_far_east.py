@@ -289,9 +289,9 @@ def test_6_7_numbered_fleets_need_not_be_numbered():
         # F2); one past the power's fleets there is refused by the board, in any number of
         # digits, and never read as another fleet.
         ("F9999 North Pacific - Guam",
-         "Japan has 2 units in the North Pacific Ocean, so there is no number 9999"),
+         "Japan has 2 units in North Pacific Ocean, so there is no number 9999"),
         ("F3 North Pacific - Guam",
-         "Japan has 2 units in the North Pacific Ocean, so there is no number 3"),
+         "Japan has 2 units in North Pacific Ocean, so there is no number 3"),
         ("F0 North Pacific - Guam", "there is no unit F0: the units a power has in one space "
          "are numbered from 1 (F1, F2, ...)"),
         ("F-1 North Pacific - Guam", "there is no unit F-1: the units a power has in one space "
@@ -300,7 +300,7 @@ def test_6_7_numbered_fleets_need_not_be_numbered():
          "has in one space are numbered from 1 (F1, F2, ...)"),
         ("F9999 Tokyo - Guam", "Tokyo holds one unit at most, so there is no number 9999 there"),
         ("F1 North Pacific S F9999 North Pacific - Guam",
-         "Japan has 2 units in the North Pacific Ocean, so there is no number 9999"),
+         "Japan has 2 units in North Pacific Ocean, so there is no number 9999"),
     ],
 )  # fmt: skip
 def test_an_absurd_fleet_number_is_refused_saying_why(order, reason):
@@ -335,7 +335,7 @@ def test_orders_beyond_a_powers_fleets_in_an_ocean_are_the_last_written():
     refuses keeps its own reason; F2 twice is a second order for F2."""
     fleets = [("Australia", "F", "Mid-Pacific Ocean")] * 2
     only = (
-        "Australia has only 2 fleets in the Mid-Pacific Ocean, and earlier orders command them all"
+        "Australia has only 2 fleets in Mid-Pacific Ocean, and earlier orders command them all"
     )
     for orders in (
         ["F Mid-Pacific H", "F Mid-Pacific - New Guinea", "F2 Mid-Pacific - Guam"],

@@ -78,7 +78,7 @@ def test_orders_beyond_an_entry_spaces_armies_are_the_last_written(api, make_use
     stored = answer.json()
     assert [o["valid"] for o in stored] == [True, True, False], stored
     assert stored[2]["reason"] == (
-        "England has only 2 armies in the Pacific Ocean, and earlier orders command them all"
+        "England has only 2 armies in Pacific Ocean, and earlier orders command them all"
     )
     for language, word in (("ja", "陸軍を 2 つ"), ("zh-hans", "只有 2 支陆军")):
         said = api(user).put(

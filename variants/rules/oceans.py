@@ -50,7 +50,7 @@ class Movement(_Core):
         owners = sorted({self.power[i] for i in here})
         if not mine and len(owners) > 1:  # every power whose units are there, not the first
             raise OrderError(
-                "the units in the {province} belong to {owners}, not {power}",
+                "the units in {province} belong to {owners}, not {power}",
                 province=province,
                 owners=listed(owners),
                 power=power,
@@ -80,12 +80,12 @@ class Movement(_Core):
         if not free:
             if self.units[mine[0]].kind == "F":
                 raise OrderError(
-                    "every unit of {power} in the {province} already has an order",
+                    "every unit of {power} in {province} already has an order",
                     power=power,
                     province=province,
                 )
             raise OrderError(
-                "every army of {power} in the {province} already has an order",
+                "every army of {power} in {province} already has an order",
                 power=power,
                 province=province,
             )
@@ -116,7 +116,7 @@ class Movement(_Core):
             if len(powers) > 1:
                 kind = self.units[others[0]].kind
                 raise OrderError(
-                    "the {province} holds units of {powers}: say whose, e.g. '{example}'",
+                    "{province} holds units of {powers}: say whose, e.g. '{example}'",
                     province=province,
                     powers=listed(powers),
                     example=f"S {powers[0]} {kind} {province}",
@@ -130,7 +130,7 @@ class Movement(_Core):
                 raise OrderError("{unit} cannot support itself", unit=label or unit.label())
         elif power not in powers:
             raise OrderError(
-                "{power} has no unit in the {province} to support", power=power, province=province
+                "{power} has no unit in {province} to support", power=power, province=province
             )
         return power, len(powers) > 1 or order.target_power is not None
 
@@ -148,7 +148,7 @@ class Movement(_Core):
             legal = super().check_support(i, order)
             return replace(legal, canonical=None, data=None, **whose)
         if len(self.units_in(target)) < 2:
-            raise OrderError("there is no other unit in the {province} to support", province=target)
+            raise OrderError("there is no other unit in {province} to support", province=target)
         if order.target_unit and order.target_unit != unit.kind:  # units of one kind there
             raise OrderError(UNIT_IS[unit.kind], province=target)
         if order.destination is None:
@@ -156,7 +156,7 @@ class Movement(_Core):
         dest = province_of(order.destination)
         if not self.can_reach(i, dest):
             raise OrderError(
-                "the units in the {province} cannot move to {destination}",
+                "the units in {province} cannot move to {destination}",
                 province=target,
                 destination=dest,
             )

@@ -334,9 +334,7 @@ def test_orders_beyond_a_powers_fleets_in_an_ocean_are_the_last_written():
     written is refused, numbered or not, saying how many fleets there are; one the map
     refuses keeps its own reason; F2 twice is a second order for F2."""
     fleets = [("Australia", "F", "Mid-Pacific Ocean")] * 2
-    only = (
-        "Australia has only 2 fleets in Mid-Pacific Ocean, and earlier orders command them all"
-    )
+    only = "Australia has only 2 fleets in Mid-Pacific Ocean, and earlier orders command them all"
     for orders in (
         ["F Mid-Pacific H", "F Mid-Pacific - New Guinea", "F2 Mid-Pacific - Guam"],
         ["F2 Mid-Pacific - Guam", "F Mid-Pacific H", "F Mid-Pacific - New Guinea"],

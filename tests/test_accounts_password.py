@@ -209,17 +209,24 @@ def test_an_address_shared_from_before_is_kept_and_other_settings_saved(make_use
     assert page.post(reverse("account-settings"), form).status_code == 302
 
 
-def test_the_password_form_is_throttled_as_sign_in_is(make_user, settings):
-    """Found by an adversary: the page's password change had no limit, so a stolen session
-    could guess the old password at will; the API's was limited."""
+def _sign_in_budget(settings, rate: str):
+    """The sign-in scope's rate set to ``rate``, its counts cleared; the cache, for the test
+    to clear again when it ends (the budget of this address, for the tests after it)."""
     from django.core.cache import cache
 
     cache.clear()
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "3/min"},
+        "DEFAULT_THROTTLE_RATES": {**rates, "auth": rate},
     }
+    return cache
+
+
+def test_the_password_form_is_throttled_as_sign_in_is(make_user, settings):
+    """Found by an adversary: the page's password change had no limit, so a stolen session
+    could guess the old password at will; the API's was limited."""
+    cache = _sign_in_budget(settings, "3/min")
     page = Client()
     page.force_login(make_user("guessed"))
     wrong = {"old_password": "guess", "new_password1": NEW, "new_password2": NEW}
@@ -233,14 +240,7 @@ def test_the_password_form_is_throttled_as_sign_in_is(make_user, settings):
 def test_ending_a_token_is_not_a_sign_in_attempt(make_user, settings):
     """Found by an adversary: DELETE /api/auth/token/ counted against the sign-in budget, so an
     owner who had mistyped a password a few times could not revoke a leaked token."""
-    from django.core.cache import cache
-
-    cache.clear()
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "2/min"},
-    }
+    cache = _sign_in_budget(settings, "2/min")
     user = make_user("leaky")
     user.set_password(OLD)
     user.save()
@@ -261,14 +261,7 @@ def test_ending_a_token_is_not_a_sign_in_attempt(make_user, settings):
 def test_only_a_post_is_a_sign_in_attempt(make_user, settings):
     """Found by an adversary: a client's OPTIONS (a CORS preflight) and GET (a 405) spent the
     sign-in budget, and the POST that followed was a 429."""
-    from django.core.cache import cache
-
-    cache.clear()
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    settings.REST_FRAMEWORK = {
-        **settings.REST_FRAMEWORK,
-        "DEFAULT_THROTTLE_RATES": {**rates, "auth": "2/min"},
-    }
+    cache = _sign_in_budget(settings, "2/min")
     user = make_user("careful")
     user.set_password(OLD)
     user.save()

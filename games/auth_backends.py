@@ -5,6 +5,7 @@ moderator's replacement already read it."""
 from __future__ import annotations
 
 from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from . import usernames
@@ -22,4 +23,10 @@ class AnyCaseModelBackend(ModelBackend):
             if found is not None:
                 username = found.get_username()
         # Unknown names still go through, for Django to spend a hash's time on them too.
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None and username is not None:
+            # Refused here is refused: Django's own backend, listed after this one only for
+            # the sessions signed in through it before (``settings.AUTHENTICATION_BACKENDS``),
+            # would hash the password a second time.
+            raise PermissionDenied
+        return user

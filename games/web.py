@@ -1496,8 +1496,9 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         recipients = form.cleaned_data.get("recipients", [])
         # The phase the form was shown in: press written before the phase was processed is
         # not sent in the next one unseen; it comes back in the box, with why.
-        written = str(request.POST.get("phase", "")).strip()
+        written = request.POST.get("phase", "")
         phase = ascii_index(written)
+        written = written.strip()
         current = game.current_phase
         try:
             if phase is None:  # every press form names its phase

@@ -147,8 +147,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {"NAME": str(VAR_DIR / "test.sqlite3")})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Names are unique in any case, so signing in reads them in any case.
-AUTHENTICATION_BACKENDS = ["games.auth_backends.AnyCaseModelBackend"]
+# Names are unique in any case, so signing in reads them in any case. Django's own backend
+# stays listed for the sessions it signed in before (a session keeps its backend's path, and
+# one no longer listed is signed out); it never judges a password (``AnyCaseModelBackend``).
+AUTHENTICATION_BACKENDS = [
+    "games.auth_backends.AnyCaseModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

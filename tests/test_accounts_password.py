@@ -353,3 +353,26 @@ def test_signing_in_reads_the_name_in_any_case(make_user):
         assert token.status_code == 400, token.content
         page = Client().post(reverse("login"), {"username": huge, "password": NEW})
         assert page.status_code == 200 and "correct username" in page.content.decode()
+
+
+def test_a_session_from_before_stays_signed_in_and_a_refusal_hashes_once(make_user, monkeypatch):
+    """Found by a review: a session keeps the path of the backend that signed it in, and one
+    no longer listed is signed out, so the any-case backend alone signed out every player at
+    the deploy. Django's backend stays listed for them, and never judges a password again
+    (a refused sign-in would have hashed twice)."""
+    from django.contrib.auth import get_user_model
+
+    user = make_user("before")
+    user.set_password(NEW)
+    user.save()
+    old = Client()
+    old.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    assert old.get(reverse("account-settings")).status_code == 200
+    checks = []
+    model = get_user_model()
+    original = model.check_password
+    monkeypatch.setattr(
+        model, "check_password", lambda self, raw: checks.append(raw) or original(self, raw)
+    )
+    refused = Client().post(reverse("login"), {"username": "BEFORE", "password": "wrong"})
+    assert refused.status_code == 200 and checks == ["wrong"], checks

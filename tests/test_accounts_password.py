@@ -374,5 +374,5 @@ def test_a_session_from_before_stays_signed_in_and_a_refusal_hashes_once(make_us
     monkeypatch.setattr(
         model, "check_password", lambda self, raw: checks.append(raw) or original(self, raw)
     )
-    refused = Client().post(reverse("login"), {"username": "BEFORE", "password": "wrong"})
+    refused = Client().post(reverse("login"), {"username": "before", "password": "wrong"})
     assert refused.status_code == 200 and checks == ["wrong"], checks

@@ -295,3 +295,19 @@ def test_the_games_refusals_are_said_in_the_readers_language(api, game, seat) ->
         url, {"orders": ["A Paris H"], "phase": 7}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans"
     )
     assert "当前阶段是 0" in chinese.json()["detail"]
+
+
+@pytest.mark.parametrize("language", ["ja", "zh-hans"])
+def test_a_reason_judged_before_its_template_changed_is_still_translated(language) -> None:
+    """Found by a review: a judged order keeps its reason's template; when the engine's
+    English changed ("in the Siberia" became "in Siberia"), phases judged before would have
+    shown their reasons in English. The former templates stay in the catalogues."""
+    from django.utils import translation
+
+    from games import former_reasons, reason_words
+
+    for template in former_reasons.SHARED_SPACES_WITH_THE:
+        args = dict.fromkeys(re.findall(r"\{(\w+)\}", template), "X")
+        with translation.override(language):
+            said = reason_words.say({"template": template, "args": args}, "english")
+        assert said != "english" and " the " not in said, (template, said)

@@ -454,7 +454,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         if user is not None:
             # Mails speak the language the player signed up in until they choose another.
             NotificationSettings.for_new_account(user, translation.get_language())
-            login(request, user)
+            # Named: two backends are listed (Django's for sessions signed in before).
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect("lobby")
     return render(request, "registration/signup.html", {"form": form})
 

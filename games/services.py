@@ -273,11 +273,7 @@ def _check_preferences(game: Game, preferences: Iterable[str]) -> list[str]:
     powers = engine.powers(game)
     unknown = [p for p in preferences if p not in powers]
     if unknown:
-        problem = gettext("unknown powers %(unknown)s; choose from %(powers)s") % {
-            "unknown": ", ".join(unknown),
-            "powers": ", ".join(powers),
-        }
-        raise _unknown_power(game, unknown[0], problem)
+        raise _unknown_powers(game, unknown)
     return list(dict.fromkeys(preferences))
 
 
@@ -961,11 +957,7 @@ def send_message(
         recipients = sorted({engine.power_named(game, p) for p in recipients})
         unknown = [p for p in recipients if p not in engine.powers(game)]
         if unknown:
-            problem = gettext("unknown powers %(unknown)s; choose from %(powers)s") % {
-                "unknown": ", ".join(unknown),
-                "powers": ", ".join(engine.powers(game)),
-            }
-            raise _unknown_power(game, unknown[0], problem)
+            raise _unknown_powers(game, unknown)
         sender_power = membership.power if membership else ""
         yourself = gettext("a message needs someone other than yourself to read it")
         if to_moderator and membership is None and not recipients:
@@ -1738,6 +1730,16 @@ def _power_of(game: Game, text: str) -> str:
     choices = ", ".join(engine.powers(game))
     problem = gettext("unknown power %(power)s; choose from %(powers)s")
     raise _unknown_power(game, text, problem % {"power": repr(text), "powers": choices})
+
+
+def _unknown_powers(game: Game, unknown: list[str]) -> GameError:
+    """The refusal of powers (join preferences, press recipients) the game does not have,
+    naming those to choose from."""
+    problem = gettext("unknown powers %(unknown)s; choose from %(powers)s") % {
+        "unknown": ", ".join(unknown),
+        "powers": ", ".join(engine.powers(game)),
+    }
+    return _unknown_power(game, unknown[0], problem)
 
 
 def _unknown_power(game: Game, text: str, problem: str) -> GameError:

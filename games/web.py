@@ -1499,7 +1499,6 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
         # not sent in the next one unseen; it comes back in the box, with why.
         written = request.POST.get("phase", "")
         phase = ascii_index(written)
-        written = written.strip()
         current = game.current_phase
         try:
             if phase is None:  # every press form names its phase
@@ -1519,7 +1518,7 @@ def send_press(request: HttpRequest, pk: int) -> HttpResponse:
             # a phase the game does not have (made up, or undone by a rollback) was not, nor
             # a form without its phase (the page always sends one).
             kept = gettext("Your message is still in the box.")
-            if not written:
+            if not written.strip():
                 said = str(INCOMPLETE_FORM) + " " + kept
             elif phase is None or (current is not None and phase > current.index):
                 said = str(NO_SUCH_PHASE) + " " + kept

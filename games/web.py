@@ -661,6 +661,13 @@ def leave_game(request: HttpRequest, pk: int) -> HttpResponse:
 # -- the game ------------------------------------------------------------------------------
 
 
+def _as_asked(phase: str) -> str:
+    """A phase asked for in the address, as the page may show it: a number as it is, anything
+    else in quotes, cut short, with what cannot be printed shown as �."""
+    shown = "".join(c if c.isprintable() else "\ufffd" for c in phase[:20])
+    return shown if shown.isascii() and shown.isdigit() else f"“{shown}”"
+
+
 @watchable
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The board, your orders, the press and the history. ``?phase=n`` shows a past phase."""
@@ -690,7 +697,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
                 if len(phases) > 1
                 else gettext("This game has no phase %(phase)s; its only phase is 0.")
             )
-            asked = {"phase": repr(request.GET["phase"][:20]), "last": phases[-1].index}
+            asked = {"phase": _as_asked(request.GET["phase"]), "last": phases[-1].index}
             return error_page(request, 404, said % asked, back=reverse("game", args=[pk]))
         phase = current if listed == current else game.phases.get(pk=listed.pk)
     context = {

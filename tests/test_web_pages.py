@@ -322,7 +322,7 @@ def test_ready_and_history(colonial, russia, moderator):
     c = client_for(russia.user)
     alone = c.get(reverse("game", args=[colonial.pk]), {"phase": "1"})
     assert alone.status_code == 404
-    assert "This game has no phase &#x27;1&#x27;; its only phase is 0." in alone.content.decode()
+    assert "This game has no phase 1; its only phase is 0." in alone.content.decode()
     services.submit_orders(russia, ["A Vladivostok - Seoul", "A Moscow - Vladivostok via TSR"])
     c.post(reverse("ready", args=[colonial.pk]), {"ready": "1", "phase": "0", "confirm": "yes"})
     russia.refresh_from_db()
@@ -341,6 +341,15 @@ def test_ready_and_history(colonial, russia, moderator):
         said = missing.content.decode()
         assert "This game has no phase" in said and "its phases are 0 to 1" in said, asked
         assert f'href="{reverse("game", args=[colonial.pk])}"' in said
+    # What was asked is shown as typed, not as Python writes a string: a number bare, anything
+    # else in quotes, what cannot be printed replaced.
+    for asked, shown in (
+        ("9", "phase 9;"),
+        ("abc", "phase \u201cabc\u201d;"),
+        ("a\x07b", "\u201ca\ufffdb\u201d"),
+    ):
+        said = c.get(reverse("game", args=[colonial.pk]), {"phase": asked}).content.decode()
+        assert shown in said and "&#x27;" not in said, asked
 
 
 def test_press_threads_and_unread(colonial, russia, seat):

@@ -350,6 +350,14 @@ def test_errata_andaman_sea_abbreviation():
     assert r.units == {"Britain F Bay of Bengal"}
 
 
+def test_hong_kong_as_players_shorten_it():
+    """"HK" is how players write Hong Kong (the map's own abbreviation is HON)."""
+    r = judge(["Britain F Hong Kong"], ["Britain: f hk - scs"])
+    reply = r.reply("f hk - scs")
+    assert reply["result"] == "succeeds"
+    assert reply["canonical"] == "F Hong Kong - South China Sea"
+
+
 @pytest.mark.parametrize(
     ("kind", "origin", "target"),
     [

@@ -35,10 +35,34 @@ from .models import (
     time_zones,
     validate_game_name,
 )
+from .query import repeated
 
 User = get_user_model()
 
 PALETTES = Palette.choices
+
+
+class OneValueEach:
+    """A form field of one value given more than once in the body (``body=a&body=b``) is
+    refused, as the API refuses it (``input_types``): Django's forms read the last value and
+    dropped the others unseen (press sent without its first part, orders saved without the
+    first box's lines). Fields of several values (ticked recipients) take each one."""
+
+    def _clean_fields(self) -> None:
+        super()._clean_fields()
+        if not self.is_bound or not hasattr(self.data, "getlist"):
+            return
+        for name, field in self.fields.items():
+            widget = field.widget
+            if (
+                isinstance(field, forms.MultipleChoiceField)
+                or isinstance(widget, forms.MultipleHiddenInput)
+                or getattr(widget, "allow_multiple_selected", False)
+            ):
+                continue
+            given = len(self.data.getlist(self.add_prefix(name)))
+            if given > 1:
+                self.add_error(name, repeated(given))
 
 
 class AsciiIntegerField(forms.IntegerField):
@@ -66,7 +90,7 @@ class AsciiIntegerField(forms.IntegerField):
         return int(text)
 
 
-class SignInForm(AuthenticationForm):
+class SignInForm(OneValueEach, AuthenticationForm):
     """Django's sign-in form, saying what is true here: a name is read in any case
     (``auth_backends``), only the password's case counts."""
 
@@ -79,7 +103,7 @@ class SignInForm(AuthenticationForm):
     }
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(OneValueEach, UserCreationForm):
     email = forms.EmailField(
         label=_("E-mail"), required=False, help_text=_("For deadline reminders; optional.")
     )
@@ -121,7 +145,7 @@ class WholeNumberField(forms.IntegerField):
         return super().to_python(value)
 
 
-class GameForm(forms.Form):
+class GameForm(OneValueEach, forms.Form):
     """A new game. The defaults are the model's, explained in the help texts."""
 
     name = forms.CharField(max_length=100, label=_("Name"), validators=[validate_game_name])
@@ -269,7 +293,7 @@ class GameForm(forms.Form):
         return data
 
 
-class JoinForm(forms.Form):
+class JoinForm(OneValueEach, forms.Form):
     first = forms.ChoiceField(label=_("First choice"), required=False)
     second = forms.ChoiceField(label=_("Second choice"), required=False)
 
@@ -304,7 +328,7 @@ def _phase_field() -> forms.Field:
     )
 
 
-class OrdersForm(forms.Form):
+class OrdersForm(OneValueEach, forms.Form):
     # The version of the saved orders this box was filled from (see services.orders_version).
     version = forms.CharField(required=False, widget=forms.HiddenInput)
     # The index of the phase the box was filled for: orders typed for a phase processed since
@@ -348,7 +372,7 @@ class OrdersForm(forms.Form):
         return engine.order_lines(self.cleaned_data["orders"].splitlines())
 
 
-class VoteForm(forms.Form):
+class VoteForm(OneValueEach, forms.Form):
     """The game page's vote: none (withdraw), ``draw``, or the name of a power to concede to
     (the page's select offers every power but the voter's own). Anything else, a NUL
     included, is refused without being repeated back."""
@@ -371,7 +395,7 @@ class VoteForm(forms.Form):
         return cleaned
 
 
-class MessageForm(forms.Form):
+class MessageForm(OneValueEach, forms.Form):
     recipients = forms.MultipleChoiceField(
         label=_("Recipients"),
         required=False,
@@ -396,7 +420,7 @@ class MessageForm(forms.Form):
             field.help_text = _("In a no-press game you may write to the moderator alone.")
 
 
-class PaymentForm(forms.Form):
+class PaymentForm(OneValueEach, forms.Form):
     """Gold for another great power (Chinese Diplomacy); the service checks the rules."""
 
     to = forms.ChoiceField(label=_("To"))
@@ -417,7 +441,7 @@ class PaymentForm(forms.Form):
         self.fields["to"].choices = [(p, p) for p in powers]
 
 
-class ModerationForm(forms.Form):
+class ModerationForm(OneValueEach, forms.Form):
     """The console's inputs of every moderator action; which ones an action needs is the
     registry's (``games.moderation``)."""
 
@@ -478,7 +502,7 @@ class ModerationForm(forms.Form):
         return data
 
 
-class SettingsForm(forms.ModelForm):
+class SettingsForm(OneValueEach, forms.ModelForm):
     """The account's settings: the mail address and preferences, and how the pages show
     deadlines and colours."""
 

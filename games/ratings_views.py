@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from . import engine, ratings, usernames, visibility
 from .errors import error_page
+from .forms import OneValueEach
 from .input_types import StrictInput
 from .models import Game, JoinRequirement
 from .query import once
@@ -198,7 +199,7 @@ def leaderboard_page(request: HttpRequest) -> HttpResponse:
     return render(request, "games/leaderboard.html", context)
 
 
-class RequirementForm(forms.Form):
+class RequirementForm(OneValueEach, forms.Form):
     min_rating = forms.IntegerField(
         label=_("Minimum rating"),
         required=False,

@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from . import engine, kept_input, services, variant_words
 from .api import IDEMPOTENCY_KEY, pay
-from .forms import INCOMPLETE_ORDERS, PaymentForm
+from .forms import INCOMPLETE_ORDERS, OneValueEach, PaymentForm
 from .input_types import StrictInput
 from .limits import MAX_INTEGER, MAX_ORDER_LENGTH, MAX_ORDERS, ascii_index, echoed
 from .models import Game, Membership, Order
@@ -266,7 +266,7 @@ class SandboxStepView(APIView):
 # -- pages -----------------------------------------------------------------------------------
 
 
-class SandboxForm(forms.Form):
+class SandboxForm(OneValueEach, forms.Form):
     variant = forms.ChoiceField(label=_("Variant"), choices=[])
 
     def __init__(self, *args, **kwargs) -> None:

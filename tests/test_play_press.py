@@ -526,3 +526,44 @@ def test_press_to_the_moderator_is_pushed_to_the_moderator(colonial, seat, monke
     )
     reach.press_sent(message)
     assert pushed == [[colonial.creator]]
+
+
+def test_a_page_forms_field_given_twice_is_refused_not_half_read(colonial, seat):
+    """Found by an adversary: the press form sent ``body=first&body=second`` as "second" and
+    the orders form saved ``orders=A+Moscow+H&orders=F+Odessa+H`` as "F Odessa H", the first
+    value dropped unseen (Django reads the last), where the API refuses a field given twice."""
+    russia = seat(colonial, "Russia")
+    page = client_for(russia.user)
+    press = page.post(
+        reverse("send-press", args=[colonial.pk]),
+        {"phase": "0", "body": ["first", "second"]},
+    )
+    assert response_refuses(page, press, "given 2 times")
+    assert not colonial.messages.exists()
+    orders = page.post(
+        reverse("submit-orders", args=[colonial.pk]),
+        {"phase": "0", "orders": ["A Moscow H", "F Odessa H"]},
+    )
+    assert response_refuses(page, orders, "given 2 times")
+    assert not models.Order.objects.filter(power="Russia").exists()
+    once = page.post(
+        reverse("submit-orders", args=[colonial.pk]),
+        {"phase": "0", "orders": "A Moscow H\nF Odessa H"},
+    )
+    assert once.status_code == 302
+    saved = models.Order.objects.filter(power="Russia").values_list("text", flat=True)
+    assert sorted(saved) == ["A Moscow H", "F Odessa H"]
+    # Several recipients ticked are still several values of one field.
+    sent = page.post(
+        reverse("send-press", args=[colonial.pk]),
+        {"phase": "0", "body": "hello", "recipients": ["Japan", "China"]},
+    )
+    assert sent.status_code == 302
+    assert sorted(colonial.messages.get().recipients) == ["China", "Japan"]
+
+
+def response_refuses(page: Client, response, words: str) -> bool:
+    """Whether the page the form led back to says ``words`` (refused, nothing done)."""
+    if response.status_code == 302:
+        response = page.get(response["Location"])
+    return words in response.content.decode()

@@ -218,7 +218,9 @@ def _support_destinations(board: Board, unit, other, carriers: frozenset[str]) -
             possible = dprov in variant.fleet_provinces[other.location]
         else:
             possible = dprov in land or dprov in by_sea
-        if possible or dprov in extra:
+        if (possible or dprov in extra) and all(
+            rule.may_enter(variant, other, dprov) for rule in variant.plugins
+        ):
             out.append(dprov)
     return out
 

@@ -112,6 +112,12 @@ class Rule:
         list supports of such moves; whether a move is legal stays the check's decision."""
         return set()
 
+    def may_enter(self, variant: Variant, unit: Unit, province: str) -> bool:
+        """Whether the rule lets the unit move into the province at all (Chinese Diplomacy:
+        an entry space only for the great powers that may use it), so the options list no
+        support of a move its unit could never make."""
+        return True
+
     # -- the request and the response --------------------------------------------------------
 
     def opening(self, variant: Variant, seed: int) -> dict:

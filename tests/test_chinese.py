@@ -202,6 +202,30 @@ def test_entry_spaces_belong_to_their_powers():
     assert results.get("A Kwangsi - Indo-China", "invalid") == "invalid"
 
 
+def test_options_offer_no_support_of_a_move_into_an_entry_space_its_army_may_not_use():
+    """The options leave out supports of moves the supported unit could not make: a Chinese
+    army never enters an entry space, nor Russia the Pacific Ocean, nor Japan Siberia. They
+    were listed (the check called them valid, waiting for a move that is always refused)."""
+    from adjudication import options
+
+    units = [
+        ("Japan", "Shamtung"),
+        ("Russia", "Kiangsu"),
+        ("Kuomintang", "Chekiang"),
+        ("Japan", "Mongolia"),
+        ("France", "Sinkiang"),
+    ]
+    listed = [o["order"] for o in options(request(units), "Japan")["orders"]]
+    assert "A Shamtung - Pacific Ocean" in listed
+    assert "A Shamtung S A Kiangsu - Pacific Ocean" not in listed  # Russia
+    assert "A Shamtung S A Chekiang - Pacific Ocean" not in listed  # the Kuomintang
+    assert "A Mongolia S A Sinkiang - Siberia" not in listed  # France
+    france = [o["order"] for o in options(request(units), "France")["orders"]]
+    assert "A Sinkiang S A Mongolia - Siberia" not in france  # Japan
+    russia = [o["order"] for o in options(request(units), "Russia")["orders"]]
+    assert "A Kiangsu S A Shamtung - Pacific Ocean" in russia  # Japan may go there
+
+
 def test_entry_spaces_hold_any_number_and_never_cut_support():
     units = [("Japan", "Pacific Ocean"), ("England", "Pacific Ocean"), ("Germany", "Kiangsu")]
     units += [("Imperials", "Shamtung"), ("United States", "Hopeh")]

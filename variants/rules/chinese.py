@@ -865,5 +865,8 @@ class Chinese(Rule):
     option_orders = staticmethod(option_orders)
     carry = staticmethod(carry)
 
+    def may_enter(self, variant: Variant, unit: Unit, province: str) -> bool:
+        return _may_stand(variant, unit.power, province)
+
 
 RULE = Chinese()

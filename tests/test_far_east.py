@@ -395,11 +395,19 @@ def test_land_bridges_take_armies_fleets_supports_and_retreats():
     assert where(r, "Viet Nam") == ["Mindanao"]
 
 
-def test_bridges_split_seas_but_flores_sea_lies_on_both_sides():
+def test_bridges_are_plain_borders_between_seas_and_flores_sea_lies_on_both_sides():
+    """Rule 8: a bridge is a demarcation line between sea spaces, and fleets move from one
+    to the other "as if the bridges ... were, instead, simply borders" (the seed's example:
+    the Mindanao - Manila bridge, between the South China Sea and the Philippine Sea)."""
     v = load("far-east")
     reach = v.fleet_reach
-    assert "Philippine Sea" not in reach["South China Sea"]  # the Mindanao - Manila bridge
+    assert "Philippine Sea" in reach["South China Sea"]
     assert {"Java", "Sumbawa"} <= reach["Flores Sea"]
+    r = judge(
+        [("Viet Nam", "F", "South China Sea"), ("Japan", "F", "Sea of Japan")],
+        [("Viet Nam", "F SCS - Philippine Sea"), ("Japan", "F Sea of Japan - North Pacific")],
+    )
+    assert [o["result"] for o in r["orders"]] == ["succeeds", "succeeds"]
 
 
 def test_thailand_has_two_coasts():

@@ -288,19 +288,19 @@ def test_eight_land_bridges():
         if seas is None:
             assert {"Java", "Sumbawa"} <= FLEET["Flores Sea"]
             continue
-        # The bridge is a demarcation line: no sea on one side borders a sea on the other,
-        # and each end of the bridge has a coast on both sides.
+        # The bridge is a demarcation line between the seas on its two sides, which fleets
+        # cross "as if the bridges ... were, instead, simply borders" (rule 8); each end of the
+        # bridge has a coast on both sides.
         side_x, side_y = seas
-        for x in side_x:
-            for y in side_y:
-                assert not touching(x, y), f"{x} and {y} border each other across {a}-{b}"
+        assert any(border_kinds(x, y) == "F" for x in side_x for y in side_y), (a, b)
         for end in (a, b):
             assert sea_neighbours(end) & side_x and sea_neighbours(end) & side_y, (a, b, end)
 
 
 def test_seed_non_borders():
     assert not touching("Vladivostok", "Korea")
-    assert not touching("South China Sea", "Philippine Sea")
+    # Rule 8's example: the Mindanao - Manila bridge separates the two seas, as a border does.
+    assert border_kinds("South China Sea", "Philippine Sea") == "F"
     # Flores Sea is one space on both sides of the Java-Sumbawa bridge.
     assert [p for p in PROVINCES if "Flores" in p] == ["Flores Sea"]
 

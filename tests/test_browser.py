@@ -336,6 +336,9 @@ def test_a_colonial_turn_in_two_browsers(browser, live_server, worker_or_none, e
     # out of sight beyond it.
     name = phone.locator("td:first-child", has_text="9" * 20).first.bounding_box()
     assert name["width"] < 390, name
+    # Nor squeezed: beside the five other columns a name had 50 px, broken mid-word. On a
+    # phone each game's row is stacked, its name on a line of its own.
+    assert name["width"] > 300, name
 
 
 def ada_plays_russia(name: str) -> tuple[Game, Phase]:

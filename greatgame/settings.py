@@ -89,6 +89,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "greatgame.urls"
+# A stale sign-in form of the account already signed in (another tab) goes on, not a 403.
+CSRF_FAILURE_VIEW = "games.csrf_failure.csrf_failure"
 
 TEMPLATES = [
     {

@@ -351,7 +351,7 @@ def test_errata_andaman_sea_abbreviation():
 
 
 def test_hong_kong_as_players_shorten_it():
-    """"HK" is how players write Hong Kong (the map's own abbreviation is HON)."""
+    """Players write Hong Kong "HK" (the map's own abbreviation is HON)."""
     r = judge(["Britain F Hong Kong"], ["Britain: f hk - scs"])
     reply = r.reply("f hk - scs")
     assert reply["result"] == "succeeds"

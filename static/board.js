@@ -43,6 +43,11 @@
     var listeners = [];
     var pad = 0;  // px of the view's foot under a bottom sheet
     var forced = new Set();  // places whose names show whatever the zoom (highlighted)
+    // Where a power with no unit on the board acts (its legal orders' places: a Chinese great
+    // power's entry spaces), once they are known; and the view the first fit left, to tell
+    // whether the player has moved it since.
+    var acting = [];
+    var firstView = null;
 
     function size() { return { w: inner.offsetWidth || 1, h: inner.offsetHeight || 1 }; }
     function phone() { return viewport.clientWidth < 600; }
@@ -161,19 +166,30 @@
       if (b.w * s > w + 1 || b.h * s > h + 1) {
         var own = viewport.dataset.power ? inner.querySelectorAll(
           'g.unit[data-power="' + CSS.escape(viewport.dataset.power) + '"]') : [];
-        // A power with no unit on the board (a Chinese great power before its armies enter
-        // from the board's edges): the whole board, not a middle where it has nothing.
-        if (viewport.dataset.power && !own.length) {
-          whole();
-          fitted = view.s;
-          return;
-        }
+        var centre = function (element, n) {
+          var r = element.getBBox();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2, n: n };
+        };
         // The view around most of one's units: the centre of the fullest view-sized window.
         // A marker of several fleets in one ocean counts as that many (``data-count``).
         var spots = Array.from(own).map(function (g) {
-          var r = g.getBBox();
-          return { x: r.x + r.width / 2, y: r.y + r.height / 2, n: Number(g.dataset.count) || 1 };
+          return centre(g, Number(g.dataset.count) || 1);
         });
+        // A power with no unit on the board (a Chinese great power before its armies enter
+        // from the board's edges): around the places it may act in (its entry spaces), once
+        // its orders are listed; until then the whole board, not a middle where it has nothing.
+        if (viewport.dataset.power && !spots.length) {
+          spots = acting.map(function (place) {
+            var shape = inner.querySelector('path[data-province="' + CSS.escape(place) + '"]');
+            return shape && centre(shape, 1);
+          }).filter(Boolean);
+          if (!spots.length) {
+            whole();
+            fitted = view.s;
+            firstView = { x: view.x, y: view.y, s: view.s };
+            return;
+          }
+        }
         var weight = function (list) { return list.reduce(function (t, o) { return t + o.n; }, 0); };
         var best = [];
         spots.forEach(function (c) {
@@ -196,6 +212,7 @@
       view.y = h / 2 - focus.y * s;
       shownAt = null;
       apply();
+      firstView = { x: view.x, y: view.y, s: view.s };
     }
     // "Fit": the whole board in the view (the start view, ``fit``, may leave some of a tall
     // board out, and did leave units out of sight).
@@ -337,6 +354,14 @@
       unpad: function () { if (pad) { pad = 0; apply(); } },
       onChange: function (f) { listeners.push(f); },
       phone: phone,
+      // The places the power may act in (its legal orders'), for a power with no unit on the
+      // board: its first view goes to them, unless the player has moved it already.
+      actsIn: function (places) {
+        acting = places;
+        var still = firstView && firstView.x === view.x && firstView.y === view.y &&
+          firstView.s === view.s;
+        if (still) fit();
+      },
     };
   }
 
@@ -1404,6 +1429,9 @@
     .then(function (reply) {
       options = reply.orders || [];
       options.forEach(function (o) { dataOf[o.order] = o; });
+      board.actsIn(options.filter(function (o) { return o.location; }).map(function (o) {
+        return province(o.location);
+      }));
       menu.dataset.options = String(options.length);
       loaded = true;
       idle();

@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # not typing's: importing typing costs start-up time
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterator
-    from typing import BinaryIO
+    from typing import BinaryIO, Final
 
 
 def _answer(line: str) -> tuple[dict, bool]:
@@ -58,12 +58,27 @@ LONE_SURROGATE = (
 )
 
 
+# Characters that JSON lets stand raw in a string but that many line readers take for a line
+# end (Python's ``str.splitlines``, some editors and log tools): an answer echoing a request's
+# U+2028 would otherwise read as two lines of JSON Lines, neither of them JSON. Escaped, the
+# answer means the same to any JSON reader.
+_LINE_BREAKS: Final = ("\u2028", "\u2029", "\x85")
+_ESCAPED: Final = {ord(c): f"\\u{ord(c):04x}" for c in _LINE_BREAKS}
+
+
+def _one_line(text: str) -> str:
+    """``text`` with the line breaks JSON leaves raw escaped (rarely any: three quick scans)."""
+    if "\u2028" in text or "\u2029" in text or "\x85" in text:
+        return text.translate(_ESCAPED)
+    return text
+
+
 def _encoded(response: dict, encoding: str, errors: str) -> tuple[bytes, bool]:
     """The answer's JSON as the output's bytes, and whether it could be written as it is. A
     lone surrogate (a request's ``\\ud800``, echoed in an error) cannot be written in UTF-8:
     the answer says so instead, rather than stopping the batch with every answer after it."""
     try:
-        return answer_json(response).encode(encoding, errors), True
+        return _one_line(answer_json(response)).encode(encoding, errors), True
     except UnicodeEncodeError:
         return answer_json(error(LONE_SURROGATE)).encode(encoding, errors), False
 
@@ -89,7 +104,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
                 continue
             response, ok = _answer(line)
             try:  # encoded here, not by a call: the batch's Python is interpreted
-                out.write(answer_json(response).encode(encoding, errors))
+                out.write(_one_line(answer_json(response)).encode(encoding, errors))
             except UnicodeEncodeError:
                 out.write(_encoded(response, encoding, errors)[0])
                 ok = False

@@ -513,3 +513,64 @@ def test_batch_collects_everything_now_and_then():
     stdin = (json.dumps(START) + "\n") * 100
     report = _collections(stdin, full_every=64)
     assert [generation for generation, _ in report["passes"]] == [2]
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_an_echoed_unicode_line_break_is_escaped_so_each_answer_stays_one_line(batch):
+    # JSON lets U+2028, U+2029 and U+0085 stand raw in a string, but Python's str.splitlines
+    # (and many log tools) end a line there: a stranger reading the batch's answers line by
+    # line would get pieces that are not JSON. Escaped, they mean the same to a JSON reader.
+    texts = ["A Moscow\u2028H", "A Moscow\u2029H", "A Moscow\x85H", "A mos H \\u2028"]
+    requests = [{**START, "orders": [{"power": "Germany", "order": text}]} for text in texts]
+    if batch:
+        done = cli("adjudicate", "--batch", stdin="".join(json.dumps(r) + "\n" for r in requests))
+        lines = done.stdout.splitlines()
+        assert len(lines) == len(requests), lines
+    else:
+        lines = []
+        for request in requests:
+            done = cli("adjudicate", stdin=json.dumps(request))
+            assert len(done.stdout.splitlines()) == 1, done.stdout
+            lines.append(done.stdout.strip())
+    assert done.returncode == 0, done.stderr
+    for text, line in zip(texts, lines, strict=True):
+        assert json.loads(line)["orders"][0]["order"] == text
+
+
+def test_a_retreat_request_needs_via_convoy_to_retreat_where_a_convoyed_attacker_came_from():
+    # DATC 6.H.11, chained as a stranger does: the movement answer's dislodged entry, sent back.
+    move = adjudicate(
+        {
+            "variant": "standard",
+            "phase": {"season": "spring", "year": 1901, "type": "movement"},
+            "units": [
+                {"power": "France", "unit": "A", "location": "Gascony"},
+                {"power": "France", "unit": "A", "location": "Burgundy"},
+                {"power": "France", "unit": "F", "location": "Mid-Atlantic Ocean"},
+                {"power": "France", "unit": "F", "location": "Western Mediterranean"},
+                {"power": "France", "unit": "F", "location": "Gulf of Lyon"},
+                {"power": "Italy", "unit": "A", "location": "Marseilles"},
+            ],
+            "orders": [
+                {"power": "France", "order": "A gas - mar via Convoy"},
+                {"power": "France", "order": "A bur S A gas - mar"},
+                {"power": "France", "order": "F mao C A gas - mar"},
+                {"power": "France", "order": "F wes C A gas - mar"},
+                {"power": "France", "order": "F lyo C A gas - mar"},
+            ],
+        }
+    )
+    (dislodged,) = move["dislodged"]
+    assert dislodged["via_convoy"] is True
+    assert "Gascony" in dislodged["retreats"]
+    retreat = {
+        "variant": "standard",
+        "phase": move["next_phase"],
+        "units": move["units"],
+        "orders": [{"power": "Italy", "order": "A mar R gas"}],
+    }
+    sent_back = adjudicate({**retreat, "dislodged": move["dislodged"]})
+    assert sent_back["orders"][0]["result"] == "succeeds"
+    contract_fields = {k: dislodged[k] for k in ("power", "unit", "location", "attacker_from")}
+    without = adjudicate({**retreat, "dislodged": [contract_fields]})
+    assert without["orders"][0]["result"] == "invalid"

@@ -666,3 +666,11 @@ def test_a_move_refused_from_the_wrong_coast_says_which_coast_the_fleet_is_on():
     )
     body["orders"] = [{"power": "Viet Nam", "order": "F Thailand - Andaman Sea"}]
     assert check(body)["orders"][0]["reason"] == "Thailand/ec is not adjacent to Andaman Sea"
+
+
+def test_andaman_sea_as_the_contract_writes_it():
+    """The contract's example of a name with dots, ``and.s``, reads in Far East I-R too (only
+    Colonial listed it): as a unit's place and in an order, not as "and S" (a support)."""
+    r = judge([("Indonesia", "F", "and.s")], [("Indonesia", "F and.s - Bay of Bengal")])
+    assert r["orders"][0]["result"] == "succeeds"
+    assert r["orders"][0]["canonical"] == "F Andaman Sea - Bay of Bengal"

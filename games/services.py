@@ -1390,7 +1390,11 @@ def pause(game: Game, by: AbstractBaseUser) -> None:
 def resume(game: Game, by: AbstractBaseUser) -> None:
     game = _moderating(game, by, Status.PAUSED)
     phase = _current(game)
-    remaining = game.paused_remaining or timedelta(minutes=game.minutes_for(phase.type))
+    # No time left (paused after the deadline passed, before the phase was processed) is
+    # kept as none: the phase is due at once, not given its whole time again.
+    remaining = game.paused_remaining
+    if remaining is None:
+        remaining = timedelta(minutes=game.minutes_for(phase.type))
     phase.deadline = timezone.now() + remaining
     phase.save(update_fields=["deadline"])
     game.status = Status.ACTIVE

@@ -812,6 +812,21 @@ def test_pause_keeps_the_remaining_time(game: Game, moderator) -> None:
     assert actions[:2] == ["resume", "pause"]
 
 
+def test_a_game_paused_after_its_deadline_passed_is_due_when_resumed(game: Game, moderator) -> None:
+    """A pause that lands after the deadline passed, before the worker processed the phase
+    (a past deadline set, then a pause at once), keeps no time left: resumed, the phase is
+    due at once, not given its whole time again (a week slipped)."""
+    phase = current(game)
+    services.change_deadline(game, moderator, minutes=-(10**6), phase=phase.index)
+    services.pause(game, moderator)
+    game.refresh_from_db()
+    assert game.paused_remaining == timedelta(0)
+    services.resume(game, moderator)
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()
+    assert services.process_phase(game.pk, phase.pk) is True
+
+
 def test_deadline_changes_are_rescheduled(
     game: Game, moderator, django_capture_on_commit_callbacks, enqueued
 ) -> None:

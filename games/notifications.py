@@ -172,6 +172,22 @@ def phase_processed(phase: Phase) -> int:
     return _send(users, words)
 
 
+def game_over(game: Game) -> int:
+    """A game ended by the moderator or by the players' votes: mail to those who want to hear
+    of processed phases, and the webhooks' and pushes' ``over``."""
+
+    def words() -> tuple[str, str]:
+        result = {"game": game.name, "result": ending(game)}
+        return (
+            gettext("%(game)s is over: %(result)s.") % result,
+            gettext("The game is over: %(result)s.") % result,
+        )
+
+    users = _recipients(_seats(game), "phase_processed")
+    reach.game_over(game)
+    return _send(users, words)
+
+
 def ending(game: Game) -> str:
     """How the game ended, in the active language: the kind, and the powers it names."""
     from .templatetags.game_words import result_kind

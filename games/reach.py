@@ -400,6 +400,20 @@ def phase_processed(phase: Phase) -> None:
     push_to(_players(game), game.name, events[-1][1], _game_url(game))
 
 
+def game_over(game: Game) -> None:
+    """Webhooks and pushes for a game that ended without a processing (the moderator's end
+    or draw, the players' votes)."""
+    if game.sandbox:
+        return
+    from .notifications import ending
+
+    def over() -> str:
+        return _("%(game)s is over: %(result)s.") % {"game": game.name, "result": ending(game)}
+
+    fire(game, "over", over)
+    push_to(_players(game), game.name, over, _game_url(game))
+
+
 def deadline_soon(phase: Phase, hours: int, late_powers: set[str]) -> None:
     """An hour before the deadline: the webhooks; a push to players without orders."""
     game = phase.game

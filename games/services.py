@@ -1040,7 +1040,7 @@ def vote(membership: Membership, *, draw: bool = False, concede_to: str = "") ->
         return game.is_over
 
 
-def _settle_votes(game: Game, phase: Phase) -> None:
+def _settle_votes(game: Game, phase: Phase, *, notify: bool = True) -> None:
     """End the game if the votes standing now carry it: a vote, or a seat that stops voting
     (removed, in civil disorder, handed to a bot) after every other voter has voted. The game
     is saved if it ended; with no vote standing (most phases of most games) nothing more is
@@ -1062,6 +1062,8 @@ def _settle_votes(game: Game, phase: Phase) -> None:
             _finish(game, "draw", engine.survivors(phase) & set(engine.powers(game)))
     if game.is_over:
         game.save()
+        if notify:  # a processing tells of the end with its phase (notify_phase_processed)
+            _enqueue("notify_game_over", game.pk)
 
 
 # -- processing -------------------------------------------------------------------------
@@ -1202,7 +1204,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     if game.status == Status.ACTIVE:
         # Seats that stopped voting this phase (deposed, in civil disorder, handed to a bot,
         # eliminated): the others' votes may carry the game now.
-        _settle_votes(game, next_phase)
+        _settle_votes(game, next_phase, notify=False)
     _enqueue("notify_phase_processed", phase.pk)
     events.changed(game)
     return next_phase
@@ -1658,6 +1660,7 @@ def declare_draw(game: Game, by: AbstractBaseUser) -> None:
     powers = engine.survivors(_current(game)) & set(engine.powers(game))  # no Chinese faction
     _finish(game, "draw", powers)
     game.save()
+    _enqueue("notify_game_over", game.pk)
     _log(game, by, "draw", powers=sorted(powers))
 
 
@@ -1672,6 +1675,7 @@ def end_game(game: Game, by: AbstractBaseUser, winner: str = "") -> None:
     else:
         winner = _power_of(game, winner) if winner else winner
         _finish(game, "victory" if winner else "ended", [winner] if winner else [])
+        _enqueue("notify_game_over", game.pk)
     game.save()
     _log(game, by, "end", winner=winner)
 

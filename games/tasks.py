@@ -129,6 +129,15 @@ def notify_phase_processed(phase_id: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def notify_game_over(game_id: int) -> None:
+    """A game ended otherwise than by a processing (the moderator's end or draw, the players'
+    votes): its players, webhooks and pushes are told, as a processing that ends it tells."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None and game.is_over and game.result:
+        notifications.game_over(game)
+
+
+@shared_task(ignore_result=True)
 def press_digest() -> int:
     return notifications.press_digest()
 

@@ -853,3 +853,46 @@ def test_no_webhook_for_a_game_that_can_never_send_one(api, game, moderator, mak
     console = page.get(f"/games/{game.pk}/moderate/").content.decode()
     assert "A practice game or a game that is over sends no webhooks." in console
     assert 'id="webhook-url"' not in console
+
+
+@pytest.mark.parametrize("how", ["end", "draw", "votes"])
+def test_a_game_ended_without_a_processing_is_told(
+    how,
+    api,
+    game,
+    moderator,
+    seat,
+    listener,
+    private_ok,
+    enqueued,
+    django_capture_on_commit_callbacks,
+) -> None:
+    """The moderator's end or draw, or the players' votes, end a game with no phase processed:
+    its webhooks get ``over`` and its players the mail, as when a processing ends it."""
+    receiver = listener()
+    added = api(moderator).post(
+        f"/api/games/{game.pk}/webhooks/", {"url": receiver.url}, format="json"
+    )
+    assert added.status_code == 201, added.content
+    france = seat(game, "France").user
+    france.email = "france@example.com"
+    france.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        if how == "end":
+            services.end_game(game, moderator, winner="France")
+        elif how == "draw":
+            services.declare_draw(game, moderator)
+        else:
+            for membership in game.memberships.all():
+                services.vote(membership, draw=True)
+    game.refresh_from_db()
+    assert game.is_over
+    ((game_id,),) = _queued(enqueued, "notify_game_over")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.notify_game_over(game_id)
+    assert any("france@example.com" in m.to and "is over" in m.body for m in mail.outbox)
+    (hook_id, event, body) = _queued(enqueued, "deliver_webhook")[0]
+    assert event == "over" and "is over" in body["content"]
+    assert tasks.deliver_webhook(hook_id, event, body) == 204
+    assert receiver.requests[0]["headers"]["X-GreatGame-Event"] == "over"

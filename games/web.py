@@ -1893,11 +1893,23 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             messages.error(request, f"{': '.join(where)}: {' '.join(errors)}")
         _keep_refused(request, game, entry)
         return redirect("moderate", pk=game.pk)
-    if request.POST.get("confirm") != "yes":
+    due = _new_deadline(game, action, form.cleaned_data)
+    # A deadline the confirmation showed ahead that has passed by the confirming (minutes added
+    # to a deadline another tab or moderator moved meanwhile) is asked about again: confirmed
+    # as it stands, it would process the phase at once, which the page never said.
+    # (Meant for another phase, it is refused as such below.)
+    meant = form.cleaned_data.get("phase")
+    current = game.current_phase.index if game.current_phase_id else None
+    unsaid = (
+        bool(due and due["passed"])
+        and request.POST.get("passed") != "yes"
+        and (meant is None or meant == current)
+    )
+    if request.POST.get("confirm") != "yes" or unsaid:
         context = {
             "game": game,
             "action": entry,
-            "new_deadline": _new_deadline(game, action, form.cleaned_data),
+            "new_deadline": due,
             "time_zone": time_zone_of(request),
             # As typed, to be sent again with the confirmation and checked again then.
             "fields": [
@@ -1907,7 +1919,6 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             ],
         }
         return render(request, "games/moderate_confirm.html", context)
-    due = _new_deadline(game, action, form.cleaned_data)  # as the confirmation showed it
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
         messages.success(request, gettext("Done: %(action)s.") % {"action": entry.label.lower()})
         if due and due["passed"]:

@@ -240,6 +240,31 @@ def test_the_console_deadline_names_its_phase(game, moderator) -> None:
     assert game.current_phase.deadline == deadline
 
 
+def test_a_deadline_confirmed_ahead_never_processes_the_phase_unsaid(game, moderator) -> None:
+    """Two tabs each confirm "30 minutes sooner" of a deadline 40 minutes away, as their
+    confirmation showed it: 10 minutes ahead. The second, added to the first's, has passed:
+    it is asked about again, not confirmed into processing the phase at once."""
+    phase = game.current_phase
+    services.change_deadline(game, moderator, deadline=timezone.now() + timedelta(minutes=40))
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    first, second = browser(moderator), browser(moderator)
+    asked = {"minutes": "-30", "phase": "0"}
+    for tab in (first, second):
+        shown = tab.post(url, asked).content.decode()
+        assert "confirming processes the phase now" not in shown
+    assert first.post(url, {**asked, "confirm": "yes"}).status_code == 302
+    again = second.post(url, {**asked, "confirm": "yes"})
+    assert again.status_code == 200
+    assert "confirming processes the phase now" in again.content.decode()
+    phase.refresh_from_db()
+    assert phase.deadline > timezone.now() and phase.processed_at is None
+    # Confirmed as now shown, it processes the phase: the moderator was told.
+    answer = second.post(url, {**asked, "confirm": "yes", "passed": "yes"})
+    assert answer.status_code == 302
+    phase.refresh_from_db()
+    assert phase.deadline <= timezone.now()
+
+
 # -- 6. two sign-ups for one name ----------------------------------------------------------
 
 

@@ -1366,10 +1366,20 @@ def change_deadline(
         )
     phase = current
     phase.deadline = max(deadline, now)
-    phase.save(update_fields=["deadline"])
+    _reminders_ahead(phase, now)
+    phase.save(update_fields=["deadline", "reminders_sent"])
     _schedule(phase)
     _log(game, by, "deadline", old=old and old.isoformat(), new=phase.deadline.isoformat())
     return phase
+
+
+def _reminders_ahead(phase: Phase, now: datetime) -> None:
+    """A deadline moved (or the clock restarted): the reminders its new time has not reached
+    yet are to be sent again (``notifications.deadline_reminders``), so that a deadline put
+    off after its reminders went out is reminded of again before it comes."""
+    phase.reminders_sent = [
+        hours for hours in phase.reminders_sent if phase.deadline - now <= timedelta(hours=hours)
+    ]
 
 
 @transaction.atomic
@@ -1397,8 +1407,10 @@ def resume(game: Game, by: AbstractBaseUser) -> None:
     remaining = game.paused_remaining
     if remaining is None:
         remaining = timedelta(minutes=game.minutes_for(phase.type))
-    phase.deadline = timezone.now() + remaining
-    phase.save(update_fields=["deadline"])
+    now = timezone.now()
+    phase.deadline = now + remaining
+    _reminders_ahead(phase, now)
+    phase.save(update_fields=["deadline", "reminders_sent"])
     game.status = Status.ACTIVE
     game.paused_remaining = None
     game.save()

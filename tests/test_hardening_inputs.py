@@ -855,7 +855,8 @@ def test_the_deadline_confirmation_shows_the_new_deadline_and_warns_when_it_has_
     assert "That time has passed: confirming processes the phase now." in past
     game.current_phase.refresh_from_db()
     assert game.current_phase.processed_at is None  # nothing done before the confirmation
-    done = client.post(url, {"minutes": "-99999", "phase": "0", "confirm": "yes"})
+    assert 'name="passed" value="yes"' in past  # the confirmation says it has passed
+    done = client.post(url, {"minutes": "-99999", "phase": "0", "confirm": "yes", "passed": "yes"})
     said = flashed(done)
     assert "Done: deadline." in said
     assert "That time had passed: the phase is being processed." in said

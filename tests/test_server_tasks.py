@@ -97,6 +97,19 @@ def test_reminders_go_to_players_without_orders(make_game, seat) -> None:
     assert notifications.deadline_reminders() == 0
 
 
+def test_a_deadline_put_off_after_its_reminders_is_reminded_of_again(make_game, moderator):
+    game = make_game(movement_minutes=48 * 60)
+    phase = game.current_phase
+    services.change_deadline(game, moderator, deadline=timezone.now() + timedelta(minutes=30))
+    assert notifications.deadline_reminders() == 7  # the last hour's
+    services.change_deadline(game, moderator, minutes=2 * 24 * 60)  # put off two days
+    phase.refresh_from_db()
+    assert phase.reminders_sent == []
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() + timedelta(minutes=30))
+    assert notifications.deadline_reminders() == 7  # the new deadline's last hour, again
+    assert notifications.deadline_reminders() == 0
+
+
 def test_no_reminder_for_a_window_longer_than_the_phase(make_game) -> None:
     game = make_game(movement_minutes=90)
     assert notifications.deadline_reminders() == 0  # 90 minutes: no 24-hour reminder

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from . import services
@@ -113,6 +113,13 @@ def _has_current_phase(game: Game) -> str | None:
 
 
 def _has_earlier_phase(game: Game) -> str | None:
+    # Of the games cancelled, only one abandoned (ended as a phase was processed) goes back.
+    abandoned = (game.result or {}).get("kind") == "abandoned"
+    if game.status == Status.CANCELLED and not (abandoned or game.sandbox):
+        return gettext("%(action)s: not possible while the game is %(status)s") % {
+            "action": pgettext("moderator action", "Rollback"),
+            "status": game.get_status_display(),
+        }
     if game.phases.count() > 1:
         return None
     # A game over may go back to the phase it ended in, its only one too (``rollback``).
@@ -224,7 +231,7 @@ ACTIONS: dict[str, Action] = {
             "rollback",
             pgettext_lazy("moderator action", "Rollback"),
             _("Go back to an earlier phase; every later phase is deleted."),
-            frozenset({Status.ACTIVE, Status.PAUSED, Status.FINISHED}),
+            frozenset({Status.ACTIVE, Status.PAUSED, Status.FINISHED, Status.CANCELLED}),
             lambda game, user, args: services.rollback(game, user, args["phase"]),
             fields=(Field("phase", "phase", _("To phase")),),
             check=_has_earlier_phase,

@@ -1447,7 +1447,10 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     moderator's end) when the phase was not processed, or before it was processed (a solo);
     so a game ended in its first phase can be rolled back as any other.
     """
-    ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox else (Status.FINISHED,)
+    # A game cancelled as abandoned (nobody played it any more) ended as a phase was
+    # processed, as a solo does: it goes back too, to play on from before it ended.
+    abandoned = (game.result or {}).get("kind") == "abandoned"
+    ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox or abandoned else (Status.FINISHED,)
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, *ended)
     phase = game.phases.filter(index=index).first()
     # The current phase of a running game is no earlier one; of a game over, it is the phase

@@ -502,6 +502,23 @@ def test_a_game_nobody_plays_is_abandoned(make_game) -> None:
     assert movements == limits.ABANDONED_AFTER
 
 
+def test_a_game_abandoned_goes_back_to_play_on(make_game, moderator) -> None:
+    """README: a game that ends as a phase is processed (abandoned too) rolls back to before
+    it ended; an abandoned game was refused ("not possible while the game is Cancelled")."""
+    game = make_game("standard", civil_disorder_after=1)
+    for _ in range(12):
+        if game.is_over:
+            break
+        deadline_passes(game)
+    assert game.status == Game.Status.CANCELLED
+    last = game.current_phase.index
+    assert "rollback" in [a.name for a in moderation.possible(game)]
+    services.rollback(game, moderator, last)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.result is None
+    assert game.current_phase.index == last and game.current_phase.deadline is not None
+
+
 def test_one_player_still_ordering_keeps_the_game_going(make_game, seat) -> None:
     game = make_game("standard", civil_disorder_after=1)
     for _ in range(limits.ABANDONED_AFTER * 3):

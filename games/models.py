@@ -172,6 +172,11 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CANCELLED)
 
+    @property
+    def abandoned(self) -> bool:
+        """Cancelled as a phase was processed, nobody playing it any more (not by hand)."""
+        return (self.result or {}).get("kind") == "abandoned"
+
     def minutes_for(self, phase_type: str) -> int:
         return {
             "movement": self.movement_minutes,

@@ -114,8 +114,7 @@ def _has_current_phase(game: Game) -> str | None:
 
 def _has_earlier_phase(game: Game) -> str | None:
     # Of the games cancelled, only one abandoned (ended as a phase was processed) goes back.
-    abandoned = (game.result or {}).get("kind") == "abandoned"
-    if game.status == Status.CANCELLED and not (abandoned or game.sandbox):
+    if game.status == Status.CANCELLED and not (game.abandoned or game.sandbox):
         return gettext("%(action)s: not possible while the game is %(status)s") % {
             "action": pgettext("moderator action", "Rollback"),
             "status": game.get_status_display(),

@@ -261,20 +261,22 @@ def payload(game: Game, event: str, text: str) -> dict:
 def _events(phase: Phase) -> list[tuple[str, Callable[[], str]]]:
     """The events of a processed phase, each with its words (said in the language active
     when called: a hook's or a reader's)."""
-    from .notifications import ending
-
     game = phase.game
 
     def processed() -> str:
         names = {"game": game.name, "phase": phase.name}
         return _("%(game)s: %(phase)s has been processed.") % names
 
-    def over() -> str:
-        return _("%(game)s is over: %(result)s.") % {"game": game.name, "result": ending(game)}
-
     if game.is_over and game.result:
-        return [("processed", processed), ("over", over)]
+        return [("processed", processed), ("over", _over(game))]
     return [("processed", processed)]
+
+
+def _over(game: Game) -> Callable[[], str]:
+    """The words of the game's end, said in the language active when called."""
+    from .notifications import ending
+
+    return lambda: _("%(game)s is over: %(result)s.") % {"game": game.name, "result": ending(game)}
 
 
 # -- sending -------------------------------------------------------------------------------------
@@ -405,11 +407,7 @@ def game_over(game: Game) -> None:
     or draw, the players' votes)."""
     if game.sandbox:
         return
-    from .notifications import ending
-
-    def over() -> str:
-        return _("%(game)s is over: %(result)s.") % {"game": game.name, "result": ending(game)}
-
+    over = _over(game)
     fire(game, "over", over)
     push_to(_players(game), game.name, over, _game_url(game))
 

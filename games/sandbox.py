@@ -128,7 +128,7 @@ def undo(
         # phase: going back one more lost it, and in its first phase nothing was undone. (A
         # sandbox cancelled as abandoned, before sandboxes never were, ended by a processing
         # that opened the phase after it: undone as any processing.)
-        by_hand = game.is_over and (game.result or {}).get("kind") != "abandoned"
+        by_hand = game.is_over and not game.abandoned
         ended_here = current is not None and (current.processed_at or by_hand)
         back = current.index if ended_here else None
         if back is None and (current is None or current.index == 0):

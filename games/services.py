@@ -1449,8 +1449,11 @@ def rollback(game: Game, by: AbstractBaseUser, index: int) -> Phase:
     """
     # A game cancelled as abandoned (nobody played it any more) ended as a phase was
     # processed, as a solo does: it goes back too, to play on from before it ended.
-    abandoned = (game.result or {}).get("kind") == "abandoned"
-    ended = (Status.FINISHED, Status.CANCELLED) if game.sandbox or abandoned else (Status.FINISHED,)
+    ended = (
+        (Status.FINISHED, Status.CANCELLED)
+        if game.sandbox or game.abandoned
+        else (Status.FINISHED,)
+    )
     game = _moderating(game, by, Status.ACTIVE, Status.PAUSED, *ended)
     phase = game.phases.filter(index=index).first()
     # The current phase of a running game is no earlier one; of a game over, it is the phase

@@ -79,7 +79,9 @@ def main() -> int:
     seats = (min(seat_ids), max(seat_ids))
 
     work = Path(tempfile.mkdtemp(prefix="gg-api-floor-"))
-    server = api_load.start_gunicorn(2, args.port, common.DATABASE_URL, work / "gunicorn.log")
+    server = api_load.start_gunicorn(
+        2, args.port, common.DATABASE_URL, work / "gunicorn.log", worker_class="sync"
+    )
     try:
         web = django_rate(args.port, args.connections, args.seconds)
     finally:

@@ -3,13 +3,14 @@
     python -m bench.api_load --games 50 --workers 3 --connections 50 --seconds 30
 
 Sets up ``--games`` started standard games (seven players each, token auth) in the bench
-database with ``games.services``, starts gunicorn with ``--workers`` sync workers, and runs
-wrk from a second process: ``--connections`` concurrent players, each PUTting a full, realistic
-set of orders to ``/api/games/{id}/orders/`` (alternating between two openings, so every PUT
-really replaces the stored orders). ``--think-ms`` adds an exponential think time between a
-player's requests (0: closed loop, each connection sends its next PUT as soon as it has the
-answer). Afterwards every power's stored orders are checked: exactly its latest opening, each
-order valid, none duplicated.
+database with ``games.services``, starts gunicorn with ``--workers`` workers (one thread each,
+connections kept open and spread evenly over them, as production's pool for pages and the API
+runs), and runs wrk from a second process: ``--connections`` concurrent players, each PUTting a
+full, realistic set of orders to ``/api/games/{id}/orders/`` (alternating between two openings,
+so every PUT really replaces the stored orders). ``--think-ms`` adds an exponential think time
+between a player's requests (0: closed loop, each connection sends its next PUT as soon as it
+has the answer). Afterwards every power's stored orders are checked: exactly its latest
+opening, each order valid, none duplicated.
 
 Targets (issue 9): p95 < 100 ms and at least 300 submissions a second at 50 players. With
 ``--probe`` (issue 17), while the load runs one more client times an order check and a game
@@ -56,18 +57,31 @@ def write_requests(games: list[dict], path: Path) -> int:
 
 
 def start_gunicorn(
-    workers: int, port: int, database_url: str, log: Path, threads: int = 1
+    workers: int,
+    port: int,
+    database_url: str,
+    log: Path,
+    threads: int = 1,
+    worker_class: str = "gthread",
+    connections_each: int = 0,
 ) -> subprocess.Popen:
-    """gunicorn on loopback: sync workers, or gthread workers (keep-alive) with ``threads``.
+    """gunicorn on loopback, as production's pool for pages and the API runs
+    (``GUNICORN_THREADS=1``, README "Production"): gthread workers, which keep a connection
+    open between requests as the proxy in front does (a sync worker closes every one, so each
+    request paid for a new connection), each holding at most ``connections_each`` connections
+    (0: gunicorn's 1,000). A worker takes whatever connection it accepts first, and one that
+    took more than its share made its players wait longer. ``worker_class="sync"``: sync
+    workers, as rounds before 33 measured.
 
     The worker class is always given: gunicorn also reads ``gunicorn.conf.py`` from the
-    working directory (production's gthread workers with 16 threads), which would otherwise
-    decide it."""
+    working directory, which would otherwise decide it."""
     env = common.child_env(DATABASE_URL=database_url)
     args = [sys.executable, "-m", "gunicorn", "greatgame.wsgi", f"--workers={workers}"]
     args += [f"--bind=127.0.0.1:{port}", "--backlog=2048", "--timeout=60"]
-    if threads > 1:
+    if worker_class == "gthread":
         args += ["--worker-class=gthread", f"--threads={threads}", "--keep-alive=75"]
+        if connections_each:
+            args.append(f"--worker-connections={connections_each}")
     else:
         args += ["--worker-class=sync", "--threads=1"]
     with log.open("w") as out:
@@ -374,7 +388,18 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers")
     parser.add_argument(
-        "--gthreads", type=int, default=1, help="threads per gunicorn worker (gthread; 1: sync)"
+        "--worker-class",
+        choices=["gthread", "sync"],
+        default="gthread",
+        help="gunicorn's workers: gthread (connections kept open) or sync (one a request)",
+    )
+    parser.add_argument("--gthreads", type=int, default=1, help="threads per gthread worker")
+    parser.add_argument(
+        "--spread",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="(gthread) each worker holds at most its share of the connections "
+        "(gunicorn's --worker-connections): none takes more than its share of the players",
     )
     parser.add_argument("--connections", type=int, default=50, help="concurrent players")
     parser.add_argument("--seconds", type=int, default=30)
@@ -422,8 +447,17 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="gg-api-load-"))
     data = work / "requests.tsv"
     players = write_requests(games, data) // 2
+    # The probe's own connection (one a request) needs room too.
+    wanted = args.connections + (1 if args.probe else 0)
+    each = -(-wanted // args.workers) if args.spread else 0
     server = start_gunicorn(
-        args.workers, args.port, database_url, work / "gunicorn.log", args.gthreads
+        args.workers,
+        args.port,
+        database_url,
+        work / "gunicorn.log",
+        args.gthreads,
+        args.worker_class,
+        each,
     )
     try:
 
@@ -467,9 +501,14 @@ def main() -> int:
     print(f"database:          {vacuumed}")
     print(
         f"server:            gunicorn {args.workers} "
-        f"{'gthread workers x ' + str(args.gthreads) + ' threads' if args.gthreads > 1 else 'sync workers'}"  # noqa: E501
-        f", DEBUG=0, PostgreSQL "
-        f"{'persistent connections ' + str(args.conn_max_age) + ' s' if args.conn_max_age else 'a connection per request'}"  # noqa: E501
+        + (
+            f"gthread workers x {args.gthreads} thread{'s' if args.gthreads > 1 else ''}, "
+            + (f"at most {each} connections each" if each else "connections not spread")
+            if args.worker_class == "gthread"
+            else "sync workers"
+        )
+        + ", DEBUG=0, PostgreSQL "
+        + f"{'persistent connections ' + str(args.conn_max_age) + ' s' if args.conn_max_age else 'a connection per request'}"  # noqa: E501
     )
     print(
         f"load:              "

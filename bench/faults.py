@@ -301,7 +301,7 @@ def postgres_trial(games: int, clients: int, down: float, persistent: int) -> bo
     work = Path(tempfile.mkdtemp(prefix="gg-pg-"))
     database_url = f"{common.DATABASE_URL}?conn_max_age={persistent}"
     port = 8766
-    server = start_gunicorn(2, port, database_url, work / "gunicorn.log")
+    server = start_gunicorn(2, port, database_url, work / "gunicorn.log", worker_class="sync")
     seats = [(g["id"], power, s["token"]) for g in made for power, s in g["powers"].items()]
     results: list[tuple[float, str, int, str]] = []
     lock = threading.Lock()

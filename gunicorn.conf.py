@@ -6,7 +6,12 @@ application, with their request id, so gunicorn's access log stays off.
 
 Workers are threaded (gthread): a live event stream (``games.events``) holds one thread for a
 few minutes at most, never a whole worker, and at most half of a worker's threads hold
-streams, so pages and the API always have threads left.
+streams, so pages and the API always have threads left. With one thread a worker
+(``GUNICORN_THREADS=1``: docker-compose's ``web``, the pool for pages and the API) no stream is
+served, a page refused one polls, and the proxy sends streams to a pool of many threads
+(``live``): on two cores one thread a worker, with connections kept open, served the most
+order submissions (docs/benchmarks.md, round 33), as threads in one process share one
+interpreter lock.
 """
 
 import gc
@@ -17,7 +22,14 @@ from gunicorn.glogging import Logger
 bind = "0.0.0.0:8000"
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
-os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2)))
+# A stream would hold a one-thread worker's only thread for minutes.
+os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2) if threads > 1 else 0))
+# Connections are kept open between requests for longer than the proxy keeps its idle ones
+# (nginx: 60 s), so the proxy never sends a request on a connection gunicorn is closing.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
+# At most this many connections a worker: the proxy's cap over the workers spreads them evenly
+# (a worker takes whichever connection it accepts first; README "Production").
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 accesslog = None
 # No control socket: gunicorn 25.1 and later open one for its ``gunicornc`` tool by default, in
 # $HOME/.gunicorn unless XDG_RUNTIME_DIR is set, which nothing here uses, and two servers run by

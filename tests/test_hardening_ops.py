@@ -205,6 +205,27 @@ def test_gunicorn_logs_to_stdout_as_json() -> None:
     assert '"--config", "gunicorn.conf.py"' in (ROOT / "Dockerfile").read_text()
 
 
+@pytest.mark.parametrize(
+    ("threads", "streams"), [("1", "0"), ("2", "1"), ("3", "1"), ("16", "8"), ("64", "32")]
+)
+def test_gunicorn_gives_a_one_thread_worker_no_stream(monkeypatch, threads, streams) -> None:
+    """A stream holds a thread for minutes: a worker of one thread (compose's ``web``, the pool
+    for pages and the API) serves none, a threaded one lets half its threads hold them.
+    Connections stay open longer than a proxy keeps its idle ones (nginx: 60 s)."""
+    monkeypatch.setenv("GUNICORN_THREADS", threads)
+    for name in ("LIVE_STREAMS_PER_PROCESS", "GUNICORN_KEEPALIVE"):
+        monkeypatch.setenv(name, "")  # so that what the config sets is undone after the test
+        monkeypatch.delenv(name)
+    namespace: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), namespace)
+    assert os.environ["LIVE_STREAMS_PER_PROCESS"] == streams
+    assert namespace["threads"] == int(threads) and namespace["worker_class"] == "gthread"
+    assert namespace["keepalive"] > 60
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert compose["web"]["environment"]["GUNICORN_THREADS"] == "1"
+    assert int(compose["live"]["environment"]["GUNICORN_THREADS"].split("-")[-1].strip("}")) > 1
+
+
 def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(monkeypatch) -> None:
     """The application logs each request (``greatgame.logs``); gunicorn's own access line,
     whose fields it built for every request only to drop them, is not made. A worker's

@@ -470,6 +470,20 @@ def test_a_process_holds_only_so_many_streams(colonial, seat, settings):
     assert signed_in(seat(colonial, "Russia").user).get(url(colonial)).status_code == 200
 
 
+def test_a_process_of_one_thread_holds_no_stream_and_pages_poll(colonial, seat, settings):
+    """gunicorn.conf.py gives a one-thread worker (the pool for pages and the API) no stream:
+    one would hold its only thread for minutes. The page is refused (429) and polls."""
+    settings.LIVE_STREAMS_PER_PROCESS = 0
+    client = signed_in(seat(colonial, "China").user)
+    refused = client.get(url(colonial))
+    assert refused.status_code == 429 and not refused.streaming
+    assert "no room" in refused.json()["detail"]
+    polled = client.get(url(colonial) + "?poll=1")
+    assert polled.status_code == 200 and not polled.streaming
+    assert b"event:" in polled.content
+    assert events._slots.open == 0
+
+
 def test_a_quiet_stream_sends_heartbeats_and_ends_on_time(colonial, seat, settings):
     settings.LIVE_MAX_SECONDS = 1
     reader = Reader(signed_in(seat(colonial, "China").user).get(url(colonial)))

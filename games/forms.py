@@ -453,6 +453,8 @@ class ModerationForm(OneValueEach, forms.Form):
         help_text=_("Negative shortens the deadline."),
     )
     deadline = forms.DateTimeField(required=False, help_text="In your time zone.")
+    # The deadline the console showed, with its offset (``moderation.SEEN_DEADLINE``).
+    seen_deadline = forms.DateTimeField(required=False)
     phase = AsciiIntegerField(required=False, min_value=0, max_value=MAX_INTEGER)
     power = forms.CharField(required=False, max_length=50)
     username = forms.CharField(required=False, max_length=150)

@@ -36,7 +36,8 @@ class Field:
     """One input of an action. ``kind`` tells the console how to ask for it: ``minutes``,
     ``deadline`` (a date and time), ``phase`` (a phase before the current one),
     ``current_phase`` (the phase on screen, sent back so a repeat finds another phase
-    current), ``power``, ``username``, ``winner`` (a power or none) or ``bot`` (on or off)."""
+    current), ``current_deadline`` (the deadline on screen, sent back so a repeat finds it
+    moved), ``power``, ``username``, ``winner`` (a power or none) or ``bot`` (on or off)."""
 
     name: str
     kind: str
@@ -157,6 +158,9 @@ POWER = Field("power", "power", _("Power"))
 # action arrives (an old tab, a repeat), it is refused (409) rather than done to a game that
 # moved on. Optional, except where the action itself needs it (``process``).
 ON_PHASE = Field("phase", "current_phase", _("Phase"), False)
+# The deadline on the moderator's screen, sent back with a change of it: the same minutes sent
+# twice (a retry, a double click) would otherwise move it twice. Optional.
+SEEN_DEADLINE = Field("seen_deadline", "current_deadline", _("Deadline seen"), False)
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (
@@ -182,6 +186,7 @@ ACTIONS: dict[str, Action] = {
                 minutes=args.get("minutes"),
                 deadline=args.get("deadline"),
                 phase=args.get("phase"),
+                seen=args.get("seen_deadline"),
             ),
             fields=(
                 Field(
@@ -195,6 +200,7 @@ ACTIONS: dict[str, Action] = {
                     _("Instead of minutes, not with them."),
                 ),
                 ON_PHASE,
+                SEEN_DEADLINE,
             ),
             one_of=("minutes", "deadline"),
             check=_clock_of_current_phase,

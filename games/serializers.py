@@ -771,6 +771,13 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
         help_text=f"deadline: set to this, at most {MAX_DEADLINE_DAYS_AHEAD} days ahead; with "
         "its time zone (Z or an offset such as +09:00)",
     )
+    seen_deadline = ZonedDateTimeField(
+        required=False,
+        help_text="deadline: the current phase's deadline as you last saw it "
+        "(current_phase.deadline); if it is another by the time this arrives (this request "
+        "repeated, another moderator's change), the request is refused with 409 and nothing "
+        "changes",
+    )
     phase = serializers.IntegerField(
         required=False,
         min_value=0,

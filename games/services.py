@@ -77,6 +77,11 @@ class PhaseChanged(GameError):
     double click arriving after the phase it was meant for was processed."""
 
 
+class DeadlineMoved(PhaseChanged):
+    """A deadline change sent for the deadline as it was when the moderator looked
+    (``seen``), arriving after it moved: a repeated request, or another moderator's."""
+
+
 def check_phase(phase: Phase, index: int | None) -> None:
     """Refuse unless ``index`` (when given) names ``phase``, the game's current phase."""
     if index is not None and index != phase.index:
@@ -1340,16 +1345,27 @@ def change_deadline(
     minutes: int | None = None,
     deadline: datetime | None = None,
     phase: int | None = None,
+    seen: datetime | None = None,
 ) -> Phase:
     """Move the current deadline by ``minutes`` (negative shortens) or to ``deadline``.
 
     ``phase``: the index of the phase meant; for another phase nothing changes
     (``PhaseChanged``). A deadline moved to now or earlier processes the phase at once, so
-    such a change must name its phase: repeated, it would otherwise process the next one."""
+    such a change must name its phase: repeated, it would otherwise process the next one.
+    ``seen``: the deadline as the moderator saw it; if it has moved since (the same minutes
+    sent twice would move it twice), nothing changes (``DeadlineMoved``)."""
     game = _moderating(game, by, Status.ACTIVE)
     current = _current(game)
     check_phase(current, phase)
     old = current.deadline
+    if seen is not None and (old is None or abs(old - seen) >= timedelta(seconds=1)):
+        raise DeadlineMoved(
+            gettext(
+                "the deadline has moved since you saw it (it is now %(now)s); "
+                "reload and look at it first"
+            )
+            % {"now": old.isoformat(timespec="seconds") if old else gettext("none")}
+        )
     now = timezone.now()
     if deadline is None:
         deadline = (old or now) + timedelta(minutes=minutes or 0)

@@ -1917,6 +1917,12 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
                 for f in entry.fields
                 if request.POST.get(f.name, "") != ""
             ],
+            # The deadline seen goes back unshown: the new deadline is what the page says.
+            "shown": [
+                (f.label, f.name, request.POST[f.name])
+                for f in entry.fields
+                if request.POST.get(f.name, "") != "" and f.kind != "current_deadline"
+            ],
         }
         return render(request, "games/moderate_confirm.html", context)
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):
@@ -1953,7 +1959,9 @@ def _keep_refused(request: HttpRequest, game: Game, entry: moderation.Action) ->
         value = request.POST.get(field.name, "")[:TYPED_KEPT]
         value = "".join(c for c in value if c.isprintable())  # a NUL is no HTML
         shape = KEPT_SHAPES.get(field.kind)
-        if field.kind != "current_phase" and (shape is None or shape.fullmatch(value)):
+        if field.kind not in ("current_phase", "current_deadline") and (
+            shape is None or shape.fullmatch(value)
+        ):
             values[field.name] = value
     request.session[REFUSED_ACTION] = {"game": game.pk, "action": entry.name, "values": values}
 

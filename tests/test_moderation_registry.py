@@ -79,7 +79,8 @@ def test_the_api_and_the_console_offer_exactly_the_possible_actions(state, state
 def test_the_api_lists_each_action_with_its_inputs(states, api, moderator):
     listed = api(moderator).get(f"/api/games/{states['active'].pk}/moderation/").data
     deadline = next(a for a in listed if a["name"] == "deadline")
-    assert [f["name"] for f in deadline["inputs"]] == ["minutes", "deadline", "phase"]
+    names = [f["name"] for f in deadline["inputs"]]
+    assert names == ["minutes", "deadline", "phase", "seen_deadline"]
     assert deadline["one_of"] == ["minutes", "deadline"]
     replace = next(a for a in listed if a["name"] == "replace")
     assert [(f["name"], f["required"]) for f in replace["inputs"]] == [
@@ -391,3 +392,58 @@ def test_replace_finds_the_new_player_in_any_case(api, make_game, make_user, mod
     assert game.memberships.get(power="France", status="active").user.username == "newcomer"
     form = ModerationForm({"power": "France", "username": "NEWCOMER"}, action="replace")
     assert form.is_valid() and form.cleaned_data["user"].username == "newcomer"
+
+
+def test_a_deadline_change_sent_twice_moves_the_deadline_once(states, moderator, api):
+    """Found by an adversary: the same ``{"minutes": -30}`` retried (a lost answer, a double
+    click on the console's confirmation) moved the deadline twice, and could process the
+    phase. Sent with the deadline seen, the repeat finds it moved and changes nothing."""
+    game = states["active"]
+    phase = game.current_phase
+    before = phase.deadline
+    body = {"minutes": 30, "phase": phase.index, "seen_deadline": before.isoformat()}
+    url = f"/api/games/{game.pk}/moderation/deadline/"
+    assert api(moderator).post(url, body, format="json").status_code == 200
+    again = api(moderator).post(url, body, format="json")
+    assert again.status_code == 409, again.content
+    assert "moved since you saw it" in again.json()["detail"]
+    phase.refresh_from_db()
+    assert phase.deadline == before + timedelta(minutes=30)
+    # Written to the second, as a client may: still the deadline seen.
+    body["seen_deadline"] = phase.deadline.replace(microsecond=0).isoformat()
+    assert api(moderator).post(url, body, format="json").status_code == 200
+    phase.refresh_from_db()
+    assert phase.deadline == before + timedelta(minutes=60)
+    # Without a zone it is refused for itself; without it at all, no check, as before.
+    naive = {**body, "seen_deadline": "2027-01-01T00:00:00"}
+    assert "seen_deadline" in api(moderator).post(url, naive, format="json").json()
+    assert api(moderator).post(url, {"minutes": 5}, format="json").status_code == 200
+    # Another action does not take it.
+    refused = api(moderator).post(
+        f"/api/games/{game.pk}/moderation/pause/",
+        {"seen_deadline": before.isoformat()},
+        format="json",
+    )
+    assert refused.status_code == 400 and "seen_deadline" in refused.json()
+
+
+def test_the_consoles_confirmation_sent_twice_moves_the_deadline_once(states, moderator):
+    game = states["active"]
+    phase = game.current_phase
+    before = phase.deadline
+    c = Client()
+    c.force_login(moderator)
+    console = c.get(reverse("moderate", args=[game.pk])).content.decode()
+    seen = re.search(r'name="seen_deadline" value="([^"]+)"', console).group(1)
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    asked = c.post(url, {"minutes": "30", "phase": str(phase.index), "seen_deadline": seen})
+    page = asked.content.decode()
+    assert f'name="seen_deadline" value="{seen}"' in page  # sent again with the confirmation
+    assert "Deadline seen" not in page  # but not shown: the new deadline is
+    confirm = {"minutes": "30", "phase": str(phase.index), "seen_deadline": seen, "confirm": "yes"}
+    assert "Done: deadline." in c.post(url, confirm, follow=True).content.decode()
+    twice = c.post(url, confirm, follow=True).content.decode()
+    assert "moved since you saw it" in twice
+    phase.refresh_from_db()
+    assert phase.deadline == before + timedelta(minutes=30)
+    assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1

@@ -318,6 +318,9 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 REST_FRAMEWORK = {
+    # A game's paused_remaining as ISO 8601 ("P0DT01H30M00S"), like its dates, not Django's
+    # own duration text ("01:30:00"), which no other JSON reader knows.
+    "DURATION_FORMAT": "iso-8601",
     # Token first: its WWW-Authenticate header turns "not signed in" into 401, not 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "games.seats.TokenAuthentication",

@@ -337,3 +337,22 @@ def test_a_seat_is_not_handed_to_a_deactivated_account(api, make_game, make_user
     assert answer.json()["detail"] == "gone's account is deactivated: it cannot sign in to play"
     italy = game.memberships.get(power="Italy")
     assert italy.user != gone and italy.status == "active"
+
+
+def test_a_paused_games_time_left_reads_as_iso_8601(api, make_game, moderator):
+    """The API gave ``paused_remaining`` in Django's own duration text ("23:59:59.5"), which
+    JSON readers do not know; its dates were ISO 8601 already."""
+    import datetime as dt
+
+    game = make_game()
+    phase = game.current_phase
+    phase.deadline = phase.deadline.replace(microsecond=0)
+    phase.save()
+    services.pause(game, moderator)
+    game.refresh_from_db()
+    text = api(moderator).get(f"/api/games/{game.pk}/").json()["paused_remaining"]
+    match = re.fullmatch(r"P(\d+)DT(\d\d)H(\d\d)M(\d\d)(?:\.\d+)?S", text)
+    assert match, text
+    days, hours, minutes, seconds = (int(x) for x in match.groups())
+    read = dt.timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
+    assert abs(read - game.paused_remaining) < dt.timedelta(seconds=1)

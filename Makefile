@@ -35,7 +35,9 @@ run: venv
 	@# runserver gives each request a thread of its own, so live streams take no thread from
 	@# the pages: 32 of them, 8 an account (a player with the demo's three games in tabs, each
 	@# reloaded, is never refused one). gunicorn.conf.py sets production's from its threads.
-	@LIVE_STREAMS_PER_PROCESS=$${LIVE_STREAMS_PER_PROCESS:-32} exec $(BIN)/python -m greatgame.runall \
+	@# Links in notifications point at this server's port unless SITE_URL says otherwise.
+	@LIVE_STREAMS_PER_PROCESS=$${LIVE_STREAMS_PER_PROCESS:-32} SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} \
+		exec $(BIN)/python -m greatgame.runall \
 		-- $(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 \
 		-- $(BIN)/celery -A greatgame beat --loglevel=info \
 		-- $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)

@@ -226,6 +226,32 @@ def test_gunicorn_gives_a_one_thread_worker_no_stream(monkeypatch, threads, stre
     assert int(compose["live"]["environment"]["GUNICORN_THREADS"].split("-")[-1].strip("}")) > 1
 
 
+def test_readme_proxy_example_gives_every_location_the_forwarded_headers() -> None:
+    """nginx gives a location no ``proxy_set_header`` of the server's once it sets one of its
+    own: the example's ``location /`` (pages and the API) once set ``Connection`` alone, so
+    gunicorn got nginx's Host (the upstream's name, a 400 for every page) and the client's own
+    X-Forwarded-For and -Proto, believed from the proxy (a sign-in throttle anyone steps
+    round). Every header is set on the server, none in a location."""
+    readme = (ROOT / "README.md").read_text()
+    block = re.search(r"```nginx\n(.*?)```", readme, re.S).group(1)
+    server = re.sub(r"#.*", "", block[block.index("server {") :])
+    locations = re.findall(r"location [^{]*\{([^}]*)\}", server)
+    assert len(locations) == 2
+    for location in locations:
+        assert "proxy_set_header" not in location and "proxy_http_version" not in location
+    outside = re.sub(r"location [^{]*\{[^}]*\}", "", server)
+    for line in (
+        "proxy_set_header Host $host;",
+        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+        "proxy_set_header X-Forwarded-Proto https;",
+        "proxy_http_version 1.1;",  # kept-open connections to web need HTTP/1.1 ...
+        'proxy_set_header Connection "";',  # ... and no "Connection: close"
+    ):
+        assert line in outside, line
+    assert re.search(r"upstream greatgame\s*\{[^}]*keepalive \d+;", block)
+    assert "max_conns" not in block
+
+
 def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(monkeypatch) -> None:
     """The application logs each request (``greatgame.logs``); gunicorn's own access line,
     whose fields it built for every request only to drop them, is not made. A worker's

@@ -447,9 +447,12 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="gg-api-load-"))
     data = work / "requests.tsv"
     players = write_requests(games, data) // 2
-    # The probe's own connection (one a request) needs room too.
+    # The probe's own connection (one a request) needs room too. gunicorn closes a connection
+    # after its answer once the worker's idle ones reach its cap less its threads: a cap of
+    # exactly the share closed one whenever the worker's other players were thinking (a fifth
+    # of the answers with a 50 ms think time), so each worker may hold its threads more.
     wanted = args.connections + (1 if args.probe else 0)
-    each = -(-wanted // args.workers) if args.spread else 0
+    each = -(-wanted // args.workers) + args.gthreads if args.spread else 0
     server = start_gunicorn(
         args.workers,
         args.port,

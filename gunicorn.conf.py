@@ -16,6 +16,7 @@ interpreter lock.
 
 import gc
 import os
+import signal
 
 from gunicorn.glogging import Logger
 
@@ -74,6 +75,21 @@ def post_worker_init(worker) -> None:
     """What the worker loaded (Django and the application's modules, some 85,000 objects;
     the URL patterns and the maps come with the first requests) is kept out of the garbage
     collector's full passes (``gc.freeze``): in a process that had served requests, looking
-    through everything stalled a request for about 90 ms every few thousand requests."""
+    through everything stalled a request for about 90 ms every few thousand requests.
+
+    A worker told to stop gracefully (SIGTERM: a reload's HUP, a deploy) also ends its live
+    event streams within a heartbeat (``games.events.stop_streams``): a stream never ends by
+    itself before ``LIVE_MAX_SECONDS``, so the worker waited out its graceful timeout and was
+    then killed as timed out, a minute after the reload, its streams cut only then."""
+    from games import events  # the application is loaded by now
+
+    graceful = worker.handle_exit
+
+    def handle_exit(sig, frame) -> None:
+        events.stop_streams()
+        graceful(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn's own: requests go on
     gc.collect()
     gc.freeze()

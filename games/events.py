@@ -87,6 +87,18 @@ class _Local:
 _local = _Local()
 _redis_client = None
 
+# Set when this process is told to stop (gunicorn.conf.py: a worker's graceful stop, as a reload
+# or a deploy asks): each stream ends at its next wake-up, a heartbeat at the latest, with a
+# ``reconnect`` event, and the browser comes back to a worker that goes on. Streams left open
+# held the stopping worker through gunicorn's graceful timeout and then its worker timeout, a
+# minute, until it was killed ("WORKER TIMEOUT") with them still open.
+_stopping = threading.Event()
+
+
+def stop_streams() -> None:
+    """End this process's streams soon: it is stopping."""
+    _stopping.set()
+
 
 def _redis():
     """One client (with its connection pool) per process, made on first use."""
@@ -497,7 +509,7 @@ def stream(viewer: Viewer, cursor: Cursor | None) -> Iterator[str]:
                 if out:
                     quiet_since = time.monotonic()
             left = end - time.monotonic()
-            if left <= 0:
+            if left <= 0 or _stopping.is_set():
                 yield _event("reconnect", {"after_ms": RETRY_MS}, cursor)
                 return
             woke = listener.wait(min(poll, left, heartbeat))

@@ -8,11 +8,13 @@ The browser check of the Content-Security-Policy runs Debian's Chromium through 
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import logging
 import os
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -256,8 +258,6 @@ def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(mon
     """The application logs each request (``greatgame.logs``); gunicorn's own access line,
     whose fields it built for every request only to drop them, is not made. A worker's
     loaded objects are kept out of the garbage collector's full passes."""
-    import gc
-
     from gunicorn.config import Config
     from gunicorn.glogging import Logger
 
@@ -275,11 +275,46 @@ def test_gunicorn_builds_no_access_log_line_and_freezes_what_a_worker_loaded(mon
         Logger(cfg).access(None, None, {}, None)  # gunicorn's own logger builds them
     logger.access(None, None, {}, None)
     assert gc.get_freeze_count() == 0
+    before = signal.getsignal(signal.SIGTERM)
     try:
-        namespace["post_worker_init"](None)
+        namespace["post_worker_init"](_Worker())
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+        signal.signal(signal.SIGTERM, before)
+
+
+class _Worker:
+    """What gunicorn.conf.py's hook uses of a gunicorn worker: its graceful-stop handler."""
+
+    def __init__(self) -> None:
+        self.alive = True
+
+    def handle_exit(self, sig, frame) -> None:
+        self.alive = False
+
+
+def test_gunicorn_worker_told_to_stop_ends_its_live_streams() -> None:
+    """A graceful stop (SIGTERM: a reload's HUP, a deploy) ends the worker's live streams
+    within a heartbeat: they never end by themselves before LIVE_MAX_SECONDS, so the stopping
+    worker of the pool that holds them (compose's ``live``) was killed as timed out a minute
+    after each reload. gunicorn's own handler still runs."""
+    from games import events
+
+    namespace: dict = {}
+    exec((ROOT / "gunicorn.conf.py").read_text(), namespace)
+    worker = _Worker()
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        namespace["post_worker_init"](worker)
+        handler = signal.getsignal(signal.SIGTERM)
+        assert handler is not before and not events._stopping.is_set()
+        handler(signal.SIGTERM, None)
+        assert events._stopping.is_set() and not worker.alive
+    finally:
+        gc.unfreeze()
+        signal.signal(signal.SIGTERM, before)
+        events._stopping.clear()
 
 
 def test_gunicorn_opens_no_control_socket_in_the_home_directory(tmp_path) -> None:

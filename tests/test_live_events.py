@@ -484,6 +484,24 @@ def test_a_process_of_one_thread_holds_no_stream_and_pages_poll(colonial, seat, 
     assert events._slots.open == 0
 
 
+def test_a_stopping_process_ends_its_streams_at_the_next_heartbeat(colonial, seat, settings):
+    """gunicorn.conf.py calls stop_streams when a worker is told to stop (a reload, a deploy):
+    each stream says when to come back and ends, long before LIVE_MAX_SECONDS, so the browser
+    reconnects to a worker that goes on and the stopping one exits."""
+    settings.LIVE_MAX_SECONDS = 60
+    reader = Reader(signed_in(seat(colonial, "China").user).get(url(colonial)))
+    reader.until("powers")
+    started = time.monotonic()
+    try:
+        events.stop_streams()
+        rest = reader.rest()
+    finally:
+        events._stopping.clear()
+    assert rest[-1]["event"] == "reconnect"
+    assert time.monotonic() - started < 5
+    assert events._slots.open == 0
+
+
 def test_a_quiet_stream_sends_heartbeats_and_ends_on_time(colonial, seat, settings):
     settings.LIVE_MAX_SECONDS = 1
     reader = Reader(signed_in(seat(colonial, "China").user).get(url(colonial)))

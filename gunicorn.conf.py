@@ -23,8 +23,12 @@ from gunicorn.glogging import Logger
 bind = "0.0.0.0:8000"
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
-# A stream would hold a one-thread worker's only thread for minutes.
-os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2) if threads > 1 else 0))
+# A stream would hold a one-thread worker's only thread for minutes: none there, whatever the
+# environment shared with the streams' pool says.
+if threads > 1:
+    os.environ.setdefault("LIVE_STREAMS_PER_PROCESS", str(max(1, threads // 2)))
+else:
+    os.environ["LIVE_STREAMS_PER_PROCESS"] = "0"
 # Connections are kept open between requests for longer than the proxy keeps its idle ones
 # (nginx: 60 s), so the proxy never sends a request on a connection gunicorn is closing.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))

@@ -221,6 +221,11 @@ def test_gunicorn_gives_a_one_thread_worker_no_stream(monkeypatch, threads, stre
     namespace: dict = {}
     exec((ROOT / "gunicorn.conf.py").read_text(), namespace)
     assert os.environ["LIVE_STREAMS_PER_PROCESS"] == streams
+    # Set for the whole deployment (compose's shared environment), it still gives a worker of
+    # one thread no stream, and a threaded worker what it says.
+    monkeypatch.setenv("LIVE_STREAMS_PER_PROCESS", "6")
+    exec((ROOT / "gunicorn.conf.py").read_text(), {})
+    assert os.environ["LIVE_STREAMS_PER_PROCESS"] == ("0" if threads == "1" else "6")
     assert namespace["threads"] == int(threads) and namespace["worker_class"] == "gthread"
     assert namespace["keepalive"] > 60
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]

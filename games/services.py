@@ -82,6 +82,20 @@ class DeadlineMoved(PhaseChanged):
     (``seen``), arriving after it moved: a repeated request, or another moderator's."""
 
 
+def deadline_moved(deadline: datetime | None, seen: datetime | None) -> bool:
+    """Whether ``deadline`` is another than ``seen``, the deadline a moderator saw (written to
+    the second at least, as a client may; no deadline seen means no check)."""
+    return seen is not None and (deadline is None or abs(deadline - seen) >= timedelta(seconds=1))
+
+
+def deadline_moved_message(written: str) -> str:
+    """What a deadline change sent for a deadline that moved since is told; ``written``: the
+    deadline now, as the reader writes dates."""
+    return gettext(
+        "the deadline has moved since you saw it (it is now %(now)s); reload and look at it first"
+    ) % {"now": written}
+
+
 def check_phase(phase: Phase, index: int | None) -> None:
     """Refuse unless ``index`` (when given) names ``phase``, the game's current phase."""
     if index is not None and index != phase.index:
@@ -1358,13 +1372,9 @@ def change_deadline(
     current = _current(game)
     check_phase(current, phase)
     old = current.deadline
-    if seen is not None and (old is None or abs(old - seen) >= timedelta(seconds=1)):
+    if deadline_moved(old, seen):
         raise DeadlineMoved(
-            gettext(
-                "the deadline has moved since you saw it (it is now %(now)s); "
-                "reload and look at it first"
-            )
-            % {"now": old.isoformat(timespec="seconds") if old else gettext("none")}
+            deadline_moved_message(old.isoformat(timespec="seconds") if old else gettext("none"))
         )
     now = timezone.now()
     if deadline is None:

@@ -92,6 +92,7 @@ from .models import (
 from .search import with_seats
 from .signed_out import author_field, signed_in_to_act, take_kept
 from .throttles import ScopedThrottle
+from .when import format_when
 
 # The actions' names as the console shows them (the keys are the API's words).
 ACTION_NAMES = {
@@ -1893,6 +1894,15 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
             messages.error(request, f"{': '.join(where)}: {' '.join(errors)}")
         _keep_refused(request, game, entry)
         return redirect("moderate", pk=game.pk)
+    # A deadline change for a deadline that moved since the console showed it (another tab,
+    # another moderator) is refused at once, before its confirmation: that page would show a
+    # new deadline reckoned from one the moderator never saw, to be refused when confirmed.
+    if action == "deadline" and _deadline_moved(game, form.cleaned_data):
+        moved = game.current_phase.deadline
+        written = format_when(moved, zone=time_zone_of(request)) if moved else gettext("none")
+        messages.error(request, services.deadline_moved_message(written))
+        _keep_refused(request, game, entry)
+        return redirect("moderate", pk=game.pk)
     due = _new_deadline(game, action, form.cleaned_data)
     # A deadline the confirmation showed ahead that has passed by the confirming (minutes added
     # to a deadline another tab or moderator moved meanwhile) is asked about again: confirmed
@@ -1932,6 +1942,15 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
     else:
         _keep_refused(request, game, entry)
     return redirect("moderate", pk=game.pk)
+
+
+def _deadline_moved(game: Game, args: dict) -> bool:
+    """Whether the current deadline is another than the one the console showed (its hidden
+    ``seen_deadline``). A change meant for another phase is refused as such instead."""
+    phase = game.current_phase
+    if phase is None or args.get("phase") not in (None, phase.index):
+        return False
+    return services.deadline_moved(phase.deadline, args.get("seen_deadline"))
 
 
 def _new_deadline(game: Game, action: str, args: dict) -> dict | None:

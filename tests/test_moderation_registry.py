@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import admin as game_admin
 from games import moderation, services
@@ -446,4 +448,50 @@ def test_the_consoles_confirmation_sent_twice_moves_the_deadline_once(states, mo
     assert "moved since you saw it" in twice
     phase.refresh_from_db()
     assert phase.deadline == before + timedelta(minutes=30)
+    assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1
+
+
+def test_a_console_that_saw_another_deadline_is_refused_before_its_confirmation(states, moderator):
+    """Found by an adversary: a second tab (another moderator) asking to move a deadline the
+    first had moved meanwhile got a confirmation page showing a new deadline reckoned from one
+    it never saw ("That time has passed: confirming processes the phase now", when shortening
+    by an hour a deadline the other had brought close), then, confirmed, a refusal naming the
+    deadline in UTC and ISO 8601 where the console writes it in the moderator's zone."""
+    from games.models import NotificationSettings
+
+    prefs = NotificationSettings.of(moderator)
+    prefs.time_zone = "Asia/Tokyo"
+    prefs.save()
+    game = states["active"]
+    phase = game.current_phase
+    first, second = Client(), Client()
+    first.force_login(moderator)
+    second.force_login(moderator)
+    consoles = [
+        c.get(reverse("moderate", args=[game.pk])).content.decode() for c in (first, second)
+    ]
+    seen = [re.search(r'name="seen_deadline" value="([^"]+)"', page).group(1) for page in consoles]
+    assert seen[0] == seen[1] and seen[0].endswith("+09:00")
+    url = reverse("moderate-action", args=[game.pk, "deadline"])
+    moved = timezone.now() + timedelta(minutes=30)
+    typed = moved.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%dT%H:%M")
+    first.post(
+        url,
+        {"deadline": typed, "phase": str(phase.index), "seen_deadline": seen[0], "confirm": "yes"},
+    )
+    phase.refresh_from_db()
+    after = phase.deadline
+    assert abs(after - moved) < timedelta(minutes=1)
+    asked = second.post(
+        url, {"minutes": "-60", "phase": str(phase.index), "seen_deadline": seen[1]}, follow=True
+    )
+    page = asked.content.decode()
+    assert asked.redirect_chain
+    assert not any("moderate_confirm" in (t.name or "") for t in asked.templates)
+    assert "That time has passed" not in page and "The new deadline" not in page
+    written = after.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%H:%M UTC+9")
+    assert "the deadline has moved since you saw it (it is now " in page and written in page
+    assert 'value="-60"' in page  # the minutes typed are kept, to be sent again
+    phase.refresh_from_db()
+    assert phase.deadline == after
     assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1

@@ -16,6 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import IntegerField, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.template.response import TemplateResponse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from . import engine, moderation, services, usernames, visibility
 from .limits import ascii_index
@@ -60,15 +62,54 @@ def _registered(name: str, key: str = "", description: str = "", game_of=None, a
 
 
 start = _registered("start")
-extend_day = _registered(
-    "deadline", "extend_day", "Extend the deadline by a day", args_of=lambda g: {"minutes": 1440}
-)
-shorten_hour = _registered(
-    "deadline",
-    "shorten_hour",
-    "Shorten the deadline by an hour",
-    args_of=lambda g: {"minutes": -60},
-)
+
+
+def _deadline_moved_by(key: str, description: str, minutes: int):
+    """An admin action moving each selected game's deadline by ``minutes``. It asks first,
+    showing each game's deadline, and the answer names those deadlines (the registry's
+    ``seen_deadline``): a repeated (double-clicked) confirmation finds them moved and moves
+    none of them again, as the console's does."""
+
+    @admin.action(description=description)
+    def act(modeladmin, request, queryset) -> HttpResponse | None:
+        games = list(queryset.select_related("current_phase"))
+        if request.POST.get("post") != "yes":
+            context = {
+                **modeladmin.admin_site.each_context(request),
+                "title": f"{description}?",
+                "games": games,
+                "action": key,
+                "opts": modeladmin.model._meta,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            }
+            return TemplateResponse(request, "admin/games/deadline_confirm.html", context)
+        for game in games:
+            args: dict = {"minutes": minutes}
+            text = request.POST.get(f"seen-{game.pk}", "")
+            if text:
+                try:
+                    seen = parse_datetime(text)
+                except ValueError:
+                    seen = None
+                if seen is None or timezone.is_naive(seen):
+                    modeladmin.message_user(
+                        request, f"{game}: no deadline named; nothing done", "error"
+                    )
+                    continue
+                args["seen_deadline"] = seen
+
+            def tool(g, user, args=args):
+                return moderation.perform("deadline", g, user, args)
+
+            _each(modeladmin, request, [game], tool)
+        return None
+
+    act.__name__ = key
+    return act
+
+
+extend_day = _deadline_moved_by("extend_day", "Extend the deadline by a day", 1440)
+shorten_hour = _deadline_moved_by("shorten_hour", "Shorten the deadline by an hour", -60)
 pause = _registered("pause")
 resume = _registered("resume")
 

@@ -495,3 +495,34 @@ def test_a_console_that_saw_another_deadline_is_refused_before_its_confirmation(
     phase.refresh_from_db()
     assert phase.deadline == after
     assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1
+
+
+def test_the_admins_deadline_action_confirmed_twice_moves_the_deadline_once(states, moderator):
+    """Found by an adversary: the admin's "Extend the deadline by a day", sent twice (a double
+    click, a retry), moved the deadline two days, silently. It asks first now, and the answer
+    names the deadline seen."""
+    moderator.is_staff = moderator.is_superuser = True
+    moderator.save()
+    game = states["active"]
+    phase = game.current_phase
+    before = phase.deadline
+    c = Client()
+    c.force_login(moderator)
+    url = "/admin/games/game/"
+    ask = {"action": "extend_day", "_selected_action": str(game.pk), "index": "0"}
+    page = c.post(url, ask).content.decode()
+    phase.refresh_from_db()
+    assert phase.deadline == before  # only asked
+    seen = re.search(rf'name="seen-{game.pk}" value="([^"]+)"', page).group(1)
+    confirm = {"action": "extend_day", "_selected_action": str(game.pk), "post": "yes"}
+    confirm[f"seen-{game.pk}"] = seen
+    c.post(url, confirm)
+    twice = c.post(url, confirm, follow=True).content.decode()
+    assert "moved since you saw it" in twice
+    phase.refresh_from_db()
+    assert phase.deadline == before + timedelta(days=1)
+    assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1
+    confirm[f"seen-{game.pk}"] = "not a date"
+    assert "no deadline named" in c.post(url, confirm, follow=True).content.decode()
+    phase.refresh_from_db()
+    assert phase.deadline == before + timedelta(days=1)

@@ -93,7 +93,8 @@ ERRORS = {
     "401": "Not signed in, or the token is wrong.",
     "403": "Not allowed to you, or a signed-in browser session sent no CSRF token.",
     "404": "No such game, phase or variant, or no such page of a list.",
-    "409": "Meant for another phase than the current one (a retry after it was processed).",
+    "409": "Meant for another phase than the current one (a retry after it was processed), or, "
+    "for a moderator's deadline change, for a deadline that has moved since (seen_deadline).",
     "413": "The request body is too large.",
     "415": "The body is not JSON, form data or multipart.",
     "412": "If-Match named a version of your orders other than the one saved now: they were "

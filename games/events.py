@@ -686,6 +686,10 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
         _give_back_user_slot(user_id)
         if refused == "user":
             return too_many("Too many live streams open for this account; close a tab.")
+        if int(_setting("LIVE_STREAMS_PER_PROCESS", 8)) <= 0:
+            # A pool that serves no stream (gunicorn.conf.py: one thread a worker): the proxy
+            # sends streams elsewhere, or the page polls; retrying here never helps.
+            return too_many("This server serves no live streams; poll with ?poll=1.")
         return too_many("The server has no room for another live stream now; retry soon.")
     events = _Bounded(stream(Viewer(request, game), cursor), user_id)
     answer = StreamingHttpResponse(events, content_type="text/event-stream")

@@ -160,7 +160,13 @@ POWER = Field("power", "power", _("Power"))
 ON_PHASE = Field("phase", "current_phase", _("Phase"), False)
 # The deadline on the moderator's screen, sent back with a change of it: the same minutes sent
 # twice (a retry, a double click) would otherwise move it twice. Optional.
-SEEN_DEADLINE = Field("seen_deadline", "current_deadline", _("Deadline seen"), False)
+SEEN_DEADLINE = Field(
+    "seen_deadline",
+    "current_deadline",
+    _("Deadline seen"),
+    False,
+    _("The deadline as you saw it; if it has moved since, nothing is done."),
+)
 ACTIONS: dict[str, Action] = {
     a.name: a
     for a in (

@@ -345,8 +345,21 @@ class PaymentSerializer(StrictInput, serializers.ModelSerializer):
         extra_kwargs = {"amount": {"min_value": 1, "max_value": MAX_PAYMENT}}
 
 
+@extend_schema_field(
+    {"type": "string", "format": "duration", "nullable": True, "example": "P0DT01H30M00S"}
+)
+class IsoDurationField(serializers.DurationField):
+    """A length of time as ISO 8601 writes it (the settings' ``DURATION_FORMAT``), said so in
+    the schema, which gave a plain string."""
+
+
 class GameSerializer(serializers.ModelSerializer):
     creator = serializers.SerializerMethodField()
+    paused_remaining = IsoDurationField(
+        read_only=True,
+        allow_null=True,
+        help_text="A paused game's time left on its deadline, when it resumes; else null.",
+    )
     current_phase = BoardSerializer(read_only=True, allow_null=True)
     deadline_time = TimeOfDayField(read_only=True, allow_null=True)
     powers = serializers.SerializerMethodField()
@@ -837,7 +850,10 @@ class ModerationSerializer(StrictInput, serializers.Serializer):
 
 class ModeratorActionFieldSerializer(serializers.Serializer):
     name = serializers.CharField()
-    kind = serializers.CharField(help_text="minutes, deadline, phase, current_phase, power, ...")
+    kind = serializers.CharField(
+        help_text="minutes, deadline, phase, current_phase (the current phase's index), "
+        "current_deadline (the current phase's deadline as last read), power, ..."
+    )
     label = serializers.CharField()
     required = serializers.BooleanField()
     help = serializers.CharField()

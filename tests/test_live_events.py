@@ -477,7 +477,7 @@ def test_a_process_of_one_thread_holds_no_stream_and_pages_poll(colonial, seat, 
     client = signed_in(seat(colonial, "China").user)
     refused = client.get(url(colonial))
     assert refused.status_code == 429 and not refused.streaming
-    assert "no room" in refused.json()["detail"]
+    assert "serves no live streams" in refused.json()["detail"]
     polled = client.get(url(colonial) + "?poll=1")
     assert polled.status_code == 200 and not polled.streaming
     assert b"event:" in polled.content

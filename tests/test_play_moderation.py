@@ -356,3 +356,19 @@ def test_a_paused_games_time_left_reads_as_iso_8601(api, make_game, moderator):
     days, hours, minutes, seconds = (int(x) for x in match.groups())
     read = dt.timedelta(days=days, hours=hours, minutes=minutes, seconds=seconds)
     assert abs(read - game.paused_remaining) < dt.timedelta(seconds=1)
+
+
+def test_the_schema_says_paused_remaining_is_a_duration_and_what_seen_deadline_is(api, make_game):
+    game = make_game()
+    schema = api(game.creator).get("/api/schema/?format=json").json()
+    field = schema["components"]["schemas"]["Game"]["properties"]["paused_remaining"]
+    assert field["format"] == "duration" and field["nullable"] is True
+    listed = api(game.creator).get(f"/api/games/{game.pk}/moderation/").json()
+    (seen,) = [
+        f
+        for a in listed
+        if a["name"] == "deadline"
+        for f in a["inputs"]
+        if f["kind"] == "current_deadline"
+    ]
+    assert seen["name"] == "seen_deadline" and "moved since" in seen["help"]

@@ -116,6 +116,12 @@ def option_problems(variant_id: str, options: object) -> list[str]:
     return [*problems, *adjudication.option_problems(variant_id, checked)]
 
 
+def fewest_centres_to_win(variant_id: str) -> int:
+    """The least victory threshold a player may choose: one centre more than any power starts
+    with. At or below that, a power has won before anyone moves (its first autumn's count)."""
+    return 1 + max(len(p["home_centers"]) for p in describe(variant_id)["powers"])
+
+
 def starting_phase(variant_id: str, seed: int = 0) -> dict:
     """The board of a new game: the variant's starting units and home centres."""
     variant = adjudication.load(variant_id)

@@ -271,7 +271,21 @@ class GameForm(OneValueEach, forms.Form):
             # "victory_centers: must be at most 28").
             rule = engine.option_schema(variant)["properties"].get("victory_centers", {})
             most = rule.get("maximum")
-            if most is not None and threshold > most:
+            least = engine.fewest_centres_to_win(variant)
+            if threshold < least:
+                self.add_error(
+                    "victory_centers",
+                    _(
+                        "A power of %(variant)s starts with %(start)s supply centres: at least "
+                        "%(least)s, or it has won before anyone moves."
+                    )
+                    % {
+                        "variant": variant_words.variant_name(variant),
+                        "start": least - 1,
+                        "least": least,
+                    },
+                )
+            elif most is not None and threshold > most:
                 self.add_error(
                     "victory_centers",
                     _("%(variant)s has %(most)s supply centres: at most %(most)s.")

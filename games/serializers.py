@@ -269,7 +269,16 @@ class GameCreateSerializer(StrictInput, serializers.ModelSerializer):
     def validate(self, attrs: dict) -> dict:
         """Options as the engine declares them for the chosen variant: an option of the wrong
         type would otherwise break every order check and every processing of the game."""
-        problems = engine.option_problems(attrs["variant"], attrs.get("options", {}))
+        options = attrs.get("options", {})
+        problems = engine.option_problems(attrs["variant"], options)
+        threshold = options.get("victory_centers")
+        if not problems and threshold is not None:
+            least = engine.fewest_centres_to_win(attrs["variant"])
+            if threshold < least:
+                problems.append(
+                    f"victory_centers: must be at least {least}: a power starts with "
+                    f"{least - 1} centres, so a smaller figure is won before anyone moves"
+                )
         if problems:
             raise serializers.ValidationError({"options": problems})
         return attrs

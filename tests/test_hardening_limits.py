@@ -437,13 +437,13 @@ def test_form_data_is_read_by_the_same_rules(api, game, seat, moderator) -> None
             "name": "G",
             "variant": "standard",
             "deadline_time": "null",
-            "options": '{"victory_centers": 3}',
+            "options": '{"victory_centers": 5}',
         },
         format="multipart",
     )
     assert made.status_code == 201, made.content
     assert made.json()["deadline_time"] is None
-    assert made.json()["options"] == {"victory_centers": 3}
+    assert made.json()["options"] == {"victory_centers": 5}
 
 
 def test_times_of_day_are_read_as_the_pattern_says(api, moderator) -> None:
@@ -549,3 +549,24 @@ def test_the_issues_floods_are_bounded(api, make_user, game, seat, settings, rat
     figures["games list bytes"] = listing
     assert listing < 100_000
     print(f"\nissue #15 floods ({'full' if FULL else 'reduced'} scale): {figures}")
+
+
+def test_a_victory_threshold_a_power_starts_with_is_refused(make_user, api) -> None:
+    """A threshold at or below a power's starting centres was accepted: in Standard, 4 gave
+    Russia (four home centres) the game at the first autumn's count, whatever anyone did."""
+    assert engine.fewest_centres_to_win("standard") == 5
+    assert engine.fewest_centres_to_win("colonial") == 7  # Britain starts with six
+    user = make_user("thresholds")
+    client = api(user)
+    for figure, status in [(4, 400), (1, 400), (5, 201)]:
+        body = {"name": f"T{figure}", "variant": "standard", "options": {"victory_centers": figure}}
+        made = client.post("/api/games/", body, format="json")
+        assert made.status_code == status, made.content
+        if status == 400:
+            assert "must be at least 5" in made.json()["options"][0]
+    page = Client()
+    page.force_login(user)
+    refused = page.post(reverse("create-game"), _game_form("Early", "form-9", victory_centers=4))
+    assert refused.status_code == 200
+    assert "starts with 4 supply centres: at least 5" in refused.content.decode()
+    assert not Game.objects.filter(name="Early").exists()

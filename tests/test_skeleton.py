@@ -54,18 +54,20 @@ COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
 
 
 def test_the_compose_file_is_the_production_stack() -> None:
-    """PostgreSQL, Redis, gunicorn, a worker and beat, all restarted when they stop (the
-    worker must come back on its own if a broker outage kills it)."""
+    """PostgreSQL, Redis, gunicorn (pages and the API; the live streams), a worker and beat,
+    all restarted when they stop (the worker must come back on its own if a broker outage
+    kills it)."""
     import yaml
 
     services = yaml.safe_load(COMPOSE.read_text())["services"]
-    assert set(services) == {"postgres", "redis", "web", "worker", "beat"}
+    assert set(services) == {"postgres", "redis", "web", "live", "worker", "beat"}
     assert "gunicorn greatgame.wsgi" in services["web"]["command"]
+    assert "gunicorn greatgame.wsgi" in services["live"]["command"]
     assert services["worker"]["command"].startswith("celery -A greatgame worker")
     assert services["beat"]["command"].startswith("celery -A greatgame beat")
     for name, service in services.items():
         assert service["restart"] == "unless-stopped", name
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "live", "worker", "beat"):
         env = services[name]["environment"]
         assert env["DEBUG"] == "0"
         assert env["DATABASE_URL"].startswith("postgres://") and "@postgres:" in env["DATABASE_URL"]

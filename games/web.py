@@ -1916,23 +1916,20 @@ def moderate_action(request: HttpRequest, game: Game, action: str) -> HttpRespon
         and (meant is None or meant == current)
     )
     if request.POST.get("confirm") != "yes" or unsaid:
+        # As typed, to be sent again with the confirmation and checked again then; the
+        # deadline seen goes back unshown (the new deadline is what the page says).
+        typed = [
+            (f.label, f.name, request.POST[f.name], f.kind != "current_deadline")
+            for f in entry.fields
+            if request.POST.get(f.name, "") != ""
+        ]
         context = {
             "game": game,
             "action": entry,
             "new_deadline": due,
             "time_zone": time_zone_of(request),
-            # As typed, to be sent again with the confirmation and checked again then.
-            "fields": [
-                (f.label, f.name, request.POST[f.name])
-                for f in entry.fields
-                if request.POST.get(f.name, "") != ""
-            ],
-            # The deadline seen goes back unshown: the new deadline is what the page says.
-            "shown": [
-                (f.label, f.name, request.POST[f.name])
-                for f in entry.fields
-                if request.POST.get(f.name, "") != "" and f.kind != "current_deadline"
-            ],
+            "fields": [(label, name, value) for label, name, value, _shown in typed],
+            "shown": [(label, name, value) for label, name, value, shown in typed if shown],
         }
         return render(request, "games/moderate_confirm.html", context)
     if _act(request, moderation.perform, action, game, request.user, form.cleaned_data):

@@ -64,6 +64,21 @@ def _registered(name: str, key: str = "", description: str = "", game_of=None, a
 start = _registered("start")
 
 
+def _ask_first(
+    modeladmin, request, games: list, action: str, title: str, template: str
+) -> HttpResponse:
+    """An admin action's confirmation, game by game (``admin/games/confirm_each.html``)."""
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "games": games,
+        "action": action,
+        "opts": modeladmin.model._meta,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, f"admin/games/{template}", context)
+
+
 def _deadline_moved_by(key: str, description: str, minutes: int):
     """An admin action moving each selected game's deadline by ``minutes``. It asks first,
     showing each game's deadline, and the answer names those deadlines (the registry's
@@ -74,15 +89,8 @@ def _deadline_moved_by(key: str, description: str, minutes: int):
     def act(modeladmin, request, queryset) -> HttpResponse | None:
         games = list(queryset.select_related("current_phase"))
         if request.POST.get("post") != "yes":
-            context = {
-                **modeladmin.admin_site.each_context(request),
-                "title": f"{description}?",
-                "games": games,
-                "action": key,
-                "opts": modeladmin.model._meta,
-                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            }
-            return TemplateResponse(request, "admin/games/deadline_confirm.html", context)
+            title = f"{description}?"
+            return _ask_first(modeladmin, request, games, key, title, "deadline_confirm.html")
         for game in games:
             args: dict = {"minutes": minutes}
             text = request.POST.get(f"seen-{game.pk}", "")
@@ -120,14 +128,8 @@ def process_now(modeladmin, request, queryset) -> HttpResponse | None:
     repeated (double-clicked) confirmation finds other phases current and processes none."""
     games = list(queryset.select_related("current_phase"))
     if request.POST.get("post") != "yes":
-        context = {
-            **modeladmin.admin_site.each_context(request),
-            "title": "Process the current phase now?",
-            "games": games,
-            "opts": modeladmin.model._meta,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/games/process_confirm.html", context)
+        title = "Process the current phase now?"
+        return _ask_first(modeladmin, request, games, "process_now", title, "process_confirm.html")
     for game in games:
         index = ascii_index(request.POST.get(f"phase-{game.pk}"))
         if index is None:

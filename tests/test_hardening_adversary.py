@@ -188,6 +188,8 @@ def test_admin_process_asks_and_a_double_submit_processes_one_phase(game, superu
     chosen = {"action": "process_now", "_selected_action": [game.pk], "index": 0}
     asked = client.post(url, chosen)
     assert asked.status_code == 200 and b'name="phase-' in asked.content
+    assert b'name="action" value="process_now"' in asked.content
+    assert b'value="Yes, process them"' in asked.content
     game.refresh_from_db()
     assert game.current_phase.index == 0  # asking processed nothing
     confirm = {

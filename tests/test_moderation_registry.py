@@ -514,6 +514,7 @@ def test_the_admins_deadline_action_confirmed_twice_moves_the_deadline_once(stat
     phase.refresh_from_db()
     assert phase.deadline == before  # only asked
     seen = re.search(rf'name="seen-{game.pk}" value="([^"]+)"', page).group(1)
+    assert 'name="action" value="extend_day"' in page and 'value="Yes, move them"' in page
     confirm = {"action": "extend_day", "_selected_action": str(game.pk), "post": "yes"}
     confirm[f"seen-{game.pk}"] = seen
     c.post(url, confirm)

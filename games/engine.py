@@ -80,6 +80,9 @@ def option_schema(variant_id: str) -> dict:
     those the server sets itself (``SERVER_OPTIONS``)."""
     schema = adjudication.option_schema(variant_id)
     chosen = {k: v for k, v in schema["properties"].items() if k not in SERVER_OPTIONS}
+    if "victory_centers" in chosen:  # the server's own bound, above the engine's 1
+        least = fewest_centres_to_win(variant_id)
+        chosen["victory_centers"] = {**chosen["victory_centers"], "minimum": least}
     return {**schema, "properties": chosen}
 
 

@@ -689,7 +689,11 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
         if int(_setting("LIVE_STREAMS_PER_PROCESS", 8)) <= 0:
             # A pool that serves no stream (gunicorn.conf.py: one thread a worker): the proxy
             # sends streams elsewhere, or the page polls; retrying here never helps.
-            return too_many("This server serves no live streams; poll with ?poll=1.")
+            # Not logged as a warning: every page the proxy sends here retries its stream now
+            # and then, which is no client's fault.
+            refusal = too_many("This server serves no live streams; poll with ?poll=1.")
+            refusal._has_been_logged = True  # type: ignore[attr-defined]
+            return refusal
         return too_many("The server has no room for another live stream now; retry soon.")
     events = _Bounded(stream(Viewer(request, game), cursor), user_id)
     answer = StreamingHttpResponse(events, content_type="text/event-stream")

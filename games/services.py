@@ -1390,6 +1390,8 @@ def change_deadline(
         raise GameError(
             gettext("a deadline now or past processes the phase at once: name the phase it is for")
         )
+    if deadline == old and old > now:
+        return current  # moved by nothing ("minutes": 0): nothing logged, nothing sent again
     phase = current
     phase.deadline = max(deadline, now)
     _reminders_ahead(phase, now)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import re
 import threading
 import time
@@ -500,6 +501,22 @@ def test_a_stopping_process_ends_its_streams_at_the_next_heartbeat(colonial, sea
     assert rest[-1]["event"] == "reconnect"
     assert time.monotonic() - started < 5
     assert events._slots.open == 0
+
+
+def test_a_pool_without_streams_logs_no_warning_for_each_retry(colonial, seat, settings, caplog):
+    """Every page a proxy sends to the pool of one-thread workers retries its stream now and
+    then: no client's fault, so no warning each time, as a full process's refusal logs."""
+    client = signed_in(seat(colonial, "China").user)
+    settings.LIVE_STREAMS_PER_PROCESS = 0
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert client.get(url(colonial)).status_code == 429
+    assert not [r for r in caplog.records if r.name == "django.request"]
+    settings.LIVE_STREAMS_PER_PROCESS = 1
+    held = signed_in(seat(colonial, "Russia").user).get(url(colonial))
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        assert client.get(url(colonial)).status_code == 429  # full: a warning, as before
+    assert [r for r in caplog.records if r.name == "django.request"]
+    hang_up(held)
 
 
 def test_a_quiet_stream_sends_heartbeats_and_ends_on_time(colonial, seat, settings):

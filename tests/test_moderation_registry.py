@@ -527,3 +527,22 @@ def test_the_admins_deadline_action_confirmed_twice_moves_the_deadline_once(stat
     assert "no deadline named" in c.post(url, confirm, follow=True).content.decode()
     phase.refresh_from_db()
     assert phase.deadline == before + timedelta(days=1)
+
+
+def test_a_deadline_moved_by_no_minutes_changes_nothing(states, moderator, api):
+    """Found by an adversary: ``{"minutes": 0}`` was logged as a change of the deadline (and
+    sent its reminders again)."""
+    game = states["active"]
+    phase = game.current_phase
+    phase.reminders_sent = [24]
+    phase.save()
+    before = phase.deadline
+    url = f"/api/games/{game.pk}/moderation/deadline/"
+    answer = api(moderator).post(url, {"minutes": 0, "phase": phase.index}, format="json")
+    assert answer.status_code == 200, answer.content
+    phase.refresh_from_db()
+    assert phase.deadline == before and phase.reminders_sent == [24]
+    assert not ModeratorAction.objects.filter(game=game, action="deadline").exists()
+    moved = api(moderator).post(url, {"minutes": 1, "phase": phase.index}, format="json")
+    assert moved.status_code == 200
+    assert ModeratorAction.objects.filter(game=game, action="deadline").count() == 1

@@ -32,8 +32,8 @@ else:
 # Connections are kept open between requests for longer than the proxy keeps its idle ones
 # (nginx: 60 s), so the proxy never sends a request on a connection gunicorn is closing.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "75"))
-# At most this many connections a worker: the proxy's cap over the workers spreads them evenly
-# (a worker takes whichever connection it accepts first; README "Production").
+# At most this many connections a worker: a worker takes whichever connection it accepts first,
+# and a cap of a few more than its share spreads them over the workers (README "Production").
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 accesslog = None
 # No control socket: gunicorn 25.1 and later open one for its ``gunicornc`` tool by default, in

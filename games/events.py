@@ -677,6 +677,14 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
         head = HttpResponse(content_type="text/event-stream")
         head["Cache-Control"] = "private, no-store"
         return head
+    if int(_setting("LIVE_STREAMS_PER_PROCESS", 8)) <= 0:
+        # A pool that serves no stream (gunicorn.conf.py: one thread a worker): the proxy
+        # sends streams elsewhere, or the page polls; retrying here never helps, and no slot
+        # is counted in the cache only to be given back. Not logged as a warning: every page
+        # the proxy sends here retries its stream now and then, which is no client's fault.
+        refusal = too_many("This server serves no live streams; poll with ?poll=1.")
+        refusal._has_been_logged = True  # type: ignore[attr-defined]
+        return refusal
     # Signed-out spectators of public games count by their address, as sign-ins do.
     user_id = request.user.pk or f"anon:{request.META.get('REMOTE_ADDR', '')}"
     if not _take_user_slot(user_id):
@@ -686,14 +694,6 @@ def response(request: HttpRequest, game: Game) -> HttpResponse | StreamingHttpRe
         _give_back_user_slot(user_id)
         if refused == "user":
             return too_many("Too many live streams open for this account; close a tab.")
-        if int(_setting("LIVE_STREAMS_PER_PROCESS", 8)) <= 0:
-            # A pool that serves no stream (gunicorn.conf.py: one thread a worker): the proxy
-            # sends streams elsewhere, or the page polls; retrying here never helps.
-            # Not logged as a warning: every page the proxy sends here retries its stream now
-            # and then, which is no client's fault.
-            refusal = too_many("This server serves no live streams; poll with ?poll=1.")
-            refusal._has_been_logged = True  # type: ignore[attr-defined]
-            return refusal
         return too_many("The server has no room for another live stream now; retry soon.")
     events = _Bounded(stream(Viewer(request, game), cursor), user_id)
     answer = StreamingHttpResponse(events, content_type="text/event-stream")

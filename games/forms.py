@@ -270,8 +270,7 @@ class GameForm(OneValueEach, forms.Form):
             # The engine's bound, said beside the field in words (it came at the form's top as
             # "victory_centers: must be at most 28").
             rule = engine.option_schema(variant)["properties"].get("victory_centers", {})
-            most = rule.get("maximum")
-            least = engine.fewest_centres_to_win(variant)
+            most, least = rule.get("maximum"), rule.get("minimum", 1)
             if threshold < least:
                 self.add_error(
                     "victory_centers",

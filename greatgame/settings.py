@@ -49,6 +49,9 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # runserver (make run) serves static files through WhiteNoise, as production does, not
+    # through Django's own handler, which answered a path climbing out of static/ with a 500.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",

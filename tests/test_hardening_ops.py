@@ -831,3 +831,28 @@ def test_healthz_says_503_when_the_database_does_not_answer(monkeypatch) -> None
     assert answer.status_code == 503
     assert answer.json()["worker"]["database"] is False
     assert b"secret" not in answer.content and b"db.internal" not in answer.content
+
+
+@pytest.mark.parametrize(
+    "path", ["/static/..%2f..%2fmanage.py", "/static/%2e%2e/%2e%2e/manage.py", "/static/../x"]
+)
+def test_dev_server_answers_a_path_out_of_static_with_404(path: str, settings) -> None:
+    """``make run``'s runserver serves static files with WhiteNoise, through the middleware:
+    Django's own static handler answered a path climbing out of static/ with a 500."""
+    from django.core.management import get_commands, load_command_class
+    from django.test import RequestFactory
+
+    settings.DEBUG = True  # as under make run: WhiteNoise then reads static files where they lie
+    runserver = load_command_class(get_commands()["runserver"], "runserver")
+    options = runserver.create_parser("manage.py", "runserver").parse_args([])  # as make run's
+    handler = runserver.get_handler(**vars(options))
+    environ = RequestFactory().get("/").environ
+    environ["PATH_INFO"] = path.replace("%2f", "/").replace("%2e", ".")
+    answered: list[str] = []
+    body = b"".join(handler(environ, lambda status, headers, *a: answered.append(status)))
+    assert answered[0].startswith("404"), answered
+    assert b"Traceback" not in body
+    served: list[str] = []
+    environ["PATH_INFO"] = "/static/board.js"
+    js = b"".join(handler(environ, lambda status, headers, *a: served.append(status)))
+    assert served[0].startswith("200") and b"function" in js

@@ -214,7 +214,11 @@ def unrate_game(game: Game) -> None:
 def on_game_saved(sender: type[Game], instance: Game, **kwargs: object) -> None:
     """Every way a game ends saves it finished with a result; a rollback saves it active.
     A rating that fails is logged: it must never stop the game's own change (each runs in a
-    savepoint, so nothing half-rated is kept)."""
+    savepoint, so nothing half-rated is kept). A save that writes neither the status nor the
+    result (a processing that goes on to the next phase) changes nothing rated."""
+    saved = kwargs.get("update_fields")
+    if saved is not None and not {"status", "result"} & set(saved):
+        return
     try:
         if instance.status == Game.Status.FINISHED and instance.result:
             rate_game(instance)

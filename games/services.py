@@ -1119,8 +1119,15 @@ def process_phase(
         if not (force or due or _all_ready(game, phase)):
             return False
         _adjudicate(game, phase, now)
-        game.save()
+        # A game still running changed only its current phase; one that ended, its end too.
+        # Saving every column also woke the ratings' check for a result to undo, each phase.
+        game.save(update_fields=_RUNNING if game.status == Status.ACTIVE else _ENDED)
     return True
+
+
+# What a processing changes of a game that runs on (``process_phase``), or that it ended.
+_RUNNING = ("current_phase",)
+_ENDED = ("current_phase", "status", "result", "finished_at", "paused_remaining")
 
 
 @transaction.atomic
@@ -1141,15 +1148,11 @@ def hold(game_id: int, phase_id: int, reason: str) -> bool:
     return True
 
 
-def _seat_states(game: Game) -> dict[str, list]:
-    """Every seat's status and missed phases, by seat id (``Phase.seats``' ``before``)."""
-    rows = game.memberships.order_by().values_list("pk", "status", "missed_phases")
-    return {str(pk): [status, missed] for pk, status, missed in rows}
-
-
 def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
-    # The seats as they are before processing, for a rollback to this phase to restore.
-    before = _seat_states(game)
+    # The seats as they are before processing, for a rollback to this phase to restore; the
+    # ones in play among them are read from the same rows below (nothing changes them between).
+    seats = list(game.memberships.all())
+    before = {str(m.pk): [m.status, m.missed_phases] for m in seats}
     # Every stored order, the ones refused when sent too: the engine judges them all together,
     # and each gets its result and reason from the whole phase (an order checked alone cannot
     # see another power's canal permit or the railroad move its support is for).
@@ -1170,17 +1173,15 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     # The seats in play, read once: whose player said Ready is acting (holding everything),
     # for civil disorder here and for reliability later (``ratings.reliability``), once Ready
     # is cleared.
-    active = list(game.memberships.filter(status=Seat.ACTIVE).exclude(power=""))
+    active = [m for m in seats if m.status == Seat.ACTIVE and m.power]
     ready = sorted(m.power for m in active if m.ready)
-    _count_missed(game, phase, active, {o.power for o in orders})
-    economy = response.get("economy") or {}
-    _depose(game, phase, economy.get("deposed") or [])
     # Seats the processing made (a bot for a power in civil disorder, a sandbox's new leader):
     # a rollback to this phase takes them away again.
-    made = sorted(
-        pk for pk in game.memberships.values_list("pk", flat=True) if str(pk) not in before
-    )
-    phase.seats = {"before": before, "made": made, "ready": ready}
+    made = _count_missed(game, phase, active, {o.power for o in orders})
+    economy = response.get("economy") or {}
+    made += _depose(game, phase, economy.get("deposed") or [], seats + made)
+    seats += made  # every seat of the game, as saved: nothing else changes them meanwhile
+    phase.seats = {"before": before, "made": sorted(m.pk for m in made), "ready": ready}
     phase.save(update_fields=["results", "processed_at", "seats"])
     # Chinese Diplomacy's result says each power's final gold: the richest win (seed 003).
     gold = {"gold": economy["balances"]} if "balances" in economy else {}
@@ -1188,7 +1189,7 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
         _finish(game, "victory", [response["winner"]], **gold)
     elif response.get("game_over"):  # the game's last turn ended in a tie (Chinese, 1950)
         _finish(game, "draw", response.get("winners") or [], **gold)
-    elif _abandoned(game, phase):
+    elif _abandoned(game, phase, seats):
         _finish(game, "abandoned", [])
         game.status = Status.CANCELLED  # nobody's result: not rated
         _log(game, None, "abandoned", phase=phase.index, after=ABANDONED_AFTER)
@@ -1229,13 +1230,14 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     return next_phase
 
 
-def _abandoned(game: Game, phase: Phase) -> bool:
+def _abandoned(game: Game, phase: Phase, seats: list[Membership]) -> bool:
     """Nobody plays the game any more: no person holds an active seat (every power is empty,
     in civil disorder or a bot's) and no person has ordered in the last ``ABANDONED_AFTER``
-    movement phases. Such a game would otherwise run at its deadlines forever."""
+    movement phases. Such a game would otherwise run at its deadlines forever. ``seats``:
+    every seat of the game as it stands."""
     if phase.type != Phase.Type.MOVEMENT or game.sandbox:  # its creator plays every power
         return False
-    if game.memberships.filter(bot=False, status=Seat.ACTIVE).exists():
+    if any(not m.bot and m.status == Seat.ACTIVE for m in seats):
         return False
     recent = game.phases.filter(type=Phase.Type.MOVEMENT, processed_at__isnull=False)
     recent = list(recent.order_by("-index").values_list("pk", flat=True)[:ABANDONED_AFTER])
@@ -1284,24 +1286,29 @@ def _store_results(orders: list[Order]) -> None:
         )
 
 
-def _depose(game: Game, phase: Phase, powers: list[str]) -> None:
+def _depose(
+    game: Game, phase: Phase, powers: list[str], seats: list[Membership]
+) -> list[Membership]:
     """A leader more than 1,000 k oz in the red is deposed (Chinese Diplomacy): the seat ends,
     as no other loss ends it, and the power opens to a new player, who starts at net zero.
 
     In a sandbox the new player is its creator, who plays every power: a new stand-in takes
     the seat at once, or the power could never be ordered again (seed 003, rule 6). Elsewhere
     the power is in civil disorder like any other, so with ``bots_take_civil_disorder`` a bot
-    takes the seat at once; the votes standing are settled when the next phase opens."""
-    for seat in game.memberships.filter(power__in=powers).exclude(status=Seat.REPLACED):
+    takes the seat at once; the votes standing are settled when the next phase opens.
+    ``seats``: every seat of the game as it stands. Returns the seats it made."""
+    made: list[Membership] = []
+    for seat in [m for m in seats if m.power in powers and m.status != Seat.REPLACED]:
         seat.status = Seat.REPLACED
         seat.save(update_fields=["status"])
         _log(game, None, "deposed", power=seat.power, player=seat.user.username, phase=phase.index)
         if game.sandbox:
-            stand_in(game, seat.power)
+            made.append(stand_in(game, seat.power))
         elif game.bots_take_civil_disorder:
-            _seat_bot(game, seat.power)
+            made.append(_seat_bot(game, seat.power))
             player = seat.user.username
             _log(game, None, "bot", power=seat.power, bot=True, player=player, why="deposed")
+    return made
 
 
 def _board(request: dict, response: dict) -> dict:
@@ -1315,14 +1322,18 @@ def _board(request: dict, response: dict) -> dict:
     return board
 
 
-def _count_missed(game: Game, phase: Phase, active: list[Membership], ordered: set[str]) -> None:
+def _count_missed(
+    game: Game, phase: Phase, active: list[Membership], ordered: set[str]
+) -> list[Membership]:
     """Count movement phases a power to move sent nothing; N in a row is civil disorder.
 
     A player who said Ready acted (holding everything is an order too), and a phase the
     moderator processed before its deadline took the time to act away: nobody misses it. In a
-    sandbox nobody misses anything: its creator processes when they choose."""
+    sandbox nobody misses anything: its creator processes when they choose. Returns the seats
+    it made (bots taking powers in civil disorder)."""
+    made: list[Membership] = []
     if phase.type != Phase.Type.MOVEMENT or phase.processed_early or game.sandbox:
-        return
+        return made
     # A power with nothing on the board (a Chinese great power staying off) misses nothing.
     to_act = engine.powers_bound_to_act(phase)
     for m in active:
@@ -1335,8 +1346,9 @@ def _count_missed(game: Game, phase: Phase, active: list[Membership], ordered: s
         if m.status == Seat.CIVIL_DISORDER and game.bots_take_civil_disorder and not m.bot:
             m.status = Seat.REPLACED
             m.save(update_fields=["status"])
-            _seat_bot(game, m.power)
+            made.append(_seat_bot(game, m.power))
             _log(game, None, "bot", power=m.power, bot=True, player=m.user.username, why="cd")
+    return made
 
 
 # -- moderation -------------------------------------------------------------------------

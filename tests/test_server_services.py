@@ -1036,3 +1036,40 @@ def test_a_movement_phase_nobody_in_play_has_units_in_waits_for_its_deadline(
     with django_capture_on_commit_callbacks(execute=True):
         services.set_ready(seat(game, "France"))
     assert not _processed_at_once(enqueued, game, phase)
+
+
+def test_a_processing_writes_only_the_current_phase_of_a_game_that_runs_on(game: Game) -> None:
+    """The storm's cost: a phase processed saves of the game row only its current phase (no
+    UPDATE of every column), asks no question of the ratings (nothing rated changed), and
+    reads the seats once; a game the phase ends is still saved whole and rated."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    # Renamed meanwhile (the moderator, before the lock): a save of every column undid it.
+    Game.objects.filter(pk=game.pk).update(name="renamed meanwhile")
+    phase = game.current_phase
+    with CaptureQueriesContext(connection) as queries:
+        assert services.process_phase(game.pk, phase.pk, force=True)
+    sql = [q["sql"] for q in queries.captured_queries]
+    game_updates = [s for s in sql if s.startswith('UPDATE "games_game"')]
+    assert len(game_updates) == 1 and '"name"' not in game_updates[0], game_updates
+    assert '"current_phase_id"' in game_updates[0]
+    assert not [s for s in sql if "games_ratingchange" in s]
+    # The seats read once (not again for the seats made, nor for anyone still playing).
+    seat_reads = [s for s in sql if s.startswith("SELECT") and 'FROM "games_membership"' in s]
+    assert len([s for s in seat_reads if '"bot"' not in s.split("WHERE")[-1]]) == 1, seat_reads
+    # BEGIN; the game, its phase, its seats, its orders; the results; the phase; the next
+    # phase; the seats' flags; whether bots play; the votes; the game; COMMIT.
+    assert len(sql) <= 13, sql
+    game.refresh_from_db()
+    assert game.current_phase.index == 1 and game.name == "renamed meanwhile"
+
+    # Ended by the processing: status and result saved, and rated.
+    # (Four centres, which Russia holds from the start: it wins at the first autumn's count.)
+    Game.objects.filter(pk=game.pk).update(options={**game.options, "victory_centers": 4})
+    with mock.patch("games.ratings.rate_game") as rated:
+        for _ in range(3):
+            services.process_phase(game.pk, game.current_phase_id, force=True)
+            game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.result["kind"] == "victory"
+    assert rated.called

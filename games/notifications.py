@@ -11,6 +11,7 @@ import contextlib
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from functools import partial
@@ -20,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import send_mass_mail
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -200,26 +201,44 @@ def ending(game: Game) -> str:
 
 def deadline_reminders() -> int:
     """Remind players who have no orders in, 24 hours and 1 hour before the deadline."""
+    return send_reminders(None)[0]
+
+
+def send_reminders(seconds: float | None) -> tuple[int, bool]:
+    """The reminders due, the nearest deadline first, for at most ``seconds`` (None: all).
+    Returns how many were sent and whether none is left.
+
+    Each deadline's reminder is claimed before it is sent, by a write that succeeds only if
+    nobody claimed it since this read: two sweeps at it together (one slow, one on time) remind
+    nobody twice. A reminder not sent before its deadline passes is not sent at all."""
+    started = time.monotonic()
     now = timezone.now()
     sent = 0
-    phases = Phase.objects.filter(
-        game__status=Game.Status.ACTIVE,
-        processed_at__isnull=True,
-        deadline__gt=now,
-        deadline__lte=now + timedelta(hours=REMINDER_HOURS[0]),
-    ).select_related("game")
-    for phase in phases:
-        if phase.game.current_phase_id != phase.pk:
-            continue
+    phases = (
+        Phase.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__current_phase=F("pk"),
+            processed_at__isnull=True,
+            deadline__gt=now,
+            deadline__lte=now + timedelta(hours=REMINDER_HOURS[0]),
+        )
+        .select_related("game")
+        .order_by("deadline", "pk")
+    )
+    for phase in phases.iterator(chunk_size=200):
+        if seconds is not None and time.monotonic() - started >= seconds:
+            return sent, False
         due = [h for h in REMINDER_HOURS if phase.deadline - now <= timedelta(hours=h)]
         length = timedelta(minutes=phase.game.minutes_for(phase.type))
         hours = min(due)
         if hours in phase.reminders_sent or length <= timedelta(hours=hours):
             continue
-        sent += _remind(phase, hours)
-        phase.reminders_sent = sorted(set(phase.reminders_sent) | set(due))
-        phase.save(update_fields=["reminders_sent"])
-    return sent
+        claimed = Phase.objects.filter(pk=phase.pk, reminders_sent=phase.reminders_sent).update(
+            reminders_sent=sorted(set(phase.reminders_sent) | set(due))
+        )
+        if claimed:
+            sent += _remind(phase, hours)
+    return sent, True
 
 
 def _remind(phase: Phase, hours: int) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.conf import settings
@@ -146,3 +147,47 @@ def test_the_press_digest_brings_a_moderator_the_press_written_to_them(game: Gam
     assert "A question for you" in by_user[moderator.email]
     assert "To Italy only" not in by_user[moderator.email]
     assert "A question for you" not in by_user[seat(game, "Italy").user.email]
+
+
+def test_reminders_go_a_few_seconds_at_a_time_and_the_rest_wait_in_the_queue(
+    make_game, monkeypatch, enqueued
+) -> None:
+    """A burst of reminders (a storm's games given deadlines in one minute) kept the sweep's
+    worker from processing for 79 s: ``remind`` sends what it can in REMINDER_SECONDS and
+    queues the rest behind what is queued, the nearest deadline first."""
+
+    games = [make_game(movement_minutes=48 * 60) for _ in range(2)]
+    for n, game in enumerate(games):
+        Phase.objects.filter(pk=game.current_phase_id).update(
+            deadline=timezone.now() + timedelta(minutes=30 - n)
+        )
+    monkeypatch.setattr(tasks, "REMINDER_SECONDS", 0.0)
+    assert tasks.remind() == 0 and not mail.outbox
+    assert [name for name, _, _ in enqueued] == ["games.tasks.remind"]
+    monkeypatch.setattr(tasks, "REMINDER_SECONDS", 60.0)
+    assert tasks.remind() == 14
+    assert enqueued == [("games.tasks.remind", (), {})]  # nothing left: no more queued
+    # The nearest deadline first: the second game's (29 minutes) before the first's.
+    assert games[1].name in mail.outbox[0].subject and games[0].name in mail.outbox[-1].subject
+    assert tasks.remind() == 0
+
+
+def test_a_reminder_claimed_by_another_sweep_meanwhile_is_not_sent_twice(make_game) -> None:
+    """Two sweeps at the reminders together (one slow, one on time): each deadline's reminder
+    goes out once, the one that claims it first sending it."""
+    games = [make_game(movement_minutes=48 * 60) for _ in range(2)]
+    for n, game in enumerate(games):
+        Phase.objects.filter(pk=game.current_phase_id).update(
+            deadline=timezone.now() + timedelta(minutes=20 + n)
+        )
+    real = notifications._remind
+
+    def remind_and_race(phase, hours):
+        # While the first is being sent, another sweep claims and sends the second.
+        Phase.objects.filter(pk=games[1].current_phase_id).update(reminders_sent=[1])
+        return real(phase, hours)
+
+    with mock.patch.object(notifications, "_remind", side_effect=remind_and_race) as remind:
+        assert notifications.deadline_reminders() == 7
+    assert remind.call_count == 1
+    assert {m.subject for m in mail.outbox} == {f"[{games[0].name}] 1 h to the deadline"}

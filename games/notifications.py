@@ -210,7 +210,8 @@ def send_reminders(seconds: float | None) -> tuple[int, bool]:
 
     Each deadline's reminder is claimed before it is sent, by a write that succeeds only if
     nobody claimed it since this read: two sweeps at it together (one slow, one on time) remind
-    nobody twice. A reminder not sent before its deadline passes is not sent at all."""
+    nobody twice, and a deadline moved or a phase processed since the read is not reminded of
+    as it was. A reminder not sent before its deadline passes is not sent at all."""
     started = time.monotonic()
     now = timezone.now()
     sent = 0
@@ -233,9 +234,15 @@ def send_reminders(seconds: float | None) -> tuple[int, bool]:
         hours = min(due)
         if hours in phase.reminders_sent or length <= timedelta(hours=hours):
             continue
-        claimed = Phase.objects.filter(pk=phase.pk, reminders_sent=phase.reminders_sent).update(
-            reminders_sent=sorted(set(phase.reminders_sent) | set(due))
-        )
+        # Claimed only as read: the same reminders sent, the same deadline (a moderator who
+        # moved it meanwhile reset what is due of it: a "1 h" for a deadline now 20 h away
+        # would be wrong, and would take the real one's place), the phase not processed since.
+        claimed = Phase.objects.filter(
+            pk=phase.pk,
+            reminders_sent=phase.reminders_sent,
+            deadline=phase.deadline,
+            processed_at__isnull=True,
+        ).update(reminders_sent=sorted(set(phase.reminders_sent) | set(due)))
         if claimed:
             sent += _remind(phase, hours)
     return sent, True

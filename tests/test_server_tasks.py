@@ -191,3 +191,57 @@ def test_a_reminder_claimed_by_another_sweep_meanwhile_is_not_sent_twice(make_ga
         assert notifications.deadline_reminders() == 7
     assert remind.call_count == 1
     assert {m.subject for m in mail.outbox} == {f"[{games[0].name}] 1 h to the deadline"}
+
+
+def _two_games_near_their_deadlines(make_game) -> list[Game]:
+    games = [make_game(movement_minutes=48 * 60) for _ in range(2)]
+    for n, game in enumerate(games):
+        Game.objects.filter(pk=game.pk).update(name=f"Game {n}")
+        Phase.objects.filter(pk=game.current_phase_id).update(
+            deadline=timezone.now() + timedelta(minutes=20 + n)
+        )
+        game.refresh_from_db()
+    return games
+
+
+def test_a_deadline_moved_while_the_reminders_go_out_is_not_reminded_of_as_it_was(
+    make_game,
+) -> None:
+    """The reminders read their phases first, then send for a while: a deadline the moderator
+    put off meanwhile (20 h more) got the "1 h" reminder of the deadline it had, and that
+    reminder's mark then took the place of the real one, an hour before the new deadline."""
+    games = _two_games_near_their_deadlines(make_game)
+    real = notifications._remind
+
+    def remind_and_move(phase, hours):
+        if phase.game_id == games[0].pk:
+            services.change_deadline(games[1], games[1].creator, minutes=20 * 60, phase=0)
+        return real(phase, hours)
+
+    with mock.patch.object(notifications, "_remind", side_effect=remind_and_move):
+        notifications.deadline_reminders()
+    assert {m.subject for m in mail.outbox} == {"[Game 0] 1 h to the deadline"}
+    assert Phase.objects.get(pk=games[1].current_phase_id).reminders_sent == []
+    mail.outbox.clear()
+    # An hour before the new deadline, its reminder goes.
+    Phase.objects.filter(pk=games[1].current_phase_id).update(
+        deadline=timezone.now() + timedelta(minutes=30), reminders_sent=[24]
+    )
+    assert notifications.deadline_reminders() > 0
+    assert {m.subject for m in mail.outbox} == {"[Game 1] 1 h to the deadline"}
+
+
+def test_a_phase_processed_while_the_reminders_go_out_is_not_reminded_of(make_game) -> None:
+    """Every player ready: the phase processed while the reminders ran was reminded of all
+    the same ("1 h to the deadline" of a phase already gone)."""
+    games = _two_games_near_their_deadlines(make_game)
+    real = notifications._remind
+
+    def remind_and_process(phase, hours):
+        if phase.game_id == games[0].pk:
+            services.process_phase(games[1].pk, games[1].current_phase_id, force=True)
+        return real(phase, hours)
+
+    with mock.patch.object(notifications, "_remind", side_effect=remind_and_process):
+        notifications.deadline_reminders()
+    assert {m.subject for m in mail.outbox} == {"[Game 0] 1 h to the deadline"}

@@ -243,8 +243,14 @@ def send_reminders(seconds: float | None) -> tuple[int, bool]:
             deadline=phase.deadline,
             processed_at__isnull=True,
         ).update(reminders_sent=sorted(set(phase.reminders_sent) | set(due)))
-        if claimed:
+        if not claimed:
+            continue
+        try:
             sent += _remind(phase, hours)
+        except Exception:
+            # One broken phase (a board the engine refuses) stops none of the others; its
+            # reminder stays claimed, not tried again every minute.
+            logger.exception("the deadline reminder of phase %s failed", phase.pk)
     return sent, True
 
 

@@ -245,3 +245,19 @@ def test_a_phase_processed_while_the_reminders_go_out_is_not_reminded_of(make_ga
     with mock.patch.object(notifications, "_remind", side_effect=remind_and_process):
         notifications.deadline_reminders()
     assert {m.subject for m in mail.outbox} == {"[Game 0] 1 h to the deadline"}
+
+
+def test_a_reminder_that_fails_stops_none_of_the_others(make_game) -> None:
+    """A phase whose reminder raised (a board the engine refuses) ended the call: every
+    reminder behind it waited for the next sweep, and ``remind`` queued none of them."""
+    games = _two_games_near_their_deadlines(make_game)
+    real = notifications._remind
+
+    def fail_first(phase, hours):
+        if phase.game_id == games[0].pk:
+            raise RuntimeError("a broken board")
+        return real(phase, hours)
+
+    with mock.patch.object(notifications, "_remind", side_effect=fail_first):
+        assert tasks.remind() == 7
+    assert {m.subject for m in mail.outbox} == {"[Game 1] 1 h to the deadline"}

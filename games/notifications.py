@@ -226,8 +226,11 @@ def send_reminders(seconds: float | None) -> tuple[int, bool]:
         .select_related("game")
         .order_by("deadline", "pk")
     )
+    tried = 0
     for phase in phases.iterator(chunk_size=200):
-        if seconds is not None and time.monotonic() - started >= seconds:
+        # At least one reminder a call: a read slower than ``seconds`` (a loaded database)
+        # would otherwise queue the rest again and again, sending nothing.
+        if tried and seconds is not None and time.monotonic() - started >= seconds:
             return sent, False
         due = [h for h in REMINDER_HOURS if phase.deadline - now <= timedelta(hours=h)]
         length = timedelta(minutes=phase.game.minutes_for(phase.type))
@@ -245,6 +248,7 @@ def send_reminders(seconds: float | None) -> tuple[int, bool]:
         ).update(reminders_sent=sorted(set(phase.reminders_sent) | set(due)))
         if not claimed:
             continue
+        tried += 1
         try:
             sent += _remind(phase, hours)
         except Exception:

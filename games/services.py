@@ -1179,7 +1179,10 @@ def _adjudicate(game: Game, phase: Phase, now: datetime) -> Phase:
     # a rollback to this phase takes them away again.
     made = _count_missed(game, phase, active, {o.power for o in orders})
     economy = response.get("economy") or {}
-    made += _depose(game, phase, economy.get("deposed") or [], seats + made)
+    # The leaders a deposition ends: the seats in play before this processing, one that
+    # civil disorder just handed to a bot among them (its player is the one deposed).
+    leaders = [m for m in seats if before[str(m.pk)][0] != Seat.REPLACED]
+    made += _depose(game, phase, economy.get("deposed") or [], leaders, made)
     seats += made  # every seat of the game, as saved: nothing else changes them meanwhile
     phase.seats = {"before": before, "made": sorted(m.pk for m in made), "ready": ready}
     phase.save(update_fields=["results", "processed_at", "seats"])
@@ -1287,7 +1290,11 @@ def _store_results(orders: list[Order]) -> None:
 
 
 def _depose(
-    game: Game, phase: Phase, powers: list[str], seats: list[Membership]
+    game: Game,
+    phase: Phase,
+    powers: list[str],
+    leaders: list[Membership],
+    made: list[Membership],
 ) -> list[Membership]:
     """A leader more than 1,000 k oz in the red is deposed (Chinese Diplomacy): the seat ends,
     as no other loss ends it, and the power opens to a new player, who starts at net zero.
@@ -1296,19 +1303,26 @@ def _depose(
     the seat at once, or the power could never be ordered again (seed 003, rule 6). Elsewhere
     the power is in civil disorder like any other, so with ``bots_take_civil_disorder`` a bot
     takes the seat at once; the votes standing are settled when the next phase opens.
-    ``seats``: every seat of the game as it stands. Returns the seats it made."""
-    made: list[Membership] = []
-    for seat in [m for m in seats if m.power in powers and m.status != Seat.REPLACED]:
-        seat.status = Seat.REPLACED
-        seat.save(update_fields=["status"])
+    ``leaders``: the seats in play before the processing (a seat civil disorder handed to a
+    bot in it too: its player is the leader deposed, not the bot just seated, which is the
+    new leader already). ``made``: the seats the processing made so far. Returns the seats
+    it makes."""
+    seated = {m.power for m in made}
+    new: list[Membership] = []
+    for seat in [m for m in leaders if m.power in powers]:
+        if seat.status != Seat.REPLACED:
+            seat.status = Seat.REPLACED
+            seat.save(update_fields=["status"])
         _log(game, None, "deposed", power=seat.power, player=seat.user.username, phase=phase.index)
+        if seat.power in seated:
+            continue
         if game.sandbox:
-            made.append(stand_in(game, seat.power))
+            new.append(stand_in(game, seat.power))
         elif game.bots_take_civil_disorder:
-            made.append(_seat_bot(game, seat.power))
+            new.append(_seat_bot(game, seat.power))
             player = seat.user.username
             _log(game, None, "bot", power=seat.power, bot=True, player=player, why="deposed")
-    return made
+    return new
 
 
 def _board(request: dict, response: dict) -> dict:

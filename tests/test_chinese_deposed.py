@@ -391,3 +391,38 @@ def test_a_deposed_leader_seated_again_and_removed_is_seated_on_no_other_power(
     services.remove_player(game, game.creator, "Germany")
     with pytest.raises(services.GameError, match="was deposed as leader of Germany"):
         services.replace_player(game, game.creator, "Russia", germany.user)
+
+
+def test_a_leader_in_civil_disorder_and_deposed_in_one_phase_is_the_one_deposed(
+    make_game, seat
+) -> None:
+    """Germany's leader sends nothing (civil disorder after one phase missed: a bot takes the
+    seat) in the phase that leaves Germany deep in debt: the deposition named the bot just
+    seated, not the leader, who was then neither refused Germany back nor rated last, and a
+    second bot replaced the first."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = make_game("chinese", bots_take_civil_disorder=True, civil_disorder_after=1)
+    leader = seat(game, "Germany")
+    services.submit_orders(leader, ["Enter A Pacific Ocean"])
+    _process(game)
+    while game.current_phase.type != "movement":
+        _process(game)
+    phase = game.current_phase
+    _deep_in_debt(game, "Germany")
+    phase.deadline = timezone.now() - timedelta(seconds=1)  # missed: not processed early
+    phase.save(update_fields=["deadline"])
+    _process(game)
+    leader.refresh_from_db()
+    assert leader.status == Membership.Status.REPLACED
+    assert services._deposed(game, leader)
+    deposed = ModeratorAction.objects.filter(game=game, action="deposed")
+    assert [a.details["player"] for a in deposed] == [leader.user.username]
+    germany = game.memberships.filter(power="Germany").exclude(pk=leader.pk)
+    assert [(m.bot, m.status) for m in germany] == [(True, Membership.Status.ACTIVE)]
+    # Rolled back: the leader plays again, and the bot goes.
+    services.rollback(game, game.creator, phase.index)
+    leader.refresh_from_db()
+    assert leader.status == Membership.Status.ACTIVE and not germany.all().exists()

@@ -783,9 +783,6 @@ def _options(game: Game, moderator: str | None) -> list[tuple[str, str]]:
     )
     yes, no = gettext("yes"), gettext("no")
 
-    def minutes(n: int) -> str:
-        return ngettext("%(n)d minute", "%(n)d minutes", n) % {"n": n}
-
     missed = ngettext(
         "%(n)d missed movement phase", "%(n)d missed movement phases", game.civil_disorder_after
     ) % {"n": game.civil_disorder_after}
@@ -793,9 +790,9 @@ def _options(game: Game, moderator: str | None) -> list[tuple[str, str]]:
         (gettext("Press"), game.get_press_display()),
         (gettext("Anonymous"), yes if game.anonymous else no),
         (gettext("Public (anyone may watch)"), yes if game.public else no),
-        (gettext("Movement phases"), minutes(game.movement_minutes)),
-        (gettext("Retreat phases"), minutes(game.retreats_minutes)),
-        (gettext("Adjustment phases"), minutes(game.adjustments_minutes)),
+        (gettext("Movement phases"), length_words(game.movement_minutes)),
+        (gettext("Retreat phases"), length_words(game.retreats_minutes)),
+        (gettext("Adjustment phases"), length_words(game.adjustments_minutes)),
         (gettext("Deadlines at"), deadline_time),
         (gettext("Process early when all are ready"), yes if game.process_when_ready else no),
         (gettext("Civil disorder after"), missed),
@@ -803,6 +800,21 @@ def _options(game: Game, moderator: str | None) -> list[tuple[str, str]]:
         (gettext("Victory"), victory[:1].upper() + victory[1:]),
         (gettext("Moderator"), moderator or gettext("hidden until the game ends")),
     ]
+
+
+def length_words(minutes: int) -> str:
+    """A phase's length as people say it: "7 days", "1 day 12 hours", "90 minutes" was
+    "10080 minutes" (days and hours when whole, minutes only for what is left)."""
+    days, rest = divmod(minutes, 24 * 60)
+    hours, rest = divmod(rest, 60)
+    if not days and (rest or not hours):  # under a day, not whole hours: the minutes alone
+        return ngettext("%(n)d minute", "%(n)d minutes", minutes) % {"n": minutes}
+    parts = [ngettext("%(n)d day", "%(n)d days", days) % {"n": days}] if days else []
+    if hours:
+        parts.append(ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours})
+    if rest:
+        parts.append(ngettext("%(n)d minute", "%(n)d minutes", rest) % {"n": rest})
+    return " ".join(parts)
 
 
 def bots_words(game: Game) -> str:

@@ -938,3 +938,28 @@ def test_a_power_with_nothing_to_order_is_not_asked_to_order(colonial, russia, s
     for part in ('id="orders-form"', 'id="ready-button"', 'id="board-data"', 'id="order-menu"'):
         assert part in china, part
     assert "Without orders: A Manchuria." in china
+
+
+@pytest.mark.parametrize(
+    "minutes, said",
+    [
+        (10080, "7 days"),
+        (2160, "1 day 12 hours"),
+        (1440, "1 day"),
+        (720, "12 hours"),
+        (90, "90 minutes"),
+        (5, "5 minutes"),
+        (1470, "1 day 30 minutes"),
+    ],
+)
+def test_a_phase_length_is_said_in_days_and_hours(minutes: int, said: str) -> None:
+    from games.web import length_words
+
+    assert length_words(minutes) == said
+
+
+def test_the_game_page_says_its_phase_lengths_as_people_do(colonial, russia):
+    """The options table said "10080 minutes" for a week (a reader on a phone saw it wrap)."""
+    Game.objects.filter(pk=colonial.pk).update(movement_minutes=10080, retreats_minutes=2160)
+    html = assert_html(client_for(russia.user).get(reverse("game", args=[colonial.pk])))
+    assert "7 days" in html and "1 day 12 hours" in html and "10080" not in html

@@ -963,3 +963,16 @@ def test_the_game_page_says_its_phase_lengths_as_people_do(colonial, russia):
     Game.objects.filter(pk=colonial.pk).update(movement_minutes=10080, retreats_minutes=2160)
     html = assert_html(client_for(russia.user).get(reverse("game", args=[colonial.pk])))
     assert "7 days" in html and "1 day 12 hours" in html and "10080" not in html
+
+
+def test_taking_over_a_bots_power_says_so(make_game, make_user, moderator):
+    """The take-over came back to the game page with nothing said: a stranger could not tell
+    whether it had worked (the page had scrolled; the orders box was further down)."""
+    game = make_game("standard")
+    services.set_bot(game, moderator, "Italy", True)
+    c = client_for(make_user("newcomer"))
+    html = c.post(reverse("join", args=[game.pk]), {"take_over": "italy"}, follow=True)
+    assert "You play Italy now." in assert_html(html)
+    again = c.post(reverse("join", args=[game.pk]), {"take_over": "Italy"}, follow=True)
+    assert "You play Italy now." not in again.content.decode()
+    assert "already in this game" in again.content.decode()

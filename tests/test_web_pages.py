@@ -579,6 +579,11 @@ def test_payment_through_the_page(chinese, seat, make_user):
     russia = client_for(seat(chinese, "Russia").user)
     html = assert_html(russia.get(reverse("game", args=[chinese.pk])))
     assert "England pays Russia <strong>30</strong> k oz" in html
+    # The form says before the first payment that it is final and that debt is allowed (seed
+    # 003, rule 6), up to the limit that deposes.
+    help_text = re.search(r'<small class="help" id="pay-help">(.*?)</small>', html)[1]
+    assert "cannot be taken back" in help_text and "may go into debt" in help_text
+    assert "-1,000" in help_text
     # Invalid amounts and payees are refused with a message; nothing is recorded.
     html = assert_html(c.post(url, {"to": "Russia", "amount": "0", "phase": "0"}, follow=True))
     assert "Amount (k oz): Ensure this value is greater than or equal to 1." in html

@@ -1279,8 +1279,18 @@
       ? t("%(unit)s (now: %(order)s): what should it do?", { unit: base, order: now })
       : t("%(unit)s: what should it do?", { unit: base });
     ask(question, [], null, function () {
+      // The order it has, taken back: the unit is left without one (and holds, if none is
+      // given). Last in the menu; the only choice where the engine lists none.
+      function offerTakeBack() {
+        if (!now) return;
+        var said = (dataOf[now] && dataOf[now].order) || now;
+        button(t("Take back: %(order)s", { order: said }), function () {
+          takeBack(now);
+        }).classList.add("take-back");
+      }
       if (!own.length) {
         prompt.textContent = t("%(unit)s: the engine lists no order for it.", { unit: base });
+        offerTakeBack();
         return;
       }
       // One button per kind of order the engine lists, moves apart by the route it names,
@@ -1311,6 +1321,7 @@
       options.filter(function (o) {
         return o.kind === "special" && o.location && province(o.location) === province(unit.location);
       }).forEach(function (o) { button(o.order, function () { place(o); }).classList.add("rule-order"); });
+      offerTakeBack();
     });
   }
 

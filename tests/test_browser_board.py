@@ -732,3 +732,29 @@ def test_the_order_menu_keeps_the_keyboards_focus(chromium, live_server, demo):
     before = float(page.locator("#board").get_attribute("data-scale"))
     page.keyboard.press("+")
     assert float(page.locator("#board").get_attribute("data-scale")) > before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_units_order_picked_on_the_board_may_be_taken_back_there(chromium, live_server):
+    """The menu of a unit with an order offers to take it back (adjustments could, moves and
+    retreats could not: a player who clicked a move by mistake had to find and delete its line
+    in the box). The unit is left without an order, saved so."""
+    base = live_server.url
+    page = chromium.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    page.set_default_timeout(10_000)
+    test_browser.sign_up(page, base, "ada")
+    game, phase = test_browser.ada_plays_russia("Take back")
+    test_browser.open_game(page, f"{base}/games/{game.pk}/")
+    page.wait_for_selector("#order-menu[data-options]")
+    click_unit(page, "Moscow")
+    assert "Take back" not in page.locator("#order-choices").inner_text()  # nothing to take
+    choose(page, "Move via TSR…")
+    click_province(page, "Krasnoyarsk")
+    saved(page, "A Moscow - Krasnoyarsk via TSR")
+    click_unit(page, "Moscow")
+    choose(page, "Take back: A Moscow - Krasnoyarsk via TSR")
+    page.wait_for_selector('#order-prompt:has-text("Taken back: A Moscow - Krasnoyarsk via TSR")')
+    test_browser.settle(page)
+    assert page.locator("#id_orders").input_value().strip() == ""
+    assert not Order.objects.filter(phase=phase).exists()
+    assert "A Moscow" in page.inner_text("#unordered")

@@ -1088,6 +1088,11 @@ def _settle_votes(game: Game, phase: Phase, *, notify: bool = True) -> None:
 # -- processing -------------------------------------------------------------------------
 
 
+# What a processing changes of a game that runs on (``process_phase``), or that it ended.
+_RUNNING = ("current_phase",)
+_ENDED = ("current_phase", "status", "result", "finished_at", "paused_remaining")
+
+
 def process_phase(
     game_id: int, phase_id: int, *, force: bool = False, skip_locked: bool = False
 ) -> bool:
@@ -1123,11 +1128,6 @@ def process_phase(
         # Saving every column also woke the ratings' check for a result to undo, each phase.
         game.save(update_fields=_RUNNING if game.status == Status.ACTIVE else _ENDED)
     return True
-
-
-# What a processing changes of a game that runs on (``process_phase``), or that it ended.
-_RUNNING = ("current_phase",)
-_ENDED = ("current_phase", "status", "result", "finished_at", "paused_remaining")
 
 
 @transaction.atomic

@@ -643,14 +643,10 @@ def join_game(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         power = request.POST.get("take_over")
         if power:
-            try:
-                seat = services.take_over(game, request.user, power)
-            except (services.GameError, PermissionError) as error:
-                messages.error(request, str(error))
-            else:  # said at the top of the page it comes back to, the orders box below it
-                messages.success(
-                    request, gettext("You play %(power)s now.") % {"power": seat.power}
-                )
+            if _act(request, services.take_over, game, request.user, power):
+                # Said at the top of the page it comes back to, the orders box below it.
+                said = engine.power_named(game, power)
+                messages.success(request, gettext("You play %(power)s now.") % {"power": said})
         else:
             _act(request, services.join_game, game, request.user, form.preferences())
     return redirect("game", pk=pk)

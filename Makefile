@@ -28,16 +28,19 @@ test: venv
 # process group of its own and stops each group with SIGINT, as a terminal would send, so the
 # runserver reloader and the worker pool shut down cleanly (a SIGTERM to the worker's group
 # kills its pool processes mid-read and can hang the worker for good).
+BANNER = Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)
+
 run: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo --url http://127.0.0.1:$(PORT)
-	@echo; echo "Great Game: http://127.0.0.1:$(PORT)/  (sign in as demo1..demo7, password demo; moderator demo/demo; Ctrl-C stops)"; echo
+	@echo; echo "$(BANNER)"; echo
 	@# runserver gives each request a thread of its own, so live streams take no thread from
 	@# the pages: 32 of them, 8 an account (a player with the demo's three games in tabs, each
 	@# reloaded, is never refused one). gunicorn.conf.py sets production's from its threads.
 	@# Links in notifications point at this server's port unless SITE_URL says otherwise.
 	@LIVE_STREAMS_PER_PROCESS=$${LIVE_STREAMS_PER_PROCESS:-32} SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} \
 		exec $(BIN)/python -m greatgame.runall \
+		--announce "http://127.0.0.1:$(PORT)/healthz?only=web" "$(BANNER)" \
 		-- $(BIN)/celery -A greatgame worker --loglevel=info --concurrency=2 \
 		-- $(BIN)/celery -A greatgame beat --loglevel=info \
 		-- $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -59,6 +61,60 @@ def test_split() -> None:
     assert runall.split(["--", "a", "b", "--", "c"]) == [["a", "b"], ["c"]]
     with pytest.raises(SystemExit):
         runall.split(["a"])
+
+
+def test_announce_option() -> None:
+    assert runall.options(["--announce", "http://x/", "hi", "--", "a"]) == (
+        ("http://x/", "hi"),
+        ["--", "a"],
+    )
+    assert runall.options(["--", "a"]) == (None, ["--", "a"])
+    with pytest.raises(SystemExit):
+        runall.options(["--announce", "http://x/", "--", "a"])
+
+
+def test_the_banner_is_printed_again_once_the_server_answers(tmp_path) -> None:
+    """``make run`` prints the address and the sign-ins before the three start; their start-up
+    lines pushed it off the screen, so it comes again once the web server answers."""
+    port = _free_port()
+    # The "web server" answers only after a second, as runserver does after its checks.
+    web = [sys.executable, "-c", f"import time; time.sleep(1); {SERVE.format(port=port)}"]
+    url = f"http://127.0.0.1:{port}/healthz?only=web"
+    argv = [sys.executable, "-m", "greatgame.runall", "--announce", url, "BANNER-LINE", "--", *web]
+    supervisor = subprocess.Popen(
+        argv, cwd=ROOT, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        line = ""
+        while "BANNER-LINE" not in line:
+            assert time.monotonic() < deadline, "the banner never came"
+            line = supervisor.stderr.readline()
+            assert line or supervisor.poll() is None, "the supervisor stopped"
+    finally:
+        os.killpg(supervisor.pid, signal.SIGINT)
+        _wait(supervisor, 30)
+
+
+def test_no_banner_while_nothing_answers() -> None:
+    stop = threading.Event()
+    url = f"http://127.0.0.1:{_free_port()}/"
+    started = time.monotonic()
+    assert not runall.announce(url, "never", stop, wait=1.0)
+    assert time.monotonic() - started < 10
+
+
+SERVE = (
+    "import http.server; "
+    "http.server.HTTPServer(('127.0.0.1', {port}), http.server.BaseHTTPRequestHandler)"
+    ".serve_forever()"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _supervisor(*commands: list[str], grace: float = 20, env=None) -> subprocess.Popen:

@@ -1481,10 +1481,10 @@ def _keep_press(request: HttpRequest, pk: int, form: MessageForm) -> list[str]:
     """Press refused (too long, a recipient who is no power, nobody but oneself to read it,
     a game that takes public press only) comes back in the box, as the orders box does: the
     words typed are never lost to a refusal. Only the recipients that are powers are ticked
-    again; a text past the size cap is not kept (no page sends one)."""
+    again. A text far past the size cap (no page's box sends one) comes back cut at twice
+    the cap, for the session's sake: the box is never empty after a refusal."""
     body = form.data.get("body", "").replace("\x00", "")  # a NUL, refused, is not kept
-    if len(body) > 2 * form.fields["body"].max_length:
-        body = ""
+    body = body[: 2 * form.fields["body"].max_length]
     field = form.fields.get("recipients")
     powers = {value for value, _label in field.choices} if field else set()
     recipients = [p for p in form.data.getlist("recipients") if p in powers]

@@ -278,6 +278,23 @@ def test_press_naming_a_phase_the_game_lacks_says_so(colonial, seat, phase, said
     assert not colonial.messages.exists()
 
 
+def test_press_far_too_long_comes_back_in_the_box_cut(colonial, seat):
+    """Found by an adversary: press over twice the size cap (a box's limit removed, or a
+    script) was refused with an empty box; it comes back cut at twice the cap, with why."""
+    poster = client_for(seat(colonial, "Russia").user)
+    body = "Dear Britain, " + "x" * 20_000
+    sent = {"phase": "0", "body": body, "recipients": ["Britain"]}
+    page = poster.post(reverse("send-press", args=[colonial.pk]), sent)
+    html = poster.get(page["Location"]).content.decode()
+    form = html[html.index('class="press-form"') :]
+    assert "at most 5000 characters" in form
+    # (a newline just after <textarea> is no part of its text)
+    kept = re.search(r"<textarea[^>]*>\n?(.*?)</textarea>", form, re.S).group(1)
+    assert kept.startswith("Dear Britain, xxx") and len(kept) == 10_000
+    assert ticked(html) == ["Britain"]
+    assert not colonial.messages.exists()
+
+
 @pytest.mark.parametrize("body", ["\u200b", "\u202e\u2066", " \u200d\u3164 ", "\u2028\u00ad"])
 def test_press_that_shows_nothing_is_refused(colonial, seat, api, body):
     """Game names refuse invisible characters; press made of nothing else was sent, an empty

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, update_session_auth_hash
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import (
@@ -249,7 +250,7 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, exceptions.NotAuthenticated):
         # DRF's "Authentication credentials were not provided." told a player whose page had
         # been signed out in another tab nothing they could act on.
-        exc = exceptions.NotAuthenticated(NOT_SIGNED_IN)
+        exc = exceptions.NotAuthenticated(_not_signed_in(context.get("request")))
     return drf_exception_handler(exc, context)
 
 
@@ -257,6 +258,23 @@ NOT_SIGNED_IN = gettext_lazy(
     "You are not signed in: sign in again (reload the page), or send an API token "
     "(Authorization: Token …)."
 )
+# What a game page shows (its scripts call the API with the browser's session): a player
+# signed out in another tab is told what to do, not about tokens.
+SIGNED_OUT_PAGE = gettext_lazy(
+    "You have been signed out, perhaps in another tab: reload the page and sign in again."
+)
+
+
+def _not_signed_in(request: Request | None) -> str:
+    """A browser (it holds the site's CSRF cookie and sends no token) is told as a page
+    tells a person; any other client how to sign in to the API."""
+    if (
+        request is not None
+        and "Authorization" not in request.headers
+        and settings.CSRF_COOKIE_NAME in request.COOKIES
+    ):
+        return str(SIGNED_OUT_PAGE)
+    return str(NOT_SIGNED_IN)
 
 
 def _unsupported(

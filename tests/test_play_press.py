@@ -401,6 +401,23 @@ def test_the_api_says_how_to_sign_in_again(colonial, client):
     assert response.json()["detail"].startswith("You are not signed in: sign in again")
 
 
+def test_a_signed_out_game_page_is_told_as_a_person(colonial, seat):
+    """Found by an adversary: a game page whose player signed out in another tab showed
+    "... or send an API token (Authorization: Token …)" beside the orders box."""
+    browser = client_for(seat(colonial, "Russia").user)
+    browser.get(reverse("game", args=[colonial.pk]))  # the page sets the CSRF cookie
+    browser.logout()
+    browser.cookies["csrftoken"] = "x" * 32
+    response = browser.put(
+        f"/api/games/{colonial.pk}/orders/",
+        {"orders": ["A Moscow H"]},
+        content_type="application/json",
+    )
+    assert response.status_code in (401, 403)
+    detail = response.json()["detail"]
+    assert detail.startswith("You have been signed out") and "Token" not in detail
+
+
 def test_a_public_press_game_asks_for_no_recipients(make_game, seat):
     """Found by an adversary: "Recipients:" and "Tick nobody for a public message." with
     nothing to tick, in a game of public press only."""

@@ -395,6 +395,23 @@ def _not_sandbox(game: Game) -> None:
         raise GameError(gettext("a sandbox is played by its creator alone"))
 
 
+class _Rehearsed(Exception):
+    """Undoes a rehearsal's transaction (``rehearse``)."""
+
+
+def rehearse(action: Callable[..., object], *args: object) -> None:
+    """Do ``action(*args)`` in a transaction that is then undone, its writes and the tasks it
+    queued with them: it raises what the action would refuse, and nothing if it would be
+    done. For a page to ask "are you sure?" only of what would be done, and to say at once
+    why not otherwise."""
+    try:
+        with transaction.atomic():
+            action(*args)
+            raise _Rehearsed
+    except _Rehearsed:
+        return
+
+
 @transaction.atomic
 def take_over(game: Game, user: AbstractBaseUser, power: str) -> Membership:
     """Take over a surviving power that nobody plays (civil disorder or never filled) or that

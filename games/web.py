@@ -642,7 +642,11 @@ def join_game(request: HttpRequest, pk: int) -> HttpResponse:
     form = JoinForm(request.POST, powers=engine.powers(game))
     if form.is_valid():
         power = request.POST.get("take_over")
-        if power:
+        if power and request.POST.get("confirm") != "yes":
+            # A seat is taken for the rest of the game: asked first, unless refused anyway.
+            if _act(request, services.rehearse, services.take_over, game, request.user, power):
+                return _take_over_confirm(request, game, engine.power_named(game, power))
+        elif power:
             if _act(request, services.take_over, game, request.user, power):
                 # Said at the top of the page it comes back to, the orders box below it.
                 said = engine.power_named(game, power)
@@ -650,6 +654,13 @@ def join_game(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             _act(request, services.join_game, game, request.user, form.preferences())
     return redirect("game", pk=pk)
+
+
+def _take_over_confirm(request: HttpRequest, game: Game, power: str) -> HttpResponse:
+    """ "Take over Britain?": what taking a seat in a running game commits one to."""
+    phase = game.current_phase
+    context = {"game": game, "power": power, "phase_name": phase and phase_name(game, phase)}
+    return render(request, "games/take_over_confirm.html", context)
 
 
 @signed_in_to_act

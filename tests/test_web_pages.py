@@ -11,7 +11,15 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import Game, Message, ModeratorAction, NotificationSettings, Order, Payment
+from games.models import (
+    Game,
+    Membership,
+    Message,
+    ModeratorAction,
+    NotificationSettings,
+    Order,
+    Payment,
+)
 from variants.render import power_colours
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
@@ -976,8 +984,34 @@ def test_taking_over_a_bots_power_says_so(make_game, make_user, moderator):
     game = make_game("standard")
     services.set_bot(game, moderator, "Italy", True)
     c = client_for(make_user("newcomer"))
-    html = c.post(reverse("join", args=[game.pk]), {"take_over": "italy"}, follow=True)
+    sure = {"take_over": "italy", "confirm": "yes"}
+    html = c.post(reverse("join", args=[game.pk]), sure, follow=True)
     assert "You play Italy now." in assert_html(html)
     again = c.post(reverse("join", args=[game.pk]), {"take_over": "Italy"}, follow=True)
     assert "You play Italy now." not in again.content.decode()
     assert "already in this game" in again.content.decode()
+
+
+def test_a_take_over_is_confirmed_first(make_game, make_user, moderator):
+    """Found by an adversary: one click on "Take over" seated a stranger in a running game for
+    good (a running game cannot be left). The page asks first, saying so; nothing is done
+    until the player confirms, and a take-over that would be refused is refused at once."""
+    game = make_game("standard")
+    services.set_bot(game, moderator, "Italy", True)
+    c = client_for(make_user("newcomer"))
+    logged = game.moderator_actions.count()
+    asked = c.post(reverse("join", args=[game.pk]), {"take_over": "italy"})
+    html = assert_html(asked)
+    assert asked.status_code == 200 and 'id="take-over-confirm"' in html
+    assert "Take over Italy?" in html and "cannot be left" in html
+    assert 'name="take_over" value="Italy"' in html and 'name="confirm" value="yes"' in html
+    italy = game.memberships.get(power="Italy", status=Membership.Status.ACTIVE)
+    assert italy.bot  # nothing done yet: the bot still plays, no log, no task
+    assert game.moderator_actions.count() == logged
+    refused = c.post(reverse("join", args=[game.pk]), {"take_over": "Atlantis"}, follow=True)
+    assert 'id="take-over-confirm"' not in refused.content.decode()
+    done = c.post(reverse("join", args=[game.pk]), {"take_over": "Italy", "confirm": "yes"})
+    assert done.status_code == 302
+    assert game.memberships.get(power="Italy", status=Membership.Status.ACTIVE).user.username == (
+        "newcomer"
+    )
